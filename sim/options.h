@@ -1,0 +1,33 @@
+/* Run options: the text of FTSIM_OPTIONS ("key=value,key=value"), parsed.
+ *
+ * The launcher (`ftsim run`) builds this text from --protocol and --set and
+ * checks it before starting anything; the runtime parses the same text from
+ * its environment at MPI_Init. Pure C: no MPI, no allocation. */
+#ifndef FT_OPTIONS_H
+#define FT_OPTIONS_H
+
+#include <stddef.h>
+
+#define FT_OPTIONS_ENV "FTSIM_OPTIONS"
+
+struct ft_options {
+  char protocol[32]; /* a name from the protocol registry; default "none" */
+  int service_ranks; /* extra MPI ranks split off for services; default 0 */
+};
+
+/* Sets every option to its default. */
+void ft_options_defaults(struct ft_options *options);
+
+/* Parses `text` (may be NULL or empty: defaults) into `options`, which it
+ * first resets to the defaults. Entries are separated by commas; each is
+ * key=value with no spaces. On error returns -1 and writes into `err`
+ * (errlen bytes) a message naming the field, e.g.
+ *   "field 3 'service_ranks=-1': service_ranks must be an integer >= 0".
+ * Unknown keys, unknown protocols and malformed values are errors. */
+int ft_options_parse(const char *text, struct ft_options *options, char *err,
+                     size_t errlen);
+
+/* Names the keys ft_options_parse accepts, comma-separated, for messages. */
+const char *ft_options_known_keys(void);
+
+#endif /* FT_OPTIONS_H */

@@ -1,0 +1,16 @@
+/* The application API of ft.h, over the runtime's per-rank state. */
+#include "ft.h"
+
+#include "backend.h"
+#include "runtime.h"
+
+void ft_compute(double flops) { ft_backend_compute(flops); }
+
+int ft_is_simulated(void) { return ft_backend_simulated(); }
+
+void ft_report_result(int verified, double value) {
+  struct ft_runtime *rt = ft_runtime();
+  rt->result_reported = 1;
+  rt->result_verified = verified != 0;
+  rt->result_value = value;
+}
