@@ -30,16 +30,19 @@ function(ftsim_mpi_program)
   add_library(${P_NAME}-smpi MODULE ${P_SOURCES})
   ftsim_smpi_flags(${P_NAME}-smpi)
   ftsim_warnings(${P_NAME}-smpi)
-  target_link_libraries(${P_NAME}-smpi PRIVATE ${P_LIBS} ftsim_runtime_smpi
-    ${SIMGRID_LIBRARY} m)
+  # Whole archive: SMPI's mpi.h declares every MPI function weak, so the
+  # application's references are weak and would not pull the runtime's
+  # interposed definitions out of a plain static library.
+  target_link_libraries(${P_NAME}-smpi PRIVATE ${P_LIBS}
+    $<LINK_LIBRARY:WHOLE_ARCHIVE,ftsim_runtime_smpi> ${SIMGRID_LIBRARY} m)
   target_link_options(${P_NAME}-smpi PRIVATE -Wl,-z,defs)
   set_target_properties(${P_NAME}-smpi PROPERTIES PREFIX "" SUFFIX ""
     OUTPUT_NAME ${P_NAME} LIBRARY_OUTPUT_DIRECTORY ${P_DIR}/smpi)
   if(FTSIM_REAL_MPI)
     add_executable(${P_NAME}-real ${P_SOURCES})
     ftsim_warnings(${P_NAME}-real)
-    target_link_libraries(${P_NAME}-real PRIVATE ${P_LIBS} ftsim_runtime_real
-      MPI::MPI_C m)
+    target_link_libraries(${P_NAME}-real PRIVATE ${P_LIBS}
+      $<LINK_LIBRARY:WHOLE_ARCHIVE,ftsim_runtime_real> MPI::MPI_C m)
     set_target_properties(${P_NAME}-real PROPERTIES OUTPUT_NAME ${P_NAME}
       RUNTIME_OUTPUT_DIRECTORY ${P_DIR}/real)
   endif()

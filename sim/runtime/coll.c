@@ -1,1 +1,407 @@
-/* placeholder */
+/* Collectives carried over point-to-point by the runtime, on each
+ * communicator's "coll" shadow (comm.c), so that protocol cores see every
+ * message (as Open MPI-V does) and a rollback can abandon a collective.
+ *
+ * Algorithms, chosen for the message counts real MPIs use at small sizes:
+ * barrier by dissemination, bcast on a binomial tree, reduce on a binomial
+ * tree (linear, in rank order, for non-commutative operations), allreduce by
+ * recursive doubling (reduce + bcast when non-commutative), gather/scatter
+ * linear at the root, allgather on a ring, alltoall by pairwise exchange.
+ * Every rank posts receives from named sources only, so successive
+ * collectives on one communicator cannot cross. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+enum {
+  TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE, TAG_ALLREDUCE, TAG_GATHER,
+  TAG_SCATTER, TAG_ALLGATHER, TAG_ALLTOALL
+};
+
+/* ---- Buffers ---- */
+
+static MPI_Aint extent_of(MPI_Datatype type) {
+  MPI_Aint lb, extent;
+  PMPI_Type_get_extent(type, &lb, &extent);
+  return extent;
+}
+
+static char *at(const void *buf, MPI_Aint index, MPI_Datatype type) {
+  return (char *)buf + index * extent_of(type);
+}
+
+/* A scratch buffer for `count` elements of `type`; free with scratch_free.
+ * Returns the address where element 0 goes (the true lower bound is
+ * accounted for). */
+static void *scratch(int count, MPI_Datatype type, void **base) {
+  MPI_Aint lb, true_extent;
+  PMPI_Type_get_true_extent(type, &lb, &true_extent);
+  size_t bytes = (size_t)(true_extent + (count > 0 ? count - 1 : 0) *
+                                            extent_of(type));
+  *base = malloc(bytes ? bytes : 1);
+  if (!*base)
+    ft_fatal("out of memory in a collective (%zu bytes)", bytes);
+  return (char *)*base - lb;
+}
+
+/* Copies `count` elements of `type` from src to dst (same layout). */
+static void copy(void *dst, const void *src, int count, MPI_Datatype type) {
+  MPI_Aint lb, true_extent;
+  int size;
+  PMPI_Type_get_true_extent(type, &lb, &true_extent);
+  PMPI_Type_size(type, &size);
+  if (dst == src || count <= 0)
+    return;
+  if (lb == 0 && true_extent == size && extent_of(type) == size) {
+    memcpy(dst, src, (size_t)count * (size_t)size);
+    return;
+  }
+  PMPI_Sendrecv(src, count, type, 0, 0, dst, count, type, 0, 0, MPI_COMM_SELF,
+                MPI_STATUS_IGNORE);
+}
+
+static int vrank(int rank, int root, int size) {
+  return (rank - root + size) % size;
+}
+
+static int real_rank(int v, int root, int size) { return (v + root) % size; }
+
+/* ---- Barrier and broadcast ---- */
+
+int MPI_Barrier(MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  char s = 0, r;
+  for (int k = 1; k < c->size; k <<= 1)
+    ft_sendrecv_internal(&s, 0, MPI_BYTE, (c->rank + k) % c->size, &r, 0,
+                         MPI_BYTE, (c->rank - k + c->size) % c->size,
+                         TAG_BARRIER, c->coll);
+  return MPI_SUCCESS;
+}
+
+static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
+                       struct ft_comm *c) {
+  int v = vrank(c->rank, root, c->size), mask = 1;
+  while (mask < c->size) { /* receive from the parent, if any */
+    if (v & mask) {
+      PMPI_Recv(buf, count, type, real_rank(v - mask, root, c->size),
+                TAG_BCAST, c->coll, MPI_STATUS_IGNORE);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) /* then feed the subtree */
+    if (v + mask < c->size)
+      ft_send_internal(buf, count, type, real_rank(v + mask, root, c->size),
+                       TAG_BCAST, c->coll);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
+              MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  bcast_tree(buf, count, type, root, c);
+  return MPI_SUCCESS;
+}
+
+/* ---- Reductions ---- */
+
+static int commutative(MPI_Op op) {
+  int yes = 0;
+  PMPI_Op_commutative(op, &yes);
+  return yes;
+}
+
+/* Binomial tree towards `root`; `acc` holds this rank's contribution and,
+ * at the root, the result. Commutative operations only. */
+static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
+                        int root, struct ft_comm *c) {
+  void *base, *tmp = scratch(count, type, &base);
+  int v = vrank(c->rank, root, c->size);
+  for (int mask = 1; mask < c->size; mask <<= 1) {
+    if (v & mask) {
+      ft_send_internal(acc, count, type, real_rank(v - mask, root, c->size),
+                       TAG_REDUCE, c->coll);
+      break;
+    }
+    if (v + mask < c->size) {
+      PMPI_Recv(tmp, count, type, real_rank(v + mask, root, c->size),
+                TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
+      PMPI_Reduce_local(tmp, acc, count, type, op); /* acc = tmp op acc */
+    }
+  }
+  free(base);
+}
+
+/* Linear, in rank order, for non-commutative operations:
+ * the root computes ((x0 op x1) op x2) ... */
+static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
+                           int root, struct ft_comm *c) {
+  if (c->rank != root) {
+    ft_send_internal(acc, count, type, root, TAG_REDUCE, c->coll);
+    return;
+  }
+  void *base, *left = scratch(count, type, &base);
+  void *base2, *tmp = scratch(count, type, &base2);
+  for (int r = 0; r < c->size; r++) {
+    void *x = r == root ? acc : tmp;
+    if (r != root)
+      PMPI_Recv(tmp, count, type, r, TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
+    if (r > 0)
+      PMPI_Reduce_local(left, x, count, type, op); /* x = left op x */
+    copy(left, x, count, type);
+  }
+  copy(acc, left, count, type);
+  free(base);
+  free(base2);
+}
+
+static void reduce_any(void *acc, int count, MPI_Datatype type, MPI_Op op,
+                       int root, struct ft_comm *c) {
+  if (commutative(op))
+    reduce_tree(acc, count, type, op, root, c);
+  else
+    reduce_ordered(acc, count, type, op, root, c);
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+               MPI_Op op, int root, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  void *base = NULL, *acc = rbuf;
+  if (c->rank != root)
+    acc = scratch(count, type, &base);
+  if (!(c->rank == root && sbuf == MPI_IN_PLACE))
+    copy(acc, sbuf, count, type);
+  reduce_any(acc, count, type, op, root, c);
+  free(base);
+  return MPI_SUCCESS;
+}
+
+/* Recursive doubling; a non-power-of-two size first folds its extra ranks
+ * into their even neighbours (Rabenseifner's pre-step). Every rank combines
+ * the same two partial results at every step, so all end bit-identical. */
+static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
+                               MPI_Op op, struct ft_comm *c) {
+  int pof2 = 1, r = c->rank;
+  while (pof2 * 2 <= c->size)
+    pof2 *= 2;
+  int rem = c->size - pof2, newrank = r < 2 * rem ? (r % 2 ? r / 2 : -1)
+                                                  : r - rem;
+  void *base, *tmp = scratch(count, type, &base);
+  if (r < 2 * rem && r % 2 == 0)
+    ft_send_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll);
+  if (r < 2 * rem && r % 2 == 1) {
+    PMPI_Recv(tmp, count, type, r - 1, TAG_ALLREDUCE, c->coll,
+              MPI_STATUS_IGNORE);
+    PMPI_Reduce_local(tmp, acc, count, type, op);
+  }
+  for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
+    int peer = newrank ^ mask;
+    int dst = peer < rem ? peer * 2 + 1 : peer + rem;
+    ft_sendrecv_internal(acc, count, type, dst, tmp, count, type, dst,
+                         TAG_ALLREDUCE, c->coll);
+    PMPI_Reduce_local(tmp, acc, count, type, op);
+  }
+  if (r < 2 * rem && r % 2 == 1)
+    ft_send_internal(acc, count, type, r - 1, TAG_ALLREDUCE, c->coll);
+  if (r < 2 * rem && r % 2 == 0)
+    PMPI_Recv(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll,
+              MPI_STATUS_IGNORE);
+  free(base);
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  if (sbuf != MPI_IN_PLACE)
+    copy(rbuf, sbuf, count, type);
+  if (commutative(op)) {
+    allreduce_doubling(rbuf, count, type, op, c);
+  } else {
+    reduce_ordered(rbuf, count, type, op, 0, c);
+    bcast_tree(rbuf, count, type, 0, c);
+  }
+  return MPI_SUCCESS;
+}
+
+/* ---- Gather and scatter: linear at the root ---- */
+
+/* Receives every other rank's block at the root (irecv all, then wait). */
+static void gather_at_root(void *rbuf, const int counts[], const int displs[],
+                           MPI_Datatype rtype, struct ft_comm *c) {
+  MPI_Request *reqs = malloc((size_t)c->size * sizeof *reqs);
+  if (!reqs)
+    ft_fatal("out of memory in a gather");
+  for (int r = 0; r < c->size; r++)
+    reqs[r] = MPI_REQUEST_NULL;
+  for (int r = 0; r < c->size; r++)
+    if (r != c->rank)
+      PMPI_Irecv(at(rbuf, displs[r], rtype), counts[r], rtype, r, TAG_GATHER,
+                 c->coll, &reqs[r]);
+  PMPI_Waitall(c->size, reqs, MPI_STATUSES_IGNORE);
+  free(reqs);
+}
+
+static int gatherv_any(const void *sbuf, int scount, MPI_Datatype stype,
+                       void *rbuf, const int counts[], const int displs[],
+                       MPI_Datatype rtype, int root, struct ft_comm *c) {
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  if (c->rank != root) {
+    ft_send_internal(sbuf, scount, stype, root, TAG_GATHER, c->coll);
+    return MPI_SUCCESS;
+  }
+  if (sbuf != MPI_IN_PLACE)
+    PMPI_Sendrecv(sbuf, scount, stype, 0, 0, at(rbuf, displs[root], rtype),
+                  counts[root], rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  gather_at_root(rbuf, counts, displs, rtype, c);
+  return MPI_SUCCESS;
+}
+
+/* Regular counts and displacements for the v-less collectives. */
+static void regular(int count, int size, int **counts, int **displs) {
+  *counts = malloc((size_t)size * sizeof **counts);
+  *displs = malloc((size_t)size * sizeof **displs);
+  if (!*counts || !*displs)
+    ft_fatal("out of memory in a collective");
+  for (int r = 0; r < size; r++) {
+    (*counts)[r] = count;
+    (*displs)[r] = r * count;
+  }
+}
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                const int counts[], const int displs[], MPI_Datatype rtype,
+                int root, MPI_Comm comm) {
+  return gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root,
+                     ft_comm_get(comm));
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  int *counts, *displs;
+  regular(rcount, c->size, &counts, &displs);
+  int rc = gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root,
+                       c);
+  free(counts);
+  free(displs);
+  return rc;
+}
+
+static int scatterv_any(const void *sbuf, const int counts[],
+                        const int displs[], MPI_Datatype stype, void *rbuf,
+                        int rcount, MPI_Datatype rtype, int root,
+                        struct ft_comm *c) {
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  if (c->rank != root) {
+    PMPI_Recv(rbuf, rcount, rtype, root, TAG_SCATTER, c->coll,
+              MPI_STATUS_IGNORE);
+    return MPI_SUCCESS;
+  }
+  for (int r = 0; r < c->size; r++)
+    if (r != root)
+      ft_send_internal(at(sbuf, displs[r], stype), counts[r], stype, r,
+                       TAG_SCATTER, c->coll);
+  if (rbuf != MPI_IN_PLACE)
+    PMPI_Sendrecv(at(sbuf, displs[root], stype), counts[root], stype, 0, 0,
+                  rbuf, rcount, rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  return MPI_SUCCESS;
+}
+
+int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
+                 MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm) {
+  return scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype, root,
+                      ft_comm_get(comm));
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  int *counts, *displs;
+  regular(scount, c->size, &counts, &displs);
+  int rc = scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype,
+                        root, c);
+  free(counts);
+  free(displs);
+  return rc;
+}
+
+/* ---- Allgather on a ring; alltoall by pairwise exchange ---- */
+
+static void allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype,
+                            void *rbuf, const int counts[], const int displs[],
+                            MPI_Datatype rtype, struct ft_comm *c) {
+  int n = c->size, r = c->rank, right = (r + 1) % n, left = (r - 1 + n) % n;
+  if (sbuf != MPI_IN_PLACE)
+    PMPI_Sendrecv(sbuf, scount, stype, 0, 0, at(rbuf, displs[r], rtype),
+                  counts[r], rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  for (int i = 0; i < n - 1; i++) {
+    int out = (r - i + n) % n, in = (r - i - 1 + n) % n;
+    ft_sendrecv_internal(at(rbuf, displs[out], rtype), counts[out], rtype,
+                         right, at(rbuf, displs[in], rtype), counts[in], rtype,
+                         left, TAG_ALLGATHER, c->coll);
+  }
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                   void *rbuf, const int counts[], const int displs[],
+                   MPI_Datatype rtype, MPI_Comm comm) {
+  allgatherv_ring(sbuf, scount, stype, rbuf, counts, displs, rtype,
+                  ft_comm_get(comm));
+  return MPI_SUCCESS;
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
+                  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  int *counts, *displs;
+  regular(rcount, c->size, &counts, &displs);
+  allgatherv_ring(sbuf, scount, stype, rbuf, counts, displs, rtype, c);
+  free(counts);
+  free(displs);
+  return MPI_SUCCESS;
+}
+
+static int alltoallv_pairwise(const void *sbuf, const int scounts[],
+                              const int sdispls[], MPI_Datatype stype,
+                              void *rbuf, const int rcounts[],
+                              const int rdispls[], MPI_Datatype rtype,
+                              struct ft_comm *c) {
+  if (sbuf == MPI_IN_PLACE)
+    return MPI_ERR_BUFFER; /* not needed by the supported applications */
+  int n = c->size, r = c->rank;
+  for (int i = 0; i < n; i++) {
+    int dst = (r + i) % n, src = (r - i + n) % n;
+    ft_sendrecv_internal(at(sbuf, sdispls[dst], stype), scounts[dst], stype,
+                         dst, at(rbuf, rdispls[src], rtype), rcounts[src],
+                         rtype, src, TAG_ALLTOALL, c->coll);
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                  MPI_Datatype stype, void *rbuf, const int rcounts[],
+                  const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+  return alltoallv_pairwise(sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                            rdispls, rtype, ft_comm_get(comm));
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  int *sc, *sd, *rc, *rd;
+  regular(scount, c->size, &sc, &sd);
+  regular(rcount, c->size, &rc, &rd);
+  int err = alltoallv_pairwise(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, c);
+  free(sc);
+  free(sd);
+  free(rc);
+  free(rd);
+  return err;
+}

@@ -1,1 +1,2 @@
-/* placeholder */
+/* Fortran bindings: placeholder */
+typedef int ft_fortran_placeholder;

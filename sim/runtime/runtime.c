@@ -1,4 +1,168 @@
-/* Runtime state (placeholder until interposition lands). */
+/* Runtime life cycle: MPI_Init splits service ranks off the world and gives
+ * the application a substitute MPI_COMM_WORLD; MPI_Finalize gathers the run's
+ * summary and prints it from application rank 0; MPI_Abort. */
 #include "runtime.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "service.h"
+
+/* Per rank: SMPI privatizes this module's globals (see runtime.h). */
 static struct ft_runtime state;
+
 struct ft_runtime *ft_runtime(void) { return &state; }
+
+_Noreturn void ft_fatal(const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "ftsim: ");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  fflush(stderr);
+  PMPI_Abort(MPI_COMM_WORLD, 2);
+  abort(); /* PMPI_Abort does not return; this keeps _Noreturn honest */
+}
+
+static void read_options(struct ft_runtime *rt) {
+  char err[512];
+  const char *text = getenv(FT_OPTIONS_ENV);
+  if (ft_options_parse(text, &rt->options, err, sizeof err) != 0)
+    ft_fatal("%s=\"%s\": %s", FT_OPTIONS_ENV, text, err);
+  rt->protocol = ft_protocol_find(rt->options.protocol);
+  if (!rt->protocol) /* parse() checked the name; keep the invariant local */
+    ft_fatal("unknown protocol '%s'", rt->options.protocol);
+}
+
+static void start_protocol(struct ft_runtime *rt) {
+  struct ft_core_config config = {.rank = rt->world_rank,
+                                  .ranks = rt->app_ranks};
+  rt->protocol_state = calloc(1, rt->protocol->state_size + 1);
+  if (!rt->protocol_state)
+    ft_fatal("out of memory for the %s core", rt->protocol->name);
+  if (rt->protocol->init(rt->protocol_state, &config) != 0)
+    ft_fatal("protocol %s rejected its configuration (rank %d of %d)",
+             rt->protocol->name, config.rank, config.ranks);
+}
+
+/* Splits the world: ranks [0, app_ranks) run the application, the last
+ * service_ranks ranks run services and never return from MPI_Init. */
+static void split_world(struct ft_runtime *rt) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rt->world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &rt->world_size);
+  rt->app_ranks = rt->world_size - rt->options.service_ranks;
+  if (rt->app_ranks < 1)
+    ft_fatal("%d service ranks requested but the run has only %d ranks: "
+             "launch with more ranks (np + service_ranks)",
+             rt->options.service_ranks, rt->world_size);
+  int is_service = rt->world_rank >= rt->app_ranks;
+  MPI_Comm mine;
+  PMPI_Comm_split(MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
+  PMPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
+  if (is_service) {
+    ft_service_main(rt, mine);
+    PMPI_Comm_free(&mine);
+    PMPI_Comm_free(&rt->control);
+    PMPI_Finalize();
+    ft_backend_exit_rank(0);
+  }
+  rt->app_world = mine;
+  ft_comm_register(MPI_COMM_WORLD, mine);
+}
+
+static int init_common(void) {
+  struct ft_runtime *rt = &state;
+  read_options(rt);
+  split_world(rt);
+  start_protocol(rt);
+  rt->initialized = 1;
+  rt->start_time = PMPI_Wtime();
+  return MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  return rc != MPI_SUCCESS ? rc : init_common();
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  return rc != MPI_SUCCESS ? rc : init_common();
+}
+
+/* The run's figures, reduced over the application ranks. */
+struct run_totals {
+  double completion_s;
+  unsigned long long messages, bytes;
+  int reported, verified; /* ranks that reported; ranks that said "verified" */
+};
+
+static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
+  struct run_totals t = {0};
+  double start, ends[2] = {end, -rt->start_time}, max[2];
+  unsigned long long local[2] = {rt->counters.messages, rt->counters.bytes};
+  unsigned long long sum[2];
+  int counts[2], flags[2] = {rt->result_reported,
+                  rt->result_reported && rt->result_verified};
+  PMPI_Reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
+  PMPI_Reduce(local, sum, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, rt->app_world);
+  PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
+  start = -max[1];
+  t.completion_s = max[0] - start;
+  t.messages = sum[0];
+  t.bytes = sum[1];
+  t.reported = counts[0];
+  t.verified = counts[1];
+  return t;
+}
+
+static void print_summary(const struct ft_runtime *rt,
+                          const struct run_totals *t) {
+  char result[64] = "null";
+  const char *verified = !t->reported                ? "null"
+                         : t->verified == t->reported ? "true"
+                                                      : "false";
+  if (rt->result_reported)
+    snprintf(result, sizeof result, "%.17g", rt->result_value);
+  printf("FTSIM_SUMMARY {\"protocol\":\"%s\",\"ranks\":%d,"
+         "\"service_ranks\":%d,\"completion_time_s\":%.9f,"
+         "\"verified\":%s,\"result\":%s,\"messages\":%llu,\"bytes\":%llu}\n",
+         rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
+         t->completion_s, verified, result, t->messages, t->bytes);
+  fflush(stdout);
+}
+
+int MPI_Finalize(void) {
+  struct ft_runtime *rt = &state;
+  double end = PMPI_Wtime();
+  struct run_totals totals = reduce_totals(rt, end);
+  if (rt->world_rank == 0)
+    print_summary(rt, &totals);
+  ft_service_shutdown(rt);
+  ft_comm_forget_all();
+  free(rt->protocol_state);
+  rt->protocol_state = NULL;
+  rt->finalized = 1;
+  return PMPI_Finalize();
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  (void)comm; /* a failed application takes its services down too */
+  fflush(stdout);
+  return PMPI_Abort(MPI_COMM_WORLD, errorcode);
+}
+
+void ft_protocol_event(enum ft_event_type type, int peer, int tag,
+                       uint64_t bytes) {
+  struct ft_runtime *rt = &state;
+  struct ft_event event = {.type = type, .time = PMPI_Wtime(), .peer = peer,
+                           .tag = tag, .bytes = bytes};
+  struct ft_update update;
+  if (rt->protocol->step(rt->protocol_state, &event, &update) != 0)
+    ft_fatal("protocol %s failed on rank %d", rt->protocol->name,
+             rt->world_rank);
+}

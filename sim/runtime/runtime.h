@@ -32,6 +32,8 @@ struct ft_runtime {
   int world_rank, world_size; /* the real MPI_COMM_WORLD */
   int app_ranks;              /* world ranks [0, app_ranks) run the app */
   MPI_Comm app_world;         /* substitute world: the application's ranks */
+  MPI_Comm control;           /* whole world, for runtime control messages */
+  double start_time;          /* end of MPI_Init on this rank */
   const struct ft_protocol_ops *protocol;
   void *protocol_state;
   struct ft_counters counters;
@@ -55,6 +57,8 @@ struct ft_comm *ft_comm_get(MPI_Comm user);
  * handle; creates its collective shadow. Returns the entry. */
 struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner);
 void ft_comm_forget(MPI_Comm user);
+/* Frees every registered communicator (at MPI_Finalize). */
+void ft_comm_forget_all(void);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
 MPI_Comm ft_comm_inner(MPI_Comm user);
 

@@ -1,0 +1,17 @@
+/* Service ranks: the extra MPI ranks split off at MPI_Init (checkpoint
+ * servers, event loggers, schedulers). They exist identically under smpirun
+ * and mpirun. */
+#ifndef FT_SERVICE_H
+#define FT_SERVICE_H
+
+#include "runtime.h"
+
+/* Runs the calling service rank until application rank 0 announces the end
+ * of the run. `services` spans the service ranks only. */
+void ft_service_main(struct ft_runtime *rt, MPI_Comm services);
+
+/* Called by every application rank in MPI_Finalize: rank 0 tells every
+ * service rank to stop. */
+void ft_service_shutdown(struct ft_runtime *rt);
+
+#endif /* FT_SERVICE_H */
