@@ -4,6 +4,8 @@
 #ifndef FT_BACKEND_H
 #define FT_BACKEND_H
 
+#include <mpi.h>
+
 /* Non-zero under SMPI. */
 int ft_backend_simulated(void);
 
@@ -16,7 +18,26 @@ void ft_backend_compute(double flops);
  * this ends only the calling simulated process. */
 _Noreturn void ft_backend_exit_rank(int code);
 
+/* Ends the whole run with exit status `code` (> 0), every rank and service
+ * included. Under SMPI, MPI_Abort kills the simulated processes but smpirun
+ * then reports a deadlock and exits 0, so the simulation process itself
+ * exits; with a real MPI this is PMPI_Abort on MPI_COMM_WORLD. */
+_Noreturn void ft_backend_abort(int code);
+
 /* Name of the host the calling rank runs on (a platform host under SMPI). */
 const char *ft_backend_host_name(void);
+
+
+
+/* Fortran's special addresses (MPI_IN_PLACE, MPI_STATUS_IGNORE,
+ * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
+ * SMPI and Open MPI). Each returns non-zero when `p` is that address. */
+int ft_backend_f_in_place(const void *p);
+int ft_backend_f_status_ignore(const void *p);
+int ft_backend_f_statuses_ignore(const void *p);
+
+/* Converts a C status into a Fortran INTEGER array (SMPI 3.32 lacks
+ * MPI_Status_c2f; its Fortran status has the C struct's layout). */
+void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f);
 
 #endif /* FT_BACKEND_H */

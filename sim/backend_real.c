@@ -1,5 +1,7 @@
 /* Backend for a real MPI, reference mode (see backend.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -11,9 +13,31 @@ void ft_backend_compute(double flops) { (void)flops; }
 
 _Noreturn void ft_backend_exit_rank(int code) { exit(code); }
 
+_Noreturn void ft_backend_abort(int code) {
+  fflush(NULL);
+  PMPI_Abort(MPI_COMM_WORLD, code > 0 ? code : 1);
+  _exit(code > 0 ? code : 1); /* PMPI_Abort does not return */
+}
+
 const char *ft_backend_host_name(void) {
   static char name[256]; /* one process per rank here: no sharing */
   if (!name[0] && gethostname(name, sizeof name - 1) != 0)
     name[0] = '?';
   return name;
+}
+
+/* Open MPI's Fortran sentinels (defined in libmpi). */
+extern int mpi_fortran_in_place_, mpi_fortran_status_ignore_,
+    mpi_fortran_statuses_ignore_;
+
+int ft_backend_f_in_place(const void *p) { return p == &mpi_fortran_in_place_; }
+int ft_backend_f_status_ignore(const void *p) {
+  return p == &mpi_fortran_status_ignore_;
+}
+int ft_backend_f_statuses_ignore(const void *p) {
+  return p == &mpi_fortran_statuses_ignore_;
+}
+
+void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
+  MPI_Status_c2f(c, f);
 }

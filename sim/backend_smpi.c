@@ -2,7 +2,10 @@
 #include <mpi.h>
 #include <simgrid/host.h>
 #include <smpi/smpi.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
 
 #include "backend.h"
 
@@ -19,6 +22,26 @@ _Noreturn void ft_backend_exit_rank(int code) {
   exit(code); /* smpi_helpers.h maps exit() to smpi_exit(): this rank only */
 }
 
+_Noreturn void ft_backend_abort(int code) {
+  fflush(NULL);
+  _exit(code > 0 ? code : 1);
+}
+
 const char *ft_backend_host_name(void) {
   return sg_host_get_name(sg_host_self());
+}
+
+/* SimGrid's Fortran sentinels (libsimgrid: mpi_in_place_, ...). */
+extern int mpi_in_place_, mpi_status_ignore_, mpi_statuses_ignore_;
+
+int ft_backend_f_in_place(const void *p) { return p == &mpi_in_place_; }
+int ft_backend_f_status_ignore(const void *p) {
+  return p == &mpi_status_ignore_;
+}
+int ft_backend_f_statuses_ignore(const void *p) {
+  return p == &mpi_statuses_ignore_;
+}
+
+void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
+  memcpy(f, c, sizeof *c);
 }

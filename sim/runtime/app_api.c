@@ -1,6 +1,8 @@
 /* The application API of ft.h, over the runtime's per-rank state. */
 #include "ft.h"
 
+#include <mpi.h>
+
 #include "backend.h"
 #include "runtime.h"
 
@@ -14,3 +16,11 @@ void ft_report_result(int verified, double value) {
   rt->result_verified = verified != 0;
   rt->result_value = value;
 }
+
+/* Fortran: call ft_report_result(verified, value), INTEGER and DOUBLE
+ * PRECISION. */
+void ft_report_result_(const MPI_Fint *verified, const double *value) {
+  ft_report_result(*verified, *value);
+}
+
+void ft_compute_(const double *flops) { ft_compute(*flops); }

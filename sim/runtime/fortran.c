@@ -1,2 +1,296 @@
-/* Fortran bindings: placeholder */
-typedef int ft_fortran_placeholder;
+/* Fortran bindings (mpif.h, gfortran's one trailing underscore).
+ *
+ * Under SMPI a C wrapper does not see Fortran calls: SimGrid's own Fortran
+ * bindings call its internals directly (DESIGN.md). So the runtime defines
+ * the mpi_*_ symbols itself; each converts Fortran handles and forwards to
+ * the interposed C function, so C and Fortran take the same path. */
+#include <stdlib.h>
+
+#include "backend.h"
+#include "runtime.h"
+
+#ifdef MPI_STATUS_SIZE
+#define F_STATUS_SIZE MPI_STATUS_SIZE /* SMPI defines it for C too */
+#else
+#define F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#endif
+
+typedef MPI_Fint F; /* a Fortran INTEGER */
+
+static MPI_Comm comm_of(const F *f) { return MPI_Comm_f2c(*f); }
+static MPI_Datatype type_of(const F *f) { return MPI_Type_f2c(*f); }
+static const void *in_buf(const void *p) {
+  return ft_backend_f_in_place(p) ? MPI_IN_PLACE : p;
+}
+
+/* Status out-parameters: a C status to fill, or MPI_STATUS_IGNORE. */
+static MPI_Status *c_status(F *f, MPI_Status *tmp) {
+  return ft_backend_f_status_ignore(f) ? MPI_STATUS_IGNORE : tmp;
+}
+static void f_status(MPI_Status *c, F *f) {
+  if (c != MPI_STATUS_IGNORE)
+    ft_backend_status_c2f(c, f);
+}
+
+/* Request arrays: Fortran handles <-> a C array (freed by from_c). */
+static MPI_Request *to_c(int n, const F *f) {
+  MPI_Request *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
+  if (!c)
+    ft_fatal("out of memory converting %d Fortran requests", n);
+  for (int i = 0; i < n; i++)
+    c[i] = MPI_Request_f2c(f[i]);
+  return c;
+}
+static void from_c(int n, MPI_Request *c, F *f) {
+  for (int i = 0; i < n; i++)
+    f[i] = MPI_Request_c2f(c[i]);
+  free(c);
+}
+/* Status arrays: a C array, or MPI_STATUSES_IGNORE (then *tmp is NULL). */
+static MPI_Status *c_statuses(int n, F *f, MPI_Status **tmp) {
+  *tmp = NULL;
+  if (ft_backend_f_statuses_ignore(f))
+    return MPI_STATUSES_IGNORE;
+  *tmp = malloc((size_t)(n > 0 ? n : 1) * sizeof **tmp);
+  if (!*tmp)
+    ft_fatal("out of memory converting %d Fortran statuses", n);
+  return *tmp;
+}
+static void f_statuses(int n, MPI_Status *c, F *f) {
+  for (int i = 0; c && i < n; i++)
+    ft_backend_status_c2f(&c[i], f + i * F_STATUS_SIZE);
+  free(c);
+}
+
+/* ---- Life cycle and communicators ---- */
+
+void mpi_init_(F *ierr) { *ierr = MPI_Init(NULL, NULL); }
+void mpi_init_thread_(F *required, F *provided, F *ierr) {
+  int p = 0;
+  *ierr = MPI_Init_thread(NULL, NULL, *required, &p);
+  *provided = p;
+}
+void mpi_finalize_(F *ierr) { *ierr = MPI_Finalize(); }
+void mpi_abort_(F *comm, F *code, F *ierr) {
+  *ierr = MPI_Abort(comm_of(comm), *code);
+}
+double mpi_wtime_(void) { return MPI_Wtime(); }
+void mpi_comm_rank_(F *comm, F *rank, F *ierr) {
+  *ierr = MPI_Comm_rank(comm_of(comm), rank);
+}
+void mpi_comm_size_(F *comm, F *size, F *ierr) {
+  *ierr = MPI_Comm_size(comm_of(comm), size);
+}
+void mpi_comm_dup_(F *comm, F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_dup(comm_of(comm), &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
+void mpi_comm_split_(F *comm, F *color, F *key, F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_split(comm_of(comm), *color, *key, &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
+void mpi_comm_free_(F *comm, F *ierr) {
+  MPI_Comm c = comm_of(comm);
+  *ierr = MPI_Comm_free(&c);
+  *comm = MPI_Comm_c2f(c);
+}
+
+/* ---- Point to point ---- */
+
+void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+               F *ierr) {
+  *ierr = MPI_Send(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+}
+void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                F *ierr) {
+  *ierr = MPI_Ssend(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+}
+void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
+               F *status, F *ierr) {
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  *ierr = MPI_Recv(buf, *count, type_of(type), *source, *tag, comm_of(comm),
+                   s);
+  f_status(s, status);
+}
+void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Isend(buf, *count, type_of(type), *dest, *tag, comm_of(comm),
+                    &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
+                F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Irecv(buf, *count, type_of(type), *source, *tag, comm_of(comm),
+                    &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
+                   void *rbuf, F *rcount, F *rtype, F *source, F *rtag,
+                   F *comm, F *status, F *ierr) {
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  *ierr = MPI_Sendrecv(sbuf, *scount, type_of(stype), *dest, *stag, rbuf,
+                       *rcount, type_of(rtype), *source, *rtag, comm_of(comm),
+                       s);
+  f_status(s, status);
+}
+void mpi_probe_(F *source, F *tag, F *comm, F *status, F *ierr) {
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  *ierr = MPI_Probe(*source, *tag, comm_of(comm), s);
+  f_status(s, status);
+}
+void mpi_iprobe_(F *source, F *tag, F *comm, F *flag, F *status, F *ierr) {
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  int fl = 0;
+  *ierr = MPI_Iprobe(*source, *tag, comm_of(comm), &fl, s);
+  *flag = fl;
+  if (fl)
+    f_status(s, status);
+}
+
+/* ---- Completion ---- */
+
+void mpi_wait_(F *request, F *status, F *ierr) {
+  MPI_Request r = MPI_Request_f2c(*request);
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  *ierr = MPI_Wait(&r, s);
+  *request = MPI_Request_c2f(r);
+  f_status(s, status);
+}
+void mpi_waitall_(F *n, F *requests, F *statuses, F *ierr) {
+  MPI_Status *tmp, *s = c_statuses(*n, statuses, &tmp);
+  MPI_Request *r = to_c(*n, requests);
+  *ierr = MPI_Waitall(*n, r, s);
+  from_c(*n, r, requests);
+  f_statuses(*n, tmp, statuses);
+}
+void mpi_waitany_(F *n, F *requests, F *index, F *status, F *ierr) {
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  MPI_Request *r = to_c(*n, requests);
+  int i;
+  *ierr = MPI_Waitany(*n, r, &i, s);
+  from_c(*n, r, requests);
+  *index = i == MPI_UNDEFINED ? MPI_UNDEFINED : i + 1;
+  f_status(s, status);
+}
+void mpi_waitsome_(F *n, F *requests, F *outcount, F *indices, F *statuses,
+                   F *ierr) {
+  MPI_Status *tmp, *s = c_statuses(*n, statuses, &tmp);
+  MPI_Request *r = to_c(*n, requests);
+  int out, *idx = malloc((size_t)(*n > 0 ? *n : 1) * sizeof *idx);
+  if (!idx)
+    ft_fatal("out of memory in mpi_waitsome");
+  *ierr = MPI_Waitsome(*n, r, &out, idx, s);
+  from_c(*n, r, requests);
+  *outcount = out;
+  for (int i = 0; out != MPI_UNDEFINED && i < out; i++)
+    indices[i] = idx[i] + 1;
+  f_statuses(out == MPI_UNDEFINED ? 0 : out, tmp, statuses);
+  free(idx);
+}
+void mpi_test_(F *request, F *flag, F *status, F *ierr) {
+  MPI_Request r = MPI_Request_f2c(*request);
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  int fl = 0;
+  *ierr = MPI_Test(&r, &fl, s);
+  *request = MPI_Request_c2f(r);
+  *flag = fl;
+  if (fl)
+    f_status(s, status);
+}
+void mpi_testall_(F *n, F *requests, F *flag, F *statuses, F *ierr) {
+  MPI_Status *tmp, *s = c_statuses(*n, statuses, &tmp);
+  MPI_Request *r = to_c(*n, requests);
+  int fl = 0;
+  *ierr = MPI_Testall(*n, r, &fl, s);
+  from_c(*n, r, requests);
+  *flag = fl;
+  f_statuses(fl ? *n : 0, tmp, statuses);
+}
+void mpi_testany_(F *n, F *requests, F *index, F *flag, F *status, F *ierr) {
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  MPI_Request *r = to_c(*n, requests);
+  int i, fl = 0;
+  *ierr = MPI_Testany(*n, r, &i, &fl, s);
+  from_c(*n, r, requests);
+  *flag = fl;
+  *index = i == MPI_UNDEFINED ? MPI_UNDEFINED : i + 1;
+  if (fl && i != MPI_UNDEFINED)
+    f_status(s, status);
+}
+void mpi_testsome_(F *n, F *requests, F *outcount, F *indices, F *statuses,
+                   F *ierr) {
+  MPI_Status *tmp, *s = c_statuses(*n, statuses, &tmp);
+  MPI_Request *r = to_c(*n, requests);
+  int out, *idx = malloc((size_t)(*n > 0 ? *n : 1) * sizeof *idx);
+  if (!idx)
+    ft_fatal("out of memory in mpi_testsome");
+  *ierr = MPI_Testsome(*n, r, &out, idx, s);
+  from_c(*n, r, requests);
+  *outcount = out;
+  for (int i = 0; out != MPI_UNDEFINED && i < out; i++)
+    indices[i] = idx[i] + 1;
+  f_statuses(out == MPI_UNDEFINED ? 0 : out, tmp, statuses);
+  free(idx);
+}
+
+/* ---- Collectives ---- */
+
+void mpi_barrier_(F *comm, F *ierr) { *ierr = MPI_Barrier(comm_of(comm)); }
+void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr) {
+  *ierr = MPI_Bcast(buf, *count, type_of(type), *root, comm_of(comm));
+}
+void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root,
+                 F *comm, F *ierr) {
+  *ierr = MPI_Reduce(in_buf(sbuf), rbuf, *count, type_of(type),
+                     MPI_Op_f2c(*op), *root, comm_of(comm));
+}
+void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
+                    F *ierr) {
+  *ierr = MPI_Allreduce(in_buf(sbuf), rbuf, *count, type_of(type),
+                        MPI_Op_f2c(*op), comm_of(comm));
+}
+void mpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
+                 F *rtype, F *root, F *comm, F *ierr) {
+  *ierr = MPI_Gather(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
+                     type_of(rtype), *root, comm_of(comm));
+}
+void mpi_gatherv_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts,
+                  F *displs, F *rtype, F *root, F *comm, F *ierr) {
+  *ierr = MPI_Gatherv(in_buf(sbuf), *scount, type_of(stype), rbuf, rcounts,
+                      displs, type_of(rtype), *root, comm_of(comm));
+}
+void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
+                  F *rtype, F *root, F *comm, F *ierr) {
+  *ierr = MPI_Scatter(sbuf, *scount, type_of(stype), (void *)in_buf(rbuf),
+                      *rcount, type_of(rtype), *root, comm_of(comm));
+}
+void mpi_scatterv_(void *sbuf, F *scounts, F *displs, F *stype, void *rbuf,
+                   F *rcount, F *rtype, F *root, F *comm, F *ierr) {
+  *ierr = MPI_Scatterv(sbuf, scounts, displs, type_of(stype),
+                       (void *)in_buf(rbuf), *rcount, type_of(rtype), *root,
+                       comm_of(comm));
+}
+void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
+                    F *rtype, F *comm, F *ierr) {
+  *ierr = MPI_Allgather(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
+                        type_of(rtype), comm_of(comm));
+}
+void mpi_allgatherv_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts,
+                     F *displs, F *rtype, F *comm, F *ierr) {
+  *ierr = MPI_Allgatherv(in_buf(sbuf), *scount, type_of(stype), rbuf, rcounts,
+                         displs, type_of(rtype), comm_of(comm));
+}
+void mpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
+                   F *rtype, F *comm, F *ierr) {
+  *ierr = MPI_Alltoall(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
+                       type_of(rtype), comm_of(comm));
+}
+void mpi_alltoallv_(void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf,
+                    F *rcounts, F *rdispls, F *rtype, F *comm, F *ierr) {
+  *ierr = MPI_Alltoallv(in_buf(sbuf), scounts, sdispls, type_of(stype), rbuf,
+                        rcounts, rdispls, type_of(rtype), comm_of(comm));
+}

@@ -23,16 +23,20 @@ _Noreturn void ft_fatal(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
-  fflush(stderr);
-  PMPI_Abort(MPI_COMM_WORLD, 2);
-  abort(); /* PMPI_Abort does not return; this keeps _Noreturn honest */
+  ft_backend_abort(2);
 }
 
+/* Every rank parses the same text; rank 0 alone reports an error. */
 static void read_options(struct ft_runtime *rt) {
   char err[512];
   const char *text = getenv(FT_OPTIONS_ENV);
-  if (ft_options_parse(text, &rt->options, err, sizeof err) != 0)
-    ft_fatal("%s=\"%s\": %s", FT_OPTIONS_ENV, text, err);
+  int rank;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (ft_options_parse(text, &rt->options, err, sizeof err) != 0) {
+    if (rank == 0)
+      ft_fatal("%s=\"%s\": %s", FT_OPTIONS_ENV, text, err);
+    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
+  }
   rt->protocol = ft_protocol_find(rt->options.protocol);
   if (!rt->protocol) /* parse() checked the name; keep the invariant local */
     ft_fatal("unknown protocol '%s'", rt->options.protocol);
@@ -55,10 +59,12 @@ static void split_world(struct ft_runtime *rt) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rt->world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &rt->world_size);
   rt->app_ranks = rt->world_size - rt->options.service_ranks;
-  if (rt->app_ranks < 1)
+  if (rt->app_ranks < 1 && rt->world_rank == 0)
     ft_fatal("%d service ranks requested but the run has only %d ranks: "
              "launch with more ranks (np + service_ranks)",
              rt->options.service_ranks, rt->world_size);
+  if (rt->app_ranks < 1)
+    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   int is_service = rt->world_rank >= rt->app_ranks;
   MPI_Comm mine;
   PMPI_Comm_split(MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
@@ -150,10 +156,13 @@ int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
+/* A failed application takes its services down too, and the run ends
+ * with a non-zero status under smpirun as under mpirun. */
 int MPI_Abort(MPI_Comm comm, int errorcode) {
-  (void)comm; /* a failed application takes its services down too */
-  fflush(stdout);
-  return PMPI_Abort(MPI_COMM_WORLD, errorcode);
+  (void)comm;
+  fprintf(stderr, "ftsim: MPI_Abort(%d) called by rank %d\n", errorcode,
+          state.world_rank);
+  ft_backend_abort(errorcode);
 }
 
 void ft_protocol_event(enum ft_event_type type, int peer, int tag,
