@@ -6,6 +6,17 @@ function(ftsim_warnings tgt)
     $<$<COMPILE_LANGUAGE:C>:${FTSIM_WARNINGS}>)
 endfunction()
 
+# ftsim_pure_target(target): warnings, plus ASan + UBSan when FTSIM_SANITIZE,
+# for code that links neither MPI nor SimGrid (cores, parsers, CLI, units).
+function(ftsim_pure_target tgt)
+  ftsim_warnings(${tgt})
+  if(FTSIM_SANITIZE)
+    target_compile_options(${tgt} PRIVATE -fsanitize=address,undefined
+      -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    target_link_options(${tgt} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()
+
 # ftsim_smpi_flags(target): compile a target the way smpicc does
 # (SMPI's mpi.h, smpi_helpers.h forced in, position-independent code).
 function(ftsim_smpi_flags tgt)
@@ -24,6 +35,9 @@ endfunction()
 #   Targets are named ${name}-smpi and ${name}-real.
 function(ftsim_mpi_program)
   cmake_parse_arguments(P "" "NAME;DIR" "SOURCES;LIBS" ${ARGN})
+  if(FTSIM_SANITIZE) # the sanitizer build covers the pure code only
+    return()
+  endif()
   if(NOT P_DIR)
     set(P_DIR ${CMAKE_CURRENT_BINARY_DIR})
   endif()
@@ -58,7 +72,7 @@ function(ftsim_criterion_test)
   cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} PkgConfig::CRITERION)
-  ftsim_warnings(${T_NAME})
+  ftsim_pure_target(${T_NAME})
   foreach(src IN LISTS T_SOURCES)
     file(STRINGS ${src} lines REGEX "^(Test|ParameterizedTest)\\(")
     foreach(line IN LISTS lines)

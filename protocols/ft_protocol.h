@@ -17,10 +17,10 @@
 
 /* What happened, as seen by one rank's runtime. */
 enum ft_event_type {
-  FT_EVENT_APP_SEND,   /* the application posts a send (blocking or not) */
-  FT_EVENT_APP_RECV,   /* the application posts a receive */
-  FT_EVENT_DELIVERED,  /* a receive completed and the payload is delivered */
-  FT_EVENT_TIMER,      /* the deadline the core asked for has passed */
+  FT_EVENT_APP_SEND,  /* the application posts a send (blocking or not) */
+  FT_EVENT_APP_RECV,  /* the application posts a receive */
+  FT_EVENT_DELIVERED, /* a receive completed and the payload is delivered */
+  FT_EVENT_TIMER,     /* the deadline the core asked for has passed */
 };
 
 struct ft_event {
@@ -51,8 +51,8 @@ struct ft_core_config {
 /* One protocol: a const table in the static registry. */
 struct ft_protocol_ops {
   const char *name;
-  const char *summary;  /* one line, for `ftsim protocols` and errors */
-  size_t state_size;    /* bytes of state the runtime allocates for a rank */
+  const char *summary; /* one line, for `ftsim protocols` and errors */
+  size_t state_size;   /* bytes of state the runtime allocates for a rank */
   /* Initialises `state` (state_size bytes, zeroed). Returns 0, or -1 when
    * the configuration is invalid. */
   int (*init)(void *state, const struct ft_core_config *config);

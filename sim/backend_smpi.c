@@ -4,8 +4,8 @@
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 

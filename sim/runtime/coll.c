@@ -15,8 +15,14 @@
 #include "runtime.h"
 
 enum {
-  TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE, TAG_ALLREDUCE, TAG_GATHER,
-  TAG_SCATTER, TAG_ALLGATHER, TAG_ALLTOALL
+  TAG_BARRIER = 1,
+  TAG_BCAST,
+  TAG_REDUCE,
+  TAG_ALLREDUCE,
+  TAG_GATHER,
+  TAG_SCATTER,
+  TAG_ALLGATHER,
+  TAG_ALLTOALL
 };
 
 /* ---- Buffers ---- */
@@ -37,8 +43,8 @@ static char *at(const void *buf, MPI_Aint index, MPI_Datatype type) {
 static void *scratch(int count, MPI_Datatype type, void **base) {
   MPI_Aint lb, true_extent;
   PMPI_Type_get_true_extent(type, &lb, &true_extent);
-  size_t bytes = (size_t)(true_extent + (count > 0 ? count - 1 : 0) *
-                                            extent_of(type));
+  size_t bytes =
+      (size_t)(true_extent + (count > 0 ? count - 1 : 0) * extent_of(type));
   *base = malloc(bytes ? bytes : 1);
   if (!*base)
     ft_fatal("out of memory in a collective (%zu bytes)", bytes);
@@ -84,8 +90,8 @@ static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
   int v = vrank(c->rank, root, c->size), mask = 1;
   while (mask < c->size) { /* receive from the parent, if any */
     if (v & mask) {
-      PMPI_Recv(buf, count, type, real_rank(v - mask, root, c->size),
-                TAG_BCAST, c->coll, MPI_STATUS_IGNORE);
+      PMPI_Recv(buf, count, type, real_rank(v - mask, root, c->size), TAG_BCAST,
+                c->coll, MPI_STATUS_IGNORE);
       break;
     }
     mask <<= 1;
@@ -188,8 +194,8 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
   int pof2 = 1, r = c->rank;
   while (pof2 * 2 <= c->size)
     pof2 *= 2;
-  int rem = c->size - pof2, newrank = r < 2 * rem ? (r % 2 ? r / 2 : -1)
-                                                  : r - rem;
+  int rem = c->size - pof2,
+      newrank = r < 2 * rem ? (r % 2 ? r / 2 : -1) : r - rem;
   void *base, *tmp = scratch(count, type, &base);
   if (r < 2 * rem && r % 2 == 0)
     ft_send_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll);
@@ -285,8 +291,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
   struct ft_comm *c = ft_comm_get(comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
-  int rc = gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root,
-                       c);
+  int rc =
+      gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root, c);
   free(counts);
   free(displs);
   return rc;
@@ -314,8 +320,8 @@ static int scatterv_any(const void *sbuf, const int counts[],
 }
 
 int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
-                 MPI_Datatype stype, void *rbuf, int rcount,
-                 MPI_Datatype rtype, int root, MPI_Comm comm) {
+                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int root, MPI_Comm comm) {
   return scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype, root,
                       ft_comm_get(comm));
 }
@@ -325,8 +331,8 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
   struct ft_comm *c = ft_comm_get(comm);
   int *counts, *displs;
   regular(scount, c->size, &counts, &displs);
-  int rc = scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype,
-                        root, c);
+  int rc =
+      scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype, root, c);
   free(counts);
   free(displs);
   return rc;
@@ -349,16 +355,16 @@ static void allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype,
   }
 }
 
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
-                   void *rbuf, const int counts[], const int displs[],
-                   MPI_Datatype rtype, MPI_Comm comm) {
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int counts[], const int displs[], MPI_Datatype rtype,
+                   MPI_Comm comm) {
   allgatherv_ring(sbuf, scount, stype, rbuf, counts, displs, rtype,
                   ft_comm_get(comm));
   return MPI_SUCCESS;
 }
 
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
-                  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);

@@ -110,31 +110,29 @@ void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
 void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr = MPI_Recv(buf, *count, type_of(type), *source, *tag, comm_of(comm),
-                   s);
+  *ierr = MPI_Recv(buf, *count, type_of(type), *source, *tag, comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *request, F *ierr) {
   MPI_Request r;
-  *ierr = MPI_Isend(buf, *count, type_of(type), *dest, *tag, comm_of(comm),
-                    &r);
+  *ierr = MPI_Isend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                 F *request, F *ierr) {
   MPI_Request r;
-  *ierr = MPI_Irecv(buf, *count, type_of(type), *source, *tag, comm_of(comm),
-                    &r);
+  *ierr =
+      MPI_Irecv(buf, *count, type_of(type), *source, *tag, comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
-                   void *rbuf, F *rcount, F *rtype, F *source, F *rtag,
-                   F *comm, F *status, F *ierr) {
+                   void *rbuf, F *rcount, F *rtype, F *source, F *rtag, F *comm,
+                   F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr = MPI_Sendrecv(sbuf, *scount, type_of(stype), *dest, *stag, rbuf,
-                       *rcount, type_of(rtype), *source, *rtag, comm_of(comm),
-                       s);
+  *ierr =
+      MPI_Sendrecv(sbuf, *scount, type_of(stype), *dest, *stag, rbuf, *rcount,
+                   type_of(rtype), *source, *rtag, comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_probe_(F *source, F *tag, F *comm, F *status, F *ierr) {
@@ -245,8 +243,8 @@ void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr) {
 }
 void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root,
                  F *comm, F *ierr) {
-  *ierr = MPI_Reduce(in_buf(sbuf), rbuf, *count, type_of(type),
-                     MPI_Op_f2c(*op), *root, comm_of(comm));
+  *ierr = MPI_Reduce(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
+                     *root, comm_of(comm));
 }
 void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
                     F *ierr) {
@@ -270,9 +268,9 @@ void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
 }
 void mpi_scatterv_(void *sbuf, F *scounts, F *displs, F *stype, void *rbuf,
                    F *rcount, F *rtype, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Scatterv(sbuf, scounts, displs, type_of(stype),
-                       (void *)in_buf(rbuf), *rcount, type_of(rtype), *root,
-                       comm_of(comm));
+  *ierr =
+      MPI_Scatterv(sbuf, scounts, displs, type_of(stype), (void *)in_buf(rbuf),
+                   *rcount, type_of(rtype), *root, comm_of(comm));
 }
 void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                     F *rtype, F *comm, F *ierr) {

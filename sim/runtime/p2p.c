@@ -57,8 +57,8 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
 }
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest,
-               int tag, MPI_Comm comm, MPI_Request *request) {
+int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
   app_send(count, type, dest, tag);
   return PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
 }
@@ -133,8 +133,7 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
   return PMPI_Waitall(n, requests, statuses);
 }
 
-int MPI_Waitany(int n, MPI_Request requests[], int *index,
-                MPI_Status *status) {
+int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
   return PMPI_Waitany(n, requests, index, status);
 }
 

@@ -14,7 +14,9 @@
 /* Per rank: SMPI privatizes this module's globals (see runtime.h). */
 static struct ft_runtime state;
 
-struct ft_runtime *ft_runtime(void) { return &state; }
+struct ft_runtime *ft_runtime(void) {
+  return &state;
+}
 
 _Noreturn void ft_fatal(const char *fmt, ...) {
   va_list ap;
@@ -113,7 +115,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   unsigned long long local[2] = {rt->counters.messages, rt->counters.bytes};
   unsigned long long sum[2];
   int counts[2], flags[2] = {rt->result_reported,
-                  rt->result_reported && rt->result_verified};
+                             rt->result_reported && rt->result_verified};
   PMPI_Reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
   PMPI_Reduce(local, sum, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, rt->app_world);
   PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
@@ -129,7 +131,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
 static void print_summary(const struct ft_runtime *rt,
                           const struct run_totals *t) {
   char result[64] = "null";
-  const char *verified = !t->reported                ? "null"
+  const char *verified = !t->reported                 ? "null"
                          : t->verified == t->reported ? "true"
                                                       : "false";
   if (rt->result_reported)
@@ -168,8 +170,11 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
 void ft_protocol_event(enum ft_event_type type, int peer, int tag,
                        uint64_t bytes) {
   struct ft_runtime *rt = &state;
-  struct ft_event event = {.type = type, .time = PMPI_Wtime(), .peer = peer,
-                           .tag = tag, .bytes = bytes};
+  struct ft_event event = {.type = type,
+                           .time = PMPI_Wtime(),
+                           .peer = peer,
+                           .tag = tag,
+                           .bytes = bytes};
   struct ft_update update;
   if (rt->protocol->step(rt->protocol_state, &event, &update) != 0)
     ft_fatal("protocol %s failed on rank %d", rt->protocol->name,

@@ -63,8 +63,8 @@ static void check_reductions(MPI_Comm comm, const char *name) {
   CHECK(sum == want, "%s allreduce sum %ld != %ld", name, sum, want);
   double d[3] = {rank, -rank, 1.0}, dmax[3];
   MPI_Allreduce(d, dmax, 3, MPI_DOUBLE, MPI_MAX, comm);
-  CHECK(dmax[0] == size - 1 && dmax[1] == 0 && dmax[2] == 1,
-        "%s allreduce max", name);
+  CHECK(dmax[0] == size - 1 && dmax[1] == 0 && dmax[2] == 1, "%s allreduce max",
+        name);
   for (int root = 0; root < size; root += (size > 3 ? size / 3 : 1)) {
     long r = -1;
     MPI_Reduce(&s, rank == root ? &r : NULL, 1, MPI_LONG, MPI_SUM, root, comm);
@@ -126,7 +126,8 @@ static void check_movement(MPI_Comm comm, const char *name) {
   MPI_Gatherv(mv, counts[rank], MPI_INT, gv, counts, displs, MPI_INT, 0, comm);
   MPI_Scatterv(gv, counts, displs, MPI_INT, mv, counts[rank], MPI_INT, 0, comm);
   CHECK(counts[rank] == 0 || mv[0] == rank, "%s gatherv/scatterv", name);
-  int *out = malloc((size_t)size * sizeof *out), *in = malloc((size_t)size * sizeof *in);
+  int *out = malloc((size_t)size * sizeof *out),
+      *in = malloc((size_t)size * sizeof *in);
   for (int r = 0; r < size; r++)
     out[r] = rank * 1000 + r;
   MPI_Alltoall(out, 1, MPI_INT, in, 1, MPI_INT, comm);

@@ -1,0 +1,57 @@
+/* Unit tests of the protocol registry and the `none` core, driven with no
+ * MPI at all. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "ft_protocol.h"
+
+Test(registry, finds_none_by_name) {
+  const struct ft_protocol_ops *p = ft_protocol_find("none");
+  cr_assert_not_null(p);
+  cr_assert_str_eq(p->name, "none");
+  cr_assert_gt(p->state_size, 0);
+}
+
+Test(registry, unknown_and_null_names_are_not_found) {
+  cr_assert_null(ft_protocol_find("None"));
+  cr_assert_null(ft_protocol_find(""));
+  cr_assert_null(ft_protocol_find(NULL));
+}
+
+Test(registry, enumeration_ends_and_names_are_unique) {
+  size_t n = 0;
+  while (ft_protocol_at(n))
+    n++;
+  cr_assert_geq(n, 1);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++)
+      cr_assert_str_neq(ft_protocol_at(i)->name, ft_protocol_at(j)->name);
+}
+
+Test(none_core, rejects_a_rank_outside_the_world) {
+  const struct ft_protocol_ops *p = ft_protocol_find("none");
+  void *state = calloc(1, p->state_size);
+  struct ft_core_config bad = {.rank = 4, .ranks = 4};
+  cr_assert_eq(p->init(state, &bad), -1);
+  struct ft_core_config empty = {.rank = 0, .ranks = 0};
+  cr_assert_eq(p->init(state, &empty), -1);
+  free(state);
+}
+
+Test(none_core, passes_every_event_through_with_no_deadline) {
+  const struct ft_protocol_ops *p = ft_protocol_find("none");
+  void *state = calloc(1, p->state_size);
+  struct ft_core_config config = {.rank = 1, .ranks = 4};
+  cr_assert_eq(p->init(state, &config), 0);
+  enum ft_event_type types[] = {FT_EVENT_APP_SEND, FT_EVENT_APP_RECV,
+                                FT_EVENT_DELIVERED, FT_EVENT_TIMER};
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+    struct ft_event e = {
+        .type = types[i], .time = 1.5, .peer = 2, .tag = 7, .bytes = 64};
+    struct ft_update u = {.flags = 0xdead, .deadline = 3.0};
+    cr_assert_eq(p->step(state, &e, &u), 0);
+    cr_assert_eq(u.flags, FT_UPDATE_PASS);
+    cr_assert_lt(u.deadline, 0.0);
+  }
+  free(state);
+}
