@@ -54,8 +54,8 @@ void ft_strv_pushf(struct ft_strv *v, const char *fmt, ...) {
   push_owned(v, s);
 }
 
-/* qsort cannot carry a context in C11: sort with insertion into runs, then
- * merge, would be overkill for host lists; a simple merge sort it is. */
+/* qsort cannot pass `cmp` to its comparator without a global: a small,
+ * stable merge sort instead. */
 static void merge_sort(char **a, char **tmp, size_t n,
                        int (*cmp)(const char *, const char *)) {
   if (n < 2)

@@ -14,7 +14,8 @@ struct ft_strv {
 };
 
 /* An empty vector (zero-initialisation is also valid). */
-#define FT_STRV_INIT {NULL, 0, 0}
+#define FT_STRV_INIT                                                           \
+  { NULL, 0, 0 }
 
 /* Appends a copy of `s`. */
 void ft_strv_push(struct ft_strv *v, const char *s);

@@ -1,0 +1,50 @@
+/* ftsim: the command-line launcher. Dispatches to one subcommand. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "listing.h"
+#include "outcome.h"
+#include "paths.h"
+#include "run.h"
+#include "usage.h"
+
+static int help(int argc, char **argv, const struct ft_dirs *dirs) {
+  if (argc > 0 && strcmp(argv[0], "run") == 0)
+    ft_usage_run(stdout);
+  else
+    ft_usage_main(stdout, dirs);
+  return FT_EXIT_OK;
+}
+
+static bool is_help(const char *word) {
+  return strcmp(word, "help") == 0 || strcmp(word, "--help") == 0 ||
+         strcmp(word, "-h") == 0;
+}
+
+int main(int argc, char **argv) {
+  struct ft_dirs dirs;
+  ft_dirs_get(&dirs);
+  if (argc < 2) {
+    ft_usage_main(stderr, &dirs);
+    return FT_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "run") == 0)
+    return ft_run_main(argc - 2, argv + 2);
+  if (is_help(cmd))
+    return help(argc - 2, argv + 2, &dirs);
+  if (strcmp(cmd, "protocols") == 0) {
+    ft_listing_protocols(stdout);
+    return FT_EXIT_OK;
+  }
+  if (strcmp(cmd, "platforms") == 0)
+    return ft_listing_platforms(stdout, &dirs);
+  if (strcmp(cmd, "apps") == 0)
+    return ft_listing_apps(stdout, &dirs);
+  fprintf(stderr,
+          "ftsim: unknown command '%s' (commands: run, protocols, platforms, "
+          "apps, help)\n",
+          cmd);
+  return FT_EXIT_USAGE;
+}

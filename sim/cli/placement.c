@@ -1,0 +1,151 @@
+/* Rank placement (see placement.h). */
+#include "placement.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strv.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+bool ft_placement_is_service(const char *name) {
+  return strstr(name, FT_SERVICE_MARK) != NULL;
+}
+
+/* Splits `hosts` into compute and service hosts, keeping their order.
+ * `compute` and `service` have room for nhosts entries each. */
+static void split_hosts(const char *const *hosts, size_t nhosts,
+                        const char **compute, size_t *nc, const char **service,
+                        size_t *ns) {
+  *nc = *ns = 0;
+  for (size_t i = 0; i < nhosts; i++) {
+    if (ft_placement_is_service(hosts[i]))
+      service[(*ns)++] = hosts[i];
+    else
+      compute[(*nc)++] = hosts[i];
+  }
+}
+
+static int check_hosts(size_t nc, size_t ns, int service_ranks, char *err,
+                       size_t errlen) {
+  if (nc == 0 && ns == 0)
+    return fail(err, errlen, "no hosts");
+  if (nc == 0)
+    return fail(err, errlen,
+                "no compute hosts (every host name contains \"%s\")",
+                FT_SERVICE_MARK);
+  if (service_ranks > 0 && ns == 0)
+    return fail(err, errlen,
+                "%d service rank%s need%s service hosts, but no host name "
+                "contains \"%s\"",
+                service_ranks, service_ranks == 1 ? "" : "s",
+                service_ranks == 1 ? "s" : "", FT_SERVICE_MARK);
+  return 0;
+}
+
+/* Fills p->rank_host from the split host lists. */
+static void assign(struct ft_placement *p, const char **compute, size_t nc,
+                   const char **service, size_t ns) {
+  size_t np = (size_t)p->np;
+  p->per_host = np <= nc ? 1 : (np + nc - 1) / nc;
+  for (size_t r = 0; r < np; r++)
+    p->rank_host[r] = compute[r / p->per_host];
+  p->compute_used = (np + p->per_host - 1) / p->per_host;
+  for (size_t s = 0; s < (size_t)p->service_ranks; s++)
+    p->rank_host[np + s] = service[s % ns];
+}
+
+int ft_placement_build(const char *const *hosts, size_t nhosts, int np,
+                       int service_ranks, struct ft_placement *p, char *err,
+                       size_t errlen) {
+  memset(p, 0, sizeof *p);
+  if (np < 1 || service_ranks < 0)
+    return fail(err, errlen, "need np >= 1 and service ranks >= 0");
+  size_t room = nhosts ? nhosts : 1;
+  const char **compute = ft_xrealloc(NULL, room * sizeof *compute);
+  const char **service = ft_xrealloc(NULL, room * sizeof *service);
+  size_t nc, ns;
+  split_hosts(hosts, nhosts, compute, &nc, service, &ns);
+  int rc = check_hosts(nc, ns, service_ranks, err, errlen);
+  if (rc == 0) {
+    p->np = np;
+    p->service_ranks = service_ranks;
+    p->compute_hosts = nc;
+    p->service_hosts = ns;
+    p->ranks = (size_t)np + (size_t)service_ranks;
+    p->rank_host = ft_xrealloc(NULL, p->ranks * sizeof *p->rank_host);
+    assign(p, compute, nc, service, ns);
+  }
+  free(compute);
+  free(service);
+  return rc;
+}
+
+void ft_placement_free(struct ft_placement *p) {
+  free(p->rank_host);
+  p->rank_host = NULL;
+  p->ranks = 0;
+}
+
+int ft_placement_write(const struct ft_placement *p, FILE *out) {
+  for (size_t r = 0; r < p->ranks; r++)
+    if (fprintf(out, "%s\n", p->rank_host[r]) < 0)
+      return -1;
+  return 0;
+}
+
+/* Writes "rank a" or "ranks a-b". */
+static void rank_range(char *buf, size_t len, size_t a, size_t b) {
+  if (a == b)
+    snprintf(buf, len, "rank %zu", a);
+  else
+    snprintf(buf, len, "ranks %zu-%zu", a, b);
+}
+
+static void describe_compute(const struct ft_placement *p, FILE *out) {
+  char range[64];
+  size_t np = (size_t)p->np, used = p->compute_used;
+  rank_range(range, sizeof range, 0, np - 1);
+  fprintf(out, "# %s: %zu compute host%s %s%s%s, %s%zu rank%s per host\n",
+          range, used, used == 1 ? "" : "s", p->rank_host[0],
+          used > 1 ? " .. " : "", used > 1 ? p->rank_host[np - 1] : "",
+          p->per_host > 1 ? "up to " : "", p->per_host,
+          p->per_host == 1 ? "" : "s");
+  fprintf(out, "#   (%zu compute host%s in the platform)\n", p->compute_hosts,
+          p->compute_hosts == 1 ? "" : "s");
+}
+
+/* Lists the distinct service hosts used (round-robin: the first ones). */
+static void describe_service(const struct ft_placement *p, FILE *out) {
+  size_t np = (size_t)p->np, s = (size_t)p->service_ranks;
+  size_t used = s < p->service_hosts ? s : p->service_hosts;
+  char range[64];
+  if (s == 0) {
+    fputs("# no service ranks\n", out);
+    return;
+  }
+  rank_range(range, sizeof range, np, np + s - 1);
+  fprintf(out, "# service %s: round-robin on", range);
+  for (size_t i = 0; i < used && i < 8; i++)
+    fprintf(out, "%s %s", i ? "," : "", p->rank_host[np + i]);
+  fprintf(out, "%s (%zu service host%s in the platform)\n",
+          used > 8 ? ", ..." : "", p->service_hosts,
+          p->service_hosts == 1 ? "" : "s");
+}
+
+void ft_placement_describe(const struct ft_placement *p, FILE *out) {
+  if (p->ranks == 0)
+    return;
+  describe_compute(p, out);
+  describe_service(p, out);
+}

@@ -1,0 +1,259 @@
+/* `ftsim run` (see run.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "run.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "launch.h"
+#include "outcome.h"
+#include "paths.h"
+#include "placement.h"
+#include "platform_hosts.h"
+#include "run_args.h"
+#include "summary.h"
+#include "usage.h"
+
+#define PATH_LEN 4096
+
+struct run {
+  struct ft_run_args args;
+  struct ft_dirs dirs;
+  struct ft_options options;
+  char options_text[1024];
+  char platform_file[PATH_LEN], platform_name[256];
+  char app_path[PATH_LEN], app_name[256];
+  struct ft_strv hosts;
+  struct ft_placement placement;
+  char hostfile[PATH_LEN];
+  bool hostfile_temp; /* delete it at the end */
+  struct ft_strv argv;
+};
+
+static int complain(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints "ftsim: ..." on stderr and returns `status`. */
+static int complain(int status, const char *fmt, ...) {
+  va_list ap;
+  fputs("ftsim: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return status;
+}
+
+static int resolve(struct run *r) {
+  char err[1024];
+  if (ft_run_args_options(&r->args, r->options_text, sizeof r->options_text,
+                          &r->options, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "%s", err);
+  if (!r->args.real) {
+    if (ft_paths_platform(&r->dirs, r->args.platform, r->platform_file,
+                          sizeof r->platform_file, err, sizeof err))
+      return complain(FT_EXIT_USAGE, "%s", err);
+    ft_paths_short_name(r->args.platform, ".xml", r->platform_name,
+                        sizeof r->platform_name);
+  }
+  if (ft_paths_app(&r->dirs, r->args.app, r->args.real, r->app_path,
+                   sizeof r->app_path, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "%s", err);
+  ft_paths_short_name(r->args.app, NULL, r->app_name, sizeof r->app_name);
+  return FT_EXIT_OK;
+}
+
+static int place(struct run *r) {
+  char err[1024];
+  if (ft_platform_hosts_load(r->platform_file, &r->hosts, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "%s", err);
+  if (ft_placement_build((const char *const *)r->hosts.items, r->hosts.count,
+                         r->args.np, r->options.service_ranks, &r->placement,
+                         err, sizeof err))
+    return complain(FT_EXIT_USAGE, "platform %s: %s", r->platform_file, err);
+  return FT_EXIT_OK;
+}
+
+/* Opens --hostfile-out, or a new temporary file (its name in r->hostfile). */
+static FILE *open_hostfile(struct run *r) {
+  if (r->args.hostfile_out) {
+    snprintf(r->hostfile, sizeof r->hostfile, "%s", r->args.hostfile_out);
+    return fopen(r->hostfile, "w");
+  }
+  const char *tmp = getenv("TMPDIR");
+  snprintf(r->hostfile, sizeof r->hostfile, "%s/ftsim-hosts-XXXXXX",
+           tmp && *tmp ? tmp : "/tmp");
+  int fd = mkstemp(r->hostfile);
+  if (fd < 0)
+    return NULL;
+  r->hostfile_temp = true;
+  return fdopen(fd, "w");
+}
+
+static int write_hostfile(struct run *r) {
+  FILE *f = open_hostfile(r);
+  if (!f)
+    return complain(FT_EXIT_FAILED, "cannot create hostfile %s: %s",
+                    r->hostfile, strerror(errno));
+  int bad = ft_placement_write(&r->placement, f);
+  if (fclose(f) != 0 || bad)
+    return complain(FT_EXIT_FAILED, "cannot write hostfile %s: %s", r->hostfile,
+                    strerror(errno));
+  return FT_EXIT_OK;
+}
+
+static void build_command(struct run *r) {
+  struct ft_command_spec spec = {
+      .real = r->args.real,
+      .smpirun = r->dirs.smpirun,
+      .mpirun = r->dirs.mpirun,
+      .platform_file = r->platform_file,
+      .hostfile = r->hostfile,
+      .ranks = (size_t)r->args.np + (size_t)r->options.service_ranks,
+      .app_path = r->app_path,
+      .app_args = r->args.app_args,
+      .napp_args = r->args.napp_args,
+      .as_root = geteuid() == 0,
+      .env_name = FT_OPTIONS_ENV,
+  };
+  ft_command_build(&spec, &r->argv);
+}
+
+/* smpirun passes the app's arguments through an unquoted shell variable. */
+static void warn_split_args(const struct run *r) {
+  for (size_t i = 0; !r->args.real && i < r->args.napp_args; i++)
+    if (strpbrk(r->args.app_args[i], " \t\n*?["))
+      complain(0,
+               "warning: smpirun splits and expands app arguments; '%s' "
+               "will not arrive as one word",
+               r->args.app_args[i]);
+}
+
+/* Everything before the launch; returns an exit status, 0 to go on. */
+static int prepare(struct run *r) {
+  int rc = resolve(r);
+  if (rc)
+    return rc;
+  if (r->args.real && r->args.platform_given)
+    complain(0, "warning: --platform is ignored with --real");
+  if (!r->args.real && ((rc = place(r)) || (rc = write_hostfile(r))))
+    return rc;
+  warn_split_args(r);
+  build_command(r);
+  return FT_EXIT_OK;
+}
+
+static void print_dry_run(const struct run *r) {
+  ft_command_print(stdout, FT_OPTIONS_ENV, r->options_text, &r->argv);
+  if (r->args.real) {
+    printf("# real mode: mpirun places the %d ranks itself (no platform, no "
+           "hostfile)\n",
+           r->args.np + r->options.service_ranks);
+    return;
+  }
+  printf("# hostfile %s: %zu lines%s\n", r->hostfile, r->placement.ranks,
+         r->hostfile_temp ? " (temporary, deleted when ftsim exits; keep it "
+                            "with --hostfile-out FILE)"
+                          : "");
+  ft_placement_describe(&r->placement, stdout);
+}
+
+/* What the child printed that matters to the verdict. */
+struct capture {
+  char *summary; /* the first summary line */
+  size_t summary_len;
+  bool deadlock;
+};
+
+static void on_line(void *ctx, enum ft_stream stream, const char *line,
+                    size_t len) {
+  struct capture *c = ctx;
+  if (strstr(line, "Deadlock detected"))
+    c->deadlock = true;
+  if (stream == FT_STREAM_STDOUT && !c->summary &&
+      ft_summary_is_line(line, len)) {
+    c->summary = strndup(line, len);
+    c->summary_len = c->summary ? len : 0;
+    return;
+  }
+  fwrite(line, 1, len, stderr);
+  fputc('\n', stderr);
+}
+
+/* Prints the JSON line (if a usable summary came) and the verdict. */
+static int report(const struct run *r, const struct capture *c,
+                  const struct ft_launch_result *res) {
+  char why[256] = "", msg[2048];
+  struct ft_summary_extra extra = {
+      .platform = r->args.real ? NULL : r->platform_name,
+      .app = r->app_name,
+      .mode = r->args.real ? "real" : "simulated",
+      .wall_s = res->wall_s,
+  };
+  char *json = c->summary ? ft_summary_splice(c->summary, c->summary_len,
+                                              &extra, why, sizeof why)
+                          : NULL;
+  struct ft_outcome o = {
+      .launcher = r->args.real ? "mpirun" : "smpirun",
+      .exited = res->exited,
+      .status = res->status,
+      .deadlock = c->deadlock,
+      .summary = c->summary != NULL,
+      .malformed = c->summary && !json ? why : NULL,
+      .verified = json ? ft_summary_verified(json) : -1,
+  };
+  int status = (int)ft_outcome_judge(&o, msg, sizeof msg);
+  if (json)
+    printf("%s\n", json);
+  fflush(stdout);
+  fputs(msg, stderr);
+  free(json);
+  return status;
+}
+
+static int execute(struct run *r) {
+  char err[1024];
+  struct capture c = {NULL, 0, false};
+  struct ft_launch_result res;
+  if (setenv(FT_OPTIONS_ENV, r->options_text, 1) != 0)
+    return complain(FT_EXIT_FAILED, "setenv: %s", strerror(errno));
+  if (ft_launch_run(r->argv.items, on_line, &c, &res, err, sizeof err))
+    return complain(FT_EXIT_FAILED, "%s", err);
+  int status = report(r, &c, &res);
+  free(c.summary);
+  return status;
+}
+
+static void cleanup(struct run *r) {
+  if (r->hostfile_temp)
+    unlink(r->hostfile);
+  ft_strv_free(&r->argv);
+  ft_placement_free(&r->placement);
+  ft_strv_free(&r->hosts);
+  ft_run_args_free(&r->args);
+}
+
+int ft_run_main(int argc, char **argv) {
+  struct run r;
+  char err[1024];
+  memset(&r, 0, sizeof r);
+  ft_dirs_get(&r.dirs);
+  int status = FT_EXIT_OK;
+  if (ft_run_args_parse(argc, argv, &r.args, err, sizeof err))
+    status = complain(FT_EXIT_USAGE, "%s (see ftsim run --help)", err);
+  else if (r.args.help)
+    ft_usage_run(stdout);
+  else if (!(status = prepare(&r))) {
+    if (r.args.dry_run)
+      print_dry_run(&r);
+    else
+      status = execute(&r);
+  }
+  cleanup(&r);
+  return status;
+}

@@ -1,0 +1,241 @@
+/* `ftsim run` argument parsing (see run_args.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "run_args.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strv.h"
+
+enum flag_id {
+  FLAG_PLATFORM,
+  FLAG_NP,
+  FLAG_APP,
+  FLAG_PROTOCOL,
+  FLAG_SET,
+  FLAG_SERVICE_RANKS,
+  FLAG_HOSTFILE_OUT,
+  FLAG_DRY_RUN,
+  FLAG_REAL,
+  FLAG_HELP,
+};
+
+struct flag {
+  const char *name;
+  enum flag_id id;
+  bool takes_value;
+};
+
+static const struct flag flags[] = {
+    {"--platform", FLAG_PLATFORM, true},
+    {"--np", FLAG_NP, true},
+    {"--app", FLAG_APP, true},
+    {"--protocol", FLAG_PROTOCOL, true},
+    {"--set", FLAG_SET, true},
+    {"--service-ranks", FLAG_SERVICE_RANKS, true},
+    {"--hostfile-out", FLAG_HOSTFILE_OUT, true},
+    {"--dry-run", FLAG_DRY_RUN, false},
+    {"--real", FLAG_REAL, false},
+    {"--help", FLAG_HELP, false},
+    {"-h", FLAG_HELP, false},
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* Finds the flag named by the first `len` bytes of `word`. */
+static const struct flag *find_flag(const char *word, size_t len) {
+  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+    if (strlen(flags[i].name) == len && strncmp(flags[i].name, word, len) == 0)
+      return &flags[i];
+  return NULL;
+}
+
+/* Parses a whole decimal int in [min, max]. */
+static int parse_int(const char *s, long min, long max, int *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < min || v > max)
+    return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int apply_set(struct ft_run_args *a, const char *v, char *err,
+                     size_t errlen) {
+  const char *eq = strchr(v, '=');
+  if (!eq || eq == v)
+    return fail(err, errlen, "--set: expected key=value, got '%s'", v);
+  if (strchr(v, ','))
+    return fail(err, errlen, "--set: one key=value per --set, got '%s'", v);
+  a->sets[a->nsets++] = v;
+  return 0;
+}
+
+static int apply_int(const char *flag, const char *v, long min, long max,
+                     int *out, char *err, size_t errlen) {
+  if (parse_int(v, min, max, out) == 0)
+    return 0;
+  if (max == INT_MAX)
+    return fail(err, errlen, "%s: expected an integer >= %ld, got '%s'", flag,
+                min, v);
+  return fail(err, errlen, "%s: expected an integer from %ld to %ld, got '%s'",
+              flag, min, max, v);
+}
+
+static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
+                 char *err, size_t errlen) {
+  switch (f->id) {
+  case FLAG_PLATFORM:
+    a->platform = v;
+    a->platform_given = true;
+    return 0;
+  case FLAG_NP:
+    return apply_int(f->name, v, 1, FT_RUN_MAX_NP, &a->np, err, errlen);
+  case FLAG_APP:
+    a->app = v;
+    return 0;
+  case FLAG_PROTOCOL:
+    if (strchr(v, ',') || strchr(v, '='))
+      return fail(err, errlen,
+                  "--protocol: expected one protocol name, got '%s'", v);
+    a->protocol = v;
+    return 0;
+  case FLAG_SET:
+    return apply_set(a, v, err, errlen);
+  case FLAG_SERVICE_RANKS:
+    return apply_int(f->name, v, 0, INT_MAX, &a->service_ranks, err, errlen);
+  case FLAG_HOSTFILE_OUT:
+    a->hostfile_out = v;
+    return 0;
+  case FLAG_DRY_RUN:
+    a->dry_run = true;
+    return 0;
+  case FLAG_REAL:
+    a->real = true;
+    return 0;
+  case FLAG_HELP:
+    a->help = true;
+    return 0;
+  }
+  return fail(err, errlen, "internal error: flag %s", f->name);
+}
+
+static void set_defaults(struct ft_run_args *a, int argc) {
+  memset(a, 0, sizeof *a);
+  a->platform = FT_RUN_DEFAULT_PLATFORM;
+  a->app = FT_RUN_DEFAULT_APP;
+  a->protocol = FT_RUN_DEFAULT_PROTOCOL;
+  a->np = FT_RUN_DEFAULT_NP;
+  a->sets = ft_xrealloc(NULL, (size_t)(argc > 0 ? argc : 1) * sizeof *a->sets);
+}
+
+static int unknown_word(const char *w, char *err, size_t errlen) {
+  if (w[0] == '-')
+    return fail(err, errlen, "unknown option '%s'", w);
+  return fail(err, errlen,
+              "unexpected argument '%s' (arguments for the app go after --)",
+              w);
+}
+
+/* Handles argv[*i], consuming the next word too when it is the value. */
+static int parse_word(struct ft_run_args *a, int argc, char **argv, int *i,
+                      char *err, size_t errlen) {
+  const char *w = argv[*i];
+  const char *eq = strncmp(w, "--", 2) == 0 ? strchr(w, '=') : NULL;
+  const struct flag *f = find_flag(w, eq ? (size_t)(eq - w) : strlen(w));
+  if (!f)
+    return unknown_word(w, err, errlen);
+  if (!f->takes_value) {
+    if (eq)
+      return fail(err, errlen, "%s: takes no value", f->name);
+    return apply(a, f, NULL, err, errlen);
+  }
+  const char *v = eq ? eq + 1 : NULL;
+  if (!eq && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0)
+    v = argv[++*i];
+  if (!v)
+    return fail(err, errlen, "%s: missing value", f->name);
+  if (!*v)
+    return fail(err, errlen, "%s: empty value", f->name);
+  return apply(a, f, v, err, errlen);
+}
+
+int ft_run_args_parse(int argc, char **argv, struct ft_run_args *args,
+                      char *err, size_t errlen) {
+  set_defaults(args, argc);
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      args->app_args = argv + i + 1;
+      args->napp_args = (size_t)(argc - i - 1);
+      return 0;
+    }
+    if (parse_word(args, argc, argv, &i, err, errlen))
+      return -1;
+  }
+  return 0;
+}
+
+void ft_run_args_free(struct ft_run_args *args) {
+  free(args->sets);
+  args->sets = NULL;
+  args->nsets = 0;
+}
+
+/* ft_options_parse says "field N 'entry': why"; the flag already names the
+ * entry, so keep only "why". */
+static const char *strip_field(const char *msg) {
+  const char *q = strstr(msg, "': ");
+  return strncmp(msg, "field ", 6) == 0 && q ? q + 3 : msg;
+}
+
+/* Appends ",piece" (or "piece" to an empty text) and validates the text;
+ * an error is blamed on "flag shown". */
+static int append_checked(char *text, size_t len, const char *piece,
+                          const char *flag, const char *shown,
+                          struct ft_options *o, char *err, size_t errlen) {
+  size_t used = strlen(text);
+  int n = snprintf(text + used, len - used, "%s%s", used ? "," : "", piece);
+  if (n < 0 || (size_t)n >= len - used)
+    return fail(err, errlen, "%s %s: options text longer than %zu bytes", flag,
+                shown, len - 1);
+  char msg[512];
+  if (ft_options_parse(text, o, msg, sizeof msg) == 0)
+    return 0;
+  return fail(err, errlen, "%s %s: %s", flag, shown, strip_field(msg));
+}
+
+int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
+                        struct ft_options *options, char *err, size_t errlen) {
+  char piece[128], shown[32];
+  if (len == 0)
+    return fail(err, errlen, "no room for the options text");
+  text[0] = '\0';
+  snprintf(piece, sizeof piece, "protocol=%.100s", args->protocol);
+  if (append_checked(text, len, piece, "--protocol", args->protocol, options,
+                     err, errlen))
+    return -1;
+  snprintf(shown, sizeof shown, "%d", args->service_ranks);
+  snprintf(piece, sizeof piece, "service_ranks=%s", shown);
+  if (append_checked(text, len, piece, "--service-ranks", shown, options, err,
+                     errlen))
+    return -1;
+  for (size_t i = 0; i < args->nsets; i++)
+    if (append_checked(text, len, args->sets[i], "--set", args->sets[i],
+                       options, err, errlen))
+      return -1;
+  return 0;
+}

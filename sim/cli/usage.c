@@ -1,0 +1,100 @@
+/* Help texts (see usage.h). */
+#include "usage.h"
+
+#include "options.h"
+#include "run_args.h"
+
+void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
+  fprintf(
+      out,
+      "Usage: ftsim <command> [options]\n"
+      "\n"
+      "Simulates fault-tolerant MPI protocols with SimGrid's SMPI, or runs\n"
+      "them on a real MPI.\n"
+      "\n"
+      "Commands:\n"
+      "  run        run one workload under one protocol (ftsim run --help)\n"
+      "  protocols  list the fault-tolerance protocols\n"
+      "  platforms  list the platforms (<source>/platforms/*.xml)\n"
+      "  apps       list the built workloads (<build>/apps/{smpi,real})\n"
+      "  help       show this text (ftsim help run: the run options)\n"
+      "\n"
+      "Directories (override with %s, %s):\n"
+      "  source  %s\n"
+      "  build   %s\n"
+      "Launchers (override with %s, %s):\n"
+      "  %s\n"
+      "  %s\n",
+      FT_ENV_SOURCE_DIR, FT_ENV_BUILD_DIR, dirs->source, dirs->build,
+      FT_ENV_SMPIRUN, FT_ENV_MPIRUN, dirs->smpirun, dirs->mpirun);
+}
+
+static void usage_options(FILE *out) {
+  fprintf(out,
+          "Usage: ftsim run [options] [-- app arguments...]\n"
+          "\n"
+          "Runs one workload under one protocol, simulated (smpirun on a\n"
+          "SimGrid platform) or for real (--real: mpirun on this machine),\n"
+          "and prints one JSON line on stdout.\n"
+          "\n"
+          "Options (--flag VALUE or --flag=VALUE):\n"
+          "  --platform NAME|FILE  <source>/platforms/NAME.xml, or a platform "
+          "file\n"
+          "                        (default: %s)\n"
+          "  --np N                application ranks, N >= 1 (default: %d)\n"
+          "  --app NAME|PATH       <build>/apps/smpi/NAME, or apps/real/NAME "
+          "with\n"
+          "                        --real, or a path (default: %s)\n"
+          "  --protocol NAME       fault-tolerance protocol (default: %s; see\n"
+          "                        ftsim protocols)\n"
+          "  --service-ranks S     extra ranks for services (default: 0)\n"
+          "  --set KEY=VALUE       one more runtime option, repeatable; known "
+          "keys:\n"
+          "                        %s\n"
+          "  --dry-run             print the command and the placement, run "
+          "nothing\n"
+          "  --real                reference mode: mpirun, no platform\n"
+          "  --hostfile-out FILE   write the hostfile there and keep it\n"
+          "  -h, --help            show this text\n",
+          FT_RUN_DEFAULT_PLATFORM, FT_RUN_DEFAULT_NP, FT_RUN_DEFAULT_APP,
+          FT_RUN_DEFAULT_PROTOCOL, ft_options_known_keys());
+}
+
+static void usage_behaviour(FILE *out) {
+  fprintf(
+      out,
+      "\n"
+      "The runtime reads its options from %s, built as\n"
+      "\"protocol=P,service_ranks=S\" then each --set in order, and checked\n"
+      "before anything starts.\n"
+      "\n"
+      "Placement: hosts are taken in name order, numbers compared as\n"
+      "numbers (gdx-2 before gdx-10). Hosts named *-service-* are service\n"
+      "hosts, the others compute hosts. Ranks 0..N-1 go to compute hosts,\n"
+      "one per host while N <= hosts, else ceil(N/hosts) consecutive ranks\n"
+      "per host; service ranks N..N+S-1 go round-robin on service hosts.\n"
+      "\n"
+      "Output: the app's output goes to stderr. stdout gets one line: the\n"
+      "runtime's summary (its FTSIM_SUMMARY line) with \"platform\", "
+      "\"app\",\n"
+      "\"mode\" and \"wall_s\" added, e.g.\n"
+      "  {\"protocol\":\"none\",\"platform\":\"gige\",\"app\":\"cg\","
+      "\"mode\":\"simulated\",\n"
+      "   \"ranks\":16,...,\"verified\":true,...,\"wall_s\":1.234}\n"
+      "\n"
+      "Exit status:\n"
+      "  0  the run succeeded (and its result was verified, if checked)\n"
+      "  1  the run failed: the launcher exited non-zero, the simulation\n"
+      "     deadlocked, or no (or a malformed) summary line came; the JSON\n"
+      "     line is still printed when a summary came\n"
+      "  2  bad usage: unknown option, protocol, platform or app, bad value,\n"
+      "     or a platform without the hosts the placement needs\n"
+      "  3  the run completed but its result was not verified\n"
+      "     (\"verified\":false); the JSON line is printed\n",
+      FT_OPTIONS_ENV);
+}
+
+void ft_usage_run(FILE *out) {
+  usage_options(out);
+  usage_behaviour(out);
+}
