@@ -28,13 +28,15 @@ function(ftsim_smpi_flags tgt)
   set_target_properties(${tgt} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
-# ftsim_mpi_program(NAME name SOURCES ... [LIBS ...] [DIR subdir])
+# ftsim_mpi_program(NAME name SOURCES ... [LIBS ...] [DIR dir] [PLAIN])
 #   Builds ${name} twice, linked with ftsim's interposition runtime:
-#     <build>/<DIR>/smpi/<name>  a module for smpirun (what smpicc would make)
-#     <build>/<DIR>/real/<name>  an executable for mpirun (reference mode)
-#   Targets are named ${name}-smpi and ${name}-real.
+#     <DIR>/smpi/<name>  a module for smpirun (what smpicc would make)
+#     <DIR>/real/<name>  an executable for mpirun (reference mode)
+#   and with PLAIN a third time without the runtime (ft.h only):
+#     <DIR>/plain/<name> a module for smpirun, the benchmark's baseline.
+#   Targets are named ${name}-smpi, ${name}-real and ${name}-plain.
 function(ftsim_mpi_program)
-  cmake_parse_arguments(P "" "NAME;DIR" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(P "PLAIN" "NAME;DIR" "SOURCES;LIBS" ${ARGN})
   if(FTSIM_SANITIZE) # the sanitizer build covers the pure code only
     return()
   endif()
@@ -52,6 +54,16 @@ function(ftsim_mpi_program)
   target_link_options(${P_NAME}-smpi PRIVATE -Wl,-z,defs)
   set_target_properties(${P_NAME}-smpi PROPERTIES PREFIX "" SUFFIX ""
     OUTPUT_NAME ${P_NAME} LIBRARY_OUTPUT_DIRECTORY ${P_DIR}/smpi)
+  if(P_PLAIN)
+    add_library(${P_NAME}-plain MODULE ${P_SOURCES})
+    ftsim_smpi_flags(${P_NAME}-plain)
+    ftsim_warnings(${P_NAME}-plain)
+    target_link_libraries(${P_NAME}-plain PRIVATE ${P_LIBS} ftsim_app_api_plain
+      ${SIMGRID_LIBRARY} m)
+    target_link_options(${P_NAME}-plain PRIVATE -Wl,-z,defs)
+    set_target_properties(${P_NAME}-plain PROPERTIES PREFIX "" SUFFIX ""
+      OUTPUT_NAME ${P_NAME} LIBRARY_OUTPUT_DIRECTORY ${P_DIR}/plain)
+  endif()
   if(FTSIM_REAL_MPI)
     add_executable(${P_NAME}-real ${P_SOURCES})
     ftsim_warnings(${P_NAME}-real)

@@ -1,0 +1,18 @@
+/* ft.h for a program built WITHOUT ftsim's runtime (plain SMPI): the
+ * baseline of the overhead benchmark. Computation is still modelled the same
+ * way; results are not summarised (the workload prints its own line). */
+#include <smpi/smpi.h>
+
+#include "ft.h"
+
+void ft_compute(double flops) {
+  if (flops > 0)
+    smpi_execute_flops_benched(flops);
+}
+
+void ft_report_result(int verified, double value) {
+  (void)verified;
+  (void)value;
+}
+
+int ft_is_simulated(void) { return 1; }
