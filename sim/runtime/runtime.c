@@ -84,6 +84,9 @@ static void split_world(struct ft_runtime *rt) {
 
 static int init_common(void) {
   struct ft_runtime *rt = &state;
+  /* Under SMPI every rank shares one stdout: whole lines keep the output of
+   * ranks, and the summary line, readable when stdout is a pipe. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   read_options(rt);
   split_world(rt);
   start_protocol(rt);

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Overhead of ftsim's runtime: the same workload, same platform, same
+# placement, run under smpirun as a plain SMPI program (no interposition) and
+# through ftsim's runtime with protocol `none`, side by side in one run.
+# Prints wall time (best of REPEAT runs) and peak memory of each, and their
+# ratios. A benchmark, not a test: nothing here passes or fails on speed.
+#
+# Usage: bench/overhead.sh [-a APP] [-p PLATFORM] [-r REPEAT] [NP...] [-- APP ARGS]
+#   defaults: -a cg -p gige -r 3, NP = 64 256
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${FTSIM_BUILD_DIR:-$top/build}
+app=cg platform=gige repeat=3 nps=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    -a) app=$2; shift 2 ;;
+    -p) platform=$2; shift 2 ;;
+    -r) repeat=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) echo "overhead.sh: unknown option $1" >&2; exit 2 ;;
+    *) nps="$nps $1"; shift ;;
+  esac
+done
+[ -n "$nps" ] || nps="64 256"
+for mode in plain smpi; do
+  [ -x "$build/apps/$mode/$app" ] || [ -f "$build/apps/$mode/$app" ] ||
+    { echo "overhead.sh: $build/apps/$mode/$app is not built" >&2; exit 2; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run_once MODE NP [APP ARGS]: prints "wall_s peak_mb" of one simulation.
+run_once() {
+  mode=$1 np=$2
+  shift 2
+  FTSIM_OPTIONS=protocol=none "$build/bench/measure" smpirun -np "$np" \
+    -platform "$top/platforms/$platform.xml" -hostfile "$tmp/hosts" \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:dlopen \
+    --log=root.thres:warning "$build/apps/$mode/$app" "$@" \
+    >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+  ! grep -q 'Deadlock detected' "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+  sed -n 's/^wall_s=\([0-9.]*\) peak_mb=\([0-9.]*\)$/\1 \2/p' "$tmp/err"
+}
+
+# best MODE NP [APP ARGS]: best wall time and largest peak over REPEAT runs.
+best() {
+  i=0
+  : >"$tmp/runs"
+  while [ $i -lt "$repeat" ]; do
+    run_once "$@" >>"$tmp/runs"
+    i=$((i + 1))
+  done
+  awk 'NR == 1 || $1 < w { w = $1 } $2 > m { m = $2 } END { print w, m }' \
+    "$tmp/runs"
+}
+
+printf '%-6s %5s  %9s %9s %6s  %9s %9s %6s\n' app ranks plain_s ftsim_s ratio \
+  plain_MB ftsim_MB ratio
+for np in $nps; do
+  "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" --dry-run \
+    --hostfile-out "$tmp/hosts" >/dev/null
+  plain=$(best plain "$np" "$@")
+  ftsim=$(best smpi "$np" "$@")
+  echo "$plain $ftsim" | awk -v a="$app" -v n="$np" '{
+    printf "%-6s %5d  %9.2f %9.2f %6.3f  %9.1f %9.1f %6.3f\n",
+      a, n, $1, $3, $3 / $1, $2, $4, $4 / $2 }'
+done
