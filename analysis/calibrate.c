@@ -1,0 +1,230 @@
+/* calibrate.c: NetPIPE-style MPI ping-pong used to check a platform file.
+ *
+ * Plain MPI (no ftsim runtime), built for SMPI (analysis/smpi/calibrate, run
+ * by analysis/calibrate.sh) and, when a real MPI is found, for mpirun
+ * (analysis/real/calibrate) so the same numbers can be taken on hardware.
+ *
+ *   calibrate names
+ *       every rank sends its host name to rank 0, which prints
+ *       "host RANK NAME" in rank order (loads the platform and checks that
+ *       every host can reach rank 0's host); under SMPI, rank 0 also prints
+ *       "platform_host NAME" for every host the platform declares (SimGrid
+ *       lists them sorted by name, not in the XML's order).
+ *   calibrate [-r ROUNDS] [-s BYTES]... A:B [C:D ...]
+ *       ranks A and B ping-pong (the others wait at a barrier), then C and D,
+ *       and so on.  A prints one line per pair:
+ *         pair HOST_A HOST_B lat_us X bw_mbps@BYTES Y ...
+ *       lat_us is the one-way time of a 1-byte message; bw_mbps@S is
+ *       S * 8 / one-way time of an S-byte message, in 10^6 bit/s (NetPIPE's
+ *       Mbps).  Each is averaged over ROUNDS round trips (default 20) after
+ *       one untimed warm-up round trip.  Default size: 1 MiB.
+ */
+#include <mpi.h>
+#ifdef FTSIM_SMPI
+#include <simgrid/host.h>
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_SIZES = 8, NAME_LEN = MPI_MAX_PROCESSOR_NAME };
+
+struct options {
+  int rounds;
+  int nsizes;
+  long sizes[MAX_SIZES];
+  int first_pair; /* index in argv of the first A:B argument */
+};
+
+struct pair_spec {
+  int a;
+  int b;
+};
+
+/* One-way time of a `bytes`-byte message between this rank and `peer`,
+ * averaged over `rounds` round trips after one warm-up round trip that also
+ * lines the two ranks up after the barrier. */
+static double one_way_time(char *buf, int bytes, int peer, int initiator,
+                           int rounds)
+{
+  double t0 = 0.0;
+  for (int i = -1; i < rounds; i++) {
+    if (i == 0)
+      t0 = MPI_Wtime();
+    if (initiator) {
+      MPI_Send(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+    }
+  }
+  return (MPI_Wtime() - t0) / (2.0 * rounds);
+}
+
+/* This rank's processor name (the SMPI host), zero-padded to NAME_LEN. */
+static void my_name(char name[NAME_LEN])
+{
+  int len = 0;
+  memset(name, 0, NAME_LEN);
+  MPI_Get_processor_name(name, &len);
+}
+
+/* Point-to-point only: SMPI 3.32's default MPI_Allgather (an Iallgather that
+ * posts all N^2 messages at once) took 14 s to 3 min of wall-clock time for
+ * 100-byte names at 224 ranks. */
+static void exchange_names(int peer, char mine[NAME_LEN], char theirs[NAME_LEN])
+{
+  MPI_Sendrecv(mine, NAME_LEN, MPI_CHAR, peer, 1, theirs, NAME_LEN, MPI_CHAR,
+               peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static int parse_pair(const char *arg, int nranks, struct pair_spec *p)
+{
+  char extra;
+  if (sscanf(arg, "%d:%d%c", &p->a, &p->b, &extra) != 2)
+    return -1;
+  if (p->a < 0 || p->b < 0 || p->a >= nranks || p->b >= nranks || p->a == p->b)
+    return -1;
+  return 0;
+}
+
+static int parse_positive(const char *arg, long max, long *out)
+{
+  char *end = NULL;
+  long v = strtol(arg, &end, 10);
+  if (!arg[0] || *end || v <= 0 || v > max)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+  o->rounds = 20;
+  o->nsizes = 0;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; i += 2) {
+    long v = 0;
+    if (i + 1 >= argc || parse_positive(argv[i + 1], 1L << 30, &v) != 0)
+      return -1;
+    if (strcmp(argv[i], "-r") == 0)
+      o->rounds = (int)v;
+    else if (strcmp(argv[i], "-s") == 0 && o->nsizes < MAX_SIZES)
+      o->sizes[o->nsizes++] = v;
+    else
+      return -1;
+  }
+  if (o->nsizes == 0)
+    o->sizes[o->nsizes++] = 1L << 20;
+  o->first_pair = i;
+  return i < argc ? 0 : -1;
+}
+
+static long max_size(const struct options *o)
+{
+  long m = 1;
+  for (int i = 0; i < o->nsizes; i++)
+    m = o->sizes[i] > m ? o->sizes[i] : m;
+  return m;
+}
+
+/* Runs one pair; the initiator (pair.a) prints the result line. */
+static void measure_pair(const struct options *o, struct pair_spec pair,
+                         int rank, char *buf)
+{
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank != pair.a && rank != pair.b)
+    return;
+  int initiator = rank == pair.a;
+  int peer = initiator ? pair.b : pair.a;
+  char mine[NAME_LEN];
+  char theirs[NAME_LEN];
+  my_name(mine);
+  exchange_names(peer, mine, theirs);
+  double lat = one_way_time(buf, 1, peer, initiator, o->rounds);
+  double bw[MAX_SIZES];
+  for (int i = 0; i < o->nsizes; i++) {
+    double t = one_way_time(buf, (int)o->sizes[i], peer, initiator, o->rounds);
+    bw[i] = (double)o->sizes[i] * 8.0 / t / 1e6;
+  }
+  if (!initiator)
+    return;
+  printf("pair %s %s lat_us %.4f", mine, theirs, lat * 1e6);
+  for (int i = 0; i < o->nsizes; i++)
+    printf(" bw_mbps@%ld %.4f", o->sizes[i], bw[i]);
+  printf("\n");
+  fflush(stdout);
+}
+
+/* Under SMPI: every host of the platform, as SimGrid lists them. */
+static void print_platform_hosts(void)
+{
+#ifdef FTSIM_SMPI
+  size_t n = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  for (size_t i = 0; i < n; i++)
+    printf("platform_host %s\n", sg_host_get_name(hosts[i]));
+  free(hosts);
+#endif
+}
+
+/* Every rank sends its host name to rank 0, which prints them in rank order. */
+static void print_names(int rank, int nranks)
+{
+  char name[NAME_LEN];
+  my_name(name);
+  if (rank != 0) {
+    MPI_Send(name, NAME_LEN, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+    return;
+  }
+  printf("host 0 %s\n", name);
+  for (int r = 1; r < nranks; r++) {
+    MPI_Recv(name, NAME_LEN, MPI_CHAR, r, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("host %d %s\n", r, name);
+  }
+  print_platform_hosts();
+  fflush(stdout);
+}
+
+static int run_pairs(int argc, char **argv, int rank, int nranks)
+{
+  struct options o;
+  if (parse_options(argc, argv, &o) != 0)
+    return -1;
+  for (int i = o.first_pair; i < argc; i++) {
+    struct pair_spec p;
+    if (parse_pair(argv[i], nranks, &p) != 0)
+      return -1;
+  }
+  char *buf = calloc((size_t)max_size(&o), 1);
+  if (!buf)
+    MPI_Abort(MPI_COMM_WORLD, 2); /* returning would leave the others waiting */
+  for (int i = o.first_pair; i < argc; i++) {
+    struct pair_spec p;
+    parse_pair(argv[i], nranks, &p);
+    measure_pair(&o, p, rank, buf);
+  }
+  free(buf);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  int rank = 0;
+  int nranks = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  int rc = 0;
+  if (argc == 2 && strcmp(argv[1], "names") == 0)
+    print_names(rank, nranks);
+  else
+    rc = run_pairs(argc, argv, rank, nranks);
+  if (rc != 0 && rank == 0)
+    fprintf(stderr, "usage: calibrate names | calibrate [-r ROUNDS] "
+                    "[-s BYTES]... A:B [C:D ...]\n");
+  MPI_Finalize();
+  return rc == 0 ? 0 : 1;
+}
