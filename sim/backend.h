@@ -18,6 +18,10 @@ void ft_backend_compute(double flops);
  * this ends only the calling simulated process. */
 _Noreturn void ft_backend_exit_rank(int code);
 
+/* Current time in seconds: the simulated clock under SMPI (read without a
+ * simulation call, unlike MPI_Wtime), MPI_Wtime for a real MPI. */
+double ft_backend_now(void);
+
 /* Ends the whole run with exit status `code` (> 0), every rank and service
  * included. Under SMPI, MPI_Abort kills the simulated processes but smpirun
  * then reports a deadlock and exits 0, so the simulation process itself

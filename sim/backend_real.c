@@ -13,6 +13,8 @@ void ft_backend_compute(double flops) { (void)flops; }
 
 _Noreturn void ft_backend_exit_rank(int code) { exit(code); }
 
+double ft_backend_now(void) { return PMPI_Wtime(); }
+
 _Noreturn void ft_backend_abort(int code) {
   fflush(NULL);
   PMPI_Abort(MPI_COMM_WORLD, code > 0 ? code : 1);

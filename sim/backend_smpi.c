@@ -1,5 +1,6 @@
 /* Backend for SimGrid's SMPI (see backend.h). */
 #include <mpi.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@ void ft_backend_compute(double flops) {
 _Noreturn void ft_backend_exit_rank(int code) {
   exit(code); /* smpi_helpers.h maps exit() to smpi_exit(): this rank only */
 }
+
+double ft_backend_now(void) { return simgrid_get_clock(); }
 
 _Noreturn void ft_backend_abort(int code) {
   fflush(NULL);
