@@ -46,17 +46,18 @@ struct pair_spec {
  * averaged over `rounds` round trips after one warm-up round trip that also
  * lines the two ranks up after the barrier. */
 static double one_way_time(char *buf, int bytes, int peer, int initiator,
-                           int rounds)
-{
+                           int rounds) {
   double t0 = 0.0;
   for (int i = -1; i < rounds; i++) {
     if (i == 0)
       t0 = MPI_Wtime();
     if (initiator) {
       MPI_Send(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
-      MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
     } else {
-      MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
       MPI_Send(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
     }
   }
@@ -64,8 +65,7 @@ static double one_way_time(char *buf, int bytes, int peer, int initiator,
 }
 
 /* This rank's processor name (the SMPI host), zero-padded to NAME_LEN. */
-static void my_name(char name[NAME_LEN])
-{
+static void my_name(char name[NAME_LEN]) {
   int len = 0;
   memset(name, 0, NAME_LEN);
   MPI_Get_processor_name(name, &len);
@@ -74,14 +74,13 @@ static void my_name(char name[NAME_LEN])
 /* Point-to-point only: SMPI 3.32's default MPI_Allgather (an Iallgather that
  * posts all N^2 messages at once) took 14 s to 3 min of wall-clock time for
  * 100-byte names at 224 ranks. */
-static void exchange_names(int peer, char mine[NAME_LEN], char theirs[NAME_LEN])
-{
+static void exchange_names(int peer, char mine[NAME_LEN],
+                           char theirs[NAME_LEN]) {
   MPI_Sendrecv(mine, NAME_LEN, MPI_CHAR, peer, 1, theirs, NAME_LEN, MPI_CHAR,
                peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
-static int parse_pair(const char *arg, int nranks, struct pair_spec *p)
-{
+static int parse_pair(const char *arg, int nranks, struct pair_spec *p) {
   char extra;
   if (sscanf(arg, "%d:%d%c", &p->a, &p->b, &extra) != 2)
     return -1;
@@ -90,8 +89,7 @@ static int parse_pair(const char *arg, int nranks, struct pair_spec *p)
   return 0;
 }
 
-static int parse_positive(const char *arg, long max, long *out)
-{
+static int parse_positive(const char *arg, long max, long *out) {
   char *end = NULL;
   long v = strtol(arg, &end, 10);
   if (!arg[0] || *end || v <= 0 || v > max)
@@ -100,8 +98,7 @@ static int parse_positive(const char *arg, long max, long *out)
   return 0;
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
+static int parse_options(int argc, char **argv, struct options *o) {
   o->rounds = 20;
   o->nsizes = 0;
   int i = 1;
@@ -122,8 +119,7 @@ static int parse_options(int argc, char **argv, struct options *o)
   return i < argc ? 0 : -1;
 }
 
-static long max_size(const struct options *o)
-{
+static long max_size(const struct options *o) {
   long m = 1;
   for (int i = 0; i < o->nsizes; i++)
     m = o->sizes[i] > m ? o->sizes[i] : m;
@@ -132,8 +128,7 @@ static long max_size(const struct options *o)
 
 /* Runs one pair; the initiator (pair.a) prints the result line. */
 static void measure_pair(const struct options *o, struct pair_spec pair,
-                         int rank, char *buf)
-{
+                         int rank, char *buf) {
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank != pair.a && rank != pair.b)
     return;
@@ -159,8 +154,7 @@ static void measure_pair(const struct options *o, struct pair_spec pair,
 }
 
 /* Under SMPI: every host of the platform, as SimGrid lists them. */
-static void print_platform_hosts(void)
-{
+static void print_platform_hosts(void) {
 #ifdef FTSIM_SMPI
   size_t n = sg_host_count();
   sg_host_t *hosts = sg_host_list();
@@ -171,8 +165,7 @@ static void print_platform_hosts(void)
 }
 
 /* Every rank sends its host name to rank 0, which prints them in rank order. */
-static void print_names(int rank, int nranks)
-{
+static void print_names(int rank, int nranks) {
   char name[NAME_LEN];
   my_name(name);
   if (rank != 0) {
@@ -188,8 +181,7 @@ static void print_names(int rank, int nranks)
   fflush(stdout);
 }
 
-static int run_pairs(int argc, char **argv, int rank, int nranks)
-{
+static int run_pairs(int argc, char **argv, int rank, int nranks) {
   struct options o;
   if (parse_options(argc, argv, &o) != 0)
     return -1;
@@ -210,8 +202,7 @@ static int run_pairs(int argc, char **argv, int rank, int nranks)
   return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   int rank = 0;
   int nranks = 0;
   MPI_Init(&argc, &argv);

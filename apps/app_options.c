@@ -32,13 +32,12 @@ static const struct app_opt *find(const struct app_opt *opts, size_t n,
 static enum app_parse_result out_of_range(const struct app_opt *o,
                                           const char *text, char *err,
                                           size_t errlen) {
-  return fail(err, errlen, "option --%s: %s is out of range [%g, %g]",
-              o->name, text, o->min, o->max);
+  return fail(err, errlen, "option --%s: %s is out of range [%g, %g]", o->name,
+              text, o->min, o->max);
 }
 
-static enum app_parse_result parse_int(const struct app_opt *o,
-                                       const char *text, char *err,
-                                       size_t errlen) {
+static enum app_parse_result
+parse_int(const struct app_opt *o, const char *text, char *err, size_t errlen) {
   char *end;
   errno = 0;
   long v = strtol(text, &end, 10);
@@ -105,15 +104,14 @@ static enum app_parse_result parse_one(const struct app_opt *opts, size_t n,
   if (eq)
     return store(o, eq + 1, err, errlen);
   if (*i + 1 >= argc)
-    return fail(err, errlen, "option --%s needs a value (%s)", o->name,
-                o->arg);
+    return fail(err, errlen, "option --%s needs a value (%s)", o->name, o->arg);
   *i += 1;
   return store(o, argv[*i], err, errlen);
 }
 
 enum app_parse_result app_options_parse(const struct app_opt *opts, size_t n,
-                                        int argc, char *const argv[],
-                                        char *err, size_t errlen) {
+                                        int argc, char *const argv[], char *err,
+                                        size_t errlen) {
   for (int i = 1; i < argc; i++) {
     enum app_parse_result r = parse_one(opts, n, argc, argv, &i, err, errlen);
     if (r != APP_PARSE_RUN)

@@ -41,8 +41,8 @@ enum app_parse_result {
  *   "unknown option '--itres'"
  * Values already stored before the error stay stored. */
 enum app_parse_result app_options_parse(const struct app_opt *opts, size_t n,
-                                        int argc, char *const argv[],
-                                        char *err, size_t errlen);
+                                        int argc, char *const argv[], char *err,
+                                        size_t errlen);
 
 /* Prints "usage: PROG [options]", the summary line, and one line per option
  * (plus --help) to `out`. */

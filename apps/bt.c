@@ -60,7 +60,7 @@ struct cell {
 struct bt {
   struct bt_opts o;
   int rank, size, q, i, j, n;
-  MPI_Comm row, col; /* same j (rank i), same i (rank j) */
+  MPI_Comm row, col;  /* same j (rank i), same i (rank j) */
   struct cell *cells; /* cells[c]: the cell of z-slab c */
   double *den;        /* Thomas: 1 / pivot of global line point g */
   double *sface[NDIR], *rface[NDIR], *sbuf, *rbuf;
@@ -135,8 +135,8 @@ static int pack_dir(struct bt *bt, int ax, int side, double *buf) {
   for (int c = 0; c < bt->q; c++) {
     struct cell *cl = &bt->cells[c];
     if (has_side(bt, cl, ax, side))
-      count += face_copy(cl, cl->u, ax, side ? cl->len[ax] - 1 : 0,
-                         buf + count, 1);
+      count +=
+          face_copy(cl, cl->u, ax, side ? cl->len[ax] - 1 : 0, buf + count, 1);
   }
   return count;
 }
@@ -149,7 +149,8 @@ static int unpack_dir(struct bt *bt, int ax, int side, double *buf, int go) {
     if (!has_side(bt, cl, ax, side))
       continue;
     if (go)
-      count += face_copy(cl, cl->u, ax, side ? cl->len[ax] : -1, buf + count, 0);
+      count +=
+          face_copy(cl, cl->u, ax, side ? cl->len[ax] : -1, buf + count, 0);
     else
       count += NCOMP * cl->len[(ax + 1) % 3] * cl->len[(ax + 2) % 3];
   }
@@ -327,7 +328,8 @@ static void solve_axis(struct bt *bt, int ax) {
     forward(bt, c, ax);
     ft_compute(share * (double)points(c));
     if (s < bt->q - 1)
-      hand_over(bt, ax, +1, c, c->len[ax] - 1, cell_of_stage(bt, ax, s + 1), -1);
+      hand_over(bt, ax, +1, c, c->len[ax] - 1, cell_of_stage(bt, ax, s + 1),
+                -1);
   }
   for (int s = bt->q - 1; s >= 0; s--) {
     struct cell *c = cell_of_stage(bt, ax, s), *next;
@@ -364,9 +366,11 @@ static void adi(struct bt *bt) {
 
 /* Two sine modes per component (wave numbers along x, y, z) and their
  * amplitudes. */
-static const int MODES[NCOMP][2][3] = {
-    {{1, 1, 1}, {2, 1, 3}}, {{1, 2, 1}, {3, 1, 2}}, {{2, 2, 1}, {1, 3, 3}},
-    {{1, 1, 2}, {2, 3, 1}}, {{3, 2, 2}, {1, 1, 3}}};
+static const int MODES[NCOMP][2][3] = {{{1, 1, 1}, {2, 1, 3}},
+                                       {{1, 2, 1}, {3, 1, 2}},
+                                       {{2, 2, 1}, {1, 3, 3}},
+                                       {{1, 1, 2}, {2, 3, 1}},
+                                       {{3, 2, 2}, {1, 1, 3}}};
 static const double AMPL[2] = {1.0, 0.5};
 
 static double mode(const struct bt *bt, int k, int g) {
@@ -449,9 +453,11 @@ struct bt_class {
 };
 
 /* NAS BT's classes: grid and time steps (NPB 3.3). */
-static const struct bt_class CLASSES[] = {
-    {'S', 12, 60}, {'W', 24, 200}, {'A', 64, 200}, {'B', 102, 200},
-    {'C', 162, 200}};
+static const struct bt_class CLASSES[] = {{'S', 12, 60},
+                                          {'W', 24, 200},
+                                          {'A', 64, 200},
+                                          {'B', 102, 200},
+                                          {'C', 162, 200}};
 
 static const struct bt_class *find_class(const char *name) {
   for (size_t i = 0; i < sizeof CLASSES / sizeof CLASSES[0]; i++)
@@ -491,12 +497,13 @@ static void setup(struct bt *bt, const struct bt_opts *o, int n) {
   MPI_Comm_size(MPI_COMM_WORLD, &bt->size);
   bt->q = (int)lround(sqrt((double)bt->size));
   if (bt->q * bt->q != bt->size)
-    app_usage_error("bt", "needs a square number of ranks (got %d)",
-                    bt->size);
+    app_usage_error("bt", "needs a square number of ranks (got %d)", bt->size);
   if (bt->q > n || n < 4)
-    app_usage_error("bt", "a %d^3 grid cannot be cut into %d^3 cells (at "
+    app_usage_error("bt",
+                    "a %d^3 grid cannot be cut into %d^3 cells (at "
                     "least 4 and one point per cell): use a larger --class "
-                    "or --size", n, bt->q);
+                    "or --size",
+                    n, bt->q);
   bt->i = bt->rank % bt->q, bt->j = bt->rank / bt->q;
   MPI_Comm_split(MPI_COMM_WORLD, bt->j, bt->i, &bt->row);
   MPI_Comm_split(MPI_COMM_WORLD, bt->i, bt->j, &bt->col);
@@ -545,7 +552,8 @@ int main(int argc, char **argv) {
   const struct app_opt opts[] = {
       {"class", APP_OPT_STRING, &o.cls, 0, 0, "S|W|A|B|C",
        "NAS BT class: grid 12, 24, 64, 102 or 162 (default A)"},
-      {"size", APP_OPT_INT, &o.n, 4, 4096, "N", "grid N^3 instead of the class"},
+      {"size", APP_OPT_INT, &o.n, 4, 4096, "N",
+       "grid N^3 instead of the class"},
       {"iters", APP_OPT_INT, &o.iters, 1, 1e6, "N",
        "time steps (default 10; NAS runs 60 to 200)"},
       {"flops", APP_OPT_DOUBLE, &o.flops, 0, 1e15, "F",
@@ -560,7 +568,8 @@ int main(int argc, char **argv) {
   }
   const struct bt_class *cls = find_class(o.cls);
   if (!cls)
-    app_usage_error("bt", "option --class: '%s' is not one of S W A B C", o.cls);
+    app_usage_error("bt", "option --class: '%s' is not one of S W A B C",
+                    o.cls);
   struct bt bt;
   setup(&bt, &o, o.n > 0 ? o.n : cls->n);
   MPI_Barrier(MPI_COMM_WORLD);

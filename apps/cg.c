@@ -69,7 +69,7 @@ struct cg {
   long n, lo, nlocal;
   struct csr inner, outer; /* local-column block; ghost-column part */
   struct plan plan;
-  double lambda_max; /* Gershgorin bound over all rows */
+  double lambda_max;            /* Gershgorin bound over all rows */
   double flops_spmv, flops_vec; /* modelled per product, per iteration */
   double *x, *b, *r, *p, *q, *ghost;
 };
@@ -227,8 +227,8 @@ struct fill {
 };
 
 static int ghost_slot(const struct plan *pl, long g) {
-  const long *hit = bsearch(&g, pl->ghost_ids, (size_t)pl->nghost,
-                            sizeof(long), cmp_long);
+  const long *hit =
+      bsearch(&g, pl->ghost_ids, (size_t)pl->nghost, sizeof(long), cmp_long);
   return (int)(hit - pl->ghost_ids);
 }
 
@@ -305,8 +305,8 @@ static void csr_apply(const struct csr *m, long rows, const double *v,
 static void post_exchange(struct cg *cg, const double *v) {
   struct plan *pl = &cg->plan;
   for (int i = 0; i < pl->nrecv; i++)
-    MPI_Irecv(pl->rbuf + pl->rstart[i], pl->rcount[i], MPI_DOUBLE,
-              pl->rpeer[i], GHOST_TAG, MPI_COMM_WORLD, &pl->rreq[i]);
+    MPI_Irecv(pl->rbuf + pl->rstart[i], pl->rcount[i], MPI_DOUBLE, pl->rpeer[i],
+              GHOST_TAG, MPI_COMM_WORLD, &pl->rreq[i]);
   for (int i = 0; i < pl->nsend; i++) {
     double *out = pl->sbuf + pl->sstart[i];
     for (int k = 0; k < pl->scount[i]; k++)
@@ -436,8 +436,8 @@ static int check_sample(const struct cg *cg, double bound, double *worst) {
   *worst = 0;
   for (int i = 0; i < total; i++) /* sample i is row i * stride */
     *worst = fmax(*worst, fabs(all[i] - x_star((long)i * stride)));
-  int ok = cg->rank != 0 || (total == (cg->n + stride - 1) / stride &&
-                             *worst <= bound);
+  int ok = cg->rank != 0 ||
+           (total == (cg->n + stride - 1) / stride && *worst <= bound);
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   free(mine_x);
   free(counts);
@@ -485,11 +485,12 @@ static void setup(struct cg *cg, const struct cg_opts *o) {
 
 static void release(struct cg *cg) {
   struct plan *pl = &cg->plan;
-  void *all[] = {pl->rpeer, pl->rstart, pl->rcount, pl->speer, pl->sstart,
-                 pl->scount, pl->sidx, pl->ghost_ids, pl->rbuf, pl->sbuf,
-                 pl->rreq, pl->sreq, cg->inner.ptr, cg->inner.col,
-                 cg->inner.val, cg->outer.ptr, cg->outer.col, cg->outer.val,
-                 cg->x, cg->b, cg->r, cg->p, cg->q, cg->ghost};
+  void *all[] = {pl->rpeer,     pl->rstart,    pl->rcount,    pl->speer,
+                 pl->sstart,    pl->scount,    pl->sidx,      pl->ghost_ids,
+                 pl->rbuf,      pl->sbuf,      pl->rreq,      pl->sreq,
+                 cg->inner.ptr, cg->inner.col, cg->inner.val, cg->outer.ptr,
+                 cg->outer.col, cg->outer.val, cg->x,         cg->b,
+                 cg->r,         cg->p,         cg->q,         cg->ghost};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     free(all[i]);
 }

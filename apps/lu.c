@@ -136,7 +136,8 @@ static int strip_copy(const struct lu *s, double *g, struct strip st,
   for (int c = 0; c < NCOMP; c++)
     for (int k = st.k0; k <= st.k1; k++)
       for (int t = st.lo; t <= st.hi; t++) {
-        long p = st.column ? at(s, c, st.fixed, t, k) : at(s, c, t, st.fixed, k);
+        long p =
+            st.column ? at(s, c, st.fixed, t, k) : at(s, c, t, st.fixed, k);
         if (to_buf)
           buf[count++] = g[p];
         else
@@ -173,8 +174,8 @@ static long halo_phase(struct lu *s, double *g, const struct phase *ph) {
     MPI_Get_count(&st, MPI_DOUBLE, &count);
     d = st.MPI_SOURCE == ph->peer[1];
     bad += count != len || st.MPI_SOURCE != ph->peer[d];
-    MPI_Recv(s->buf + (2 + d) * len, count, MPI_DOUBLE, st.MPI_SOURCE,
-             ph->tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(s->buf + (2 + d) * len, count, MPI_DOUBLE, st.MPI_SOURCE, ph->tag,
+             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (count == len)
       strip_copy(s, g, ph->in[d], s->buf + (2 + d) * len, 0);
   }
@@ -218,8 +219,8 @@ static long rhs(struct lu *s) {
 /* ---- Lower sweep ---- */
 
 /* One point of the lower (d = -1) or upper (d = +1) triangular solve. */
-static double solve_at(const struct lu *s, const double *u, int c, int i,
-                       int j, int k, int d) {
+static double solve_at(const struct lu *s, const double *u, int c, int i, int j,
+                       int k, int d) {
   const double a = LU_A, b = LU_B, cc = LU_C;
   double r = (1 - a) * (1 - b) * (1 - cc) * u[at(s, c, i, j, k)];
   return r + a * u[at(s, c, i + d, j, k)] + b * u[at(s, c, i, j + d, k)] +
@@ -240,7 +241,8 @@ static void lower_plane(struct lu *s, int k) {
 /* Receives plane k's west column and north row (as NAS LU: MPI_Recv from
  * each). Returns the number of messages of unexpected size. */
 static long lower_receive(struct lu *s, int k) {
-  struct strip in[2] = {{1, -1, -1, s->ny - 1, k, k}, {0, -1, 0, s->nx - 1, k, k}};
+  struct strip in[2] = {{1, -1, -1, s->ny - 1, k, k},
+                        {0, -1, 0, s->nx - 1, k, k}};
   int from[2] = {s->west, s->north};
   long bad = 0;
   for (int d = 0; d < 2; d++) {
@@ -289,7 +291,8 @@ static void upper_plane(struct lu *s, int k) {
 
 /* Receives plane k's east column and south row (MPI_Irecv + MPI_Waitall). */
 static void upper_receive(struct lu *s, int k, double *ebuf, double *sbuf) {
-  struct strip eg = {1, s->nx, 0, s->ny, k, k}, sg = {0, s->ny, 0, s->nx - 1, k, k};
+  struct strip eg = {1, s->nx, 0, s->ny, k, k},
+               sg = {0, s->ny, 0, s->nx - 1, k, k};
   MPI_Request req[2];
   MPI_Irecv(ebuf, strip_len(eg), MPI_DOUBLE, s->east, TAG_UPPER + k,
             MPI_COMM_WORLD, &req[0]);
@@ -432,9 +435,11 @@ struct lu_class {
 };
 
 /* NAS LU's classes: grid and iterations (NPB 3.3). */
-static const struct lu_class CLASSES[] = {
-    {'S', 12, 50}, {'W', 33, 300}, {'A', 64, 250}, {'B', 102, 250},
-    {'C', 162, 250}};
+static const struct lu_class CLASSES[] = {{'S', 12, 50},
+                                          {'W', 33, 300},
+                                          {'A', 64, 250},
+                                          {'B', 102, 250},
+                                          {'C', 162, 250}};
 
 static const struct lu_class *find_class(const char *name) {
   for (size_t i = 0; i < sizeof CLASSES / sizeof CLASSES[0]; i++)
@@ -492,9 +497,10 @@ static void setup(struct lu *s, const struct lu_opts *o) {
   s->dims[0] = s->dims[1] = 0;
   MPI_Dims_create(s->size, 2, s->dims);
   if (s->dims[0] > s->n || s->dims[1] > s->n)
-    app_usage_error("lu", "a %d^3 grid cannot be split over %dx%d ranks; "
-                    "use a larger --class or --size", s->n, s->dims[0],
-                    s->dims[1]);
+    app_usage_error("lu",
+                    "a %d^3 grid cannot be split over %dx%d ranks; "
+                    "use a larger --class or --size",
+                    s->n, s->dims[0], s->dims[1]);
   neighbours(s);
   decompose(s);
   size_t cells = (size_t)NCOMP * (size_t)(s->n + 2) * (size_t)(s->ny + 2) *
@@ -520,7 +526,8 @@ int main(int argc, char **argv) {
   const struct app_opt opts[] = {
       {"class", APP_OPT_STRING, &o.cls, 0, 0, "S|W|A|B|C",
        "NAS LU class: grid 12, 33, 64, 102 or 162 (default A)"},
-      {"size", APP_OPT_INT, &o.n, 2, 3000, "N", "grid N^3 instead of the class"},
+      {"size", APP_OPT_INT, &o.n, 2, 3000, "N",
+       "grid N^3 instead of the class"},
       {"iters", APP_OPT_INT, &o.iters, 1, 1e6, "N",
        "SSOR iterations (default 10; NAS runs 50 to 300)"},
       {"flops", APP_OPT_DOUBLE, &o.flops, 0, 1e15, "F",
@@ -535,7 +542,8 @@ int main(int argc, char **argv) {
   }
   const struct lu_class *cls = find_class(o.cls);
   if (!cls)
-    app_usage_error("lu", "option --class: '%s' is not one of S W A B C", o.cls);
+    app_usage_error("lu", "option --class: '%s' is not one of S W A B C",
+                    o.cls);
   struct lu s;
   s.n = o.n > 0 ? o.n : cls->n;
   setup(&s, &o);

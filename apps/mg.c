@@ -44,8 +44,8 @@ struct mg_opts {
 };
 
 struct level {
-  int n;    /* cells per side of this rank's block */
-  double h; /* cell size */
+  int n;             /* cells per side of this rank's block */
+  double h;          /* cell size */
   double *u, *f, *r; /* (n+2)^3 with one ghost layer */
 };
 
@@ -223,8 +223,8 @@ static void prolong(struct mg *mg, struct level *F, struct level *C) {
         for (int dk = -1; dk <= 1; dk++)
           for (int dj = -1; dj <= 1; dj++)
             for (int di = -1; di <= 1; di++) {
-              double w = weight(i & 1, di) * weight(j & 1, dj) *
-                         weight(k & 1, dk);
+              double w =
+                  weight(i & 1, di) * weight(j & 1, dj) * weight(k & 1, dk);
               if (w > 0)
                 s += w * C->u[idx(C->n, i / 2 + di, j / 2 + dj, k / 2 + dk)];
             }
@@ -258,8 +258,9 @@ static void coarse_apply(const struct coarse *c, const double *v, double *y) {
           for (int s = -1; s <= 1; s += 2) {
             int q[3] = {p[0], p[1], p[2]};
             q[a] += s;
-            sum += (q[a] < 0 || q[a] >= e[a]) ? -mid
-                                                : coarse_at(c, v, q[0], q[1], q[2]);
+            sum += (q[a] < 0 || q[a] >= e[a])
+                       ? -mid
+                       : coarse_at(c, v, q[0], q[1], q[2]);
           }
         y[((long)k * c->ny + j) * c->nx + i] = (6 * mid - sum) / (c->h * c->h);
       }
@@ -545,8 +546,7 @@ int main(int argc, char **argv) {
   const struct app_opt opts[] = {
       {"size", APP_OPT_INT, &o.n, 2, 1024, "N",
        "cells per side of each rank's block, a power of 2 (default 16)"},
-      {"iters", APP_OPT_INT, &o.cycles, 1, 1e6, "N",
-       "V-cycles (default 8)"},
+      {"iters", APP_OPT_INT, &o.cycles, 1, 1e6, "N", "V-cycles (default 8)"},
       {"flops", APP_OPT_DOUBLE, &o.flops, 0, 1e15, "F",
        "modelled flops per V-cycle per rank (default ~72 per cell per level)"},
   };

@@ -244,9 +244,9 @@ int main(int argc, char **argv) {
       {"flops", APP_OPT_DOUBLE, &o.flops, 0, 1e15, "F",
        "modelled flops by rank 1 between ping and pong (default 0)"},
   };
-  const struct app_spec spec = {
-      "pingpong", "NetPIPE-like ping-pong between ranks 0 and 1", opts,
-      sizeof opts / sizeof opts[0]};
+  const struct app_spec spec = {"pingpong",
+                                "NetPIPE-like ping-pong between ranks 0 and 1",
+                                opts, sizeof opts / sizeof opts[0]};
   if (!app_start(&spec, argc, argv)) {
     MPI_Finalize();
     return 0;

@@ -35,9 +35,9 @@ struct ring_opts {
 struct ring {
   struct ring_opts o;
   int rank, size, next, prev;
-  int words;          /* token length in int64 words: 2 + payload */
-  int64_t *in, *out;  /* receive and send buffers of one token */
-  int64_t total;      /* n(n+1)/2: what one lap adds to the sum */
+  int words;         /* token length in int64 words: 2 + payload */
+  int64_t *in, *out; /* receive and send buffers of one token */
+  int64_t total;     /* n(n+1)/2: what one lap adds to the sum */
   long receipts, errors;
 };
 
@@ -196,8 +196,9 @@ int main(int argc, char **argv) {
        "pieces of that work, with an MPI_Test after each (default 4)"},
   };
   const struct app_spec spec = {
-      "ring", "LAM/MPI's ring: a token passed around the ranks, each adds to it",
-      opts, sizeof opts / sizeof opts[0]};
+      "ring",
+      "LAM/MPI's ring: a token passed around the ranks, each adds to it", opts,
+      sizeof opts / sizeof opts[0]};
   if (!app_start(&spec, argc, argv)) {
     MPI_Finalize();
     return 0;
