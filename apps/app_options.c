@@ -131,5 +131,6 @@ void app_options_usage(FILE *out, const char *prog, const char *summary,
       snprintf(left, sizeof left, "--%s %s", opts[i].name, opts[i].arg);
     fprintf(out, "  %-20s %s\n", left, opts[i].help);
   }
-  fprintf(out, "  %-20s %s\n", "--help", "print this help and exit");
+  fprintf(out, "  %-20s %s\n", "-h, --help",
+          "print this help and exit (-h under smpirun: SimGrid takes --help)");
 }

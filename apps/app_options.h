@@ -45,7 +45,8 @@ enum app_parse_result app_options_parse(const struct app_opt *opts, size_t n,
                                         size_t errlen);
 
 /* Prints "usage: PROG [options]", the summary line, and one line per option
- * (plus --help) to `out`. */
+ * (plus -h, --help) to `out`. Under smpirun, SimGrid answers --help itself
+ * (its own configuration help), so the usage says to use -h there. */
 void app_options_usage(FILE *out, const char *prog, const char *summary,
                        const struct app_opt *opts, size_t n);
 

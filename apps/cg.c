@@ -12,12 +12,13 @@
  * its condition number. The exact solution x* is a fixed pseudo-random
  * vector and b = A x* is computed row by row from it, without any message.
  *
- * Setup builds the ghost exchange the way distributed sparse libraries do:
- * MPI_Alltoall of the number of ghost values each rank needs from each
- * other, MPI_Alltoallv of their indices. Each product posts MPI_Irecv /
- * MPI_Isend to the neighbours, multiplies the local block meanwhile, unpacks
- * the ghost messages as MPI_Waitany reports them, then adds the off-block
- * part in a fixed order (results do not depend on arrival order).
+ * Every rank finds the ghost rows it needs from its own rows and, since the
+ * pattern is symmetric, which of its rows each neighbour needs: no setup
+ * message. Each product posts MPI_Irecv / MPI_Isend to the neighbours,
+ * multiplies the local block meanwhile, unpacks the ghost values that have
+ * arrived (MPI_Testsome), then the others as MPI_Waitany reports them, and
+ * adds the off-block part in a fixed order (results do not depend on the
+ * order of arrival).
  *
  * Verification, independent of the product's messages: with x* known,
  * ||x - x*|| must satisfy both the residual bound ||b - Ax|| / lambda_min and
@@ -58,6 +59,7 @@ struct plan {
   int nrecv, nsend, nghost;
   int *rpeer, *rstart, *rcount;
   int *speer, *sstart, *scount, *sidx; /* sidx: local rows to send */
+  int *done_idx;                       /* indices MPI_Testsome returns */
   long *ghost_ids;                     /* global row of each ghost */
   double *rbuf, *sbuf;
   MPI_Request *rreq, *sreq;
@@ -119,7 +121,7 @@ static double diagonal(long n, long g) {
   return row_entries(n, g, NULL, NULL) + CG_SHIFT;
 }
 
-/* ---- Ghost plan (setup: MPI_Alltoall + MPI_Alltoallv) ---- */
+/* ---- Ghost plan ---- */
 
 struct collect {
   const struct cg *cg;
@@ -154,68 +156,96 @@ static void find_ghosts(struct cg *cg) {
   cg->plan.nghost = distinct;
 }
 
-/* Keeps the peers with a non-zero count: peer list, start, count. */
-static int compact(const int *counts, const int *displs, int size, int *peer,
-                   int *start, int *count) {
-  int n = 0;
-  for (int i = 0; i < size; i++)
-    if (counts[i] > 0) {
-      peer[n] = i;
-      start[n] = displs[i];
-      count[n++] = counts[i];
-    }
-  return n;
-}
-
 static void prefix(const int *counts, int *displs, int size) {
   displs[0] = 0;
   for (int i = 1; i < size; i++)
     displs[i] = displs[i - 1] + counts[i - 1];
 }
 
-static void alloc_plan(struct plan *pl, int size) {
-  pl->rpeer = app_calloc("cg", (size_t)size, sizeof(int));
-  pl->rstart = app_calloc("cg", (size_t)size, sizeof(int));
-  pl->rcount = app_calloc("cg", (size_t)size, sizeof(int));
-  pl->speer = app_calloc("cg", (size_t)size, sizeof(int));
-  pl->sstart = app_calloc("cg", (size_t)size, sizeof(int));
-  pl->scount = app_calloc("cg", (size_t)size, sizeof(int));
-  pl->rreq = app_calloc("cg", (size_t)size, sizeof(MPI_Request));
-  pl->sreq = app_calloc("cg", (size_t)size, sizeof(MPI_Request));
+/* Receives: the sorted ghosts, grouped by owner (contiguous). */
+static void plan_receives(struct cg *cg) {
+  struct plan *pl = &cg->plan;
+  size_t cap = (size_t)pl->nghost + 1;
+  pl->rpeer = app_calloc("cg", cap, sizeof(int));
+  pl->rstart = app_calloc("cg", cap, sizeof(int));
+  pl->rcount = app_calloc("cg", cap, sizeof(int));
+  pl->nrecv = 0;
+  for (int i = 0; i < pl->nghost; i++) {
+    int owner = app_block_owner(cg->n, cg->size, pl->ghost_ids[i]);
+    if (pl->nrecv == 0 || pl->rpeer[pl->nrecv - 1] != owner) {
+      pl->rpeer[pl->nrecv] = owner;
+      pl->rstart[pl->nrecv++] = i;
+    }
+    pl->rcount[pl->nrecv - 1]++;
+  }
 }
 
-/* Tells every owner which of its rows this rank needs, and learns which
- * of its own rows every other rank needs. */
+/* (peer, local row) pairs: by symmetry of the pattern, rank p needs my row
+ * g exactly when row g has a column that p owns. */
+struct pairs {
+  const struct cg *cg;
+  long *v, row;
+  int count;
+};
+
+static void collect_pair(void *ctx, long col, double val) {
+  struct pairs *p = ctx;
+  (void)val;
+  if (col >= p->cg->lo && col < p->cg->lo + p->cg->nlocal)
+    return;
+  p->v[2 * p->count] = app_block_owner(p->cg->n, p->cg->size, col);
+  p->v[2 * p->count++ + 1] = p->row;
+}
+
+static int cmp_pair(const void *a, const void *b) {
+  const long *x = a, *y = b;
+  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0])
+                      : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Sends: my rows each neighbour needs, sorted, as its ghosts are. */
+static void plan_sends(struct cg *cg) {
+  struct plan *pl = &cg->plan;
+  struct pairs p = {cg, NULL, 0, 0};
+  p.v = app_calloc("cg", (size_t)cg->nlocal * 4 * NOFFSETS, sizeof(long));
+  for (long i = 0; i < cg->nlocal; i++) {
+    p.row = i;
+    row_entries(cg->n, cg->lo + i, collect_pair, &p);
+  }
+  qsort(p.v, (size_t)p.count, 2 * sizeof(long), cmp_pair);
+  size_t cap = (size_t)p.count + 1;
+  pl->speer = app_calloc("cg", cap, sizeof(int));
+  pl->sstart = app_calloc("cg", cap, sizeof(int));
+  pl->scount = app_calloc("cg", cap, sizeof(int));
+  pl->sidx = app_calloc("cg", cap, sizeof(int));
+  int total = 0;
+  pl->nsend = 0;
+  for (int k = 0; k < p.count; k++) {
+    long peer = p.v[2 * k], row = p.v[2 * k + 1];
+    if (k > 0 && peer == p.v[2 * k - 2] && row == p.v[2 * k - 1])
+      continue; /* duplicate */
+    if (pl->nsend == 0 || pl->speer[pl->nsend - 1] != peer) {
+      pl->speer[pl->nsend] = (int)peer;
+      pl->sstart[pl->nsend++] = total;
+    }
+    pl->scount[pl->nsend - 1]++;
+    pl->sidx[total++] = (int)row;
+  }
+  pl->sbuf = app_calloc("cg", (size_t)total, sizeof(double));
+  free(p.v);
+}
+
+/* Who sends what to whom in a product, without any message: the pattern is
+ * symmetric and every rank can evaluate it. */
 static void build_plan(struct cg *cg) {
   struct plan *pl = &cg->plan;
-  int size = cg->size;
-  int *need = app_calloc("cg", (size_t)size, sizeof(int));
-  int *give = app_calloc("cg", (size_t)size, sizeof(int));
-  int *ndispl = app_calloc("cg", (size_t)size, sizeof(int));
-  int *gdispl = app_calloc("cg", (size_t)size, sizeof(int));
   find_ghosts(cg);
-  for (int i = 0; i < pl->nghost; i++)
-    need[app_block_owner(cg->n, size, pl->ghost_ids[i])]++;
-  MPI_Alltoall(need, 1, MPI_INT, give, 1, MPI_INT, MPI_COMM_WORLD);
-  prefix(need, ndispl, size);
-  prefix(give, gdispl, size);
-  int total = gdispl[size - 1] + give[size - 1];
-  long *wanted = app_calloc("cg", (size_t)total, sizeof(long));
-  MPI_Alltoallv(pl->ghost_ids, need, ndispl, MPI_LONG, wanted, give, gdispl,
-                MPI_LONG, MPI_COMM_WORLD);
-  alloc_plan(pl, size);
-  pl->nrecv = compact(need, ndispl, size, pl->rpeer, pl->rstart, pl->rcount);
-  pl->nsend = compact(give, gdispl, size, pl->speer, pl->sstart, pl->scount);
-  pl->sidx = app_calloc("cg", (size_t)total, sizeof(int));
-  for (int i = 0; i < total; i++)
-    pl->sidx[i] = (int)(wanted[i] - cg->lo);
+  plan_receives(cg);
+  plan_sends(cg);
   pl->rbuf = app_calloc("cg", (size_t)pl->nghost, sizeof(double));
-  pl->sbuf = app_calloc("cg", (size_t)total, sizeof(double));
-  free(wanted);
-  free(need);
-  free(give);
-  free(ndispl);
-  free(gdispl);
+  pl->rreq = app_calloc("cg", (size_t)pl->nrecv + 1, sizeof(MPI_Request));
+  pl->done_idx = app_calloc("cg", (size_t)pl->nrecv + 1, sizeof(int));
+  pl->sreq = app_calloc("cg", (size_t)pl->nsend + 1, sizeof(MPI_Request));
 }
 
 /* ---- Local matrix ---- */
@@ -316,14 +346,24 @@ static void post_exchange(struct cg *cg, const double *v) {
   }
 }
 
-/* Unpacks each neighbour's ghost values as it arrives. */
+static void unpack(struct cg *cg, int i) {
+  struct plan *pl = &cg->plan;
+  memcpy(cg->ghost + pl->rstart[i], pl->rbuf + pl->rstart[i],
+         (size_t)pl->rcount[i] * sizeof(double));
+}
+
+/* Unpacks the ghost values that arrived during the local product
+ * (MPI_Testsome), then each remaining one as MPI_Waitany reports it. */
 static void finish_exchange(struct cg *cg) {
   struct plan *pl = &cg->plan;
-  for (int done = 0; done < pl->nrecv; done++) {
+  int done = 0, outcount, *idx = cg->plan.done_idx;
+  MPI_Testsome(pl->nrecv, pl->rreq, &outcount, idx, MPI_STATUSES_IGNORE);
+  for (int k = 0; outcount != MPI_UNDEFINED && k < outcount; k++, done++)
+    unpack(cg, idx[k]);
+  for (; done < pl->nrecv; done++) {
     int i;
     MPI_Waitany(pl->nrecv, pl->rreq, &i, MPI_STATUS_IGNORE);
-    memcpy(cg->ghost + pl->rstart[i], pl->rbuf + pl->rstart[i],
-           (size_t)pl->rcount[i] * sizeof(double));
+    unpack(cg, i);
   }
   MPI_Waitall(pl->nsend, pl->sreq, MPI_STATUSES_IGNORE);
 }

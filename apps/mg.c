@@ -36,7 +36,7 @@
 #define MG_MIN_RATE 0.5      /* residual must fall at least this per cycle */
 #define MG_PI 3.14159265358979323846
 
-enum { FACE_TAG = 10, NU_PRE = 1, NU_POST = 1 };
+enum { FACE_TAG = 10, NU_PRE = 2, NU_POST = 2 };
 
 struct mg_opts {
   int n, cycles;
@@ -121,12 +121,11 @@ static void post_axis(struct mg *mg, struct level *L, double *g, int axis,
 /* Unpacks faces in the order they complete; the tag says which side. */
 static void take_axis(struct mg *mg, struct level *L, double *g, int axis,
                       MPI_Request rreq[2], int expect) {
-  int done[2], outcount;
-  MPI_Status st[2];
-  for (;;) {
+  int pending = (rreq[0] != MPI_REQUEST_NULL) + (rreq[1] != MPI_REQUEST_NULL);
+  while (pending > 0) {
+    int done[2], outcount;
+    MPI_Status st[2];
     MPI_Waitsome(2, rreq, &outcount, done, st);
-    if (outcount == MPI_UNDEFINED)
-      break;
     for (int i = 0; i < outcount; i++) {
       int side = st[i].MPI_TAG - face_tag(axis, 0), got;
       MPI_Get_count(&st[i], MPI_DOUBLE, &got);
@@ -134,6 +133,7 @@ static void take_axis(struct mg *mg, struct level *L, double *g, int axis,
                        st[i].MPI_SOURCE != mg->nbr[axis][side];
       face_copy(L, g, axis, side ? L->n : -1, mg->rbuf[side], 1, 0);
     }
+    pending -= outcount;
   }
 }
 
@@ -542,11 +542,11 @@ static void release(struct mg *mg) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  struct mg_opts o = {.n = 16, .cycles = 8, .flops = -1};
+  struct mg_opts o = {.n = 16, .cycles = 6, .flops = -1};
   const struct app_opt opts[] = {
       {"size", APP_OPT_INT, &o.n, 2, 1024, "N",
        "cells per side of each rank's block, a power of 2 (default 16)"},
-      {"iters", APP_OPT_INT, &o.cycles, 1, 1e6, "N", "V-cycles (default 8)"},
+      {"iters", APP_OPT_INT, &o.cycles, 1, 1e6, "N", "V-cycles (default 6)"},
       {"flops", APP_OPT_DOUBLE, &o.flops, 0, 1e15, "F",
        "modelled flops per V-cycle per rank (default ~72 per cell per level)"},
   };
