@@ -12,18 +12,23 @@ static uint64_t payload_bytes(int count, MPI_Datatype type) {
   return count > 0 && size > 0 ? (uint64_t)count * (uint64_t)size : 0;
 }
 
-void ft_count_send(int count, MPI_Datatype type) {
+static void count_bytes(uint64_t bytes) {
   struct ft_counters *c = &ft_runtime()->counters;
   c->messages++;
-  c->bytes += payload_bytes(count, type);
+  c->bytes += bytes;
+}
+
+void ft_count_send(int count, MPI_Datatype type) {
+  count_bytes(payload_bytes(count, type));
 }
 
 /* Announces a send of the application to the core and counts it. */
 static void app_send(int count, MPI_Datatype type, int dest, int tag) {
   if (dest == MPI_PROC_NULL)
     return;
-  ft_count_send(count, type);
-  ft_protocol_event(FT_EVENT_APP_SEND, dest, tag, payload_bytes(count, type));
+  uint64_t bytes = payload_bytes(count, type);
+  count_bytes(bytes);
+  ft_protocol_event(FT_EVENT_APP_SEND, dest, tag, bytes);
 }
 
 static void app_recv(int count, MPI_Datatype type, int source, int tag) {
