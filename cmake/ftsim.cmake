@@ -28,7 +28,10 @@ function(ftsim_smpi_flags tgt)
   set_target_properties(${tgt} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
-# ftsim_mpi_program(NAME name SOURCES ... [LIBS ...] [DIR dir] [PLAIN])
+# ftsim_mpi_program(NAME name SOURCES ... [LIBS ...] [REAL_LIBS ...] [DIR dir]
+#                   [PLAIN])
+#   LIBS link every build; REAL_LIBS only the real-MPI one (e.g.
+#   MPI::MPI_Fortran, which must stay out of the SMPI module).
 #   Builds ${name} twice, linked with ftsim's interposition runtime:
 #     <DIR>/smpi/<name>  a module for smpirun (what smpicc would make)
 #     <DIR>/real/<name>  an executable for mpirun (reference mode)
@@ -36,7 +39,7 @@ endfunction()
 #     <DIR>/plain/<name> a module for smpirun, the benchmark's baseline.
 #   Targets are named ${name}-smpi, ${name}-real and ${name}-plain.
 function(ftsim_mpi_program)
-  cmake_parse_arguments(P "PLAIN" "NAME;DIR" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(P "PLAIN" "NAME;DIR" "SOURCES;LIBS;REAL_LIBS" ${ARGN})
   if(FTSIM_SANITIZE) # the sanitizer build covers the pure code only
     return()
   endif()
@@ -67,7 +70,7 @@ function(ftsim_mpi_program)
   if(FTSIM_REAL_MPI)
     add_executable(${P_NAME}-real ${P_SOURCES})
     ftsim_warnings(${P_NAME}-real)
-    target_link_libraries(${P_NAME}-real PRIVATE ${P_LIBS}
+    target_link_libraries(${P_NAME}-real PRIVATE ${P_LIBS} ${P_REAL_LIBS}
       $<LINK_LIBRARY:WHOLE_ARCHIVE,ftsim_runtime_real> MPI::MPI_C m)
     set_target_properties(${P_NAME}-real PROPERTIES OUTPUT_NAME ${P_NAME}
       RUNTIME_OUTPUT_DIRECTORY ${P_DIR}/real)

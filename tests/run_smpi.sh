@@ -11,8 +11,8 @@ platform=$1 np=$2 services=$3 expect=$4
 shift 4
 hosts=$(mktemp) out=$(mktemp)
 trap 'rm -f "$hosts" "$out"' EXIT
-names=$(grep -o 'prefix="[^"]*" radical="[^"]*"' "$platform" |
-  sed 's/prefix="\([^"]*\)" radical="\([0-9]*\)-\([0-9]*\)"/\1 \2 \3/' |
+names=$(grep -o 'prefix="[^"]*"\( suffix="[^"]*"\)\? radical="[^"]*"' "$platform" |
+  sed 's/prefix="\([^"]*\)".* radical="\([0-9]*\)-\([0-9]*\)"/\1 \2 \3/' |
   while read -r p a b; do seq -f "$p%g" "$a" "$b"; done)
 printf '%s\n' "$names" | grep -v -- '-service-' | head -n "$np" > "$hosts"
 printf '%s\n' "$names" | grep -- '-service-' | head -n "$services" >> "$hosts"
