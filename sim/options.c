@@ -30,8 +30,7 @@ static int fail(char *err, size_t errlen, int field, const char *entry,
   return -1;
 }
 
-/* Parses a decimal int in [min, max]; returns 0 or -1. */
-static int parse_int(const char *s, int min, int max, int *out) {
+int ft_parse_int(const char *s, long min, long max, int *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
@@ -71,7 +70,7 @@ static int apply(struct ft_options *o, char *entry, int field, char *err,
     return 0;
   }
   if (strcmp(key, "service_ranks") == 0) {
-    if (parse_int(value, 0, 4096, &o->service_ranks))
+    if (ft_parse_int(value, 0, 4096, &o->service_ranks))
       return fail(err, errlen, field, shown,
                   "service_ranks must be an integer in [0, 4096]");
     return 0;

@@ -27,6 +27,11 @@ void ft_options_defaults(struct ft_options *options);
 int ft_options_parse(const char *text, struct ft_options *options, char *err,
                      size_t errlen);
 
+/* Parses the whole of `s` as a decimal integer in [min, max] into *out.
+ * Returns 0, or -1 (leaving *out alone) for anything else: empty text,
+ * trailing characters, overflow, a value out of range. */
+int ft_parse_int(const char *s, long min, long max, int *out);
+
 /* Names the keys ft_options_parse accepts, comma-separated, for messages. */
 const char *ft_options_known_keys(void);
 

@@ -7,17 +7,6 @@
 
 #include "strv.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 bool ft_placement_is_service(const char *name) {
   return strstr(name, FT_SERVICE_MARK) != NULL;
 }
@@ -39,17 +28,17 @@ static void split_hosts(const char *const *hosts, size_t nhosts,
 static int check_hosts(size_t nc, size_t ns, int service_ranks, char *err,
                        size_t errlen) {
   if (nc == 0 && ns == 0)
-    return fail(err, errlen, "no hosts");
+    return ft_fail(err, errlen, "no hosts");
   if (nc == 0)
-    return fail(err, errlen,
-                "no compute hosts (every host name contains \"%s\")",
-                FT_SERVICE_MARK);
+    return ft_fail(err, errlen,
+                   "no compute hosts (every host name contains \"%s\")",
+                   FT_SERVICE_MARK);
   if (service_ranks > 0 && ns == 0)
-    return fail(err, errlen,
-                "%d service rank%s need%s service hosts, but no host name "
-                "contains \"%s\"",
-                service_ranks, service_ranks == 1 ? "" : "s",
-                service_ranks == 1 ? "s" : "", FT_SERVICE_MARK);
+    return ft_fail(err, errlen,
+                   "%d service rank%s need%s service hosts, but no host name "
+                   "contains \"%s\"",
+                   service_ranks, service_ranks == 1 ? "" : "s",
+                   service_ranks == 1 ? "s" : "", FT_SERVICE_MARK);
   return 0;
 }
 
@@ -70,7 +59,7 @@ int ft_placement_build(const char *const *hosts, size_t nhosts, int np,
                        size_t errlen) {
   memset(p, 0, sizeof *p);
   if (np < 1 || service_ranks < 0)
-    return fail(err, errlen, "need np >= 1 and service ranks >= 0");
+    return ft_fail(err, errlen, "need np >= 1 and service ranks >= 0");
   size_t room = nhosts ? nhosts : 1;
   const char **compute = ft_xrealloc(NULL, room * sizeof *compute);
   const char **service = ft_xrealloc(NULL, room * sizeof *service);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "strv.h"
 
 enum flag_id {
@@ -44,17 +45,6 @@ static const struct flag flags[] = {
     {"-h", FLAG_HELP, false},
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 /* Finds the flag named by the first `len` bytes of `word`. */
 static const struct flag *find_flag(const char *word, size_t len) {
   for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -63,37 +53,27 @@ static const struct flag *find_flag(const char *word, size_t len) {
   return NULL;
 }
 
-/* Parses a whole decimal int in [min, max]. */
-static int parse_int(const char *s, long min, long max, int *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < min || v > max)
-    return -1;
-  *out = (int)v;
-  return 0;
-}
-
 static int apply_set(struct ft_run_args *a, const char *v, char *err,
                      size_t errlen) {
   const char *eq = strchr(v, '=');
   if (!eq || eq == v)
-    return fail(err, errlen, "--set: expected key=value, got '%s'", v);
+    return ft_fail(err, errlen, "--set: expected key=value, got '%s'", v);
   if (strchr(v, ','))
-    return fail(err, errlen, "--set: one key=value per --set, got '%s'", v);
+    return ft_fail(err, errlen, "--set: one key=value per --set, got '%s'", v);
   a->sets[a->nsets++] = v;
   return 0;
 }
 
 static int apply_int(const char *flag, const char *v, long min, long max,
                      int *out, char *err, size_t errlen) {
-  if (parse_int(v, min, max, out) == 0)
+  if (ft_parse_int(v, min, max, out) == 0)
     return 0;
   if (max == INT_MAX)
-    return fail(err, errlen, "%s: expected an integer >= %ld, got '%s'", flag,
-                min, v);
-  return fail(err, errlen, "%s: expected an integer from %ld to %ld, got '%s'",
-              flag, min, max, v);
+    return ft_fail(err, errlen, "%s: expected an integer >= %ld, got '%s'",
+                   flag, min, v);
+  return ft_fail(err, errlen,
+                 "%s: expected an integer from %ld to %ld, got '%s'", flag, min,
+                 max, v);
 }
 
 static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
@@ -110,8 +90,8 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
     return 0;
   case FLAG_PROTOCOL:
     if (strchr(v, ',') || strchr(v, '='))
-      return fail(err, errlen,
-                  "--protocol: expected one protocol name, got '%s'", v);
+      return ft_fail(err, errlen,
+                     "--protocol: expected one protocol name, got '%s'", v);
     a->protocol = v;
     return 0;
   case FLAG_SET:
@@ -131,7 +111,7 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
     a->help = true;
     return 0;
   }
-  return fail(err, errlen, "internal error: flag %s", f->name);
+  return ft_fail(err, errlen, "internal error: flag %s", f->name);
 }
 
 static void set_defaults(struct ft_run_args *a, int argc) {
@@ -145,10 +125,10 @@ static void set_defaults(struct ft_run_args *a, int argc) {
 
 static int unknown_word(const char *w, char *err, size_t errlen) {
   if (w[0] == '-')
-    return fail(err, errlen, "unknown option '%s'", w);
-  return fail(err, errlen,
-              "unexpected argument '%s' (arguments for the app go after --)",
-              w);
+    return ft_fail(err, errlen, "unknown option '%s'", w);
+  return ft_fail(err, errlen,
+                 "unexpected argument '%s' (arguments for the app go after --)",
+                 w);
 }
 
 /* Handles argv[*i], consuming the next word too when it is the value. */
@@ -161,16 +141,16 @@ static int parse_word(struct ft_run_args *a, int argc, char **argv, int *i,
     return unknown_word(w, err, errlen);
   if (!f->takes_value) {
     if (eq)
-      return fail(err, errlen, "%s: takes no value", f->name);
+      return ft_fail(err, errlen, "%s: takes no value", f->name);
     return apply(a, f, NULL, err, errlen);
   }
   const char *v = eq ? eq + 1 : NULL;
   if (!eq && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0)
     v = argv[++*i];
   if (!v)
-    return fail(err, errlen, "%s: missing value", f->name);
+    return ft_fail(err, errlen, "%s: missing value", f->name);
   if (!*v)
-    return fail(err, errlen, "%s: empty value", f->name);
+    return ft_fail(err, errlen, "%s: empty value", f->name);
   return apply(a, f, v, err, errlen);
 }
 
@@ -210,19 +190,19 @@ static int append_checked(char *text, size_t len, const char *piece,
   size_t used = strlen(text);
   int n = snprintf(text + used, len - used, "%s%s", used ? "," : "", piece);
   if (n < 0 || (size_t)n >= len - used)
-    return fail(err, errlen, "%s %s: options text longer than %zu bytes", flag,
-                shown, len - 1);
+    return ft_fail(err, errlen, "%s %s: options text longer than %zu bytes",
+                   flag, shown, len - 1);
   char msg[512];
   if (ft_options_parse(text, o, msg, sizeof msg) == 0)
     return 0;
-  return fail(err, errlen, "%s %s: %s", flag, shown, strip_field(msg));
+  return ft_fail(err, errlen, "%s %s: %s", flag, shown, strip_field(msg));
 }
 
 int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                         struct ft_options *options, char *err, size_t errlen) {
   char piece[128], shown[32];
   if (len == 0)
-    return fail(err, errlen, "no room for the options text");
+    return ft_fail(err, errlen, "no room for the options text");
   text[0] = '\0';
   snprintf(piece, sizeof piece, "protocol=%.100s", args->protocol);
   if (append_checked(text, len, piece, "--protocol", args->protocol, options,

@@ -87,3 +87,11 @@ void ft_strv_free(struct ft_strv *v) {
   v->items = NULL;
   v->count = v->cap = 0;
 }
+
+int ft_fail(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}

@@ -33,6 +33,12 @@ void ft_strv_sort(struct ft_strv *v, int (*cmp)(const char *, const char *));
 /* Frees every item and the array; leaves an empty vector. */
 void ft_strv_free(struct ft_strv *v);
 
+/* Writes the printf-formatted message into `err` (errlen bytes, always
+ * terminated) and returns -1, so that `return ft_fail(...)` reports an
+ * error in one line. */
+int ft_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* malloc/realloc/strdup that exit(1) with "ftsim: out of memory". */
 void *ft_xrealloc(void *p, size_t size);
 char *ft_xstrdup(const char *s);
