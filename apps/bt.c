@@ -449,24 +449,12 @@ static double check_cells(struct bt *bt, int steps, int init) {
 
 /* ---- Setup, verification, main ---- */
 
-struct bt_class {
-  char name;
-  int n, iters;
-};
-
 /* NAS BT's classes: grid and time steps (NPB 3.3). */
-static const struct bt_class CLASSES[] = {{'S', 12, 60},
-                                          {'W', 24, 200},
-                                          {'A', 64, 200},
-                                          {'B', 102, 200},
-                                          {'C', 162, 200}};
-
-static const struct bt_class *find_class(const char *name) {
-  for (size_t i = 0; i < sizeof CLASSES / sizeof CLASSES[0]; i++)
-    if (name[0] == CLASSES[i].name && name[1] == '\0')
-      return &CLASSES[i];
-  return NULL;
-}
+static const struct app_nas_class CLASSES[] = {{'S', 12, 60},
+                                               {'W', 24, 200},
+                                               {'A', 64, 200},
+                                               {'B', 102, 200},
+                                               {'C', 162, 200}};
 
 /* NAS BT's operation count per time step (bt.f). */
 static double nas_flops(int n) {
@@ -622,7 +610,8 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 0;
   }
-  const struct bt_class *cls = find_class(o.cls);
+  const struct app_nas_class *cls =
+      app_find_nas_class(CLASSES, sizeof CLASSES / sizeof CLASSES[0], o.cls);
   if (!cls)
     app_usage_error("bt", "option --class: '%s' is not one of S W A B C",
                     o.cls);

@@ -98,3 +98,12 @@ int app_verdict(int local_ok, double value) {
 }
 
 const char *app_verdict_word(int ok) { return ok ? "verified" : "FAILED"; }
+
+const struct app_nas_class *
+app_find_nas_class(const struct app_nas_class *table, size_t count,
+                   const char *name) {
+  for (size_t i = 0; i < count; i++)
+    if (name[0] == table[i].name && name[1] == '\0')
+      return &table[i];
+  return NULL;
+}

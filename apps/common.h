@@ -70,4 +70,16 @@ int app_verdict(int local_ok, double value);
 /* "verified" or "FAILED": the last word of each workload's result line. */
 const char *app_verdict_word(int ok);
 
+/* A NAS benchmark class: its letter, grid size and default iteration count. */
+struct app_nas_class {
+  char name;
+  int n, iters;
+};
+
+/* Returns the class of `table` (count entries) whose letter is the whole of
+ * `name` ("A", not "a" or "AB"), or NULL when there is none. */
+const struct app_nas_class *
+app_find_nas_class(const struct app_nas_class *table, size_t count,
+                   const char *name);
+
 #endif /* APP_COMMON_H */

@@ -437,24 +437,12 @@ static void verify(struct lu *s, long bad_msgs, double seconds) {
 
 /* ---- Setup and main ---- */
 
-struct lu_class {
-  char name;
-  int n, iters;
-};
-
 /* NAS LU's classes: grid and iterations (NPB 3.3). */
-static const struct lu_class CLASSES[] = {{'S', 12, 50},
-                                          {'W', 33, 300},
-                                          {'A', 64, 250},
-                                          {'B', 102, 250},
-                                          {'C', 162, 250}};
-
-static const struct lu_class *find_class(const char *name) {
-  for (size_t i = 0; i < sizeof CLASSES / sizeof CLASSES[0]; i++)
-    if (name[0] == CLASSES[i].name && name[1] == '\0')
-      return &CLASSES[i];
-  return NULL;
-}
+static const struct app_nas_class CLASSES[] = {{'S', 12, 50},
+                                               {'W', 33, 300},
+                                               {'A', 64, 250},
+                                               {'B', 102, 250},
+                                               {'C', 162, 250}};
 
 /* NAS LU's operation count per iteration (lu.f, print_results). */
 static double nas_flops(int n) {
@@ -548,7 +536,8 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 0;
   }
-  const struct lu_class *cls = find_class(o.cls);
+  const struct app_nas_class *cls =
+      app_find_nas_class(CLASSES, sizeof CLASSES / sizeof CLASSES[0], o.cls);
   if (!cls)
     app_usage_error("lu", "option --class: '%s' is not one of S W A B C",
                     o.cls);
