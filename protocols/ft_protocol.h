@@ -1,26 +1,58 @@
 /* Protocol cores: the interface every fault-tolerance protocol implements.
  *
  * A core is a pure state machine (see DESIGN.md): it never calls MPI or
- * SimGrid, never reads a clock, never touches the file system and owns no
- * global or static mutable state, because SMPI runs every rank in one
- * process. The runtime (sim/) feeds it events, stamped with the current
- * time, and carries out the update it returns.
+ * SimGrid, never reads a clock, never touches the file system, never
+ * allocates, and owns no global or static mutable state, because SMPI runs
+ * every rank in one process. The runtime (sim/) allocates its state, feeds it
+ * events stamped with the current time, and carries out the update it
+ * returns.
  *
  * Model: cowsql/raft's raft_step(r, &event, &update). Protocols are selected
  * by name from a static registry (Open MPI's vprotocol idea, without dynamic
- * loading). */
+ * loading).
+ *
+ * Checkpoints are taken at the application's safe points (ft_snapshot, see
+ * sim/ft.h): the k-th safe point a rank reaches has index k (1-based). A
+ * coordinated protocol makes every rank checkpoint at the same index. */
 #ifndef FT_PROTOCOL_H
 #define FT_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* Control messages between the cores of the application ranks. The runtime
+ * carries them on its own communicator, stamped with the incarnation, and
+ * drops those of an earlier incarnation. */
+enum ft_control_kind {
+  FT_CONTROL_WAVE_REQUEST = 1, /* rank 0 -> all: a wave is due; report your
+                                  safe-point index, stop before the next */
+  FT_CONTROL_POSITION,         /* all -> rank 0: value = my safe-point index */
+  FT_CONTROL_WAVE_AT,          /* rank 0 -> all: checkpoint wave `wave` at
+                                  safe point value */
+  FT_CONTROL_MARKER,           /* rank -> rank: my marker of wave `wave` */
+  FT_CONTROL_CHECKPOINT_DONE,  /* rank -> rank 0: my image of `wave` is
+                                  stored */
+};
+
+struct ft_control {
+  enum ft_control_kind kind;
+  int from, to; /* ranks of the application world */
+  int wave;     /* wave number, 1-based */
+  int64_t value;
+};
+
 /* What happened, as seen by one rank's runtime. */
 enum ft_event_type {
-  FT_EVENT_APP_SEND,  /* the application posts a send (blocking or not) */
-  FT_EVENT_APP_RECV,  /* the application posts a receive */
-  FT_EVENT_DELIVERED, /* a receive completed and the payload is delivered */
-  FT_EVENT_TIMER,     /* the deadline the core asked for has passed */
+  FT_EVENT_APP_SEND,     /* the application posts a send (blocking or not) */
+  FT_EVENT_APP_RECV,     /* the application posts a receive */
+  FT_EVENT_DELIVERED,    /* a receive completed and the payload is delivered */
+  FT_EVENT_TIMER,        /* the deadline the core asked for has passed */
+  FT_EVENT_SAFE_POINT,   /* the application reached safe point `index` */
+  FT_EVENT_CONTROL,      /* a control message arrived: `control` */
+  FT_EVENT_IMAGE_STORED, /* the checkpoint server stored my image of `wave` */
+  FT_EVENT_ROLLBACK,     /* the run restarts from committed wave `wave` (0:
+                            from the beginning) at safe point `index`; the
+                            core forgets every wave in progress */
 };
 
 struct ft_event {
@@ -30,29 +62,49 @@ struct ft_event {
                      or -1 for MPI_ANY_SOURCE / not applicable */
   int tag;        /* application tag, or -1 for MPI_ANY_TAG */
   uint64_t bytes; /* payload size */
+  int64_t index;  /* SAFE_POINT, ROLLBACK: safe-point index */
+  int wave;       /* IMAGE_STORED, ROLLBACK: wave number */
+  struct ft_control control; /* CONTROL: the message */
 };
 
 /* What the runtime must do after a step. */
 enum ft_update_flag {
-  FT_UPDATE_PASS = 1u << 0, /* carry out the application's operation as is */
+  FT_UPDATE_PASS = 1u << 0,       /* carry out the application's operation */
+  FT_UPDATE_HOLD = 1u << 1,       /* SAFE_POINT: keep the application at this
+                                     safe point until an update says RELEASE */
+  FT_UPDATE_RELEASE = 1u << 2,    /* let the held application go on */
+  FT_UPDATE_CHECKPOINT = 1u << 3, /* take the local checkpoint of `wave` now
+                                     (the application is at a safe point) and
+                                     send the image to the checkpoint server */
+  FT_UPDATE_COMMIT = 1u << 4,     /* rank 0: wave `wave` is committed (every
+                                     image stored): tell the servers */
 };
 
 struct ft_update {
   unsigned flags;  /* a combination of enum ft_update_flag */
   double deadline; /* next FT_EVENT_TIMER wanted at this time; < 0 for none */
+  int wave;        /* CHECKPOINT, COMMIT: the wave */
+  /* Control messages to send, in order. The array belongs to the core and
+   * stays valid until its next step. */
+  const struct ft_control *sends;
+  size_t n_sends;
 };
 
 /* Parameters a core is initialised with. */
 struct ft_core_config {
-  int rank;  /* this rank in the application world */
-  int ranks; /* size of the application world */
+  int rank;      /* this rank in the application world */
+  int ranks;     /* size of the application world */
+  double period; /* seconds between the commit of a wave and the start of the
+                    next; <= 0: never checkpoint */
+  double start;  /* time the run starts (the first period counts from here) */
 };
 
 /* One protocol: a const table in the static registry. */
 struct ft_protocol_ops {
   const char *name;
   const char *summary; /* one line, for `ftsim protocols` and errors */
-  size_t state_size;   /* bytes of state the runtime allocates for a rank */
+  /* Bytes of state the runtime allocates for a rank with this config. */
+  size_t (*state_size)(const struct ft_core_config *config);
   /* Initialises `state` (state_size bytes, zeroed). Returns 0, or -1 when
    * the configuration is invalid. */
   int (*init)(void *state, const struct ft_core_config *config);
@@ -60,6 +112,8 @@ struct ft_protocol_ops {
    * error (the runtime aborts the run with the core's name). */
   int (*step)(void *state, const struct ft_event *event,
               struct ft_update *update);
+  /* Non-zero when the protocol can recover from failures. */
+  int recovers;
 };
 
 /* Returns the protocol called `name`, or NULL when there is none.

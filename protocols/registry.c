@@ -4,9 +4,11 @@
 #include <string.h>
 
 extern const struct ft_protocol_ops ft_protocol_none;
+extern const struct ft_protocol_ops ft_protocol_pcl;
 
 static const struct ft_protocol_ops *const registry[] = {
     &ft_protocol_none,
+    &ft_protocol_pcl,
 };
 
 const struct ft_protocol_ops *ft_protocol_at(size_t i) {

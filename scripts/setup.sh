@@ -9,7 +9,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="cmake ninja-build pkg-config gcc gfortran libsimgrid-dev
-  libcriterion-dev gnuplot-nox libopenmpi-dev openmpi-bin spin clang-format"
+  libcriterion-dev gnuplot-nox libopenmpi-dev openmpi-bin spin clang-format
+  zlib1g-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -42,4 +42,28 @@ int ft_backend_f_statuses_ignore(const void *p);
  * MPI_Status_c2f; its Fortran status has the C struct's layout). */
 void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f);
 
+/* Sleeps `seconds` (simulated under SMPI, real otherwise). */
+void ft_backend_sleep(double seconds);
+
+/* ---- Modelled bytes: the process image a checkpoint would write (BLCR)
+ * beyond the protected buffers. Under SMPI they travel as a SimGrid
+ * mailbox transfer of that simulated size, with no memory behind it, so they
+ * compete with the application on the simulated network. In reference mode
+ * they are not sent (the real image is what travels): these do nothing. ---- */
+
+/* Starts sending `bytes` modelled bytes from the calling rank (world rank
+ * `from`) to world rank `to`; returns at once. Transfers between one pair
+ * are matched in order with ft_backend_padding_receive. */
+void ft_backend_padding_send(int from, int to, double bytes);
+
+/* Starts receiving the next modelled transfer from world rank `from` to the
+ * calling rank (world rank `to`). Returns a handle for
+ * ft_backend_padding_done, or NULL when there is nothing to wait for
+ * (reference mode). */
+void *ft_backend_padding_receive(int from, int to);
+
+/* Non-zero when the transfer behind `handle` is complete (the handle is then
+ * released); NULL handles are complete. With `block`, waits for it. */
+int ft_backend_padding_done(void *handle, int block);
+
 #endif /* FT_BACKEND_H */

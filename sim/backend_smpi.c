@@ -1,7 +1,10 @@
 /* Backend for SimGrid's SMPI (see backend.h). */
 #include <mpi.h>
 #include <simgrid/engine.h>
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
 #include <simgrid/host.h>
+#include <simgrid/mailbox.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,4 +50,51 @@ int ft_backend_f_statuses_ignore(const void *p) {
 
 void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
   memcpy(f, c, sizeof *c);
+}
+
+void ft_backend_sleep(double seconds) {
+  if (seconds > 0)
+    sg_actor_sleep_for(seconds);
+}
+
+static sg_mailbox_t padding_mailbox(int from, int to) {
+  char name[64];
+  snprintf(name, sizeof name, "ftsim-padding-%d-%d", from, to);
+  return sg_mailbox_by_name(name);
+}
+
+void ft_backend_padding_send(int from, int to, double bytes) {
+  static char token; /* the payload is never read: only its size matters */
+  if (bytes < 1)
+    return;
+  sg_comm_t c = sg_mailbox_put_async(padding_mailbox(from, to), &token,
+                                     (long)bytes);
+  sg_comm_detach(c, NULL);
+}
+
+/* The payload pointer is written at completion: it lives with the handle. */
+struct padding_receive {
+  sg_comm_t comm;
+  void *data;
+};
+
+void *ft_backend_padding_receive(int from, int to) {
+  struct padding_receive *h = malloc(sizeof *h);
+  if (!h)
+    return NULL;
+  h->data = NULL;
+  h->comm = sg_mailbox_get_async(padding_mailbox(from, to), &h->data);
+  return h;
+}
+
+int ft_backend_padding_done(void *handle, int block) {
+  struct padding_receive *h = handle;
+  if (!h)
+    return 1;
+  if (block)
+    sg_comm_wait(h->comm);
+  else if (!sg_comm_test(h->comm))
+    return 0;
+  free(h);
+  return 1;
 }

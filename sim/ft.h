@@ -10,6 +10,8 @@
 #ifndef FT_H
 #define FT_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,6 +30,48 @@ void ft_compute(double flops);
  * rank that reported said so. Calling it again replaces the earlier report.
  * Precondition: between MPI_Init and MPI_Finalize. */
 void ft_report_result(int verified, double value);
+
+/* ---- Application state for checkpoints (FTI-like). ----
+ *
+ * A rollback restarts the program from the top of main(), as a real restart
+ * relaunches the binary: MPI_Init returns at once, the program allocates and
+ * initialises as before, registers the same buffers with ft_protect, and the
+ * first ft_snapshot call restores them from the checkpoint. The pattern:
+ *
+ *   ft_protect(0, &it, sizeof it);
+ *   ft_protect(1, x, n * sizeof *x);
+ *   for (it = 0; it < niter; it++) {
+ *     ft_snapshot();               // safe point: checkpoint or restore here
+ *     ... one iteration ...
+ *   }
+ *
+ * Contract: every rank calls ft_snapshot the same number of times, and no
+ * message is in flight across a safe point (what a rank sends before its
+ * k-th safe point is received before the receiver's k-th safe point), which
+ * holds for iterative SPMD codes with the safe point at the top of the
+ * iteration. Nonblocking requests are completed before a safe point. */
+
+/* Registers `bytes` bytes at `ptr` under `id` as part of the rank's
+ * checkpointed state, replacing an earlier registration of the same id.
+ * Preconditions: between MPI_Init and MPI_Finalize; 0 <= id < 64; the memory
+ * stays valid until MPI_Finalize. A checkpoint is restored into the buffers
+ * registered under the same ids with the same sizes; a mismatch ends the run
+ * with an error naming the id. */
+void ft_protect(int id, void *ptr, size_t bytes);
+
+/* What ft_snapshot returns. */
+enum ft_snapshot_status {
+  FT_SNAPSHOT_CONTINUE = 0, /* nothing special: go on */
+  FT_SNAPSHOT_RESTORED = 1, /* the run rolled back: the protected buffers now
+                               hold the state of the restored checkpoint */
+};
+
+/* A safe point: the protocol may take a checkpoint here (the call returns
+ * once the local checkpoint is taken; the image travels to its server in
+ * the background), or, on the first call after a rollback, restore the
+ * protected buffers. Returns an enum ft_snapshot_status.
+ * Precondition: between MPI_Init and MPI_Finalize, no pending request. */
+int ft_snapshot(void);
 
 /* Non-zero when running under SMPI, zero in reference mode (real MPI). */
 int ft_is_simulated(void);

@@ -14,9 +14,12 @@ void ft_options_defaults(struct ft_options *options) {
   memset(options, 0, sizeof *options);
   snprintf(options->protocol, sizeof options->protocol, "%s", "none");
   options->service_ranks = 0;
+  snprintf(options->ckpt_dir, sizeof options->ckpt_dir, "%s", "ftsim-ckpt");
+  options->server_map = FT_SERVER_MAP_BLOCK;
 }
 
-const char *ft_options_known_keys(void) { return "protocol, service_ranks"; }
+const char *ft_options_known_keys(void) { return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
+         "server_map"; }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
                 const char *fmt, ...) {
@@ -49,6 +52,56 @@ static void list_protocols(char *buf, size_t len) {
   }
 }
 
+static int parse_double(const char *s, double min, double max, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || !(v >= min && v <= max))
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_path(const char *s, char *out, size_t cap) {
+  if (!*s || strlen(s) >= cap)
+    return -1;
+  snprintf(out, cap, "%s", s);
+  return 0;
+}
+
+/* Applies key=value for the keys other than `protocol`; returns 0, -1 for a
+ * bad value (with `why` set), or 1 for an unknown key. */
+static int apply_value(struct ft_options *o, const char *key,
+                       const char *value, const char **why) {
+  if (strcmp(key, "service_ranks") == 0) {
+    *why = "service_ranks must be an integer in [0, 4096]";
+    return ft_parse_int(value, 0, 4096, &o->service_ranks);
+  }
+  if (strcmp(key, "period") == 0) {
+    *why = "period must be a number of seconds >= 0";
+    return parse_double(value, 0, 1e12, &o->period);
+  }
+  if (strcmp(key, "image_mb") == 0) {
+    *why = "image_mb must be a number of MB in [0, 1e6]";
+    return parse_double(value, 0, 1e6, &o->image_mb);
+  }
+  if (strcmp(key, "scenario") == 0) {
+    *why = "scenario must be a file path (under 512 bytes)";
+    return parse_path(value, o->scenario, sizeof o->scenario);
+  }
+  if (strcmp(key, "ckpt_dir") == 0) {
+    *why = "ckpt_dir must be a directory path (under 512 bytes)";
+    return parse_path(value, o->ckpt_dir, sizeof o->ckpt_dir);
+  }
+  if (strcmp(key, "server_map") == 0) {
+    *why = "server_map must be block or cyclic";
+    o->server_map = strcmp(value, "cyclic") == 0 ? FT_SERVER_MAP_CYCLIC
+                                                 : FT_SERVER_MAP_BLOCK;
+    return strcmp(value, "block") && strcmp(value, "cyclic") ? -1 : 0;
+  }
+  return 1;
+}
+
 /* Applies one "key=value" entry (the 1-based `field`-th). */
 static int apply(struct ft_options *o, char *entry, int field, char *err,
                  size_t errlen) {
@@ -69,12 +122,10 @@ static int apply(struct ft_options *o, char *entry, int field, char *err,
     snprintf(o->protocol, sizeof o->protocol, "%s", value);
     return 0;
   }
-  if (strcmp(key, "service_ranks") == 0) {
-    if (ft_parse_int(value, 0, 4096, &o->service_ranks))
-      return fail(err, errlen, field, shown,
-                  "service_ranks must be an integer in [0, 4096]");
-    return 0;
-  }
+  const char *why = "";
+  int rc = apply_value(o, key, value, &why);
+  if (rc <= 0)
+    return rc ? fail(err, errlen, field, shown, "%s", why) : 0;
   return fail(err, errlen, field, shown, "unknown key '%s' (known: %s)", key,
               ft_options_known_keys());
 }
@@ -95,4 +146,11 @@ int ft_options_parse(const char *text, struct ft_options *options, char *err,
     if (apply(options, e, field, err, errlen))
       return -1;
   return 0;
+}
+
+int ft_options_server_of(int map, int rank, int ranks, int servers) {
+  if (map == FT_SERVER_MAP_CYCLIC)
+    return rank % servers;
+  int per = (ranks + servers - 1) / servers; /* ceil: every server <= per */
+  return rank / per;
 }

@@ -11,9 +11,29 @@
 #define FT_OPTIONS_ENV "FTSIM_OPTIONS"
 
 struct ft_options {
-  char protocol[32]; /* a name from the protocol registry; default "none" */
-  int service_ranks; /* extra MPI ranks split off for services; default 0 */
+  char protocol[32];   /* a name from the protocol registry; default "none" */
+  int service_ranks;   /* extra MPI ranks split off for services: checkpoint
+                          servers, the first also runs the dispatcher;
+                          default 0 */
+  double period;       /* seconds from a wave's commit to the next wave;
+                          default 0: no checkpoint */
+  double image_mb;     /* modelled process-image size added to each
+                          checkpoint transfer, MB (10^6 bytes); default 0 */
+  char scenario[512];  /* failure scenario file; default "": no failure */
+  char ckpt_dir[512];  /* reference mode: where servers write images;
+                          default "ftsim-ckpt" */
+  int server_map;      /* enum ft_server_map; default FT_SERVER_MAP_BLOCK */
 };
+
+/* How application ranks are spread over the checkpoint servers. */
+enum ft_server_map {
+  FT_SERVER_MAP_BLOCK,  /* ranks [0, n/s) to server 0, the next block... */
+  FT_SERVER_MAP_CYCLIC, /* rank r to server r mod s */
+};
+
+/* The server (0-based) that stores `rank`'s images, among `servers`
+ * servers for `ranks` application ranks. Precondition: servers >= 1. */
+int ft_options_server_of(int map, int rank, int ranks, int servers);
 
 /* Sets every option to its default. */
 void ft_options_defaults(struct ft_options *options);

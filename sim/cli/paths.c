@@ -11,6 +11,7 @@
 #include "ftsim_cli_config.h"
 
 #define PLATFORM_SUFFIX ".xml"
+#define SCENARIO_SUFFIX ".txt"
 
 static const char *env_or(const char *name, const char *fallback) {
   const char *v = getenv(name);
@@ -32,6 +33,9 @@ static bool ends_with(const char *s, const char *suffix) {
 bool ft_paths_is_path(const char *name, const char *suffix) {
   return strchr(name, '/') || (suffix && ends_with(name, suffix));
 }
+
+static void list_dir(const char *dir, const char *suffix,
+                     struct ft_strv *names);
 
 static bool is_regular(const char *path) {
   struct stat st;
@@ -64,6 +68,26 @@ int ft_paths_platform(const struct ft_dirs *dirs, const char *name, char *out,
   ft_paths_list_platforms(dirs, &known);
   join(&known, list, sizeof list);
   snprintf(err, errlen, "unknown platform '%s': no file %s (known: %s)", name,
+           out, list);
+  ft_strv_free(&known);
+  return -1;
+}
+
+int ft_paths_scenario(const struct ft_dirs *dirs, const char *name, char *out,
+                      size_t len, char *err, size_t errlen) {
+  if (ft_paths_is_path(name, SCENARIO_SUFFIX)) {
+    snprintf(out, len, "%s", name);
+    return 0;
+  }
+  snprintf(out, len, "%s/scenarios/%s%s", dirs->source, name, SCENARIO_SUFFIX);
+  if (is_regular(out))
+    return 0;
+  struct ft_strv known = FT_STRV_INIT;
+  char dir[4096], list[512];
+  snprintf(dir, sizeof dir, "%s/scenarios", dirs->source);
+  list_dir(dir, SCENARIO_SUFFIX, &known);
+  join(&known, list, sizeof list);
+  snprintf(err, errlen, "unknown scenario '%s': no file %s (known: %s)", name,
            out, list);
   ft_strv_free(&known);
   return -1;

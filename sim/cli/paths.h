@@ -44,6 +44,14 @@ int ft_paths_platform(const struct ft_dirs *dirs, const char *name, char *out,
 int ft_paths_app(const struct ft_dirs *dirs, const char *name, bool real,
                  char *out, size_t len, char *err, size_t errlen);
 
+/* Resolves --scenario: a path (a '/' or a .txt suffix) is taken as is, its
+ * errors left to the scenario loader; a name is
+ * <source>/scenarios/NAME.txt, which must exist, else -1 with e.g.
+ *   "unknown scenario 'foo': no file /src/scenarios/foo.txt (known: none,
+ *    one-failure)" */
+int ft_paths_scenario(const struct ft_dirs *dirs, const char *name, char *out,
+                      size_t len, char *err, size_t errlen);
+
 /* Fills `names` with the platform names (<source>/platforms/NAME.xml),
  * sorted. Missing directory: no names. */
 void ft_paths_list_platforms(const struct ft_dirs *dirs, struct ft_strv *names);

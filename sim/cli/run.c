@@ -1,5 +1,5 @@
 /* `ftsim run` (see run.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "run.h"
 
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include "placement.h"
 #include "platform_hosts.h"
 #include "run_args.h"
+#include "scenario.h"
 #include "summary.h"
 #include "usage.h"
 
@@ -28,6 +29,7 @@ struct run {
   char options_text[1024];
   char platform_file[PATH_LEN], platform_name[256];
   char app_path[PATH_LEN], app_name[256];
+  char scenario_file[PATH_LEN]; /* --scenario, absolute */
   struct ft_strv hosts;
   struct ft_placement placement;
   char hostfile[PATH_LEN];
@@ -49,11 +51,49 @@ static int complain(int status, const char *fmt, ...) {
   return status;
 }
 
+/* Loads the scenario `file` and checks it against --np: "ftsim: FILE:LINE:
+ * ..." and FT_EXIT_USAGE when it is wrong. */
+static int check_scenario(const struct run *r, const char *file) {
+  struct ft_scenario s;
+  char err[1024];
+  int rc = ft_scenario_load(file, &s, err, sizeof err);
+  if (rc == 0)
+    rc = ft_scenario_check(&s, r->args.np, err, sizeof err);
+  ft_scenario_free(&s);
+  return rc ? complain(FT_EXIT_USAGE, "%s", err) : FT_EXIT_OK;
+}
+
+/* Resolves, checks and makes absolute --scenario (args.scenario then
+ * points to r->scenario_file, for the options text). */
+static int resolve_scenario(struct run *r) {
+  char err[1024], file[PATH_LEN];
+  if (!r->args.scenario)
+    return FT_EXIT_OK;
+  if (ft_paths_scenario(&r->dirs, r->args.scenario, file, sizeof file, err,
+                        sizeof err))
+    return complain(FT_EXIT_USAGE, "%s", err);
+  int rc = check_scenario(r, file);
+  if (rc)
+    return rc;
+  if (!realpath(file, r->scenario_file))
+    return complain(FT_EXIT_USAGE, "%s: %s", file, strerror(errno));
+  r->args.scenario = r->scenario_file;
+  return FT_EXIT_OK;
+}
+
 static int resolve(struct run *r) {
   char err[1024];
+  int rc = resolve_scenario(r);
+  if (rc)
+    return rc;
   if (ft_run_args_options(&r->args, r->options_text, sizeof r->options_text,
                           &r->options, err, sizeof err))
     return complain(FT_EXIT_USAGE, "%s", err);
+  /* --set scenario=FILE, the runtime's own key, is checked the same way. */
+  if (r->options.scenario[0] &&
+      strcmp(r->options.scenario, r->scenario_file) != 0 &&
+      (rc = check_scenario(r, r->options.scenario)))
+    return rc;
   if (!r->args.real) {
     if (ft_paths_platform(&r->dirs, r->args.platform, r->platform_file,
                           sizeof r->platform_file, err, sizeof err))

@@ -20,6 +20,7 @@ enum flag_id {
   FLAG_SET,
   FLAG_SERVICE_RANKS,
   FLAG_HOSTFILE_OUT,
+  FLAG_SCENARIO,
   FLAG_DRY_RUN,
   FLAG_REAL,
   FLAG_HELP,
@@ -39,6 +40,7 @@ static const struct flag flags[] = {
     {"--set", FLAG_SET, true},
     {"--service-ranks", FLAG_SERVICE_RANKS, true},
     {"--hostfile-out", FLAG_HOSTFILE_OUT, true},
+    {"--scenario", FLAG_SCENARIO, true},
     {"--dry-run", FLAG_DRY_RUN, false},
     {"--real", FLAG_REAL, false},
     {"--help", FLAG_HELP, false},
@@ -100,6 +102,9 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
     return apply_int(f->name, v, 0, INT_MAX, &a->service_ranks, err, errlen);
   case FLAG_HOSTFILE_OUT:
     a->hostfile_out = v;
+    return 0;
+  case FLAG_SCENARIO:
+    a->scenario = v;
     return 0;
   case FLAG_DRY_RUN:
     a->dry_run = true;
@@ -198,6 +203,19 @@ static int append_checked(char *text, size_t len, const char *piece,
   return ft_fail(err, errlen, "%s %s: %s", flag, shown, strip_field(msg));
 }
 
+/* Appends "scenario=PATH"; ft_options_parse checks the path's length. */
+static int append_scenario(const char *path, char *text, size_t len,
+                           struct ft_options *o, char *err, size_t errlen) {
+  char piece[1024];
+  if (strchr(path, ','))
+    return ft_fail(err, errlen,
+                   "--scenario %s: FTSIM_OPTIONS cannot carry a path with a "
+                   "comma",
+                   path);
+  snprintf(piece, sizeof piece, "scenario=%s", path);
+  return append_checked(text, len, piece, "--scenario", path, o, err, errlen);
+}
+
 int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                         struct ft_options *options, char *err, size_t errlen) {
   char piece[128], shown[32];
@@ -212,6 +230,9 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
   snprintf(piece, sizeof piece, "service_ranks=%s", shown);
   if (append_checked(text, len, piece, "--service-ranks", shown, options, err,
                      errlen))
+    return -1;
+  if (args->scenario &&
+      append_scenario(args->scenario, text, len, options, err, errlen))
     return -1;
   for (size_t i = 0; i < args->nsets; i++)
     if (append_checked(text, len, args->sets[i], "--set", args->sets[i],

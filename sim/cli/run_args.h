@@ -20,6 +20,7 @@ struct ft_run_args {
   const char *app;          /* --app: a name or a path; default cg */
   const char *protocol;     /* --protocol; default none */
   const char *hostfile_out; /* --hostfile-out, or NULL for a temp file */
+  const char *scenario;     /* --scenario: a name or a path, or NULL */
   int np;                   /* --np; default 16 */
   int service_ranks;        /* --service-ranks; default 0 */
   bool dry_run, real, help;
@@ -43,12 +44,14 @@ int ft_run_args_parse(int argc, char **argv, struct ft_run_args *args,
 /* Frees what ft_run_args_parse allocated. */
 void ft_run_args_free(struct ft_run_args *args);
 
-/* Builds the FTSIM_OPTIONS text, "protocol=P,service_ranks=N" then every
- * --set in order, into `text` (len bytes), and validates it with
- * ft_options_parse into `options`. On error returns -1 with a message
- * naming the flag responsible, e.g.
+/* Builds the FTSIM_OPTIONS text, "protocol=P,service_ranks=N", then
+ * "scenario=F" when args->scenario is set (the caller first replaces it
+ * with the resolved file), then every --set in order, into `text` (len
+ * bytes), and validates it with ft_options_parse into `options`. On error
+ * returns -1 with a message naming the flag responsible, e.g.
  *   "--protocol bogus: unknown protocol 'bogus' (known: none)"
  *   "--set colour=red: unknown key 'colour' (known: protocol, service_ranks)"
+ *   "--scenario /a,b.txt: FTSIM_OPTIONS cannot carry a path with a comma"
  */
 int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                         struct ft_options *options, char *err, size_t errlen);

@@ -48,6 +48,10 @@ static void usage_options(FILE *out) {
           "  --protocol NAME       fault-tolerance protocol (default: %s; see\n"
           "                        ftsim protocols)\n"
           "  --service-ranks S     extra ranks for services (default: 0)\n"
+          "  --scenario NAME|FILE  failures: <source>/scenarios/NAME.txt, or "
+          "a file\n"
+          "                        (default: none; format in "
+          "scenarios/README.md)\n"
           "  --set KEY=VALUE       one more runtime option, repeatable; known "
           "keys:\n"
           "                        %s\n"
@@ -65,8 +69,9 @@ static void usage_behaviour(FILE *out) {
       out,
       "\n"
       "The runtime reads its options from %s, built as\n"
-      "\"protocol=P,service_ranks=S\" then each --set in order, and checked\n"
-      "before anything starts.\n"
+      "\"protocol=P,service_ranks=S\", \"scenario=FILE\" (absolute) with\n"
+      "--scenario, then each --set in order, and checked before anything\n"
+      "starts; a scenario file is read and its ranks checked against --np.\n"
       "\n"
       "Placement: hosts are taken in name order, numbers compared as\n"
       "numbers (gdx-2 before gdx-10). Hosts named *-service-* are service\n"
@@ -88,7 +93,8 @@ static void usage_behaviour(FILE *out) {
       "     deadlocked, or no (or a malformed) summary line came; the JSON\n"
       "     line is still printed when a summary came\n"
       "  2  bad usage: unknown option, protocol, platform or app, bad value,\n"
-      "     or a platform without the hosts the placement needs\n"
+      "     a bad scenario file (FILE:LINE: ...), or a platform without the\n"
+      "     hosts the placement needs\n"
       "  3  the run completed but its result was not verified\n"
       "     (\"verified\":false); the JSON line is printed\n",
       FT_OPTIONS_ENV);

@@ -24,3 +24,11 @@ void ft_report_result_(const MPI_Fint *verified, const double *value) {
 }
 
 void ft_compute_(const double *flops) { ft_compute(*flops); }
+
+/* Fortran: call ft_protect(id, buffer, bytes), INTEGER, any, INTEGER*8;
+ * and status = ft_snapshot() as an INTEGER function. */
+void ft_protect_(const MPI_Fint *id, void *ptr, const int64_t *bytes) {
+  ft_protect(*id, ptr, (size_t)*bytes);
+}
+
+MPI_Fint ft_snapshot_(void) { return ft_snapshot(); }

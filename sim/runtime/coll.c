@@ -90,7 +90,7 @@ static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
   int v = vrank(c->rank, root, c->size), mask = 1;
   while (mask < c->size) { /* receive from the parent, if any */
     if (v & mask) {
-      PMPI_Recv(buf, count, type, real_rank(v - mask, root, c->size), TAG_BCAST,
+      ft_recv_internal(buf, count, type, real_rank(v - mask, root, c->size), TAG_BCAST,
                 c->coll, MPI_STATUS_IGNORE);
       break;
     }
@@ -132,7 +132,7 @@ static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
       break;
     }
     if (v + mask < c->size) {
-      PMPI_Recv(tmp, count, type, real_rank(v + mask, root, c->size),
+      ft_recv_internal(tmp, count, type, real_rank(v + mask, root, c->size),
                 TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
       PMPI_Reduce_local(tmp, acc, count, type, op); /* acc = tmp op acc */
     }
@@ -153,7 +153,7 @@ static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
   for (int r = 0; r < c->size; r++) {
     void *x = r == root ? acc : tmp;
     if (r != root)
-      PMPI_Recv(tmp, count, type, r, TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
+      ft_recv_internal(tmp, count, type, r, TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
     if (r > 0)
       PMPI_Reduce_local(left, x, count, type, op); /* x = left op x */
     copy(left, x, count, type);
@@ -200,7 +200,7 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
   if (r < 2 * rem && r % 2 == 0)
     ft_send_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll);
   if (r < 2 * rem && r % 2 == 1) {
-    PMPI_Recv(tmp, count, type, r - 1, TAG_ALLREDUCE, c->coll,
+    ft_recv_internal(tmp, count, type, r - 1, TAG_ALLREDUCE, c->coll,
               MPI_STATUS_IGNORE);
     PMPI_Reduce_local(tmp, acc, count, type, op);
   }
@@ -214,7 +214,7 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
   if (r < 2 * rem && r % 2 == 1)
     ft_send_internal(acc, count, type, r - 1, TAG_ALLREDUCE, c->coll);
   if (r < 2 * rem && r % 2 == 0)
-    PMPI_Recv(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll,
+    ft_recv_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll,
               MPI_STATUS_IGNORE);
   free(base);
 }
@@ -247,7 +247,7 @@ static void gather_at_root(void *rbuf, const int counts[], const int displs[],
     if (r != c->rank)
       PMPI_Irecv(at(rbuf, displs[r], rtype), counts[r], rtype, r, TAG_GATHER,
                  c->coll, &reqs[r]);
-  PMPI_Waitall(c->size, reqs, MPI_STATUSES_IGNORE);
+  ft_waitall_internal(c->size, reqs, MPI_STATUSES_IGNORE);
   free(reqs);
 }
 
@@ -305,7 +305,7 @@ static int scatterv_any(const void *sbuf, const int counts[],
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   if (c->rank != root) {
-    PMPI_Recv(rbuf, rcount, rtype, root, TAG_SCATTER, c->coll,
+    ft_recv_internal(rbuf, rcount, rtype, root, TAG_SCATTER, c->coll,
               MPI_STATUS_IGNORE);
     return MPI_SUCCESS;
   }

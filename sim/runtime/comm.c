@@ -61,6 +61,8 @@ void ft_comm_forget(MPI_Comm user) {
     }
 }
 
+void ft_comm_abandon_all(void) { used = 0; }
+
 void ft_comm_forget_all(void) {
   while (used > 0)
     drop(used - 1);

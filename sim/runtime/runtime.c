@@ -28,6 +28,26 @@ _Noreturn void ft_fatal(const char *fmt, ...) {
   ft_backend_abort(2);
 }
 
+/* A scenario needs a protocol that recovers, and such a protocol needs a
+ * service rank (checkpoint server and dispatcher). */
+static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
+  const char *name = rt->protocol->name;
+  int no_recovery = rt->options.scenario[0] && !rt->protocol->recovers;
+  int no_service = rt->protocol->recovers && rt->options.service_ranks < 1;
+  if (no_recovery && rank == 0)
+    ft_fatal("a failure scenario needs a protocol that recovers (pcl); "
+             "protocol %s does not",
+             name);
+  if (no_service && rank == 0)
+    ft_fatal("protocol %s needs at least one service rank (its checkpoint "
+             "server and dispatcher): service_ranks=1 or more",
+             name);
+  if (no_recovery || no_service)
+    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
+  rt->recovering_protocol = rt->protocol->recovers;
+  rt->servers = rt->options.service_ranks;
+}
+
 /* Every rank parses the same text; rank 0 alone reports an error. */
 static void read_options(struct ft_runtime *rt) {
   char err[512];
@@ -42,12 +62,15 @@ static void read_options(struct ft_runtime *rt) {
   rt->protocol = ft_protocol_find(rt->options.protocol);
   if (!rt->protocol) /* parse() checked the name; keep the invariant local */
     ft_fatal("unknown protocol '%s'", rt->options.protocol);
+  check_fault_tolerance(rt, rank);
 }
 
 static void start_protocol(struct ft_runtime *rt) {
   struct ft_core_config config = {.rank = rt->world_rank,
-                                  .ranks = rt->app_ranks};
-  rt->protocol_state = calloc(1, rt->protocol->state_size + 1);
+                                  .ranks = rt->app_ranks,
+                                  .period = rt->options.period,
+                                  .start = ft_backend_now()};
+  rt->protocol_state = calloc(1, rt->protocol->state_size(&config) + 1);
   if (!rt->protocol_state)
     ft_fatal("out of memory for the %s core", rt->protocol->name);
   if (rt->protocol->init(rt->protocol_state, &config) != 0)
@@ -78,12 +101,19 @@ static void split_world(struct ft_runtime *rt) {
     PMPI_Finalize();
     ft_backend_exit_rank(0);
   }
+  rt->app_base = mine;
   rt->app_world = mine;
   ft_comm_register(MPI_COMM_WORLD, mine);
 }
 
-static int init_common(void) {
+static int init_common(int *argc, char ***argv) {
   struct ft_runtime *rt = &state;
+  rt->argc = argc ? *argc : 0;
+  rt->argv = argv ? *argv : NULL;
+  for (int i = 0; i < 2; i++)
+    rt->images[i].upload = MPI_REQUEST_NULL;
+  rt->ctrl_req = MPI_REQUEST_NULL;
+  rt->deadline = -1;
   /* Under SMPI every rank shares one stdout: whole lines keep the output of
    * ranks, and the summary line, readable when stdout is a pipe. */
   setvbuf(stdout, NULL, _IOLBF, 0);
@@ -91,41 +121,53 @@ static int init_common(void) {
   split_world(rt);
   start_protocol(rt);
   rt->initialized = 1;
+  rt->running = 1;
+  if (rt->recovering_protocol)
+    ft_control_start();
   rt->start_time = PMPI_Wtime();
   return MPI_SUCCESS;
 }
 
+/* After a rollback main() runs again: MPI is already initialised. */
 int MPI_Init(int *argc, char ***argv) {
+  if (state.initialized)
+    return MPI_SUCCESS;
   int rc = PMPI_Init(argc, argv);
-  return rc != MPI_SUCCESS ? rc : init_common();
+  return rc != MPI_SUCCESS ? rc : init_common(argc, argv);
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  if (state.initialized) {
+    *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    return MPI_SUCCESS;
+  }
   int rc = PMPI_Init_thread(argc, argv, required, provided);
-  return rc != MPI_SUCCESS ? rc : init_common();
+  return rc != MPI_SUCCESS ? rc : init_common(argc, argv);
 }
 
 /* The run's figures, reduced over the application ranks. */
 struct run_totals {
   double completion_s;
-  unsigned long long messages, bytes;
+  unsigned long long messages, bytes, ckpt_bytes;
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
 
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   struct run_totals t = {0};
   double start, ends[2] = {end, -rt->start_time}, max[2];
-  unsigned long long local[2] = {rt->counters.messages, rt->counters.bytes};
-  unsigned long long sum[2];
+  unsigned long long local[3] = {rt->counters.messages, rt->counters.bytes,
+                                 rt->ckpt_bytes};
+  unsigned long long sum[3];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
   PMPI_Reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
-  PMPI_Reduce(local, sum, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, rt->app_world);
+  PMPI_Reduce(local, sum, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, rt->app_world);
   PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
   start = -max[1];
   t.completion_s = max[0] - start;
   t.messages = sum[0];
   t.bytes = sum[1];
+  t.ckpt_bytes = sum[2];
   t.reported = counts[0];
   t.verified = counts[1];
   return t;
@@ -139,17 +181,39 @@ static void print_summary(const struct ft_runtime *rt,
                                                       : "false";
   if (rt->result_reported)
     snprintf(result, sizeof result, "%.17g", rt->result_value);
+  const struct ft_failure_figures *f = &rt->failures;
   printf("FTSIM_SUMMARY {\"protocol\":\"%s\",\"ranks\":%d,"
          "\"service_ranks\":%d,\"completion_time_s\":%.9f,"
-         "\"verified\":%s,\"result\":%s,\"messages\":%llu,\"bytes\":%llu}\n",
+         "\"verified\":%s,\"result\":%s,\"messages\":%llu,\"bytes\":%llu,"
+         "\"waves\":%llu,\"ckpt_bytes\":%llu,\"failures\":%.0f,"
+         "\"rollbacks\":%.0f,\"lost_work_s\":%.9f,\"recovery_s\":%.9f}\n",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
-         t->completion_s, verified, result, t->messages, t->bytes);
+         t->completion_s, verified, result, t->messages, t->bytes,
+         (unsigned long long)rt->waves_committed, t->ckpt_bytes, f->failures,
+         f->rollbacks, f->lost_work_s, f->recovery_s);
   fflush(stdout);
+}
+
+/* Under a recovering protocol: the images sent and the control receive are
+ * settled before MPI_Finalize. */
+static void settle_control(struct ft_runtime *rt) {
+  for (int i = 0; i < 2; i++)
+    ft_release_local_image(&rt->images[i]);
+  if (rt->ctrl_req != MPI_REQUEST_NULL) {
+    PMPI_Cancel(&rt->ctrl_req);
+    PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+  }
+  free(rt->deferred);
+  rt->deferred = NULL;
 }
 
 int MPI_Finalize(void) {
   struct ft_runtime *rt = &state;
   double end = PMPI_Wtime();
+  if (rt->recovering_protocol) {
+    ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
+    settle_control(rt);
+  }
   struct run_totals totals = reduce_totals(rt, end);
   if (rt->world_rank == 0)
     print_summary(rt, &totals);

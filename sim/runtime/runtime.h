@@ -8,8 +8,10 @@
 #define FT_RUNTIME_H
 
 #include <mpi.h>
+#include <setjmp.h>
 #include <stdint.h>
 
+#include "control.h"
 #include "ft_protocol.h"
 #include "options.h"
 
@@ -26,6 +28,31 @@ struct ft_counters {
   uint64_t bytes;    /* their payload bytes */
 };
 
+enum { FT_MAX_REGIONS = 64 };
+
+/* A buffer the application registered with ft_protect. */
+struct ft_protected {
+  void *ptr;
+  size_t bytes;
+  int used;
+};
+
+/* A local checkpoint: the image of one wave, kept in memory (the rank's own
+ * copy; the server holds the durable one). */
+struct ft_local_image {
+  int wave;       /* 0: slot empty */
+  int64_t index;  /* safe point it was taken at */
+  double time;    /* when */
+  void *bytes;    /* ft_image_write format (sim/image.h) */
+  size_t size;
+  MPI_Request upload; /* the send of `bytes` to the server, or NULL */
+};
+
+/* What the dispatcher counts, reported to rank 0 at the end. */
+struct ft_failure_figures {
+  double failures, rollbacks, lost_work_s, recovery_s;
+};
+
 struct ft_runtime {
   int initialized, finalized;
   struct ft_options options;
@@ -39,6 +66,47 @@ struct ft_runtime {
   struct ft_counters counters;
   int result_reported, result_verified;
   double result_value;
+
+  /* Fault tolerance (a protocol that recovers; see control.h). */
+  int recovering_protocol; /* non-zero: interruptible waits, services */
+  int servers;             /* checkpoint servers: the service ranks */
+  int incarnation;         /* 0, then one more at every rollback */
+  MPI_Request ctrl_req;    /* the posted control receive */
+  struct ft_wire ctrl_msg; /* its buffer */
+  MPI_Comm app_base;       /* the application ranks, never used for traffic:
+                              each incarnation's world is a duplicate */
+  int argc;                /* main's arguments, to run it again */
+  char **argv;
+
+  /* Application state (checkpoint.c). */
+  struct ft_protected regions[FT_MAX_REGIONS];
+  int64_t safe_points;  /* safe points passed in this run of main */
+  int held;             /* the core holds the application at a safe point */
+  double deadline;      /* the core's next timer, < 0 for none */
+  struct ft_local_image images[2];
+  int restore_wave;     /* > 0: restore this wave at the next safe point */
+  int restore_pending;  /* the next safe point is the first after a restart */
+
+  /* Recovery (recovery.c). */
+  jmp_buf restart_env;
+  int restart_armed;     /* restart_env is set */
+  int running;           /* the application runs (not in recovery) */
+  int dead;              /* this rank failed: its memory is lost */
+  int rollback_inc;      /* incarnation ordered by the last ROLLBACK */
+  int rollback_wave;     /* committed wave to restore */
+  double restart_cost_s; /* for a failed rank */
+  int go_inc;            /* last GO received */
+  int finished;          /* FINISH received */
+  struct ft_wire *deferred; /* core messages that arrived during recovery */
+  size_t n_deferred, cap_deferred;
+  struct ft_wire image_offer; /* IMAGE answer from the server */
+  int image_offered;
+
+  /* Figures for the summary. */
+  uint64_t waves_committed; /* rank 0 */
+  uint64_t ckpt_bytes;      /* image bytes sent, modelled ones included */
+  double last_checkpoint_time;
+  struct ft_failure_figures failures; /* rank 0, from the dispatcher */
 };
 
 /* This rank's runtime state (never NULL). */
@@ -57,6 +125,9 @@ struct ft_comm *ft_comm_get(MPI_Comm user);
  * handle; creates its collective shadow. Returns the entry. */
 struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner);
 void ft_comm_forget(MPI_Comm user);
+/* Forgets every registered communicator without freeing anything: after a
+ * rollback, the abandoned run's communicators may still have traffic. */
+void ft_comm_abandon_all(void);
 /* Frees every registered communicator (at MPI_Finalize). */
 void ft_comm_forget_all(void);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
@@ -74,5 +145,34 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm);
 void ft_count_send(int count, MPI_Datatype type);
+
+/* Checkpoints (checkpoint.c). */
+void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes);
+/* The safe point behind ft_snapshot: returns an enum ft_snapshot_status. */
+int ft_safe_point(struct ft_runtime *rt);
+/* Carries out a core update (sends, flags, deadline). */
+void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u);
+/* Feeds one event to the core and applies its update. */
+void ft_core_step(struct ft_runtime *rt, struct ft_event *event);
+/* Fires the core's timer if its deadline has passed. */
+void ft_check_deadline(struct ft_runtime *rt);
+/* Empties a local image slot, once its upload (if any) has left. */
+void ft_release_local_image(struct ft_local_image *slot);
+/* The local image of `wave`, or NULL. */
+struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave);
+/* Restores the protected buffers from `image` (size bytes); aborts the run
+ * with a clear error when they do not match. */
+void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size);
+/* World rank of the checkpoint server of application rank `rank`. */
+int ft_server_of(const struct ft_runtime *rt, int rank);
+/* World rank of the dispatcher (the first service rank). */
+int ft_dispatcher(const struct ft_runtime *rt);
+
+/* Recovery (recovery.c). */
+/* Abandons the application and runs the recovery, then main() again. */
+_Noreturn void ft_rollback_now(struct ft_runtime *rt);
+/* MPI_Finalize's first step under a recovering protocol: waits until every
+ * rank finished (a rollback meanwhile does not return). */
+void ft_wait_all_finished(struct ft_runtime *rt);
 
 #endif /* FT_RUNTIME_H */

@@ -1,20 +1,379 @@
-/* Service ranks (see service.h). No protocol uses them yet: a service rank
- * waits for the end of the run on the control communicator. */
+/* Service ranks (see service.h): checkpoint servers, the first of which is
+ * also the dispatcher.
+ *
+ * A server receives the images of the application ranks mapped to it,
+ * keeps two generations (image_store.h; on disk in reference mode), answers
+ * STORED, commits a wave when rank 0 says so, and sends an image back to a
+ * restarting rank. The dispatcher injects the failures of the scenario
+ * (FAIL to the victim, ROLLBACK to everybody after the detection latency),
+ * resumes the run when every rank is ready (GO), ends it when every rank
+ * finished (FINISH), and counts failures, rollbacks, lost work and recovery
+ * time. */
 #include "service.h"
 
-enum { FT_TAG_SHUTDOWN = 1 };
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "image_store.h"
+#include "scenario.h"
+
+/* How often a service with timed work or transfers in flight looks at its
+ * messages (simulated seconds under SMPI). */
+#define POLL_S 1e-3
+
+/* An image on its way in (STORE) or out (IMAGE). */
+struct transfer {
+  int rank, wave, inc, incoming;
+  void *bytes;
+  size_t size;
+  MPI_Request req;
+  void *padding;
+};
+
+struct dispatcher {
+  struct ft_scenario scenario;
+  struct ft_failure_stream stream;
+  int has_next, finished;
+  struct ft_failure next;
+  int inc, ready, done;
+  int rollback_due, victim;
+  double rollback_at;
+  int committed_wave;
+  double committed_time, last_resume, recovering_since;
+  struct ft_failure_figures figures;
+};
+
+struct service {
+  struct ft_runtime *rt;
+  int index; /* among the services */
+  struct ft_image_store *store;
+  struct transfer *transfers;
+  size_t n_transfers, cap_transfers;
+  int inc;              /* the latest incarnation this server heard of */
+  int serves;           /* application ranks mapped to this server */
+  struct dispatcher *d; /* service 0 only */
+  double start;         /* the run's time 0 */
+  int stop;
+};
+
+static void send_wire(int dest, struct ft_wire m) { ft_control_send(dest, &m); }
+
+/* ---- Transfers ---- */
+
+static struct transfer *new_transfer(struct service *s) {
+  if (s->n_transfers == s->cap_transfers) {
+    size_t cap = s->cap_transfers ? 2 * s->cap_transfers : 16;
+    struct transfer *t = realloc(s->transfers, cap * sizeof *t);
+    if (!t)
+      ft_fatal("checkpoint server: out of memory");
+    s->transfers = t;
+    s->cap_transfers = cap;
+  }
+  struct transfer *t = &s->transfers[s->n_transfers++];
+  memset(t, 0, sizeof *t);
+  t->req = MPI_REQUEST_NULL;
+  return t;
+}
+
+/* Every STORE is received, even a stale one: transfers between a pair are
+ * matched in order, so skipping one would shift the next. */
+static void on_store(struct service *s, const struct ft_wire *m) {
+  struct transfer *t = new_transfer(s);
+  t->rank = m->from;
+  t->wave = m->wave;
+  t->inc = m->inc;
+  t->incoming = 1;
+  t->size = (size_t)m->value;
+  t->bytes = malloc(t->size ? t->size : 1);
+  if (!t->bytes)
+    ft_fatal("checkpoint server: out of memory for %zu bytes", t->size);
+  PMPI_Irecv(t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
+             s->rt->control, &t->req);
+  t->padding = m->x[0] >= 1
+                   ? ft_backend_padding_receive(t->rank, s->rt->world_rank)
+                   : NULL;
+}
+
+/* An image arrived whole: keep it (unless its run was abandoned) and tell
+ * its rank. */
+static void stored(struct service *s, const struct transfer *t) {
+  char err[512];
+  if (t->inc < s->inc)
+    return;
+  if (ft_store_put(s->store, t->rank, t->wave, t->bytes, t->size, err,
+                   sizeof err) != 0)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
+  send_wire(t->rank, (struct ft_wire){
+                         .kind = FT_WIRE_STORED, .wave = t->wave, .inc = t->inc});
+}
+
+/* Sends rank its image of `wave`, or value -1 when there is none. */
+static void on_image_request(struct service *s, const struct ft_wire *m) {
+  const void *img;
+  size_t size;
+  char err[512];
+  struct ft_wire answer = {.kind = FT_WIRE_IMAGE, .wave = m->wave,
+                           .inc = m->inc, .value = -1};
+  if (ft_store_get(s->store, m->from, m->wave, &img, &size, err,
+                   sizeof err) != 0) {
+    fprintf(stderr, "ftsim: checkpoint server %d: %s\n", s->index, err);
+    send_wire(m->from, answer);
+    return;
+  }
+  struct transfer *t = new_transfer(s);
+  t->rank = m->from;
+  t->size = size;
+  t->bytes = malloc(size ? size : 1);
+  if (!t->bytes)
+    ft_fatal("checkpoint server: out of memory for %zu bytes", size);
+  memcpy(t->bytes, img, size);
+  answer.value = (int64_t)size;
+  answer.x[0] = s->rt->options.image_mb * 1e6;
+  send_wire(m->from, answer);
+  PMPI_Isend(t->bytes, (int)size, MPI_BYTE, m->from, FT_TAG_IMAGE,
+             s->rt->control, &t->req);
+  ft_backend_padding_send(s->rt->world_rank, m->from, answer.x[0]);
+}
+
+/* Completes what can be; returns how many transfers are still in flight. */
+static size_t progress_transfers(struct service *s) {
+  size_t kept = 0;
+  for (size_t i = 0; i < s->n_transfers; i++) {
+    struct transfer *t = &s->transfers[i];
+    int flag = 1;
+    if (t->req != MPI_REQUEST_NULL)
+      PMPI_Test(&t->req, &flag, MPI_STATUS_IGNORE);
+    if (flag && ft_backend_padding_done(t->padding, 0)) {
+      t->padding = NULL;
+      if (t->incoming)
+        stored(s, t);
+      free(t->bytes);
+      continue;
+    }
+    s->transfers[kept++] = *t;
+  }
+  s->n_transfers = kept;
+  return kept;
+}
+
+/* ---- Dispatcher ---- */
+
+static double run_time(const struct service *s) {
+  return ft_backend_now() - s->start;
+}
+
+static void load_scenario(struct service *s, struct dispatcher *d) {
+  char err[1024];
+  const char *path = s->rt->options.scenario;
+  ft_scenario_defaults(&d->scenario, NULL);
+  if (*path && (ft_scenario_load(path, &d->scenario, err, sizeof err) != 0 ||
+                ft_scenario_check(&d->scenario, s->rt->app_ranks, err,
+                                  sizeof err) != 0))
+    ft_fatal("%s", err);
+  ft_failures_start(&d->stream, &d->scenario, s->rt->app_ranks);
+  d->has_next = ft_failures_next(&d->stream, &d->next);
+  d->recovering_since = -1;
+}
+
+/* The failure of d->next: the victim stops now, the others learn of it
+ * after the detection latency. */
+static void inject(struct dispatcher *d, double now) {
+  d->inc++;
+  d->figures.failures++;
+  if (d->recovering_since < 0) {
+    double from = d->committed_time > d->last_resume ? d->committed_time
+                                                     : d->last_resume;
+    d->figures.lost_work_s += now - from;
+    d->recovering_since = now;
+  }
+  d->victim = d->next.rank;
+  d->rollback_due = 1;
+  d->rollback_at = now + d->scenario.detection_s;
+  d->ready = 0;
+  send_wire(d->victim, (struct ft_wire){.kind = FT_WIRE_FAIL,
+                                        .inc = d->inc,
+                                        .x = {d->scenario.restart_s}});
+  d->has_next = ft_failures_next(&d->stream, &d->next);
+}
+
+/* From pcl-vs-vcl-fgcs08, section 3: "If a failure occurs, all processes
+ * restart from their last stored checkpoint". */
+static void order_rollback(struct service *s, struct dispatcher *d) {
+  struct ft_wire m = {.kind = FT_WIRE_ROLLBACK,
+                      .inc = d->inc,
+                      .wave = d->committed_wave,
+                      .value = d->victim,
+                      .x = {d->scenario.restart_s}};
+  d->rollback_due = 0;
+  d->done = 0;
+  d->figures.rollbacks++;
+  for (int r = 0; r < s->rt->app_ranks; r++)
+    send_wire(r, m);
+  for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
+    send_wire(r, m);
+  s->inc = d->inc;
+  ft_store_discard_in_progress(s->store);
+}
+
+/* Fires what is due; returns the time of the next timed event, or -1. */
+static double dispatcher_tick(struct service *s, struct dispatcher *d) {
+  double now = run_time(s);
+  if (!d->finished && d->has_next && now >= d->next.time)
+    inject(d, now);
+  if (d->rollback_due && now >= d->rollback_at)
+    order_rollback(s, d);
+  double next = -1;
+  if (!d->finished && d->has_next)
+    next = d->next.time;
+  if (d->rollback_due && (next < 0 || d->rollback_at < next))
+    next = d->rollback_at;
+  return next;
+}
+
+static void to_all_ranks(struct service *s, struct ft_wire m) {
+  for (int r = 0; r < s->rt->app_ranks; r++)
+    send_wire(r, m);
+}
+
+static void on_ready(struct service *s, struct dispatcher *d,
+                     const struct ft_wire *m) {
+  if (m->inc != d->inc || d->rollback_due || ++d->ready < s->rt->app_ranks)
+    return;
+  double now = run_time(s);
+  d->figures.recovery_s += now - d->recovering_since;
+  d->recovering_since = -1;
+  d->last_resume = now;
+  to_all_ranks(s, (struct ft_wire){.kind = FT_WIRE_GO, .inc = d->inc});
+}
+
+static void on_done(struct service *s, struct dispatcher *d,
+                    const struct ft_wire *m) {
+  if (m->inc != d->inc || d->rollback_due || ++d->done < s->rt->app_ranks)
+    return;
+  d->finished = 1;
+  to_all_ranks(s, (struct ft_wire){.kind = FT_WIRE_FINISH,
+                                   .inc = d->inc,
+                                   .x = {d->figures.failures,
+                                         d->figures.rollbacks,
+                                         d->figures.lost_work_s,
+                                         d->figures.recovery_s}});
+}
+
+/* ---- Messages ---- */
+
+static void on_commit(struct service *s, const struct ft_wire *m) {
+  char err[512];
+  if (m->inc < s->inc)
+    return;
+  if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
+  if (s->d) {
+    s->d->committed_wave = m->wave;
+    s->d->committed_time = m->x[0] - s->start;
+  }
+}
+
+static void on_message(struct service *s, const struct ft_wire *m) {
+  switch (m->kind) {
+  case FT_WIRE_STORE:
+    on_store(s, m);
+    break;
+  case FT_WIRE_COMMIT:
+    on_commit(s, m);
+    break;
+  case FT_WIRE_IMAGE_REQUEST:
+    on_image_request(s, m);
+    break;
+  case FT_WIRE_ROLLBACK:
+    s->inc = m->inc;
+    ft_store_discard_in_progress(s->store);
+    break;
+  case FT_WIRE_READY:
+    on_ready(s, s->d, m);
+    break;
+  case FT_WIRE_DONE:
+    on_done(s, s->d, m);
+    break;
+  case FT_WIRE_SHUTDOWN:
+    s->stop = 1;
+    break;
+  default:
+    ft_fatal("service %d: unexpected control message %d from rank %d",
+             s->index, m->kind, m->from);
+  }
+}
+
+/* One round: timed events, transfers, at most one message. Blocks when
+ * nothing is timed or in flight; polls every POLL_S otherwise. */
+static void service_round(struct service *s) {
+  struct ft_runtime *rt = s->rt;
+  double next = s->d ? dispatcher_tick(s, s->d) : -1;
+  size_t in_flight = progress_transfers(s);
+  int flag = 0;
+  if (next < 0 && in_flight == 0) {
+    PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+    flag = 1;
+  } else {
+    PMPI_Test(&rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
+  }
+  if (flag) {
+    struct ft_wire m = rt->ctrl_msg;
+    ft_control_start();
+    ft_control_trace("<", m.from, &m);
+    on_message(s, &m);
+    return;
+  }
+  double wait = POLL_S;
+  if (next >= 0 && next - run_time(s) < wait)
+    wait = next - run_time(s);
+  ft_backend_sleep(wait > 0 ? wait : 0);
+}
+
+/* The ranks this server stores: their images make a wave. */
+static void open_store(struct service *s) {
+  struct ft_runtime *rt = s->rt;
+  char err[512];
+  const char *dir = ft_backend_simulated() ? NULL : rt->options.ckpt_dir;
+  s->store = ft_store_create(rt->app_ranks, dir, err, sizeof err);
+  if (!s->store)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
+  for (int r = 0; r < rt->app_ranks; r++)
+    if (ft_server_of(rt, r) == rt->world_rank) {
+      ft_store_serve(s->store, r);
+      s->serves++;
+    }
+}
 
 void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
-  (void)services;
-  int dummy;
-  PMPI_Recv(&dummy, 1, MPI_INT, 0, FT_TAG_SHUTDOWN, rt->control,
-            MPI_STATUS_IGNORE);
+  struct service s = {.rt = rt, .start = ft_backend_now()};
+  struct dispatcher d;
+  PMPI_Comm_rank(services, &s.index);
+  rt->servers = rt->world_size - rt->app_ranks;
+  open_store(&s);
+  if (s.index == 0) {
+    memset(&d, 0, sizeof d);
+    s.d = &d;
+    load_scenario(&s, &d);
+  }
+  ft_control_start();
+  while (!s.stop)
+    service_round(&s);
+  while (progress_transfers(&s) > 0)
+    ft_backend_sleep(POLL_S);
+  PMPI_Cancel(&rt->ctrl_req);
+  PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+  ft_store_destroy(s.store);
+  if (s.d)
+    ft_scenario_free(&s.d->scenario);
+  free(s.transfers);
 }
 
 void ft_service_shutdown(struct ft_runtime *rt) {
-  int dummy = 0;
   if (rt->world_rank != 0)
     return;
   for (int r = rt->app_ranks; r < rt->world_size; r++)
-    PMPI_Send(&dummy, 1, MPI_INT, r, FT_TAG_SHUTDOWN, rt->control);
+    send_wire(r, (struct ft_wire){.kind = FT_WIRE_SHUTDOWN,
+                                  .inc = rt->incarnation});
 }

@@ -36,6 +36,7 @@ Test(cli_run_args, defaults) {
   cr_assert_eq(a.service_ranks, 0);
   cr_assert(!a.dry_run && !a.real && !a.help && !a.platform_given);
   cr_assert_null(a.hostfile_out);
+  cr_assert_null(a.scenario);
   cr_assert_eq(a.nsets, 0);
   cr_assert_eq(a.napp_args, 0);
   ft_run_args_free(&a);
@@ -48,7 +49,7 @@ Test(cli_run_args, every_flag) {
                "2",          "--set",   "a=1",
                "--dry-run",  "--real",  "--hostfile-out",
                "h.txt",      "--set",   "b=2",
-               NULL};
+               "--scenario", "s.txt",   NULL};
   struct ft_run_args a;
   cr_assert_eq(parse(&a, w), 0, "%s", err);
   cr_assert_str_eq(a.platform, "myrinet");
@@ -59,6 +60,7 @@ Test(cli_run_args, every_flag) {
   cr_assert_eq(a.service_ranks, 2);
   cr_assert(a.dry_run && a.real);
   cr_assert_str_eq(a.hostfile_out, "h.txt");
+  cr_assert_str_eq(a.scenario, "s.txt");
   cr_assert_eq(a.nsets, 2);
   cr_assert_str_eq(a.sets[0], "a=1");
   cr_assert_str_eq(a.sets[1], "b=2");
@@ -166,6 +168,10 @@ Test(cli_run_args, protocol_with_comma) {
               "--protocol", "none,x=1");
 }
 
+Test(cli_run_args, scenario_missing_value) {
+  PARSE_FAILS("--scenario: missing value", "--scenario");
+}
+
 Test(cli_run_args, switch_with_value) {
   PARSE_FAILS("--dry-run: takes no value", "--dry-run=yes");
 }
@@ -250,4 +256,43 @@ Test(cli_run_options, text_too_long) {
   cr_assert_eq(options(w, text, sizeof text, &o), -1);
   cr_assert_str_eq(err, "--set protocol=none: options text longer than 39 "
                         "bytes");
+}
+
+Test(cli_run_options, scenario_after_service_ranks_before_sets) {
+  char *w[] = {"--set", "period=2", "--scenario", "/abs/s.txt", NULL};
+  char text[256];
+  struct ft_options o;
+  cr_assert_eq(options(w, text, sizeof text, &o), 0, "%s", err);
+  cr_assert_str_eq(text, "protocol=none,service_ranks=0,scenario=/abs/s.txt,"
+                         "period=2");
+  cr_assert_str_eq(o.scenario, "/abs/s.txt");
+  cr_assert_eq(o.period, 2.0);
+}
+
+Test(cli_run_options, scenario_path_with_comma) {
+  char *w[] = {"--scenario", "/a,b/s.txt", NULL}, text[256];
+  struct ft_options o;
+  cr_assert_eq(options(w, text, sizeof text, &o), -1);
+  cr_assert_str_eq(err, "--scenario /a,b/s.txt: FTSIM_OPTIONS cannot carry a "
+                        "path with a comma");
+}
+
+Test(cli_run_options, scenario_path_too_long) {
+  char path[600];
+  memset(path, 'x', sizeof path);
+  path[0] = '/';
+  path[sizeof path - 1] = '\0';
+  char *w[] = {"--scenario", path, NULL}, text[1024];
+  struct ft_options o;
+  cr_assert_eq(options(w, text, sizeof text, &o), -1);
+  cr_assert(strncmp(err, "--scenario /xxx", 15) == 0, "%s", err);
+}
+
+Test(cli_run_options, negative_period_rejected) {
+  char *w[] = {"--set", "period=-1", NULL}, text[256];
+  struct ft_options o;
+  cr_assert_eq(options(w, text, sizeof text, &o), -1);
+  expect_blame("--set", "period=-1", "period=-1");
+  cr_assert(strncmp(err, "--set period=-1: period must be", 31) == 0, "%s",
+            err);
 }

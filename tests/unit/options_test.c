@@ -35,13 +35,62 @@ Test(options, unknown_protocol_names_the_field_and_the_known_ones) {
       ft_options_parse("service_ranks=1,protocol=pcll", &o, err, sizeof err),
       -1);
   cr_assert_str_eq(err, "field 2 'protocol=pcll': unknown protocol 'pcll' "
-                        "(known: none)");
+                        "(known: none, pcl)");
 }
 
 Test(options, unknown_key_is_an_error) {
-  cr_assert_eq(ft_options_parse("period=30", &o, err, sizeof err), -1);
-  cr_assert_str_eq(err, "field 1 'period=30': unknown key 'period' (known: "
-                        "protocol, service_ranks)");
+  cr_assert_eq(ft_options_parse("periode=30", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'periode=30': unknown key 'periode' (known: "
+                        "protocol, service_ranks, period, image_mb, scenario, "
+                        "ckpt_dir, server_map)");
+}
+
+Test(options, reads_the_checkpoint_keys) {
+  cr_assert_eq(ft_options_parse("protocol=pcl,period=2.5,image_mb=64,"
+                                "scenario=s.txt,ckpt_dir=/tmp/c,"
+                                "server_map=cyclic",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_str_eq(o.protocol, "pcl");
+  cr_assert_float_eq(o.period, 2.5, 1e-12);
+  cr_assert_float_eq(o.image_mb, 64, 1e-12);
+  cr_assert_str_eq(o.scenario, "s.txt");
+  cr_assert_str_eq(o.ckpt_dir, "/tmp/c");
+  cr_assert_eq(o.server_map, FT_SERVER_MAP_CYCLIC);
+}
+
+Test(options, checkpoint_defaults) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_float_eq(o.period, 0, 1e-12);
+  cr_assert_float_eq(o.image_mb, 0, 1e-12);
+  cr_assert_str_eq(o.scenario, "");
+  cr_assert_str_eq(o.ckpt_dir, "ftsim-ckpt");
+  cr_assert_eq(o.server_map, FT_SERVER_MAP_BLOCK);
+}
+
+Test(options, negative_period_names_the_field) {
+  cr_assert_eq(ft_options_parse("protocol=pcl,period=-1", &o, err, sizeof err),
+               -1);
+  cr_assert_str_eq(err, "field 2 'period=-1': period must be a number of "
+                        "seconds >= 0");
+}
+
+Test(options, bad_checkpoint_values_are_errors) {
+  const char *bad[] = {"period=abc", "period=", "period=nan", "image_mb=-3",
+                       "image_mb=1e9", "scenario=", "ckpt_dir=",
+                       "server_map=random"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    cr_assert_eq(ft_options_parse(bad[i], &o, err, sizeof err), -1, "%s",
+                 bad[i]);
+}
+
+Test(options, servers_take_blocks_or_turns) {
+  /* 10 ranks on 3 servers: blocks of ceil(10/3) = 4 */
+  int block[10] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2};
+  for (int r = 0; r < 10; r++) {
+    cr_assert_eq(ft_options_server_of(FT_SERVER_MAP_BLOCK, r, 10, 3), block[r]);
+    cr_assert_eq(ft_options_server_of(FT_SERVER_MAP_CYCLIC, r, 10, 3), r % 3);
+  }
 }
 
 Test(options, negative_or_malformed_counts_are_errors) {

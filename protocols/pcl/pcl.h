@@ -1,0 +1,55 @@
+/* Protocol `pcl`: blocking coordinated checkpointing (MPICH2-Pcl, from
+ * pcl-vs-vcl-sc06 and pcl-vs-vcl-fgcs08, section 3), at application safe
+ * points.
+ *
+ * The core never calls MPI, SimGrid or a clock, never allocates and owns no
+ * static mutable state. Its ops table is ft_protocol_pcl (in the registry);
+ * the functions below only read a state initialised by ft_protocol_pcl.init,
+ * for tests and traces.
+ *
+ * A wave, as the core plays it (every message goes through update.sends):
+ *  1. rank 0, at its deadline, sends WAVE_REQUEST to every other rank and
+ *     stops at its next safe point;
+ *  2. every rank answers POSITION (its safe-point index) and stops at its
+ *     next safe point until it learns where the wave is;
+ *  3. rank 0 sends WAVE_AT K = max(positions) + 1;
+ *  4. at safe point K a rank sends its MARKER to every other rank and is
+ *     held there until it has every other rank's marker: then CHECKPOINT and
+ *     RELEASE;
+ *  5. when its image is stored the rank sends CHECKPOINT_DONE to rank 0;
+ *  6. rank 0, with every image stored, COMMITs and arms the next deadline
+ *     `period` seconds later.
+ *
+ * Update flags: APP_SEND, APP_RECV and DELIVERED always get PASS (Pcl never
+ * blocks one operation: the application is frozen at the safe point). A
+ * SAFE_POINT gets exactly one of PASS or HOLD, with CHECKPOINT beside PASS
+ * when the rank checkpoints at once. Other events may carry RELEASE (a held
+ * rank goes on), CHECKPOINT (taken while held, always with RELEASE) and,
+ * on rank 0, COMMIT; they never carry PASS or HOLD. */
+#ifndef FT_PCL_H
+#define FT_PCL_H
+
+#include "../ft_protocol.h"
+
+/* The core's ops: name "pcl", recovers = 1. */
+extern const struct ft_protocol_ops ft_protocol_pcl;
+
+/* Returns the wave the rank is in, or the last one it took part in (0
+ * before the first; after a ROLLBACK, the wave rolled back to). */
+int ft_pcl_wave(const void *state);
+
+/* Returns the safe-point index K at which the current wave checkpoints, or
+ * 0 while the rank does not know it (or no wave is in progress). */
+int64_t ft_pcl_wave_at(const void *state);
+
+/* Returns the safe-point index at which the application is held, or 0 when
+ * it runs. */
+int64_t ft_pcl_held(const void *state);
+
+/* Returns 1 when the marker of `peer` for the current wave arrived before
+ * this rank sent its own: the channel peer -> rank is delayed until the
+ * rank's checkpoint (pcl-vs-vcl-fgcs08, section 3). Returns 0 otherwise,
+ * and for a peer outside the world. */
+int ft_pcl_channel_delayed(const void *state, int peer);
+
+#endif /* FT_PCL_H */

@@ -1,0 +1,196 @@
+/* The application's state and the checkpoints of it: ft_protect's table,
+ * the safe point behind ft_snapshot, the core's updates, local images and
+ * their upload to the checkpoint server. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "ft.h"
+#include "image.h"
+#include "runtime.h"
+
+void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes) {
+  if (id < 0 || id >= FT_MAX_REGIONS)
+    ft_fatal("ft_protect: id %d is outside [0, %d)", id, FT_MAX_REGIONS);
+  if (!ptr && bytes > 0)
+    ft_fatal("ft_protect: id %d registers %zu bytes at NULL", id, bytes);
+  rt->regions[id] = (struct ft_protected){.ptr = ptr, .bytes = bytes,
+                                          .used = 1};
+}
+
+/* The registered buffers, in id order; returns how many. */
+static size_t collect_regions(const struct ft_runtime *rt,
+                              struct ft_image_region out[FT_MAX_REGIONS]) {
+  size_t n = 0;
+  for (int id = 0; id < FT_MAX_REGIONS; id++)
+    if (rt->regions[id].used)
+      out[n++] = (struct ft_image_region){.id = id,
+                                          .ptr = rt->regions[id].ptr,
+                                          .bytes = rt->regions[id].bytes};
+  return n;
+}
+
+int ft_server_of(const struct ft_runtime *rt, int rank) {
+  return rt->app_ranks + ft_options_server_of(rt->options.server_map, rank,
+                                              rt->app_ranks, rt->servers);
+}
+
+int ft_dispatcher(const struct ft_runtime *rt) { return rt->app_ranks; }
+
+struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave) {
+  for (int i = 0; i < 2; i++)
+    if (wave > 0 && rt->images[i].wave == wave)
+      return &rt->images[i];
+  return NULL;
+}
+
+void ft_release_local_image(struct ft_local_image *slot) {
+  if (slot->upload != MPI_REQUEST_NULL)
+    PMPI_Wait(&slot->upload, MPI_STATUS_IGNORE);
+  free(slot->bytes);
+  *slot = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
+}
+
+/* The slot a new checkpoint goes to: the empty or older one. The newer one
+ * holds the last committed wave (a wave starts only after the previous one
+ * committed), which a rollback may need. */
+static struct ft_local_image *free_slot(struct ft_runtime *rt) {
+  struct ft_local_image *a = &rt->images[0], *b = &rt->images[1];
+  struct ft_local_image *slot = a->wave <= b->wave ? a : b;
+  ft_release_local_image(slot);
+  return slot;
+}
+
+/* Sends the image in `slot` to this rank's server: an announcement, the
+ * bytes, and (simulation) the modelled process image. */
+static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
+  int server = ft_server_of(rt, rt->world_rank);
+  double padding = rt->options.image_mb * 1e6;
+  struct ft_wire m = {.kind = FT_WIRE_STORE,
+                      .wave = slot->wave,
+                      .inc = rt->incarnation,
+                      .value = (int64_t)slot->size,
+                      .x = {padding}};
+  ft_control_send(server, &m);
+  PMPI_Isend(slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
+             rt->control, &slot->upload);
+  ft_backend_padding_send(rt->world_rank, server, padding);
+  rt->ckpt_bytes += (uint64_t)slot->size + (uint64_t)padding;
+}
+
+/* From pcl-vs-vcl-fgcs08, section 3: "When a process has received the
+ * marker of every other process, it checkpoints and sends the resulting
+ * image to the checkpoint server". */
+static void take_checkpoint(struct ft_runtime *rt, int wave) {
+  struct ft_image_region regions[FT_MAX_REGIONS];
+  size_t n = collect_regions(rt, regions);
+  size_t size = ft_image_size(regions, n);
+  if (size > (size_t)2147483647)
+    ft_fatal("rank %d: image of %zu bytes exceeds 2 GiB", rt->world_rank,
+             size);
+  struct ft_local_image *slot = free_slot(rt);
+  slot->bytes = malloc(size);
+  if (!slot->bytes)
+    ft_fatal("rank %d: out of memory for an image of %zu bytes",
+             rt->world_rank, size);
+  struct ft_image_info info = {
+      .rank = rt->world_rank, .wave = wave, .index = rt->safe_points};
+  slot->size = ft_image_write(slot->bytes, size, &info, regions, n);
+  slot->wave = wave;
+  slot->index = rt->safe_points;
+  slot->time = ft_backend_now();
+  upload(rt, slot);
+}
+
+void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
+  struct ft_image_region regions[FT_MAX_REGIONS];
+  size_t n = collect_regions(rt, regions);
+  char err[256];
+  if (ft_image_restore(image, size, regions, n, err, sizeof err) != 0)
+    ft_fatal("rank %d cannot restore its checkpoint: %s", rt->world_rank,
+             err);
+}
+
+/* Rank 0: every image of `wave` is stored; the servers make it the
+ * committed generation. */
+static void commit(struct ft_runtime *rt, int wave) {
+  const struct ft_local_image *mine = ft_local_image_of(rt, wave);
+  struct ft_wire m = {.kind = FT_WIRE_COMMIT,
+                      .wave = wave,
+                      .inc = rt->incarnation,
+                      .x = {mine ? mine->time : ft_backend_now()}};
+  rt->waves_committed++;
+  for (int s = 0; s < rt->servers; s++)
+    ft_control_send(rt->app_ranks + s, &m);
+}
+
+void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
+  for (size_t i = 0; i < u->n_sends; i++) {
+    const struct ft_control *c = &u->sends[i];
+    struct ft_wire m = {.kind = (int32_t)c->kind,
+                        .to = c->to,
+                        .wave = c->wave,
+                        .inc = rt->incarnation,
+                        .value = c->value};
+    ft_control_send(c->to, &m); /* application ranks are world ranks */
+  }
+  if (u->flags & FT_UPDATE_HOLD)
+    rt->held = 1;
+  if (u->flags & FT_UPDATE_CHECKPOINT)
+    take_checkpoint(rt, u->wave);
+  if (u->flags & FT_UPDATE_RELEASE)
+    rt->held = 0;
+  if (u->flags & FT_UPDATE_COMMIT)
+    commit(rt, u->wave);
+  rt->deadline = u->deadline;
+}
+
+void ft_core_step(struct ft_runtime *rt, struct ft_event *event) {
+  struct ft_update u = {.deadline = -1};
+  event->time = ft_backend_now();
+  if (rt->protocol->step(rt->protocol_state, event, &u) != 0)
+    ft_fatal("protocol %s failed on rank %d (event %d at %.9f s)",
+             rt->protocol->name, rt->world_rank, (int)event->type,
+             event->time);
+  ft_apply_update(rt, &u);
+}
+
+void ft_check_deadline(struct ft_runtime *rt) {
+  if (rt->running && rt->deadline >= 0 && ft_backend_now() >= rt->deadline) {
+    struct ft_event e = {.type = FT_EVENT_TIMER, .peer = -1, .tag = -1};
+    ft_core_step(rt, &e);
+  }
+}
+
+/* The first safe point after a restart to a committed wave: put the
+ * checkpoint back. The safe point it was taken at is where the run now is. */
+static int restore_at_safe_point(struct ft_runtime *rt) {
+  rt->restore_pending = 0;
+  struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
+  if (!img)
+    ft_fatal("rank %d lost its image of wave %d", rt->world_rank,
+             rt->restore_wave);
+  ft_restore_image(rt, img->bytes, img->size);
+  rt->safe_points = img->index;
+  return FT_SNAPSHOT_RESTORED;
+}
+
+int ft_safe_point(struct ft_runtime *rt) {
+  if (!rt->initialized || rt->finalized)
+    return FT_SNAPSHOT_CONTINUE;
+  rt->safe_points++;
+  if (rt->restore_pending && rt->restore_wave > 0)
+    return restore_at_safe_point(rt);
+  rt->restore_pending = 0; /* a restart from the beginning: nothing to put
+                              back, an ordinary safe point */
+  if (!rt->recovering_protocol)
+    return FT_SNAPSHOT_CONTINUE;
+  ft_check_deadline(rt);
+  struct ft_event e = {
+      .type = FT_EVENT_SAFE_POINT, .peer = -1, .tag = -1,
+      .index = rt->safe_points};
+  ft_core_step(rt, &e);
+  while (rt->held)
+    ft_wait_control();
+  return FT_SNAPSHOT_CONTINUE;
+}

@@ -1,0 +1,131 @@
+/* The control plane and the interruptible waits (see control.h). */
+#include "control.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "runtime.h"
+
+void ft_control_start(void) {
+  struct ft_runtime *rt = ft_runtime();
+  PMPI_Irecv(&rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE, MPI_ANY_SOURCE,
+             FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
+}
+
+/* FTSIM_TRACE_CONTROL=1 prints every control message on stderr. */
+void ft_control_trace(const char *dir, int peer, const struct ft_wire *m) {
+  static int on = -1; /* per rank: SMPI privatizes globals */
+  if (on < 0)
+    on = getenv("FTSIM_TRACE_CONTROL") != NULL;
+  if (on)
+    fprintf(stderr, "[%.6f] %d %s %d: kind %d wave %d inc %d value %lld\n",
+            ft_backend_now(), ft_runtime()->world_rank, dir, peer, m->kind,
+            m->wave, m->inc, (long long)m->value);
+}
+
+void ft_control_send(int dest, const struct ft_wire *m) {
+  struct ft_runtime *rt = ft_runtime();
+  ft_control_trace(">", dest, m);
+  struct ft_wire copy = *m;
+  copy.from = rt->world_rank; /* the caller sets the incarnation */
+  PMPI_Send(&copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
+            rt->control);
+}
+
+/* The control receive completed: take the message, re-post, handle. */
+static void control_arrived(struct ft_runtime *rt) {
+  struct ft_wire m = rt->ctrl_msg;
+  ft_control_start();
+  ft_control_trace("<", m.from, &m);
+  ft_control_handle(&m);
+}
+
+void ft_wait_control(void) {
+  struct ft_runtime *rt = ft_runtime();
+  PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+  control_arrived(rt);
+}
+
+int ft_poll_control(void) {
+  struct ft_runtime *rt = ft_runtime();
+  int flag = 0;
+  PMPI_Test(&rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
+  if (flag)
+    control_arrived(rt);
+  return flag;
+}
+
+static int any_active(int n, const MPI_Request reqs[]) {
+  for (int i = 0; i < n; i++)
+    if (reqs[i] != MPI_REQUEST_NULL)
+      return 1;
+  return 0;
+}
+
+/* Waits on [control, reqs...]; the control receive comes first so that a
+ * stream of ready application messages cannot starve it. */
+static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                             MPI_Status *status) {
+  MPI_Request small[16], *all = n < 16 ? small : malloc(((size_t)n + 1) *
+                                                         sizeof *all);
+  if (!all)
+    ft_fatal("out of memory in a wait on %d requests", n);
+  int index = MPI_UNDEFINED;
+  ft_check_deadline(rt);
+  for (;;) {
+    all[0] = rt->ctrl_req;
+    memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
+    PMPI_Waitany(n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
+    memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
+    if (index != 0)
+      break;
+    rt->ctrl_req = MPI_REQUEST_NULL;
+    control_arrived(rt); /* may not return */
+  }
+  if (all != small)
+    free(all);
+  return index - 1;
+}
+
+int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
+  if (!any_active(n, reqs))
+    return MPI_UNDEFINED;
+  if (!rt->recovering_protocol) {
+    int index;
+    PMPI_Waitany(n, reqs, &index, status ? status : MPI_STATUS_IGNORE);
+    return index;
+  }
+  return wait_with_control(rt, n, reqs, status);
+}
+
+int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
+  if (!ft_runtime()->recovering_protocol)
+    return PMPI_Wait(req, status ? status : MPI_STATUS_IGNORE);
+  ft_wait_any(1, req, status);
+  return MPI_SUCCESS;
+}
+
+int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+  if (!ft_runtime()->recovering_protocol)
+    return PMPI_Waitall(n, reqs, statuses);
+  MPI_Status st;
+  int index;
+  while ((index = ft_wait_any(n, reqs, &st)) != MPI_UNDEFINED)
+    if (statuses != MPI_STATUSES_IGNORE)
+      statuses[index] = st;
+  return MPI_SUCCESS;
+}
+
+int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
+                     int tag, MPI_Comm comm, MPI_Status *status) {
+  if (!ft_runtime()->recovering_protocol || source == MPI_PROC_NULL)
+    return PMPI_Recv(buf, count, type, source, tag, comm, status);
+  MPI_Request req;
+  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_wait_internal(&req, status);
+}

@@ -1,0 +1,93 @@
+/* The runtime's control plane: small messages between application ranks,
+ * checkpoint servers and the dispatcher, carried on the `control`
+ * communicator (a duplicate of the whole world), and the interruptible waits
+ * that let a rank handle them while its application blocks.
+ *
+ * Under a recovering protocol every blocking operation of the application
+ * (and of the runtime's collectives) waits on its own requests AND on the
+ * control receive, so a marker, a wave request or a rollback order reaches a
+ * rank blocked in MPI_Recv. With protocol `none` the waits are plain. */
+#ifndef FT_CONTROL_H
+#define FT_CONTROL_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "ft_protocol.h"
+
+/* Message kinds beyond the cores' (enum ft_control_kind, which stay below
+ * 100). */
+enum ft_wire_kind {
+  FT_WIRE_STORE = 100, /* rank -> server: image of `wave` follows, value =
+                          bytes, x[0] = modelled padding bytes */
+  FT_WIRE_STORED,      /* server -> rank: image of `wave` stored */
+  FT_WIRE_COMMIT,      /* rank 0 -> servers: `wave` committed, x[0] = time of
+                          its checkpoint */
+  FT_WIRE_FAIL,        /* dispatcher -> victim: you failed (incarnation inc) */
+  FT_WIRE_ROLLBACK,    /* dispatcher -> all: roll back to committed `wave`;
+                          value = the victim, x[0] = its restart cost (s) */
+  FT_WIRE_READY,       /* rank -> dispatcher: restored, ready for incarnation */
+  FT_WIRE_GO,          /* dispatcher -> ranks: resume incarnation `inc` */
+  FT_WIRE_DONE,        /* rank -> dispatcher: my application finished */
+  FT_WIRE_FINISH,      /* dispatcher -> ranks: everybody finished; x[] =
+                          failures, rollbacks; y[] = lost work, recovery */
+  FT_WIRE_IMAGE_REQUEST, /* restarting rank -> server: send my `wave` */
+  FT_WIRE_IMAGE,         /* server -> rank: image follows, value = bytes,
+                            x[0] = padding bytes; value < 0: none */
+  FT_WIRE_SHUTDOWN,      /* rank 0 -> services: the run is over */
+};
+
+/* One control message, sent as bytes. */
+struct ft_wire {
+  int32_t kind; /* enum ft_control_kind or enum ft_wire_kind */
+  int32_t from; /* world rank of the sender */
+  int32_t to;   /* application rank for core messages */
+  int32_t wave;
+  int32_t inc; /* incarnation of the sender's view */
+  int32_t pad_;
+  int64_t value;
+  double x[4];
+};
+
+/* Tags on the control communicator. */
+enum {
+  FT_TAG_CONTROL = 1, /* struct ft_wire */
+  FT_TAG_IMAGE,       /* image bytes (rank <-> server) */
+  FT_TAG_PADDING,     /* modelled image bytes (simulation only) */
+};
+
+/* Posts the control receive of this rank (once, at MPI_Init). */
+void ft_control_start(void);
+
+/* Sends `m` to world rank `dest` (small: never blocks for long). */
+void ft_control_send(int dest, const struct ft_wire *m);
+
+/* With FTSIM_TRACE_CONTROL set, prints a message sent (dir ">") or
+ * received ("<") on stderr, with the time. */
+void ft_control_trace(const char *dir, int peer, const struct ft_wire *m);
+
+/* Handles one control message that arrived (runtime side: see
+ * recovery.c); may not return when it orders a rollback. */
+void ft_control_handle(const struct ft_wire *m);
+
+/* Waits until one of the n requests completes, handling control messages
+ * meanwhile. Returns the index of the completed request (set to
+ * MPI_REQUEST_NULL, its status in *status unless NULL), or MPI_UNDEFINED
+ * when every request is MPI_REQUEST_NULL. May not return (rollback). */
+int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status);
+
+/* Waits until the control receive completes and handles the message. */
+void ft_wait_control(void);
+
+/* Non-blocking: handles a control message if one is there. Returns 1 if one
+ * was handled. Costs an MPI_Test (SMPI injects a little simulated time). */
+int ft_poll_control(void);
+
+/* Blocking point-to-point used by the runtime (collectives, p2p wrappers),
+ * interruptible by control messages under a recovering protocol. */
+int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
+                     int tag, MPI_Comm comm, MPI_Status *status);
+int ft_wait_internal(MPI_Request *req, MPI_Status *status);
+int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]);
+
+#endif /* FT_CONTROL_H */

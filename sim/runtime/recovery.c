@@ -1,0 +1,244 @@
+/* Rollback recovery on an application rank: control messages from the
+ * dispatcher and the servers, the restart of main(), and the end-of-run
+ * handshake.
+ *
+ * A failure is logical (DESIGN.md: turning a SimGrid host off aborts the
+ * whole simulation): the failed rank abandons its application at once and
+ * loses its memory; at detection every rank abandons its application,
+ * restores the last committed wave and runs main() again from the top, as a
+ * relaunched binary would. Control reaches a rank only inside MPI calls
+ * (control.h), so "at once" means at the rank's next MPI call or wait. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "image.h"
+#include "runtime.h"
+
+extern int main(int argc, char **argv); /* the application's */
+
+/* ---- Control messages ---- */
+
+static void defer(struct ft_runtime *rt, const struct ft_wire *m) {
+  if (rt->n_deferred == rt->cap_deferred) {
+    size_t cap = rt->cap_deferred ? 2 * rt->cap_deferred : 16;
+    struct ft_wire *p = realloc(rt->deferred, cap * sizeof *p);
+    if (!p)
+      ft_fatal("out of memory deferring control messages");
+    rt->deferred = p;
+    rt->cap_deferred = cap;
+  }
+  rt->deferred[rt->n_deferred++] = *m;
+}
+
+static void deliver_to_core(struct ft_runtime *rt, const struct ft_wire *m) {
+  struct ft_event e = {.type = FT_EVENT_CONTROL,
+                       .peer = m->from,
+                       .tag = -1,
+                       .control = {.kind = (enum ft_control_kind)m->kind,
+                                   .from = m->from,
+                                   .to = m->to,
+                                   .wave = m->wave,
+                                   .value = m->value}};
+  ft_core_step(rt, &e);
+}
+
+/* A core message of another incarnation is stale and dropped; one that
+ * arrives while this rank recovers waits for the resumption. */
+static void on_core_message(struct ft_runtime *rt, const struct ft_wire *m) {
+  if (m->inc != rt->incarnation)
+    return;
+  if (!rt->running)
+    defer(rt, m);
+  else
+    deliver_to_core(rt, m);
+}
+
+static void on_fail(struct ft_runtime *rt, const struct ft_wire *m) {
+  rt->dead = 1;
+  rt->restart_cost_s = m->x[0];
+  if (m->inc > rt->incarnation)
+    rt->incarnation = m->inc; /* what this rank sent before is now stale */
+  ft_rollback_now(rt);
+}
+
+static void on_rollback(struct ft_runtime *rt, const struct ft_wire *m) {
+  if (m->inc <= rt->rollback_inc)
+    return; /* a duplicate */
+  rt->rollback_inc = m->inc;
+  rt->incarnation = m->inc;
+  rt->rollback_wave = m->wave;
+  if (m->value == rt->world_rank) {
+    rt->dead = 1;
+    rt->restart_cost_s = m->x[0];
+  }
+  ft_rollback_now(rt);
+}
+
+static void on_stored(struct ft_runtime *rt, const struct ft_wire *m) {
+  if (m->inc != rt->incarnation || !rt->running)
+    return;
+  struct ft_event e = {
+      .type = FT_EVENT_IMAGE_STORED, .peer = -1, .tag = -1, .wave = m->wave};
+  ft_core_step(rt, &e);
+}
+
+static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
+  if (m->inc != rt->incarnation)
+    return;
+  rt->finished = 1;
+  rt->failures = (struct ft_failure_figures){.failures = m->x[0],
+                                              .rollbacks = m->x[1],
+                                              .lost_work_s = m->x[2],
+                                              .recovery_s = m->x[3]};
+}
+
+void ft_control_handle(const struct ft_wire *m) {
+  struct ft_runtime *rt = ft_runtime();
+  switch (m->kind) {
+  case FT_WIRE_FAIL:
+    on_fail(rt, m);
+    break;
+  case FT_WIRE_ROLLBACK:
+    on_rollback(rt, m);
+    break;
+  case FT_WIRE_GO:
+    rt->go_inc = m->inc;
+    break;
+  case FT_WIRE_FINISH:
+    on_finish(rt, m);
+    break;
+  case FT_WIRE_STORED:
+    on_stored(rt, m);
+    break;
+  case FT_WIRE_IMAGE:
+    rt->image_offer = *m;
+    rt->image_offered = 1;
+    break;
+  default:
+    if (m->kind >= FT_WIRE_STORE)
+      ft_fatal("rank %d: unexpected control message %d from rank %d",
+               rt->world_rank, m->kind, m->from);
+    on_core_message(rt, m);
+  }
+}
+
+/* ---- Recovery ---- */
+
+/* A failed rank lost its memory: its image comes back from its server. */
+static void fetch_image(struct ft_runtime *rt, int wave) {
+  int server = ft_server_of(rt, rt->world_rank);
+  struct ft_wire ask = {
+      .kind = FT_WIRE_IMAGE_REQUEST, .wave = wave, .inc = rt->incarnation};
+  rt->image_offered = 0;
+  ft_control_send(server, &ask);
+  while (!rt->image_offered)
+    ft_wait_control();
+  if (rt->image_offer.value < 0)
+    ft_fatal("rank %d: checkpoint server %d has no image of wave %d",
+             rt->world_rank, server, wave);
+  struct ft_local_image *slot = &rt->images[0];
+  slot->size = (size_t)rt->image_offer.value;
+  slot->bytes = malloc(slot->size ? slot->size : 1);
+  if (!slot->bytes)
+    ft_fatal("rank %d: out of memory for its image", rt->world_rank);
+  void *padding = rt->image_offer.x[0] >= 1
+                      ? ft_backend_padding_receive(server, rt->world_rank)
+                      : NULL;
+  PMPI_Recv(slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
+            rt->control, MPI_STATUS_IGNORE);
+  ft_backend_padding_done(padding, 1);
+  struct ft_image_info info;
+  char err[256];
+  if (ft_image_check(slot->bytes, slot->size, &info, err, sizeof err) != 0)
+    ft_fatal("rank %d: image of wave %d from server %d: %s", rt->world_rank,
+             wave, server, err);
+  slot->wave = wave;
+  slot->index = info.index;
+}
+
+/* Drops local images: all of them (a failed rank), or those newer than the
+ * wave restored. */
+static void drop_images(struct ft_runtime *rt, int newer_than) {
+  for (int i = 0; i < 2; i++)
+    if (rt->images[i].wave > newer_than)
+      ft_release_local_image(&rt->images[i]);
+}
+
+static void restore_memory(struct ft_runtime *rt) {
+  int wave = rt->rollback_wave;
+  if (rt->dead) {
+    ft_backend_sleep(rt->restart_cost_s);
+    drop_images(rt, -1);
+    if (wave > 0)
+      fetch_image(rt, wave);
+    rt->dead = 0;
+  } else {
+    drop_images(rt, wave);
+  }
+  if (wave > 0 && !ft_local_image_of(rt, wave))
+    ft_fatal("rank %d has no image of committed wave %d", rt->world_rank,
+             wave);
+}
+
+/* A fresh world per incarnation: messages of an abandoned run never match
+ * (DESIGN.md, "Incarnations"). */
+static void resume(struct ft_runtime *rt) {
+  PMPI_Comm_dup(rt->app_base, &rt->app_world);
+  ft_comm_abandon_all();
+  ft_comm_register(MPI_COMM_WORLD, rt->app_world);
+  memset(rt->regions, 0, sizeof rt->regions);
+  rt->safe_points = 0;
+  rt->held = 0;
+  rt->restore_pending = 1;
+  rt->restore_wave = rt->rollback_wave;
+  const struct ft_local_image *img = ft_local_image_of(rt, rt->rollback_wave);
+  struct ft_event e = {.type = FT_EVENT_ROLLBACK,
+                       .peer = -1,
+                       .tag = -1,
+                       .wave = rt->rollback_wave,
+                       .index = img ? img->index : 0};
+  rt->running = 1;
+  ft_core_step(rt, &e);
+  for (size_t i = 0; i < rt->n_deferred; i++)
+    on_core_message(rt, &rt->deferred[i]);
+  rt->n_deferred = 0;
+}
+
+static void recover(struct ft_runtime *rt) {
+  rt->running = 0;
+  rt->held = 0;
+  while (rt->rollback_inc < rt->incarnation) /* a failed rank waits for */
+    ft_wait_control();                       /* the others to notice */
+  restore_memory(rt);
+  struct ft_wire ready = {.kind = FT_WIRE_READY, .inc = rt->incarnation};
+  ft_control_send(ft_dispatcher(rt), &ready);
+  while (rt->go_inc != rt->incarnation)
+    ft_wait_control();
+  resume(rt);
+}
+
+/* Every rollback lands here: the frame of the first rollback stays below
+ * the restarted main() for the rest of the run. */
+static _Noreturn void restart_loop(struct ft_runtime *rt) {
+  rt->restart_armed = 1;
+  setjmp(rt->restart_env);
+  recover(rt);
+  int code = main(rt->argc, rt->argv);
+  ft_backend_exit_rank(code);
+}
+
+_Noreturn void ft_rollback_now(struct ft_runtime *rt) {
+  rt->running = 0;
+  if (rt->restart_armed)
+    longjmp(rt->restart_env, 1);
+  restart_loop(rt);
+}
+
+void ft_wait_all_finished(struct ft_runtime *rt) {
+  struct ft_wire done = {.kind = FT_WIRE_DONE, .inc = rt->incarnation};
+  rt->finished = 0;
+  ft_control_send(ft_dispatcher(rt), &done);
+  while (!rt->finished)
+    ft_wait_control();
+}

@@ -1,0 +1,475 @@
+/* Failure scenarios (see scenario.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "scenario.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h" /* ft_parse_int */
+
+#define LINE_MAX_BYTES 1024 /* a line without its comment, NUL included */
+#define MAX_WORDS 8         /* words kept per line (more are counted) */
+
+/* ---- messages */
+
+static int vreport(char *err, size_t errlen, const char *fmt, va_list ap) {
+  if (errlen > 0)
+    vsnprintf(err, errlen, fmt, ap);
+  return -1;
+}
+
+static int report(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Writes the message and returns -1. */
+static int report(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* ---- parser */
+
+enum directive_id {
+  D_SEED,
+  D_DETECTION,
+  D_RESTART,
+  D_FAIL,
+  D_EXPONENTIAL,
+  D_WEIBULL,
+  D_MAX_FAILURES,
+  D_UNTIL,
+  D_COUNT
+};
+
+struct parser {
+  struct ft_scenario *s;
+  int line;
+  int first[D_COUNT]; /* line where each directive first appeared, or 0 */
+  int dist_line;      /* line of the distribution, or 0 */
+  size_t cap;         /* room in s->fails */
+  char *err;
+  size_t errlen;
+};
+
+struct directive {
+  const char *name;
+  int nvalues;       /* words after the directive */
+  const char *usage; /* for arity errors */
+  int (*apply)(struct parser *p, char **v);
+};
+
+static int fail_at(struct parser *p, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* "NAME:LINE: field 'FIELD': <fmt>", returns -1. */
+static int fail_at(struct parser *p, const char *field, const char *fmt, ...) {
+  int n = snprintf(p->err, p->errlen, "%s:%d: field '%s': ", p->s->name,
+                   p->line, field);
+  if (n >= 0 && (size_t)n < p->errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(p->err + n, p->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+/* Reads the whole word as a finite number >= min (> min when `strict`). */
+static int parse_number(const char *w, double min, bool strict, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(w, &end);
+  if (errno || end == w || *end || !isfinite(v) || v < min ||
+      (strict && v == min))
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int time_value(struct parser *p, const char *field, const char *w,
+                      double *out) {
+  if (parse_number(w, 0, false, out) == 0)
+    return 0;
+  return fail_at(p, field, "time must be a number >= 0, got '%s'", w);
+}
+
+static int positive_value(struct parser *p, const char *field, const char *what,
+                          const char *w, double *out) {
+  if (parse_number(w, 0, true, out) == 0)
+    return 0;
+  return fail_at(p, field, "%s must be a number > 0, got '%s'", what, w);
+}
+
+static int apply_seed(struct parser *p, char **v) {
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(v[0], &end, 10);
+  if (v[0][0] < '0' || v[0][0] > '9' || errno || *end)
+    return fail_at(p, "seed",
+                   "seed must be an integer from 0 to %llu, got '%s'",
+                   (unsigned long long)UINT64_MAX, v[0]);
+  p->s->seed = (uint64_t)x;
+  return 0;
+}
+
+static int apply_detection(struct parser *p, char **v) {
+  return time_value(p, "detection", v[0], &p->s->detection_s);
+}
+
+static int apply_restart(struct parser *p, char **v) {
+  return time_value(p, "restart", v[0], &p->s->restart_s);
+}
+
+static int apply_until(struct parser *p, char **v) {
+  return time_value(p, "until", v[0], &p->s->until_s);
+}
+
+static int apply_max_failures(struct parser *p, char **v) {
+  if (ft_parse_int(v[0], 0, INT_MAX, &p->s->max_failures) == 0)
+    return 0;
+  return fail_at(p, "max_failures",
+                 "max_failures must be an integer >= 0, got '%s'", v[0]);
+}
+
+static int apply_exponential(struct parser *p, char **v) {
+  p->s->dist = FT_DIST_EXPONENTIAL;
+  return positive_value(p, "exponential", "mean", v[0], &p->s->mean_s);
+}
+
+static int apply_weibull(struct parser *p, char **v) {
+  p->s->dist = FT_DIST_WEIBULL;
+  if (positive_value(p, "shape", "shape", v[0], &p->s->shape))
+    return -1;
+  return positive_value(p, "scale", "scale", v[1], &p->s->scale_s);
+}
+
+/* Inserts `f` after every failure at a time <= f.time (stable by time). */
+static void insert_fail(struct ft_scenario *s, struct ft_scenario_fail f) {
+  size_t i = s->nfails;
+  while (i > 0 && s->fails[i - 1].time > f.time) {
+    s->fails[i] = s->fails[i - 1];
+    i--;
+  }
+  s->fails[i] = f;
+  s->nfails++;
+}
+
+static int grow_fails(struct parser *p) {
+  if (p->s->nfails < p->cap)
+    return 0;
+  if (p->cap >= FT_SCENARIO_MAX_FAILS)
+    return fail_at(p, "fail", "more than %d explicit failures",
+                   FT_SCENARIO_MAX_FAILS);
+  size_t cap = p->cap ? 2 * p->cap : 16;
+  void *grown = realloc(p->s->fails, cap * sizeof *p->s->fails);
+  if (!grown)
+    return fail_at(p, "fail", "out of memory");
+  p->s->fails = grown;
+  p->cap = cap;
+  return 0;
+}
+
+static int apply_fail(struct parser *p, char **v) {
+  struct ft_scenario_fail f = {.line = p->line};
+  if (ft_parse_int(v[0], 0, INT_MAX, &f.rank))
+    return fail_at(p, "rank", "rank must be an integer >= 0, got '%s'", v[0]);
+  if (strcmp(v[1], "at") != 0)
+    return fail_at(p, "fail",
+                   "expected 'at' after the rank (fail RANK at TIME), got "
+                   "'%s'",
+                   v[1]);
+  if (time_value(p, "at", v[2], &f.time) || grow_fails(p))
+    return -1;
+  insert_fail(p->s, f);
+  return 0;
+}
+
+static const struct directive directives[D_COUNT] = {
+    [D_SEED] = {"seed", 1, "seed N", apply_seed},
+    [D_DETECTION] = {"detection", 1, "detection SECONDS", apply_detection},
+    [D_RESTART] = {"restart", 1, "restart SECONDS", apply_restart},
+    [D_FAIL] = {"fail", 3, "fail RANK at TIME", apply_fail},
+    [D_EXPONENTIAL] = {"exponential", 1, "exponential MEAN", apply_exponential},
+    [D_WEIBULL] = {"weibull", 2, "weibull SHAPE SCALE", apply_weibull},
+    [D_MAX_FAILURES] = {"max_failures", 1, "max_failures N",
+                        apply_max_failures},
+    [D_UNTIL] = {"until", 1, "until TIME", apply_until},
+};
+
+static int unknown_directive(struct parser *p, const char *word) {
+  char known[160] = "";
+  for (int d = 0; d < D_COUNT; d++) {
+    size_t used = strlen(known);
+    snprintf(known + used, sizeof known - used, "%s%s", d ? ", " : "",
+             directives[d].name);
+  }
+  return report(p->err, p->errlen, "%s:%d: unknown directive '%s' (known: %s)",
+                p->s->name, p->line, word, known);
+}
+
+/* Rejects a second distribution, or a second single-valued directive. */
+static int check_repeat(struct parser *p, int d) {
+  bool is_dist = d == D_EXPONENTIAL || d == D_WEIBULL;
+  if (is_dist && p->dist_line)
+    return fail_at(p, directives[d].name,
+                   "only one distribution per scenario (%s on line %d)",
+                   p->s->dist == FT_DIST_WEIBULL ? "weibull" : "exponential",
+                   p->dist_line);
+  if (d != D_FAIL && p->first[d])
+    return fail_at(p, directives[d].name, "given twice (first on line %d)",
+                   p->first[d]);
+  if (is_dist)
+    p->dist_line = p->line;
+  if (!p->first[d])
+    p->first[d] = p->line;
+  return 0;
+}
+
+/* Applies one line split into `n` words (the first MAX_WORDS in `w`). */
+static int apply_line(struct parser *p, char **w, int n) {
+  int d = 0;
+  while (d < D_COUNT && strcmp(w[0], directives[d].name) != 0)
+    d++;
+  if (d == D_COUNT)
+    return unknown_directive(p, w[0]);
+  const struct directive *dir = &directives[d];
+  if (n - 1 != dir->nvalues)
+    return fail_at(p, dir->name, "expected %d value%s (%s), got %d",
+                   dir->nvalues, dir->nvalues > 1 ? "s" : "", dir->usage,
+                   n - 1);
+  if (check_repeat(p, d))
+    return -1;
+  return dir->apply(p, w + 1);
+}
+
+static bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Splits `buf` in place; returns the number of words (only the first
+ * MAX_WORDS are stored). */
+static int split(char *buf, char **w) {
+  int n = 0;
+  for (char *c = buf; *c;) {
+    while (is_blank(*c))
+      *c++ = '\0';
+    if (!*c)
+      break;
+    if (n < MAX_WORDS)
+      w[n] = c;
+    n++;
+    while (*c && !is_blank(*c))
+      c++;
+  }
+  return n;
+}
+
+/* Parses the line [begin, end) (no '\n'). */
+static int parse_line(struct parser *p, const char *begin, const char *end) {
+  const char *hash = memchr(begin, '#', (size_t)(end - begin));
+  size_t len = (size_t)((hash ? hash : end) - begin);
+  if (len >= LINE_MAX_BYTES)
+    return report(p->err, p->errlen,
+                  "%s:%d: line longer than %d bytes (comments excepted)",
+                  p->s->name, p->line, LINE_MAX_BYTES - 1);
+  char buf[LINE_MAX_BYTES], *w[MAX_WORDS];
+  memcpy(buf, begin, len);
+  buf[len] = '\0';
+  int n = split(buf, w);
+  return n ? apply_line(p, w, n) : 0;
+}
+
+void ft_scenario_defaults(struct ft_scenario *out, const char *name) {
+  memset(out, 0, sizeof *out);
+  snprintf(out->name, sizeof out->name, "%s", name ? name : "scenario");
+  out->seed = 1;
+  out->dist = FT_DIST_NONE;
+  out->max_failures = -1;
+  out->until_s = HUGE_VAL;
+  out->fails = NULL;
+}
+
+int ft_scenario_parse(const char *text, const char *name,
+                      struct ft_scenario *out, char *err, size_t errlen) {
+  ft_scenario_defaults(out, name);
+  struct parser p = {.s = out, .err = err, .errlen = errlen};
+  if (errlen > 0)
+    err[0] = '\0';
+  for (const char *c = text ? text : ""; *c;) {
+    const char *nl = strchr(c, '\n');
+    const char *end = nl ? nl : c + strlen(c);
+    p.line++;
+    if (parse_line(&p, c, end)) {
+      ft_scenario_free(out);
+      return -1;
+    }
+    c = nl ? nl + 1 : end;
+  }
+  return 0;
+}
+
+void ft_scenario_free(struct ft_scenario *s) {
+  free(s->fails);
+  s->fails = NULL;
+  s->nfails = 0;
+}
+
+/* ---- loading */
+
+/* Reads up to FT_SCENARIO_MAX_BYTES of `f` into a new NUL-terminated
+ * buffer; returns NULL with `err` set. */
+static char *read_all(FILE *f, const char *path, size_t *len, char *err,
+                      size_t errlen) {
+  char *buf = malloc(FT_SCENARIO_MAX_BYTES + 2);
+  if (!buf) {
+    report(err, errlen, "%s: out of memory", path);
+    return NULL;
+  }
+  errno = 0;
+  *len = fread(buf, 1, FT_SCENARIO_MAX_BYTES + 1, f);
+  if (ferror(f) || *len > FT_SCENARIO_MAX_BYTES) {
+    if (ferror(f))
+      report(err, errlen, "%s: cannot read: %s", path,
+             strerror(errno ? errno : EIO));
+    else
+      report(err, errlen, "%s: larger than %d bytes", path,
+             FT_SCENARIO_MAX_BYTES);
+    free(buf);
+    return NULL;
+  }
+  buf[*len] = '\0';
+  return buf;
+}
+
+int ft_scenario_load(const char *path, struct ft_scenario *out, char *err,
+                     size_t errlen) {
+  ft_scenario_defaults(out, path);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return report(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+  size_t len;
+  char *text = read_all(f, path, &len, err, errlen);
+  fclose(f);
+  if (!text)
+    return -1;
+  int rc;
+  size_t nul = strlen(text);
+  if (nul < len)
+    rc = report(err, errlen, "%s: not a text file (NUL byte at offset %zu)",
+                path, nul);
+  else
+    rc = ft_scenario_parse(text, path, out, err, errlen);
+  free(text);
+  return rc;
+}
+
+int ft_scenario_check(const struct ft_scenario *s, int ranks, char *err,
+                      size_t errlen) {
+  for (size_t i = 0; i < s->nfails; i++)
+    if (s->fails[i].rank >= ranks)
+      return report(err, errlen,
+                    "%s:%d: field 'rank': rank %d is outside the application "
+                    "(%d rank%s)",
+                    s->name, s->fails[i].line, s->fails[i].rank, ranks,
+                    ranks == 1 ? "" : "s");
+  return 0;
+}
+
+/* ---- the failure stream */
+
+/* splitmix64: expands the seed into the generator's state. */
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+/* xoshiro256** (Blackman and Vigna, 2018). */
+static uint64_t next_u64(uint64_t s[4]) {
+  uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
+}
+
+/* Uniform in [0, 1), 53 bits. */
+static double next_unit(uint64_t s[4]) {
+  return (double)(next_u64(s) >> 11) * 0x1.0p-53;
+}
+
+/* Uniform in [0, n), n >= 1, without modulo bias. */
+static int next_below(uint64_t s[4], int n) {
+  uint64_t m = (uint64_t)n, limit = UINT64_MAX - UINT64_MAX % m, x;
+  do
+    x = next_u64(s);
+  while (x >= limit);
+  return (int)(x % m);
+}
+
+/* One inter-arrival time by inverse transform sampling. */
+static double next_interval(struct ft_failure_stream *st) {
+  double e = -log1p(-next_unit(st->rng)); /* -ln(1 - u): Exp(1) */
+  if (st->s->dist == FT_DIST_EXPONENTIAL)
+    return st->s->mean_s * e;
+  return st->s->scale_s * pow(e, 1.0 / st->s->shape);
+}
+
+/* Draws the next drawn failure into st->pending, or ends drawing. */
+static void draw(struct ft_failure_stream *st) {
+  const struct ft_scenario *s = st->s;
+  st->have_drawn = false;
+  if (s->dist == FT_DIST_NONE || st->ranks < 1 ||
+      (s->max_failures >= 0 && st->drawn >= s->max_failures))
+    return;
+  double t = st->clock + next_interval(st);
+  if (!isfinite(t) || t > s->until_s)
+    return;
+  st->clock = t;
+  st->pending.time = t;
+  st->pending.rank = next_below(st->rng, st->ranks);
+  st->have_drawn = true;
+}
+
+void ft_failures_start(struct ft_failure_stream *st,
+                       const struct ft_scenario *s, int ranks) {
+  memset(st, 0, sizeof *st);
+  st->s = s;
+  st->ranks = ranks;
+  uint64_t x = s->seed;
+  for (int i = 0; i < 4; i++)
+    st->rng[i] = splitmix64(&x);
+  draw(st);
+}
+
+int ft_failures_next(struct ft_failure_stream *st, struct ft_failure *out) {
+  const struct ft_scenario *s = st->s;
+  bool have_fail = st->next_fail < s->nfails;
+  if (have_fail &&
+      (!st->have_drawn || s->fails[st->next_fail].time <= st->pending.time)) {
+    out->time = s->fails[st->next_fail].time;
+    out->rank = s->fails[st->next_fail].rank;
+    st->next_fail++;
+    return 1;
+  }
+  if (!st->have_drawn)
+    return 0;
+  *out = st->pending;
+  st->drawn++;
+  draw(st);
+  return 1;
+}
