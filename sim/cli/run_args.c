@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ft_protocol.h"
 #include "options.h"
 #include "strv.h"
 
@@ -99,6 +100,7 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
   case FLAG_SET:
     return apply_set(a, v, err, errlen);
   case FLAG_SERVICE_RANKS:
+    a->service_ranks_given = true;
     return apply_int(f->name, v, 0, INT_MAX, &a->service_ranks, err, errlen);
   case FLAG_HOSTFILE_OUT:
     a->hostfile_out = v;
@@ -226,7 +228,22 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
   if (append_checked(text, len, piece, "--protocol", args->protocol, options,
                      err, errlen))
     return -1;
-  snprintf(shown, sizeof shown, "%d", args->service_ranks);
+  const struct ft_protocol_ops *p = ft_protocol_find(args->protocol);
+  int recovers = p && p->recovers;
+  int services = args->service_ranks;
+  if (recovers && !args->service_ranks_given)
+    services = 1;
+  if (recovers && services < 1)
+    return ft_fail(err, errlen,
+                   "--service-ranks %d: protocol %s needs at least one "
+                   "service rank (its checkpoint server and dispatcher)",
+                   services, args->protocol);
+  if (!recovers && args->scenario)
+    return ft_fail(err, errlen,
+                   "--scenario %s: protocol %s does not recover from "
+                   "failures (use --protocol pcl)",
+                   args->scenario, args->protocol);
+  snprintf(shown, sizeof shown, "%d", services);
   snprintf(piece, sizeof piece, "service_ranks=%s", shown);
   if (append_checked(text, len, piece, "--service-ranks", shown, options, err,
                      errlen))

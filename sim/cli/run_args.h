@@ -22,7 +22,10 @@ struct ft_run_args {
   const char *hostfile_out; /* --hostfile-out, or NULL for a temp file */
   const char *scenario;     /* --scenario: a name or a path, or NULL */
   int np;                   /* --np; default 16 */
-  int service_ranks;        /* --service-ranks; default 0 */
+  int service_ranks;        /* --service-ranks; default 0, or 1 for a
+                               protocol that recovers (its checkpoint
+                               server and dispatcher) */
+  bool service_ranks_given; /* --service-ranks was on the command line */
   bool dry_run, real, help;
   const char **sets; /* --set values, in order (point into argv) */
   size_t nsets;

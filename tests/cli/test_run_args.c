@@ -259,18 +259,20 @@ Test(cli_run_options, text_too_long) {
 }
 
 Test(cli_run_options, scenario_after_service_ranks_before_sets) {
-  char *w[] = {"--set", "period=2", "--scenario", "/abs/s.txt", NULL};
+  char *w[] = {"--set",      "period=2",   "--protocol",
+               "pcl",        "--scenario", "/abs/s.txt", NULL};
   char text[256];
   struct ft_options o;
   cr_assert_eq(options(w, text, sizeof text, &o), 0, "%s", err);
-  cr_assert_str_eq(text, "protocol=none,service_ranks=0,scenario=/abs/s.txt,"
+  cr_assert_str_eq(text, "protocol=pcl,service_ranks=1,scenario=/abs/s.txt,"
                          "period=2");
   cr_assert_str_eq(o.scenario, "/abs/s.txt");
   cr_assert_eq(o.period, 2.0);
 }
 
 Test(cli_run_options, scenario_path_with_comma) {
-  char *w[] = {"--scenario", "/a,b/s.txt", NULL}, text[256];
+  char *w[] = {"--protocol", "pcl", "--scenario", "/a,b/s.txt", NULL},
+       text[256];
   struct ft_options o;
   cr_assert_eq(options(w, text, sizeof text, &o), -1);
   cr_assert_str_eq(err, "--scenario /a,b/s.txt: FTSIM_OPTIONS cannot carry a "
