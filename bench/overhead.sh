@@ -41,7 +41,8 @@ run_once() {
   shift 2
   FTSIM_OPTIONS=protocol=none "$build/bench/measure" smpirun -np "$np" \
     -platform "$top/platforms/$platform.xml" -hostfile "$tmp/hosts" \
-    --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:dlopen \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/grow-injected-times:no \
+    --cfg=smpi/privatization:dlopen \
     --cfg=smpi/coll-selector:"$selector" \
     --log=root.thres:warning "$build/apps/$mode/$app" "$@" \
     >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }

@@ -18,7 +18,7 @@ printf '%s\n' "$names" | grep -v -- '-service-' | head -n "$np" > "$hosts"
 printf '%s\n' "$names" | grep -- '-service-' | head -n "$services" >> "$hosts"
 opts="service_ranks=$services${FTSIM_OPTIONS:+,$FTSIM_OPTIONS}"
 FTSIM_OPTIONS=$opts smpirun -np $((np + services)) -platform "$platform" \
-  -hostfile "$hosts" --cfg=smpi/simulate-computation:no \
+  -hostfile "$hosts" --cfg=smpi/simulate-computation:no --cfg=smpi/grow-injected-times:no \
   --log=root.thres:warning "$@" > "$out" 2>&1
 rc=$?
 cat "$out"

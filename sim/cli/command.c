@@ -13,6 +13,7 @@ static void build_smpirun(const struct ft_command_spec *s,
   ft_strv_push(argv, "-hostfile");
   ft_strv_push(argv, s->hostfile);
   ft_strv_push(argv, FT_SMPI_CFG_COMPUTATION);
+  ft_strv_push(argv, FT_SMPI_CFG_INJECTED);
   ft_strv_push(argv, FT_SMPI_CFG_PRIVATIZATION);
   ft_strv_push(argv, FT_SMPI_LOG_QUIET);
   ft_strv_push(argv, FT_SMPI_LOG_DEADLOCK);

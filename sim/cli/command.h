@@ -10,10 +10,14 @@
 #include "strv.h"
 
 /* SimGrid settings of every simulated run: computation is modelled, not
- * measured (DESIGN.md); the dlopen privatization interposition needs; only
+ * measured (DESIGN.md); MPI_Test and MPI_Iprobe cost a fixed simulated
+ * time (SMPI's default grows it with every unsuccessful call, in a counter
+ * all ranks share: a service rank that polls would slow an application's
+ * test loop down); the dlopen privatization interposition needs; only
  * warnings and errors from SimGrid, except the engine's INFO lines, which
  * list the blocked actors after "Deadlock detected". */
 #define FT_SMPI_CFG_COMPUTATION "--cfg=smpi/simulate-computation:no"
+#define FT_SMPI_CFG_INJECTED "--cfg=smpi/grow-injected-times:no"
 #define FT_SMPI_CFG_PRIVATIZATION "--cfg=smpi/privatization:dlopen"
 #define FT_SMPI_LOG_QUIET "--log=root.thres:warning"
 #define FT_SMPI_LOG_DEADLOCK "--log=ker_engine.thres:info"

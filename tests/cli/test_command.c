@@ -42,6 +42,7 @@ Test(cli_command, smpirun_line) {
   cr_assert_str_eq(text,
                    "/usr/bin/smpirun -np 66 -platform /src/platforms/gige.xml "
                    "-hostfile /tmp/h --cfg=smpi/simulate-computation:no "
+                   "--cfg=smpi/grow-injected-times:no "
                    "--cfg=smpi/privatization:dlopen --log=root.thres:warning "
                    "--log=ker_engine.thres:info /b/apps/smpi/cg -n 3");
   cr_assert_null(v.items[v.count]);
