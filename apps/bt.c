@@ -20,6 +20,14 @@
  *     diagonal neighbour (MPI_Isend / MPI_Irecv / MPI_Waitall on the world).
  * Computation is modelled with NAS BT's operation count (ft_compute).
  *
+ * Checkpoints (ft.h): u of every cell (one allocation for all of a rank's
+ * cells, ghosts included), the step counter and the start time are
+ * protected; the safe point is the top of each time step, where every face
+ * and every pipeline stage of the previous step has been received. w is
+ * scratch (compute_rhs and the solves rewrite what they read). After a
+ * rollback main() runs again from the top and the first ft_snapshot
+ * restores the rest.
+ *
  * Verification: the initial field of each component is a sum of two
  * discrete sine modes, which are eigenvectors of every operator above
  * (Dirichlet boundaries), so after T steps each mode is multiplied by
@@ -58,7 +66,7 @@ struct cell {
   int pos[3];        /* (a, b, c) in the q^3 cells */
   int lo[3], len[3]; /* first global point and points per axis */
   long stride[4];    /* x, y, z, component */
-  double *u, *w;     /* NCOMP x (len+2)^3 with ghosts */
+  double *u, *w;     /* NCOMP x (len+2)^3 with ghosts; u in bt->u */
 };
 
 struct bt {
@@ -66,10 +74,15 @@ struct bt {
   int rank, size, q, i, j, n;
   MPI_Comm row, col;  /* same j (rank i), same i (rank j) */
   struct cell *cells; /* cells[c]: the cell of z-slab c */
+  double *u;          /* every cell's u, one after the other */
+  size_t ulen;        /* doubles in u */
   double *den;        /* Thomas: 1 / pivot of global line point g */
   double *sface[NDIR], *rface[NDIR], *sbuf, *rbuf;
   double fpp; /* modelled flops per point per step */
 };
+
+/* ft_protect ids. */
+enum { ID_IT, ID_U, ID_T0 };
 
 /* ---- Cells ---- */
 
@@ -95,8 +108,20 @@ static void make_cell(struct bt *bt, struct cell *c, int slab) {
   c->stride[1] = c->len[0] + 2;
   c->stride[2] = c->stride[1] * (c->len[1] + 2);
   c->stride[3] = c->stride[2] * (c->len[2] + 2);
-  c->u = app_calloc("bt", (size_t)(NCOMP * c->stride[3]), sizeof(double));
   c->w = app_calloc("bt", (size_t)(NCOMP * c->stride[3]), sizeof(double));
+}
+
+/* Every cell's u in one allocation (bt->u), protected as one buffer. */
+static void alloc_u(struct bt *bt) {
+  bt->ulen = 0;
+  for (int c = 0; c < bt->q; c++)
+    bt->ulen += (size_t)(NCOMP * bt->cells[c].stride[3]);
+  bt->u = app_calloc("bt", bt->ulen, sizeof(double));
+  size_t off = 0;
+  for (int c = 0; c < bt->q; c++) {
+    bt->cells[c].u = bt->u + off;
+    off += (size_t)(NCOMP * bt->cells[c].stride[3]);
+  }
 }
 
 /* Copies layer `t` of axis `ax` of grid g (the other two axes over the
@@ -500,6 +525,7 @@ static void setup(struct bt *bt, const struct bt_opts *o, int n) {
   bt->cells = app_calloc("bt", (size_t)bt->q, sizeof(struct cell));
   for (int c = 0; c < bt->q; c++)
     make_cell(bt, &bt->cells[c], c);
+  alloc_u(bt);
   thomas_pivots(bt);
   alloc_buffers(bt);
   double local = (double)n * n * n / bt->size;
@@ -582,7 +608,8 @@ static void verify(struct bt *bt, double seconds) {
 
 static void release(struct bt *bt) {
   for (int c = 0; c < bt->q; c++)
-    free(bt->cells[c].u), free(bt->cells[c].w);
+    free(bt->cells[c].w);
+  free(bt->u);
   for (int d = 0; d < NDIR; d++)
     free(bt->sface[d]), free(bt->rface[d]);
   free(bt->cells), free(bt->den), free(bt->sbuf), free(bt->rbuf);
@@ -618,9 +645,15 @@ int main(int argc, char **argv) {
   struct bt bt;
   setup(&bt, &o, o.n > 0 ? o.n : cls->n);
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = MPI_Wtime();
-  for (int it = 0; it < o.iters; it++)
+  double t0 = MPI_Wtime(); /* restored too: the time includes any rollback */
+  int it;
+  ft_protect(ID_IT, &it, sizeof it);
+  ft_protect(ID_U, bt.u, bt.ulen * sizeof *bt.u);
+  ft_protect(ID_T0, &t0, sizeof t0);
+  for (it = 0; it < o.iters; it++) {
+    ft_snapshot(); /* may restore it, u, t0 */
     adi(&bt);
+  }
   double seconds = MPI_Wtime() - t0;
   verify(&bt, seconds);
   release(&bt);

@@ -20,6 +20,12 @@
  * adds the off-block part in a fixed order (results do not depend on the
  * order of arrival).
  *
+ * Checkpoints (ft.h): x, r, p, r.r, the iteration counter, the convergence
+ * flag and the start time are protected; the safe point is the top of each
+ * CG iteration, where every ghost exchange and dot product has completed.
+ * After a rollback main() runs again from the top: the matrix, the plan and
+ * b are rebuilt the same way, and the first ft_snapshot restores the rest.
+ *
  * Verification, independent of the product's messages: with x* known,
  * ||x - x*|| must satisfy both the residual bound ||b - Ax|| / lambda_min and
  * CG's convergence bound 2 sqrt(kappa) rho^k ||x*|| (kappa from Gershgorin),
@@ -74,7 +80,14 @@ struct cg {
   double lambda_max;            /* Gershgorin bound over all rows */
   double flops_spmv, flops_vec; /* modelled per product, per iteration */
   double *x, *b, *r, *p, *q, *ghost;
+  /* Loop state, protected (ft_protect): here rather than on solve()'s
+   * stack, since a registration must stay valid until MPI_Finalize. */
+  int it, converged;
+  double rr; /* r.r */
 };
+
+/* ft_protect ids. */
+enum { ID_IT, ID_CONVERGED, ID_RR, ID_X, ID_R, ID_P, ID_T0 };
 
 /* ---- The matrix, row by row (no message needed) ---- */
 
@@ -401,22 +414,29 @@ static double step(struct cg *cg, double rr) {
   return rr_new;
 }
 
-/* Runs CG from x = 0; returns the iterations done, *converged set when
- * ||r|| / ||b|| reached --tol. */
-static int solve(struct cg *cg, int *converged) {
+/* Runs CG from x = 0 until cg->it == --iters or ||r|| / ||b|| <= --tol
+ * (cg->converged). The state the iterations carry is protected; the safe
+ * point is the top of an iteration, where no message is in flight. */
+static void solve(struct cg *cg) {
   for (long i = 0; i < cg->nlocal; i++) {
     cg->x[i] = 0;
     cg->r[i] = cg->p[i] = cg->b[i];
   }
-  double bb = dot(cg, cg->b, cg->b), rr = bb;
-  int k = 0;
-  *converged = 0;
-  while (k < cg->o.iters && !*converged) {
-    rr = step(cg, rr);
-    k++;
-    *converged = sqrt(rr / bb) <= cg->o.tol;
+  double bb = dot(cg, cg->b, cg->b);
+  size_t bytes = (size_t)cg->nlocal * sizeof(double);
+  cg->rr = bb;
+  cg->converged = 0;
+  ft_protect(ID_IT, &cg->it, sizeof cg->it);
+  ft_protect(ID_CONVERGED, &cg->converged, sizeof cg->converged);
+  ft_protect(ID_RR, &cg->rr, sizeof cg->rr);
+  ft_protect(ID_X, cg->x, bytes);
+  ft_protect(ID_R, cg->r, bytes);
+  ft_protect(ID_P, cg->p, bytes);
+  for (cg->it = 0; cg->it < cg->o.iters && !cg->converged; cg->it++) {
+    ft_snapshot(); /* may restore it, converged, rr, x, r, p */
+    cg->rr = step(cg, cg->rr);
+    cg->converged = sqrt(cg->rr / bb) <= cg->o.tol;
   }
-  return k;
 }
 
 /* ---- Verification ---- */
@@ -558,10 +578,11 @@ int main(int argc, char **argv) {
   struct cg cg;
   setup(&cg, &o);
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = MPI_Wtime();
-  int converged, iters = solve(&cg, &converged);
+  double t0 = MPI_Wtime(); /* restored too: the time includes any rollback */
+  ft_protect(ID_T0, &t0, sizeof t0);
+  solve(&cg);
   double seconds = MPI_Wtime() - t0;
-  verify(&cg, iters, converged, seconds);
+  verify(&cg, cg.it, cg.converged, seconds);
   release(&cg);
   MPI_Finalize();
   return 0;

@@ -23,6 +23,18 @@
  * i.e. ((I - a Sx)(I - b Sy)(I - c Sz) / ((1-a)(1-b)(1-c)))^-1 r.
  * The computation is modelled with NAS LU's operation count (ft_compute).
  *
+ * Checkpoints (ft.h): the field v (ghosts included), the iteration counter,
+ * the count of bad messages and the start time are protected; the safe
+ * point is the top of each iteration. Every message of an iteration is
+ * received within it (the halo's two faces per phase, each plane's strips
+ * of both sweeps), and a rank can enter the next iteration's halo exchange
+ * only after its neighbours have done this one's sweeps, so nothing is in
+ * flight there. w is scratch: rhs and the sweeps rewrite every point of it
+ * they read. v and w swap buffers every iteration, so v is registered again
+ * at each safe point (after a rollback the restored field lands in whatever
+ * buffer v is then, and the swaps go on from there). After a rollback main()
+ * runs again from the top and the first ft_snapshot restores the rest.
+ *
  * Verification: every operator is a tensor product of 1D operators, and the
  * initial field of component m is X_m(x) Y_m(y) Z_m(z); so after any number
  * of iterations component m is exactly X'(x) Y'(y) Z'(z), with X', Y', Z'
@@ -62,10 +74,14 @@ struct lu {
   int west, east, north, south; /* neighbours or MPI_PROC_NULL */
   int x0, nx, y0, ny, n;        /* block and global size */
   double *v, *w;                /* NCOMP x (N+2) x (ny+2) x (nx+2) */
+  size_t cells;                 /* doubles in v, or in w */
   double *buf;                  /* message buffers: up to 4 halo strips */
   double flops;                 /* modelled per iteration */
   double *ax[3];                /* closed form: NCOMP x N per axis */
 };
+
+/* ft_protect ids. */
+enum { ID_IT, ID_V, ID_BAD_MSGS, ID_T0 };
 
 /* Index of point (i, j, k) of component c; i in [-1, nx], j in [-1, ny],
  * k in [-1, N]: one ghost layer on every side, zero at the boundary. */
@@ -499,10 +515,10 @@ static void setup(struct lu *s, const struct lu_opts *o) {
                     s->n, s->dims[0], s->dims[1]);
   neighbours(s);
   decompose(s);
-  size_t cells = (size_t)NCOMP * (size_t)(s->n + 2) * (size_t)(s->ny + 2) *
-                 (size_t)(s->nx + 2);
-  s->v = app_calloc("lu", cells, sizeof(double));
-  s->w = app_calloc("lu", cells, sizeof(double));
+  s->cells = (size_t)NCOMP * (size_t)(s->n + 2) * (size_t)(s->ny + 2) *
+             (size_t)(s->nx + 2);
+  s->v = app_calloc("lu", s->cells, sizeof(double));
+  s->w = app_calloc("lu", s->cells, sizeof(double));
   int longest = (s->nx > s->ny ? s->nx : s->ny) + 2;
   s->buf = app_calloc("lu", (size_t)NCOMP * (size_t)(4 * s->n * longest),
                       sizeof(double));
@@ -545,9 +561,16 @@ int main(int argc, char **argv) {
   s.n = o.n > 0 ? o.n : cls->n;
   setup(&s, &o);
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = MPI_Wtime();
+  double t0 = MPI_Wtime(); /* restored too: the time includes any rollback */
   long bad_msgs = 0;
-  for (int it = 0; it < o.iters; it++) {
+  int it;
+  ft_protect(ID_IT, &it, sizeof it);
+  ft_protect(ID_BAD_MSGS, &bad_msgs, sizeof bad_msgs);
+  ft_protect(ID_T0, &t0, sizeof t0);
+  for (it = 0; it < o.iters; it++) {
+    /* v is one buffer or the other: register the one it is now */
+    ft_protect(ID_V, s.v, s.cells * sizeof *s.v);
+    ft_snapshot(); /* may restore it, v, bad_msgs, t0 */
     bad_msgs += rhs(&s);
     bad_msgs += lower_sweep(&s);
     upper_sweep(&s);

@@ -16,6 +16,15 @@
  * or MPI_Waitall if still pending. Extended faces fill edges and corners.
  * The solver works on its own duplicate of MPI_COMM_WORLD (MPI_Comm_dup).
  *
+ * Checkpoints (ft.h): the fine level's u (ghosts included), the cycle
+ * counter, the bad-face count and the start time are protected; the safe
+ * point is the top of each V-cycle, where every face exchange and the
+ * coarse gather/scatter have completed. Nothing else outlives a cycle: the
+ * coarse levels and every r are rewritten before they are read, and f of
+ * the fine level is set up again. After a rollback main() runs again from
+ * the top (setup, the initial residual) and the first ft_snapshot restores
+ * the protected state.
+ *
  * Verification: f is a sum of two sine modes, eigenvectors of the discrete
  * operator, so the exact discrete solution u_h is known in closed form.
  * After the cycles, ||u - u_h|| (no message needed) must satisfy
@@ -59,7 +68,11 @@ struct mg {
   double *sbuf[2], *rbuf[2]; /* one face per side */
   double scale;              /* modelled flops per counted flop */
   long bad_faces;            /* faces of unexpected size */
+  int cycle;                 /* V-cycles done */
 };
+
+/* ft_protect ids. */
+enum { ID_CYCLE, ID_U, ID_BAD_FACES, ID_T0 };
 
 /* ---- Grids ---- */
 
@@ -561,9 +574,15 @@ int main(int argc, char **argv) {
   setup(&mg, &o);
   double r0 = residual_norm(&mg);
   MPI_Barrier(mg.comm);
-  double t0 = MPI_Wtime();
-  for (int c = 0; c < o.cycles; c++)
+  double t0 = MPI_Wtime(); /* restored too: the time includes any rollback */
+  ft_protect(ID_CYCLE, &mg.cycle, sizeof mg.cycle);
+  ft_protect(ID_U, mg.lv[0].u, (size_t)cells(mg.lv[0].n) * sizeof(double));
+  ft_protect(ID_BAD_FACES, &mg.bad_faces, sizeof mg.bad_faces);
+  ft_protect(ID_T0, &t0, sizeof t0);
+  for (mg.cycle = 0; mg.cycle < o.cycles; mg.cycle++) {
+    ft_snapshot(); /* may restore cycle, u, bad_faces, t0 */
     vcycle(&mg, 0);
+  }
   double seconds = MPI_Wtime() - t0;
   verify(&mg, r0, seconds);
   release(&mg);

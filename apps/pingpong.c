@@ -15,7 +15,14 @@
  * size, its round trip and its direction; every receive checks the whole
  * payload, the source and the received count. The check costs a pass over
  * the buffer inside the timed loop (negligible in simulation, where only
- * ft_compute and messages take simulated time). */
+ * ft_compute and messages take simulated time).
+ *
+ * Checkpoints (ft.h): one safe point per round trip (see run()); protected:
+ * the round trips done, the message counts and the current size's start
+ * time. After a rollback main() runs again from the top (the sizes are
+ * parsed and the communicator duplicated again) and the first ft_snapshot
+ * restores the rest; lines printed between the checkpoint and the failure
+ * are printed again. */
 #include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -42,7 +49,12 @@ struct pp {
   int nsizes;
   unsigned char *buf;
   long checked, corrupt; /* messages received and checked; bad ones */
+  long step;             /* round trips done, warm-up ones included */
+  double t0;             /* start of the current size's timed round trips */
 };
+
+/* ft_protect ids. */
+enum { ID_STEP, ID_CHECKED, ID_CORRUPT, ID_T0 };
 
 /* ---- Message sizes ---- */
 
@@ -179,23 +191,36 @@ static void round_trip(struct pp *p, long bytes, int round) {
   }
 }
 
-/* Measures one size; returns rank 0's mean one-way time in seconds. */
-static double measure(struct pp *p, long bytes) {
-  for (int i = 0; i < p->o.warmup; i++)
-    round_trip(p, bytes, -1 - i);
-  MPI_Barrier(p->comm);
-  double t0 = MPI_Wtime();
-  for (int i = 0; i < p->o.iters; i++)
-    round_trip(p, bytes, i);
-  return (MPI_Wtime() - t0) / (2.0 * p->o.iters);
-}
-
 static void report_size(const struct pp *p, long bytes, double one_way) {
   if (p->rank != 0)
     return;
   double mbps = one_way > 0 ? (double)bytes * 8.0 / one_way / 1e6 : 0.0;
   printf("%10ld bytes %8d times %12.3f us %12.3f Mb/s\n", bytes, p->o.iters,
          one_way * 1e6, mbps);
+}
+
+/* Every round trip of every size, warm-up ones first for each size. The
+ * safe point is at the top of each round trip, on every rank (ranks beyond
+ * 1 only call ft_snapshot): a round trip's ping and pong are both received
+ * within it, so nothing is in flight there; a safe point between a ping and
+ * its pong would leave one in flight. The size and the round come from the
+ * protected step count; the mean one-way time of a size is reported after
+ * its last round trip. */
+static void run(struct pp *p) {
+  long per_size = (long)p->o.warmup + p->o.iters;
+  long steps = per_size * p->nsizes;
+  for (p->step = 0; p->step < steps; p->step++) {
+    ft_snapshot(); /* may restore step, checked, corrupt, t0 */
+    long bytes = p->sizes[p->step / per_size];
+    int round = (int)(p->step % per_size) - p->o.warmup;
+    if (round == 0) {
+      MPI_Barrier(p->comm);
+      p->t0 = MPI_Wtime();
+    }
+    round_trip(p, bytes, round < 0 ? -1 - (round + p->o.warmup) : round);
+    if (round == p->o.iters - 1)
+      report_size(p, bytes, (MPI_Wtime() - p->t0) / (2.0 * p->o.iters));
+  }
 }
 
 /* ---- Main ---- */
@@ -226,6 +251,12 @@ static void setup(struct pp *p, const struct pp_opts *o) {
     app_usage_error("pingpong", "needs at least 2 ranks (got %d)", p->size);
   p->buf = app_calloc("pingpong", (size_t)max_size(p), 1);
   p->checked = p->corrupt = 0;
+  p->step = 0;
+  p->t0 = 0;
+  ft_protect(ID_STEP, &p->step, sizeof p->step);
+  ft_protect(ID_CHECKED, &p->checked, sizeof p->checked);
+  ft_protect(ID_CORRUPT, &p->corrupt, sizeof p->corrupt);
+  ft_protect(ID_T0, &p->t0, sizeof p->t0);
 }
 
 int main(int argc, char **argv) {
@@ -257,8 +288,7 @@ int main(int argc, char **argv) {
     printf("# pingpong: ranks 0 and 1 of %d, receives by %s\n", p.size,
            o.any_source ? "MPI_Irecv(MPI_ANY_SOURCE) + MPI_Waitany"
                         : "MPI_Recv");
-  for (int i = 0; i < p.nsizes; i++)
-    report_size(&p, p.sizes[i], measure(&p, p.sizes[i]));
+  run(&p);
   conclude(&p);
   free(p.buf);
   MPI_Comm_free(&p.comm);

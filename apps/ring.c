@@ -5,12 +5,24 @@
  * As in LAM's examples/ring (Open MPI's ring_c is the same program): rank 0
  * injects a token carrying the number of laps left, every rank passes it to
  * rank + 1, rank 0 decrements it each time it comes back, every rank leaves
- * after passing a token with no lap left, and rank 0 absorbs the last one.
+ * after passing the token with no lap left (its --iters-th), and rank 0
+ * absorbs the last one.
  * Here the token also carries a sum to which every rank adds rank + 1 when
  * it passes it on, and an optional payload (--size) whose pattern changes
  * every lap. Between receipts each rank computes --flops per lap (modelled
  * with ft_compute) in --chunks pieces, polling for the token with MPI_Test
  * between pieces, and forwards it with MPI_Isend completed by MPI_Wait.
+ *
+ * Checkpoints (ft.h): one safe point per lap, on every rank: rank 0 before
+ * it sends lap k's token, the others before they wait for it. By then every
+ * token of the earlier laps has been received and every send completed
+ * (each rank waits for its send at the end of the lap, so there is no
+ * request across the safe point). Protected: the lap, the last token
+ * received (rank 0's final sum), the receipt and error counts, rank 0's
+ * work left over from the last wait, and the start time. Every rank counts
+ * its --iters laps itself (the laps left in the token are checked against
+ * that count), so every rank calls ft_snapshot as often. After a rollback
+ * main() runs again from the top and the first ft_snapshot restores the rest.
  *
  * Verification: every receipt is checked against its closed form (laps left
  * L-1-k on lap k; sum k*n(n+1)/2 + r(r+1)/2 at rank r, (k+1)*n(n+1)/2 back
@@ -39,7 +51,12 @@ struct ring {
   int64_t *in, *out; /* receive and send buffers of one token */
   int64_t total;     /* n(n+1)/2: what one lap adds to the sum */
   long receipts, errors;
+  int64_t lap; /* the lap under way */
+  int left;    /* rank 0: pieces of work left over from the last wait */
 };
+
+/* ft_protect ids. */
+enum { ID_LAP, ID_TOKEN, ID_RECEIPTS, ID_ERRORS, ID_LEFT, ID_T0 };
 
 /* Token words: laps left, running sum, then the payload. */
 enum { TOKEN_LEFT, TOKEN_SUM, TOKEN_PAYLOAD };
@@ -106,40 +123,40 @@ static void forward(struct ring *r, const int64_t *token, MPI_Request *send) {
             send);
 }
 
-/* Rank 0: injects the token, then on each return starts the next lap. */
+/* Rank 0: injects the token, then on each return starts the next lap. The
+ * work left over from lap k-1's wait is done after lap k's token has left,
+ * as in LAM's ring (r->left carries it across the safe point). */
 static void run_root(struct ring *r) {
   MPI_Request send = MPI_REQUEST_NULL;
-  r->in[TOKEN_LEFT] = r->o.laps - 1;
-  r->in[TOKEN_SUM] = 0;
-  fill_payload(r, r->in, 0);
-  forward(r, r->in, &send);
-  for (int64_t lap = 0;; lap++) {
-    int left = receive(r);
-    check(r, lap);
-    if (r->in[TOKEN_LEFT] == 0) {
-      work(r, left);
-      break;
+  for (r->lap = 0; r->lap < r->o.laps; r->lap++) {
+    ft_snapshot(); /* may restore lap, in, receipts, errors, left, t0 */
+    if (r->lap == 0) {
+      r->in[TOKEN_LEFT] = r->o.laps - 1;
+      r->in[TOKEN_SUM] = 0;
+    } else {
+      r->in[TOKEN_LEFT]--;
     }
-    r->in[TOKEN_LEFT]--;
-    fill_payload(r, r->in, lap + 1);
+    fill_payload(r, r->in, r->lap);
     forward(r, r->in, &send);
-    work(r, left);
+    work(r, r->left);
+    r->left = receive(r);
+    check(r, r->lap);
+    MPI_Wait(&send, MPI_STATUS_IGNORE); /* no request across a safe point */
   }
-  MPI_Wait(&send, MPI_STATUS_IGNORE);
+  work(r, r->left);
 }
 
-/* Other ranks: pass the token on until it has no lap left. */
+/* Other ranks: pass the token on, once per lap. */
 static void run_member(struct ring *r) {
   MPI_Request send = MPI_REQUEST_NULL;
-  for (int64_t lap = 0;; lap++) {
+  for (r->lap = 0; r->lap < r->o.laps; r->lap++) {
+    ft_snapshot(); /* may restore lap, in, receipts, errors, t0 */
     int left = receive(r);
-    check(r, lap);
+    check(r, r->lap);
     forward(r, r->in, &send);
     work(r, left);
-    if (r->in[TOKEN_LEFT] <= 0)
-      break;
+    MPI_Wait(&send, MPI_STATUS_IGNORE); /* no request across a safe point */
   }
-  MPI_Wait(&send, MPI_STATUS_IGNORE);
 }
 
 /* Rank 0's view of the whole run: every rank received the token L times,
@@ -180,6 +197,8 @@ static void setup(struct ring *r, const struct ring_opts *o) {
   r->out = app_calloc("ring", (size_t)r->words, sizeof(int64_t));
   r->total = (int64_t)r->size * (r->size + 1) / 2;
   r->receipts = r->errors = 0;
+  r->lap = 0;
+  r->left = 0;
 }
 
 int main(int argc, char **argv) {
@@ -206,7 +225,13 @@ int main(int argc, char **argv) {
   struct ring r;
   setup(&r, &o);
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = MPI_Wtime();
+  double t0 = MPI_Wtime(); /* restored too: the time includes any rollback */
+  ft_protect(ID_LAP, &r.lap, sizeof r.lap);
+  ft_protect(ID_TOKEN, r.in, (size_t)r.words * sizeof *r.in);
+  ft_protect(ID_RECEIPTS, &r.receipts, sizeof r.receipts);
+  ft_protect(ID_ERRORS, &r.errors, sizeof r.errors);
+  ft_protect(ID_LEFT, &r.left, sizeof r.left);
+  ft_protect(ID_T0, &t0, sizeof t0);
   if (r.rank == 0)
     run_root(&r);
   else
