@@ -63,12 +63,16 @@ static sg_mailbox_t padding_mailbox(int from, int to) {
   return sg_mailbox_by_name(name);
 }
 
+/* A detached transfer must not be started yet (put_init, not put_async),
+ * and SimGrid frees its payload once it is done: a heap token. */
 void ft_backend_padding_send(int from, int to, double bytes) {
-  static char token; /* the payload is never read: only its size matters */
   if (bytes < 1)
     return;
-  sg_comm_t c = sg_mailbox_put_async(padding_mailbox(from, to), &token,
-                                     (long)bytes);
+  void *token = calloc(1, 1); /* never read: only the size matters */
+  if (!token)
+    return;
+  sg_comm_t c = sg_mailbox_put_init(padding_mailbox(from, to), token,
+                                    (long)bytes);
   sg_comm_detach(c, NULL);
 }
 

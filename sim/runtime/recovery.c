@@ -19,6 +19,8 @@ extern int main(int argc, char **argv); /* the application's */
 
 /* ---- Control messages ---- */
 
+static void receive_image(struct ft_runtime *rt, const struct ft_wire *m);
+
 static void defer(struct ft_runtime *rt, const struct ft_wire *m) {
   if (rt->n_deferred == rt->cap_deferred) {
     size_t cap = rt->cap_deferred ? 2 * rt->cap_deferred : 16;
@@ -112,8 +114,7 @@ void ft_control_handle(const struct ft_wire *m) {
     on_stored(rt, m);
     break;
   case FT_WIRE_IMAGE:
-    rt->image_offer = *m;
-    rt->image_offered = 1;
+    receive_image(rt, m);
     break;
   default:
     if (m->kind >= FT_WIRE_STORE)
@@ -125,7 +126,34 @@ void ft_control_handle(const struct ft_wire *m) {
 
 /* ---- Recovery ---- */
 
-/* A failed rank lost its memory: its image comes back from its server. */
+/* A failed rank lost its memory: its image comes back from its server.
+ * The server sends the bytes right after the IMAGE answer, so they are
+ * received at once, in order, even for an answer to an earlier request
+ * (made before another failure interrupted the recovery): skipping one
+ * would pair the next answer with stale bytes. */
+static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
+  int server = m->from;
+  size_t size = m->value > 0 ? (size_t)m->value : 0;
+  void *bytes = m->value < 0 ? NULL : malloc(size ? size : 1);
+  if (m->value >= 0 && !bytes)
+    ft_fatal("rank %d: out of memory for its image", rt->world_rank);
+  if (bytes) {
+    void *padding = m->x[0] >= 1
+                        ? ft_backend_padding_receive(server, rt->world_rank)
+                        : NULL;
+    PMPI_Recv(bytes, (int)size, MPI_BYTE, server, FT_TAG_IMAGE, rt->control,
+              MPI_STATUS_IGNORE);
+    ft_backend_padding_done(padding, 1);
+  }
+  if (m->inc != rt->incarnation || rt->image_offered) {
+    free(bytes); /* the answer to an abandoned request */
+    return;
+  }
+  rt->image_offer = *m;
+  rt->image_bytes = bytes;
+  rt->image_offered = 1;
+}
+
 static void fetch_image(struct ft_runtime *rt, int wave) {
   int server = ft_server_of(rt, rt->world_rank);
   struct ft_wire ask = {
@@ -134,20 +162,13 @@ static void fetch_image(struct ft_runtime *rt, int wave) {
   ft_control_send(server, &ask);
   while (!rt->image_offered)
     ft_wait_control();
-  if (rt->image_offer.value < 0)
+  if (!rt->image_bytes)
     ft_fatal("rank %d: checkpoint server %d has no image of wave %d",
              rt->world_rank, server, wave);
   struct ft_local_image *slot = &rt->images[0];
+  slot->bytes = rt->image_bytes;
   slot->size = (size_t)rt->image_offer.value;
-  slot->bytes = malloc(slot->size ? slot->size : 1);
-  if (!slot->bytes)
-    ft_fatal("rank %d: out of memory for its image", rt->world_rank);
-  void *padding = rt->image_offer.x[0] >= 1
-                      ? ft_backend_padding_receive(server, rt->world_rank)
-                      : NULL;
-  PMPI_Recv(slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
-            rt->control, MPI_STATUS_IGNORE);
-  ft_backend_padding_done(padding, 1);
+  rt->image_bytes = NULL;
   struct ft_image_info info;
   char err[256];
   if (ft_image_check(slot->bytes, slot->size, &info, err, sizeof err) != 0)

@@ -194,11 +194,12 @@ static void print_summary(const struct ft_runtime *rt,
   fflush(stdout);
 }
 
-/* Under a recovering protocol: the images sent and the control receive are
- * settled before MPI_Finalize. */
-static void settle_control(struct ft_runtime *rt) {
-  for (int i = 0; i < 2; i++)
-    ft_release_local_image(&rt->images[i]);
+/* The last step before MPI_Finalize, on every rank, services included: a
+ * barrier on the control communicator, so that no rank leaves while a
+ * message it sent is still on its way (SimGrid fails the receiver's wait
+ * when the sender is gone), then the control receive is withdrawn. */
+void ft_settle_control(struct ft_runtime *rt) {
+  PMPI_Barrier(rt->control);
   if (rt->ctrl_req != MPI_REQUEST_NULL) {
     PMPI_Cancel(&rt->ctrl_req);
     PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
@@ -210,14 +211,13 @@ static void settle_control(struct ft_runtime *rt) {
 int MPI_Finalize(void) {
   struct ft_runtime *rt = &state;
   double end = PMPI_Wtime();
-  if (rt->recovering_protocol) {
+  if (rt->recovering_protocol)
     ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
-    settle_control(rt);
-  }
   struct run_totals totals = reduce_totals(rt, end);
   if (rt->world_rank == 0)
     print_summary(rt, &totals);
   ft_service_shutdown(rt);
+  ft_settle_control(rt);
   ft_comm_forget_all();
   free(rt->protocol_state);
   rt->protocol_state = NULL;

@@ -100,7 +100,8 @@ struct ft_runtime {
   struct ft_wire *deferred; /* core messages that arrived during recovery */
   size_t n_deferred, cap_deferred;
   struct ft_wire image_offer; /* IMAGE answer from the server */
-  int image_offered;
+  void *image_bytes;          /* its bytes (NULL: the server had none) */
+  int image_offered;          /* an answer to the current request came */
 
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 */
@@ -167,6 +168,10 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size);
 int ft_server_of(const struct ft_runtime *rt, int rank);
 /* World rank of the dispatcher (the first service rank). */
 int ft_dispatcher(const struct ft_runtime *rt);
+
+/* Last step before MPI_Finalize on every rank (runtime.c): waits until every
+ * rank is there, then withdraws the control receive. */
+void ft_settle_control(struct ft_runtime *rt);
 
 /* Recovery (recovery.c). */
 /* Abandons the application and runs the recovery, then main() again. */

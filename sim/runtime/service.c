@@ -100,8 +100,8 @@ static void on_store(struct service *s, const struct ft_wire *m) {
  * its rank. */
 static void stored(struct service *s, const struct transfer *t) {
   char err[512];
-  if (t->inc < s->inc)
-    return;
+  if (t->inc < s->inc || s->stop)
+    return; /* abandoned, or the run is over: its rank may be gone */
   if (ft_store_put(s->store, t->rank, t->wave, t->bytes, t->size, err,
                    sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
@@ -360,10 +360,15 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
   ft_control_start();
   while (!s.stop)
     service_round(&s);
-  while (progress_transfers(&s) > 0)
+  /* Images still on their way were all asked for: they complete soon.
+   * The bound only keeps a bug from spinning forever. */
+  for (int i = 0; progress_transfers(&s) > 0; i++) {
+    if (i == 100000)
+      ft_fatal("service %d: %zu image transfers never completed", s.index,
+               s.n_transfers);
     ft_backend_sleep(POLL_S);
-  PMPI_Cancel(&rt->ctrl_req);
-  PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+  }
+  ft_settle_control(rt);
   ft_store_destroy(s.store);
   if (s.d)
     ft_scenario_free(&s.d->scenario);
