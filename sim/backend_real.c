@@ -49,8 +49,8 @@ void ft_backend_sleep(double seconds) {
   if (seconds <= 0)
     return;
   struct timespec ts = {.tv_sec = (time_t)seconds,
-                        .tv_nsec = (long)((seconds - (double)(time_t)seconds) *
-                                          1e9)};
+                        .tv_nsec =
+                            (long)((seconds - (double)(time_t)seconds) * 1e9)};
   nanosleep(&ts, NULL);
 }
 

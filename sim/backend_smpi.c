@@ -1,8 +1,8 @@
 /* Backend for SimGrid's SMPI (see backend.h). */
 #include <mpi.h>
-#include <simgrid/engine.h>
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 #include <smpi/smpi.h>
@@ -71,8 +71,8 @@ void ft_backend_padding_send(int from, int to, double bytes) {
   void *token = calloc(1, 1); /* never read: only the size matters */
   if (!token)
     return;
-  sg_comm_t c = sg_mailbox_put_init(padding_mailbox(from, to), token,
-                                    (long)bytes);
+  sg_comm_t c =
+      sg_mailbox_put_init(padding_mailbox(from, to), token, (long)bytes);
   sg_comm_detach(c, NULL);
 }
 

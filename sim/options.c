@@ -18,8 +18,10 @@ void ft_options_defaults(struct ft_options *options) {
   options->server_map = FT_SERVER_MAP_BLOCK;
 }
 
-const char *ft_options_known_keys(void) { return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
-         "server_map"; }
+const char *ft_options_known_keys(void) {
+  return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
+         "server_map";
+}
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
                 const char *fmt, ...) {
@@ -71,8 +73,8 @@ static int parse_path(const char *s, char *out, size_t cap) {
 
 /* Applies key=value for the keys other than `protocol`; returns 0, -1 for a
  * bad value (with `why` set), or 1 for an unknown key. */
-static int apply_value(struct ft_options *o, const char *key,
-                       const char *value, const char **why) {
+static int apply_value(struct ft_options *o, const char *key, const char *value,
+                       const char **why) {
   if (strcmp(key, "service_ranks") == 0) {
     *why = "service_ranks must be an integer in [0, 4096]";
     return ft_parse_int(value, 0, 4096, &o->service_ranks);

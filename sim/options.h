@@ -11,18 +11,18 @@
 #define FT_OPTIONS_ENV "FTSIM_OPTIONS"
 
 struct ft_options {
-  char protocol[32];   /* a name from the protocol registry; default "none" */
-  int service_ranks;   /* extra MPI ranks split off for services: checkpoint
-                          servers, the first also runs the dispatcher;
-                          default 0 */
-  double period;       /* seconds from a wave's commit to the next wave;
-                          default 0: no checkpoint */
-  double image_mb;     /* modelled process-image size added to each
-                          checkpoint transfer, MB (10^6 bytes); default 0 */
-  char scenario[512];  /* failure scenario file; default "": no failure */
-  char ckpt_dir[512];  /* reference mode: where servers write images;
-                          default "ftsim-ckpt" */
-  int server_map;      /* enum ft_server_map; default FT_SERVER_MAP_BLOCK */
+  char protocol[32];  /* a name from the protocol registry; default "none" */
+  int service_ranks;  /* extra MPI ranks split off for services: checkpoint
+                         servers, the first also runs the dispatcher;
+                         default 0 */
+  double period;      /* seconds from a wave's commit to the next wave;
+                         default 0: no checkpoint */
+  double image_mb;    /* modelled process-image size added to each
+                         checkpoint transfer, MB (10^6 bytes); default 0 */
+  char scenario[512]; /* failure scenario file; default "": no failure */
+  char ckpt_dir[512]; /* reference mode: where servers write images;
+                         default "ftsim-ckpt" */
+  int server_map;     /* enum ft_server_map; default FT_SERVER_MAP_BLOCK */
 };
 
 /* How application ranks are spread over the checkpoint servers. */

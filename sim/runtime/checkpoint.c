@@ -14,8 +14,8 @@ void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes) {
     ft_fatal("ft_protect: id %d is outside [0, %d)", id, FT_MAX_REGIONS);
   if (!ptr && bytes > 0)
     ft_fatal("ft_protect: id %d registers %zu bytes at NULL", id, bytes);
-  rt->regions[id] = (struct ft_protected){.ptr = ptr, .bytes = bytes,
-                                          .used = 1};
+  rt->regions[id] =
+      (struct ft_protected){.ptr = ptr, .bytes = bytes, .used = 1};
 }
 
 /* The registered buffers, in id order; returns how many. */
@@ -24,9 +24,8 @@ static size_t collect_regions(const struct ft_runtime *rt,
   size_t n = 0;
   for (int id = 0; id < FT_MAX_REGIONS; id++)
     if (rt->regions[id].used)
-      out[n++] = (struct ft_image_region){.id = id,
-                                          .ptr = rt->regions[id].ptr,
-                                          .bytes = rt->regions[id].bytes};
+      out[n++] = (struct ft_image_region){
+          .id = id, .ptr = rt->regions[id].ptr, .bytes = rt->regions[id].bytes};
   return n;
 }
 
@@ -86,13 +85,12 @@ static void take_checkpoint(struct ft_runtime *rt, int wave) {
   size_t n = collect_regions(rt, regions);
   size_t size = ft_image_size(regions, n);
   if (size > (size_t)2147483647)
-    ft_fatal("rank %d: image of %zu bytes exceeds 2 GiB", rt->world_rank,
-             size);
+    ft_fatal("rank %d: image of %zu bytes exceeds 2 GiB", rt->world_rank, size);
   struct ft_local_image *slot = free_slot(rt);
   slot->bytes = malloc(size);
   if (!slot->bytes)
-    ft_fatal("rank %d: out of memory for an image of %zu bytes",
-             rt->world_rank, size);
+    ft_fatal("rank %d: out of memory for an image of %zu bytes", rt->world_rank,
+             size);
   struct ft_image_info info = {
       .rank = rt->world_rank, .wave = wave, .index = rt->safe_points};
   slot->size = ft_image_write(slot->bytes, size, &info, regions, n);
@@ -107,8 +105,7 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
   size_t n = collect_regions(rt, regions);
   char err[256];
   if (ft_image_restore(image, size, regions, n, err, sizeof err) != 0)
-    ft_fatal("rank %d cannot restore its checkpoint: %s", rt->world_rank,
-             err);
+    ft_fatal("rank %d cannot restore its checkpoint: %s", rt->world_rank, err);
 }
 
 /* Rank 0: every image of `wave` is stored; the servers make it the
@@ -150,8 +147,7 @@ void ft_core_step(struct ft_runtime *rt, struct ft_event *event) {
   event->time = ft_backend_now();
   if (rt->protocol->step(rt->protocol_state, event, &u) != 0)
     ft_fatal("protocol %s failed on rank %d (event %d at %.9f s)",
-             rt->protocol->name, rt->world_rank, (int)event->type,
-             event->time);
+             rt->protocol->name, rt->world_rank, (int)event->type, event->time);
   ft_apply_update(rt, &u);
 }
 
@@ -186,9 +182,10 @@ int ft_safe_point(struct ft_runtime *rt) {
   if (!rt->recovering_protocol)
     return FT_SNAPSHOT_CONTINUE;
   ft_check_deadline(rt);
-  struct ft_event e = {
-      .type = FT_EVENT_SAFE_POINT, .peer = -1, .tag = -1,
-      .index = rt->safe_points};
+  struct ft_event e = {.type = FT_EVENT_SAFE_POINT,
+                       .peer = -1,
+                       .tag = -1,
+                       .index = rt->safe_points};
   ft_core_step(rt, &e);
   while (rt->held)
     ft_wait_control();

@@ -90,8 +90,8 @@ static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
   int v = vrank(c->rank, root, c->size), mask = 1;
   while (mask < c->size) { /* receive from the parent, if any */
     if (v & mask) {
-      ft_recv_internal(buf, count, type, real_rank(v - mask, root, c->size), TAG_BCAST,
-                c->coll, MPI_STATUS_IGNORE);
+      ft_recv_internal(buf, count, type, real_rank(v - mask, root, c->size),
+                       TAG_BCAST, c->coll, MPI_STATUS_IGNORE);
       break;
     }
     mask <<= 1;
@@ -133,7 +133,7 @@ static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
     }
     if (v + mask < c->size) {
       ft_recv_internal(tmp, count, type, real_rank(v + mask, root, c->size),
-                TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
+                       TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
       PMPI_Reduce_local(tmp, acc, count, type, op); /* acc = tmp op acc */
     }
   }
@@ -153,7 +153,8 @@ static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
   for (int r = 0; r < c->size; r++) {
     void *x = r == root ? acc : tmp;
     if (r != root)
-      ft_recv_internal(tmp, count, type, r, TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
+      ft_recv_internal(tmp, count, type, r, TAG_REDUCE, c->coll,
+                       MPI_STATUS_IGNORE);
     if (r > 0)
       PMPI_Reduce_local(left, x, count, type, op); /* x = left op x */
     copy(left, x, count, type);
@@ -201,7 +202,7 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
     ft_send_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll);
   if (r < 2 * rem && r % 2 == 1) {
     ft_recv_internal(tmp, count, type, r - 1, TAG_ALLREDUCE, c->coll,
-              MPI_STATUS_IGNORE);
+                     MPI_STATUS_IGNORE);
     PMPI_Reduce_local(tmp, acc, count, type, op);
   }
   for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
@@ -215,7 +216,7 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
     ft_send_internal(acc, count, type, r - 1, TAG_ALLREDUCE, c->coll);
   if (r < 2 * rem && r % 2 == 0)
     ft_recv_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll,
-              MPI_STATUS_IGNORE);
+                     MPI_STATUS_IGNORE);
   free(base);
 }
 
@@ -306,7 +307,7 @@ static int scatterv_any(const void *sbuf, const int counts[],
     return MPI_ERR_ROOT;
   if (c->rank != root) {
     ft_recv_internal(rbuf, rcount, rtype, root, TAG_SCATTER, c->coll,
-              MPI_STATUS_IGNORE);
+                     MPI_STATUS_IGNORE);
     return MPI_SUCCESS;
   }
   for (int r = 0; r < c->size; r++)

@@ -68,8 +68,8 @@ static int any_active(int n, const MPI_Request reqs[]) {
  * stream of ready application messages cannot starve it. */
 static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
                              MPI_Status *status) {
-  MPI_Request small[16], *all = n < 16 ? small : malloc(((size_t)n + 1) *
-                                                         sizeof *all);
+  MPI_Request small[16],
+      *all = n < 16 ? small : malloc(((size_t)n + 1) * sizeof *all);
   if (!all)
     ft_fatal("out of memory in a wait on %d requests", n);
   int index = MPI_UNDEFINED;

@@ -90,9 +90,9 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
     return;
   rt->finished = 1;
   rt->failures = (struct ft_failure_figures){.failures = m->x[0],
-                                              .rollbacks = m->x[1],
-                                              .lost_work_s = m->x[2],
-                                              .recovery_s = m->x[3]};
+                                             .rollbacks = m->x[1],
+                                             .lost_work_s = m->x[2],
+                                             .recovery_s = m->x[3]};
 }
 
 void ft_control_handle(const struct ft_wire *m) {
@@ -198,8 +198,7 @@ static void restore_memory(struct ft_runtime *rt) {
     drop_images(rt, wave);
   }
   if (wave > 0 && !ft_local_image_of(rt, wave))
-    ft_fatal("rank %d has no image of committed wave %d", rt->world_rank,
-             wave);
+    ft_fatal("rank %d has no image of committed wave %d", rt->world_rank, wave);
 }
 
 /* A fresh world per incarnation: messages of an abandoned run never match

@@ -40,10 +40,10 @@ struct ft_protected {
 /* A local checkpoint: the image of one wave, kept in memory (the rank's own
  * copy; the server holds the durable one). */
 struct ft_local_image {
-  int wave;       /* 0: slot empty */
-  int64_t index;  /* safe point it was taken at */
-  double time;    /* when */
-  void *bytes;    /* ft_image_write format (sim/image.h) */
+  int wave;      /* 0: slot empty */
+  int64_t index; /* safe point it was taken at */
+  double time;   /* when */
+  void *bytes;   /* ft_image_write format (sim/image.h) */
   size_t size;
   MPI_Request upload; /* the send of `bytes` to the server, or NULL */
 };
@@ -80,23 +80,23 @@ struct ft_runtime {
 
   /* Application state (checkpoint.c). */
   struct ft_protected regions[FT_MAX_REGIONS];
-  int64_t safe_points;  /* safe points passed in this run of main */
-  int held;             /* the core holds the application at a safe point */
-  double deadline;      /* the core's next timer, < 0 for none */
+  int64_t safe_points; /* safe points passed in this run of main */
+  int held;            /* the core holds the application at a safe point */
+  double deadline;     /* the core's next timer, < 0 for none */
   struct ft_local_image images[2];
-  int restore_wave;     /* > 0: restore this wave at the next safe point */
-  int restore_pending;  /* the next safe point is the first after a restart */
+  int restore_wave;    /* > 0: restore this wave at the next safe point */
+  int restore_pending; /* the next safe point is the first after a restart */
 
   /* Recovery (recovery.c). */
   jmp_buf restart_env;
-  int restart_armed;     /* restart_env is set */
-  int running;           /* the application runs (not in recovery) */
-  int dead;              /* this rank failed: its memory is lost */
-  int rollback_inc;      /* incarnation ordered by the last ROLLBACK */
-  int rollback_wave;     /* committed wave to restore */
-  double restart_cost_s; /* for a failed rank */
-  int go_inc;            /* last GO received */
-  int finished;          /* FINISH received */
+  int restart_armed;        /* restart_env is set */
+  int running;              /* the application runs (not in recovery) */
+  int dead;                 /* this rank failed: its memory is lost */
+  int rollback_inc;         /* incarnation ordered by the last ROLLBACK */
+  int rollback_wave;        /* committed wave to restore */
+  double restart_cost_s;    /* for a failed rank */
+  int go_inc;               /* last GO received */
+  int finished;             /* FINISH received */
   struct ft_wire *deferred; /* core messages that arrived during recovery */
   size_t n_deferred, cap_deferred;
   struct ft_wire image_offer; /* IMAGE answer from the server */

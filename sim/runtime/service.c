@@ -105,8 +105,9 @@ static void stored(struct service *s, const struct transfer *t) {
   if (ft_store_put(s->store, t->rank, t->wave, t->bytes, t->size, err,
                    sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
-  send_wire(t->rank, (struct ft_wire){
-                         .kind = FT_WIRE_STORED, .wave = t->wave, .inc = t->inc});
+  send_wire(
+      t->rank,
+      (struct ft_wire){.kind = FT_WIRE_STORED, .wave = t->wave, .inc = t->inc});
 }
 
 /* Sends rank its image of `wave`, or value -1 when there is none. */
@@ -114,10 +115,10 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
   const void *img;
   size_t size;
   char err[512];
-  struct ft_wire answer = {.kind = FT_WIRE_IMAGE, .wave = m->wave,
-                           .inc = m->inc, .value = -1};
-  if (ft_store_get(s->store, m->from, m->wave, &img, &size, err,
-                   sizeof err) != 0) {
+  struct ft_wire answer = {
+      .kind = FT_WIRE_IMAGE, .wave = m->wave, .inc = m->inc, .value = -1};
+  if (ft_store_get(s->store, m->from, m->wave, &img, &size, err, sizeof err) !=
+      0) {
     fprintf(stderr, "ftsim: checkpoint server %d: %s\n", s->index, err);
     send_wire(m->from, answer);
     return;
@@ -168,9 +169,9 @@ static void load_scenario(struct service *s, struct dispatcher *d) {
   char err[1024];
   const char *path = s->rt->options.scenario;
   ft_scenario_defaults(&d->scenario, NULL);
-  if (*path && (ft_scenario_load(path, &d->scenario, err, sizeof err) != 0 ||
-                ft_scenario_check(&d->scenario, s->rt->app_ranks, err,
-                                  sizeof err) != 0))
+  if (*path &&
+      (ft_scenario_load(path, &d->scenario, err, sizeof err) != 0 ||
+       ft_scenario_check(&d->scenario, s->rt->app_ranks, err, sizeof err) != 0))
     ft_fatal("%s", err);
   ft_failures_start(&d->stream, &d->scenario, s->rt->app_ranks);
   d->has_next = ft_failures_next(&d->stream, &d->next);
@@ -183,8 +184,8 @@ static void inject(struct dispatcher *d, double now) {
   d->inc++;
   d->figures.failures++;
   if (d->recovering_since < 0) {
-    double from = d->committed_time > d->last_resume ? d->committed_time
-                                                     : d->last_resume;
+    double from =
+        d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
     d->figures.lost_work_s += now - from;
     d->recovering_since = now;
   }
@@ -253,12 +254,11 @@ static void on_done(struct service *s, struct dispatcher *d,
   if (m->inc != d->inc || d->rollback_due || ++d->done < s->rt->app_ranks)
     return;
   d->finished = 1;
-  to_all_ranks(s, (struct ft_wire){.kind = FT_WIRE_FINISH,
-                                   .inc = d->inc,
-                                   .x = {d->figures.failures,
-                                         d->figures.rollbacks,
-                                         d->figures.lost_work_s,
-                                         d->figures.recovery_s}});
+  to_all_ranks(s, (struct ft_wire){
+                      .kind = FT_WIRE_FINISH,
+                      .inc = d->inc,
+                      .x = {d->figures.failures, d->figures.rollbacks,
+                            d->figures.lost_work_s, d->figures.recovery_s}});
 }
 
 /* ---- Messages ---- */
@@ -300,8 +300,8 @@ static void on_message(struct service *s, const struct ft_wire *m) {
     s->stop = 1;
     break;
   default:
-    ft_fatal("service %d: unexpected control message %d from rank %d",
-             s->index, m->kind, m->from);
+    ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
+             m->kind, m->from);
   }
 }
 
@@ -379,6 +379,6 @@ void ft_service_shutdown(struct ft_runtime *rt) {
   if (rt->world_rank != 0)
     return;
   for (int r = rt->app_ranks; r < rt->world_size; r++)
-    send_wire(r, (struct ft_wire){.kind = FT_WIRE_SHUTDOWN,
-                                  .inc = rt->incarnation});
+    send_wire(
+        r, (struct ft_wire){.kind = FT_WIRE_SHUTDOWN, .inc = rt->incarnation});
 }

@@ -259,8 +259,8 @@ Test(cli_run_options, text_too_long) {
 }
 
 Test(cli_run_options, scenario_after_service_ranks_before_sets) {
-  char *w[] = {"--set",      "period=2",   "--protocol",
-               "pcl",        "--scenario", "/abs/s.txt", NULL};
+  char *w[] = {"--set",      "period=2",   "--protocol", "pcl",
+               "--scenario", "/abs/s.txt", NULL};
   char text[256];
   struct ft_options o;
   cr_assert_eq(options(w, text, sizeof text, &o), 0, "%s", err);

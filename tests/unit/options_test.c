@@ -76,9 +76,9 @@ Test(options, negative_period_names_the_field) {
 }
 
 Test(options, bad_checkpoint_values_are_errors) {
-  const char *bad[] = {"period=abc", "period=", "period=nan", "image_mb=-3",
-                       "image_mb=1e9", "scenario=", "ckpt_dir=",
-                       "server_map=random"};
+  const char *bad[] = {
+      "period=abc",   "period=",   "period=nan", "image_mb=-3",
+      "image_mb=1e9", "scenario=", "ckpt_dir=",  "server_map=random"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     cr_assert_eq(ft_options_parse(bad[i], &o, err, sizeof err), -1, "%s",
                  bad[i]);

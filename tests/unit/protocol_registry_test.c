@@ -31,7 +31,8 @@ Test(registry, enumeration_ends_and_names_are_unique) {
 
 Test(none_core, rejects_a_rank_outside_the_world) {
   const struct ft_protocol_ops *p = ft_protocol_find("none");
-  void *state = calloc(1, p->state_size(&(struct ft_core_config){.rank = 0, .ranks = 4}));
+  void *state =
+      calloc(1, p->state_size(&(struct ft_core_config){.rank = 0, .ranks = 4}));
   struct ft_core_config bad = {.rank = 4, .ranks = 4};
   cr_assert_eq(p->init(state, &bad), -1);
   struct ft_core_config empty = {.rank = 0, .ranks = 0};
@@ -41,7 +42,8 @@ Test(none_core, rejects_a_rank_outside_the_world) {
 
 Test(none_core, passes_every_event_through_with_no_deadline) {
   const struct ft_protocol_ops *p = ft_protocol_find("none");
-  void *state = calloc(1, p->state_size(&(struct ft_core_config){.rank = 0, .ranks = 4}));
+  void *state =
+      calloc(1, p->state_size(&(struct ft_core_config){.rank = 0, .ranks = 4}));
   struct ft_core_config config = {.rank = 1, .ranks = 4};
   cr_assert_eq(p->init(state, &config), 0);
   enum ft_event_type types[] = {FT_EVENT_APP_SEND, FT_EVENT_APP_RECV,
