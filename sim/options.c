@@ -97,9 +97,13 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   }
   if (strcmp(key, "server_map") == 0) {
     *why = "server_map must be block or cyclic";
-    o->server_map = strcmp(value, "cyclic") == 0 ? FT_SERVER_MAP_CYCLIC
-                                                 : FT_SERVER_MAP_BLOCK;
-    return strcmp(value, "block") && strcmp(value, "cyclic") ? -1 : 0;
+    if (strcmp(value, "block") == 0)
+      o->server_map = FT_SERVER_MAP_BLOCK;
+    else if (strcmp(value, "cyclic") == 0)
+      o->server_map = FT_SERVER_MAP_CYCLIC;
+    else
+      return -1;
+    return 0;
   }
   return 1;
 }

@@ -34,18 +34,24 @@ void ft_control_send(int dest, const struct ft_wire *m) {
             rt->control);
 }
 
-/* The control receive completed: take the message, re-post, handle. */
-static void control_arrived(struct ft_runtime *rt) {
+struct ft_wire ft_control_take(void) {
+  struct ft_runtime *rt = ft_runtime();
   struct ft_wire m = rt->ctrl_msg;
   ft_control_start();
   ft_control_trace("<", m.from, &m);
+  return m;
+}
+
+/* The control receive completed: take the message and handle it. */
+static void control_arrived(void) {
+  struct ft_wire m = ft_control_take();
   ft_control_handle(&m);
 }
 
 void ft_wait_control(void) {
   struct ft_runtime *rt = ft_runtime();
   PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
-  control_arrived(rt);
+  control_arrived();
 }
 
 int ft_poll_control(void) {
@@ -53,7 +59,7 @@ int ft_poll_control(void) {
   int flag = 0;
   PMPI_Test(&rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
   if (flag)
-    control_arrived(rt);
+    control_arrived();
   return flag;
 }
 
@@ -82,7 +88,7 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     if (index != 0)
       break;
     rt->ctrl_req = MPI_REQUEST_NULL;
-    control_arrived(rt); /* may not return */
+    control_arrived(); /* may not return */
   }
   if (all != small)
     free(all);

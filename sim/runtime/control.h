@@ -59,6 +59,10 @@ enum {
 /* Posts the control receive of this rank (once, at MPI_Init). */
 void ft_control_start(void);
 
+/* The control receive completed: returns its message, after posting the
+ * receive again (and tracing the message, see ft_control_trace). */
+struct ft_wire ft_control_take(void);
+
 /* Sends `m` to world rank `dest` (small: never blocks for long). */
 void ft_control_send(int dest, const struct ft_wire *m);
 

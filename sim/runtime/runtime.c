@@ -236,14 +236,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
 
 void ft_protocol_event(enum ft_event_type type, int peer, int tag,
                        uint64_t bytes) {
-  struct ft_runtime *rt = &state;
-  struct ft_event event = {.type = type,
-                           .time = PMPI_Wtime(),
-                           .peer = peer,
-                           .tag = tag,
-                           .bytes = bytes};
-  struct ft_update update;
-  if (rt->protocol->step(rt->protocol_state, &event, &update) != 0)
-    ft_fatal("protocol %s failed on rank %d", rt->protocol->name,
-             rt->world_rank);
+  struct ft_event event = {
+      .type = type, .peer = peer, .tag = tag, .bytes = bytes};
+  ft_core_step(&state, &event);
 }

@@ -106,7 +106,6 @@ struct ft_runtime {
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 */
   uint64_t ckpt_bytes;      /* image bytes sent, modelled ones included */
-  double last_checkpoint_time;
   struct ft_failure_figures failures; /* rank 0, from the dispatcher */
 };
 

@@ -319,9 +319,7 @@ static void service_round(struct service *s) {
     PMPI_Test(&rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
   }
   if (flag) {
-    struct ft_wire m = rt->ctrl_msg;
-    ft_control_start();
-    ft_control_trace("<", m.from, &m);
+    struct ft_wire m = ft_control_take();
     on_message(s, &m);
     return;
   }
