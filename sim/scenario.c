@@ -46,8 +46,17 @@ enum directive_id {
   D_WEIBULL,
   D_MAX_FAILURES,
   D_UNTIL,
+  D_TRACE,
+  D_TRACE_SCALE,
+  D_TRACE_SHIFT,
+  D_TRACE_SYSTEM,
+  D_TRACE_MAP,
   D_COUNT
 };
+
+/* Directives listed in the message for an unknown one; the trace_*
+ * directives are listed when the unknown word starts with "trace". */
+#define D_FIRST_TRACE D_TRACE
 
 struct parser {
   struct ft_scenario *s;
@@ -139,6 +148,39 @@ static int apply_max_failures(struct parser *p, char **v) {
                  "max_failures must be an integer >= 0, got '%s'", v[0]);
 }
 
+static int apply_trace(struct parser *p, char **v) {
+  if (ft_trace_format_parse(v[0], &p->s->trace_format))
+    return fail_at(p, "trace", "format must be lanl or fta, got '%s'", v[0]);
+  if (!v[1][0] || strlen(v[1]) >= sizeof p->s->trace_path)
+    return fail_at(p, "trace", "file name empty or too long");
+  snprintf(p->s->trace_path, sizeof p->s->trace_path, "%s", v[1]);
+  return 0;
+}
+
+static int apply_trace_scale(struct parser *p, char **v) {
+  return positive_value(p, "trace_scale", "scale", v[0], &p->s->trace_scale);
+}
+
+static int apply_trace_shift(struct parser *p, char **v) {
+  return time_value(p, "trace_shift", v[0], &p->s->trace_shift);
+}
+
+static int apply_trace_system(struct parser *p, char **v) {
+  int sys;
+  if (ft_parse_int(v[0], 0, INT_MAX, &sys))
+    return fail_at(p, "trace_system",
+                   "system must be an integer >= 0, got '%s'", v[0]);
+  p->s->trace_system = sys;
+  return 0;
+}
+
+static int apply_trace_map(struct parser *p, char **v) {
+  if (ft_trace_map_parse(v[0], &p->s->trace_map))
+    return fail_at(p, "trace_map", "map must be modulo or first, got '%s'",
+                   v[0]);
+  return 0;
+}
+
 static int apply_exponential(struct parser *p, char **v) {
   p->s->dist = FT_DIST_EXPONENTIAL;
   return positive_value(p, "exponential", "mean", v[0], &p->s->mean_s);
@@ -202,13 +244,21 @@ static const struct directive directives[D_COUNT] = {
     [D_MAX_FAILURES] = {"max_failures", 1, "max_failures N",
                         apply_max_failures},
     [D_UNTIL] = {"until", 1, "until TIME", apply_until},
+    [D_TRACE] = {"trace", 2, "trace lanl|fta FILE", apply_trace},
+    [D_TRACE_SCALE] = {"trace_scale", 1, "trace_scale S", apply_trace_scale},
+    [D_TRACE_SHIFT] = {"trace_shift", 1, "trace_shift TIME", apply_trace_shift},
+    [D_TRACE_SYSTEM] = {"trace_system", 1, "trace_system N",
+                        apply_trace_system},
+    [D_TRACE_MAP] = {"trace_map", 1, "trace_map modulo|first", apply_trace_map},
 };
 
 static int unknown_directive(struct parser *p, const char *word) {
-  char known[160] = "";
-  for (int d = 0; d < D_COUNT; d++) {
+  char known[256] = "";
+  bool trace = strncmp(word, "trace", 5) == 0;
+  int first = trace ? D_FIRST_TRACE : 0, last = trace ? D_COUNT : D_FIRST_TRACE;
+  for (int d = first; d < last; d++) {
     size_t used = strlen(known);
-    snprintf(known + used, sizeof known - used, "%s%s", d ? ", " : "",
+    snprintf(known + used, sizeof known - used, "%s%s", d > first ? ", " : "",
              directives[d].name);
   }
   return report(p->err, p->errlen, "%s:%d: unknown directive '%s' (known: %s)",
@@ -295,6 +345,31 @@ void ft_scenario_defaults(struct ft_scenario *out, const char *name) {
   out->max_failures = -1;
   out->until_s = HUGE_VAL;
   out->fails = NULL;
+  out->trace_scale = 1;
+  out->trace_system = -1;
+  out->trace_map = FT_TRACE_MAP_MODULO;
+}
+
+/* Loads the scenario's trace file (a relative path from the directory of
+ * the scenario's name); `line` is the trace directive's line. */
+static int load_trace(struct ft_scenario *s, int line, char *err,
+                      size_t errlen) {
+  char path[FT_SCENARIO_PATH_LEN + FT_SCENARIO_NAME_LEN];
+  const char *slash = strrchr(s->name, '/');
+  if (s->trace_path[0] != '/' && slash)
+    snprintf(path, sizeof path, "%.*s/%s", (int)(slash - s->name), s->name,
+             s->trace_path);
+  else
+    snprintf(path, sizeof path, "%s", s->trace_path);
+  if (strlen(path) >= sizeof s->trace_path)
+    return report(err, errlen, "%s:%d: field 'trace': path too long", s->name,
+                  line);
+  memcpy(s->trace_path, path, strlen(path) + 1);
+  int n = snprintf(err, errlen, "%s:%d: field 'trace': ", s->name, line);
+  if (n < 0 || (size_t)n >= errlen)
+    n = 0;
+  return ft_trace_load(path, s->trace_format, s->trace_system, &s->trace,
+                       err + n, errlen - (size_t)n);
 }
 
 int ft_scenario_parse(const char *text, const char *name,
@@ -313,6 +388,10 @@ int ft_scenario_parse(const char *text, const char *name,
     }
     c = nl ? nl + 1 : end;
   }
+  if (out->trace_path[0] && load_trace(out, p.first[D_TRACE], err, errlen)) {
+    ft_scenario_free(out);
+    return -1;
+  }
   return 0;
 }
 
@@ -320,6 +399,7 @@ void ft_scenario_free(struct ft_scenario *s) {
   free(s->fails);
   s->fails = NULL;
   s->nfails = 0;
+  ft_trace_free(&s->trace);
 }
 
 /* ---- loading */
@@ -456,14 +536,39 @@ void ft_failures_start(struct ft_failure_stream *st,
   draw(st);
 }
 
+/* Skips trace failures that the map drops or that come after until_s;
+ * returns 1 with the next one in `out`, or 0 when none is left. */
+static int peek_trace(struct ft_failure_stream *st, struct ft_failure *out) {
+  const struct ft_scenario *s = st->s;
+  for (; st->next_trace < s->trace.nevents; st->next_trace++) {
+    const struct ft_trace_event *e = &s->trace.events[st->next_trace];
+    out->time = s->trace_shift + s->trace_scale * e->time;
+    out->rank = ft_trace_rank(e->node, st->ranks, s->trace_map);
+    if (!isfinite(out->time) || out->time > s->until_s) {
+      st->next_trace = s->trace.nevents;
+      return 0;
+    }
+    if (out->rank >= 0)
+      return 1;
+  }
+  return 0;
+}
+
 int ft_failures_next(struct ft_failure_stream *st, struct ft_failure *out) {
   const struct ft_scenario *s = st->s;
   bool have_fail = st->next_fail < s->nfails;
-  if (have_fail &&
+  struct ft_failure tr;
+  bool have_trace = peek_trace(st, &tr);
+  if (have_fail && (!have_trace || s->fails[st->next_fail].time <= tr.time) &&
       (!st->have_drawn || s->fails[st->next_fail].time <= st->pending.time)) {
     out->time = s->fails[st->next_fail].time;
     out->rank = s->fails[st->next_fail].rank;
     st->next_fail++;
+    return 1;
+  }
+  if (have_trace && (!st->have_drawn || tr.time <= st->pending.time)) {
+    *out = tr;
+    st->next_trace++;
     return 1;
   }
   if (!st->have_drawn)

@@ -18,7 +18,14 @@
  *   exponential 120     drawn failures, exponential inter-arrivals (MTBF)
  *   weibull 0.7 100     drawn failures, Weibull inter-arrivals (shape, scale)
  *   max_failures 10     at most 10 drawn failures, default unlimited
- *   until 500           no drawn failure after 500 s, default unlimited */
+ *   until 500           no drawn failure after 500 s, default unlimited
+ *   trace lanl FILE     failures read from a trace (failure_trace.h): lanl
+ *                       or fta; FILE relative to the scenario's directory
+ *   trace_scale 1e-5    simulated seconds per trace second, default 1
+ *   trace_shift 0.01    simulated time of the trace's first failure, def. 0
+ *   trace_system 20     only this system (LANL System, FTA platform_id)
+ *   trace_map modulo    node k -> rank k mod ranks (default), or "first":
+ *                       rank k for k < ranks, other nodes dropped */
 #ifndef FT_SCENARIO_H
 #define FT_SCENARIO_H
 
@@ -26,9 +33,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "failure_trace.h"
+
 #define FT_SCENARIO_MAX_FAILS 4096      /* explicit failures per file */
 #define FT_SCENARIO_MAX_BYTES (1 << 20) /* size of a scenario file */
 #define FT_SCENARIO_NAME_LEN 256        /* name kept for messages */
+#define FT_SCENARIO_PATH_LEN 4096       /* trace file path */
 
 /* How failures beyond the explicit ones are drawn. */
 enum ft_distribution {
@@ -58,6 +68,14 @@ struct ft_scenario {
   struct ft_scenario_fail *fails; /* explicit failures, sorted by time,
                                      equal times in file order */
   size_t nfails;
+  /* "trace": failures of a failure trace, loaded when parsing ends. */
+  char trace_path[FT_SCENARIO_PATH_LEN]; /* as resolved; "" for none */
+  enum ft_trace_format trace_format;
+  double trace_scale;          /* simulated s per trace s; default 1 */
+  double trace_shift;          /* time of the first trace failure; 0 */
+  long trace_system;           /* -1: every system */
+  enum ft_trace_map trace_map; /* default FT_TRACE_MAP_MODULO */
+  struct ft_trace trace;       /* the loaded trace (empty without one) */
 };
 
 /* One failure of the stream. */
@@ -71,12 +89,13 @@ struct ft_failure {
  * it and not change. */
 struct ft_failure_stream {
   const struct ft_scenario *s;
-  int ranks;        /* victims of drawn failures: [0, ranks) */
-  size_t next_fail; /* next explicit failure, index into s->fails */
-  uint64_t rng[4];  /* xoshiro256** state, seeded from s->seed */
-  double clock;     /* time of the last drawn failure */
-  int drawn;        /* drawn failures handed out so far */
-  bool have_drawn;  /* `pending` holds the next drawn failure */
+  int ranks;         /* victims of drawn failures: [0, ranks) */
+  size_t next_fail;  /* next explicit failure, index into s->fails */
+  size_t next_trace; /* next trace failure, index into s->trace.events */
+  uint64_t rng[4];   /* xoshiro256** state, seeded from s->seed */
+  double clock;      /* time of the last drawn failure */
+  int drawn;         /* drawn failures handed out so far */
+  bool have_drawn;   /* `pending` holds the next drawn failure */
   struct ft_failure pending;
 };
 
@@ -98,7 +117,11 @@ void ft_scenario_defaults(struct ft_scenario *out, const char *name);
  *   "NAME:LINE: line longer than 1023 bytes (comments excepted)".
  * Numbers are read with strtod/strtoull in the C locale's format (the
  * whole word, finite, no NaN). A single-valued directive given twice is an
- * error; "fail" may be repeated up to FT_SCENARIO_MAX_FAILS times. */
+ * error; "fail" may be repeated up to FT_SCENARIO_MAX_FAILS times.
+ * A "trace" directive loads its file once the text is parsed (a relative
+ * path is taken from the directory of `name`), with the trace's own
+ * messages ("trace.csv:7: field 'Prob Started': ...") prefixed by
+ * "NAME:LINE: field 'trace': ". */
 int ft_scenario_parse(const char *text, const char *name,
                       struct ft_scenario *out, char *err, size_t errlen);
 
@@ -132,9 +155,10 @@ void ft_failures_start(struct ft_failure_stream *st,
 
 /* Writes the next failure into `out` and returns 1, or returns 0 when none
  * is left. Failures come in time order, explicit and drawn merged (equal
- * times: explicit first). Drawn failures stop after max_failures of them,
- * after until_s, or when time overflows; with a distribution and neither
- * cap the stream never ends: the caller stops reading past its run. */
+ * times: explicit, then trace, then drawn). Drawn failures stop after
+ * max_failures of them, after until_s, or when time overflows; with a
+ * distribution and neither cap the stream never ends: the caller stops reading
+ * past its run. */
 int ft_failures_next(struct ft_failure_stream *st, struct ft_failure *out);
 
 #endif /* FT_SCENARIO_H */
