@@ -3,15 +3,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "listing.h"
 #include "outcome.h"
 #include "paths.h"
 #include "run.h"
+#include "sweep.h"
 #include "usage.h"
 
 static int help(int argc, char **argv, const struct ft_dirs *dirs) {
   if (argc > 0 && strcmp(argv[0], "run") == 0)
     ft_usage_run(stdout);
+  else if (argc > 0 && strcmp(argv[0], "sweep") == 0)
+    ft_sweep_usage(stdout);
   else
     ft_usage_main(stdout, dirs);
   return FT_EXIT_OK;
@@ -32,6 +36,10 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "run") == 0)
     return ft_run_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "sweep") == 0)
+    return ft_sweep_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "analyze") == 0)
+    return ft_analyze_main(argc - 2, argv + 2);
   if (is_help(cmd))
     return help(argc - 2, argv + 2, &dirs);
   if (strcmp(cmd, "protocols") == 0) {
@@ -43,8 +51,8 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "apps") == 0)
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
-          "ftsim: unknown command '%s' (commands: run, protocols, platforms, "
-          "apps, help)\n",
+          "ftsim: unknown command '%s' (commands: run, sweep, analyze, "
+          "protocols, platforms, apps, help)\n",
           cmd);
   return FT_EXIT_USAGE;
 }

@@ -1,0 +1,35 @@
+/* Small statistics for sweep analysis: mean, sample standard deviation,
+ * Student-t 95% confidence interval, and the optimal checkpoint periods of
+ * Young and Daly. Pure, no allocation. */
+#ifndef FT_CLI_STATS_H
+#define FT_CLI_STATS_H
+
+#include <stddef.h>
+
+struct ft_stats {
+  size_t n;
+  double mean;
+  double sd;   /* sample standard deviation (n - 1); 0 when n < 2 */
+  double ci95; /* half-width of the 95% interval, t(0.975, n-1) * sd /
+                  sqrt(n); NAN when n < 2 */
+};
+
+/* Mean, standard deviation and 95% confidence half-width of x[0..n). */
+struct ft_stats ft_stats_of(const double *x, size_t n);
+
+/* The 0.975 quantile of Student's t with `df` >= 1 degrees of freedom
+ * (exact table to 30, then the Cornish-Fisher expansion; error < 1e-3). */
+double ft_student_t975(size_t df);
+
+/* Young (1974): the period between checkpoints that minimises the expected
+ * completion time to first order, sqrt(2 C M), for a checkpoint cost C and
+ * a mean time between failures M (both > 0; else NAN). */
+double ft_young_period(double c, double m);
+
+/* Daly (2006), "A higher order estimate of the optimum checkpoint interval
+ * for restart dumps", eq. 37: for C < 2M,
+ *   sqrt(2 C M) * (1 + sqrt(C / 2M) / 3 + (C / 2M) / 9) - C,
+ * else M. NAN unless C, M > 0. */
+double ft_daly_period(double c, double m);
+
+#endif /* FT_CLI_STATS_H */

@@ -1,0 +1,284 @@
+/* `ftsim sweep` (see sweep.h): arguments, checks, then the pool
+ * (sweep_run.c) or a Slurm script. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "sweep.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "outcome.h"
+#include "paths.h"
+#include "sweep_file.h"
+#include "sweep_points.h"
+#include "sweep_run.h"
+#include "sweep_slurm.h"
+
+#define PATH_LEN 4096
+
+struct sweep_args {
+  const char *file, *output, *slurm;
+  int jobs;   /* 0: the number of online cores */
+  long point; /* --point: run only this index; -1: all */
+  bool dry_run, help;
+};
+
+void ft_sweep_usage(FILE *out) {
+  fputs(
+      "Usage: ftsim sweep [-j N] [-o CSV] [--dry-run] FILE\n"
+      "       ftsim sweep --emit-slurm SCRIPT [-o CSV] FILE\n"
+      "       ftsim sweep --point I [-o CSV] FILE\n"
+      "\n"
+      "Runs every point of the sweep file FILE (scenarios/sweep.md) as one\n"
+      "`ftsim run`, N at a time (default: the number of cores), and appends\n"
+      "one row per finished point to CSV (default: ./NAME.csv for FILE\n"
+      "NAME.txt), flushed and fsynced. Points that already have a row are\n"
+      "skipped: running the same command again resumes a stopped sweep.\n"
+      "Scenario files and each point's output go to CSV.d/HASH.*.\n"
+      "\n"
+      "  -j, --jobs N        simulations at a time\n"
+      "  -o, --output CSV    the results file\n"
+      "  --dry-run           list the points and their `ftsim run` lines\n"
+      "  --emit-slurm SCRIPT write a Slurm job array (one task per point,\n"
+      "                      each `ftsim sweep --point I`), merging into CSV\n"
+      "  --point I           run only point I (0-based, in --dry-run order)\n"
+      "\n"
+      "Exit status: 0 every point has a row (see its outcome column), 1 the\n"
+      "CSV could not be written, 2 bad usage or sweep file, 128+signal when\n"
+      "interrupted (finished rows are kept; running points are killed).\n",
+      out);
+}
+
+static int say(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints "ftsim: ..." on stderr and returns `status`. */
+static int say(int status, const char *fmt, ...) {
+  va_list ap;
+  fputs("ftsim: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return status;
+}
+
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* "ftsim: <fmt> (see ftsim sweep --help)", returns FT_EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  fputs("ftsim: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputs(" (see ftsim sweep --help)\n", stderr);
+  return FT_EXIT_USAGE;
+}
+
+/* Takes the value of option argv[*i] ("-j 2" or "--jobs=2"). */
+static const char *value(int argc, char **argv, int *i, const char *name) {
+  const char *eq = strchr(argv[*i], '=');
+  if (strncmp(argv[*i], "--", 2) == 0 && eq &&
+      strncmp(argv[*i], name, (size_t)(eq - argv[*i])) == 0)
+    return eq + 1;
+  return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static bool is(const char *arg, const char *a, const char *b) {
+  size_t n = strlen(b);
+  return strcmp(arg, a) == 0 || strcmp(arg, b) == 0 ||
+         (strncmp(arg, b, n) == 0 && arg[n] == '=');
+}
+
+static int parse_option(int argc, char **argv, int *i, struct sweep_args *a) {
+  const char *arg = argv[*i], *v;
+  if (is(arg, "-h", "--help"))
+    a->help = true;
+  else if (is(arg, "--dry-run", "--dry-run"))
+    a->dry_run = true;
+  else if (is(arg, "-j", "--jobs")) {
+    if (!(v = value(argc, argv, i, "--jobs")) ||
+        ft_parse_int(v, 1, 4096, &a->jobs))
+      return usage_error("--jobs: expected an integer from 1 to 4096, got "
+                         "'%s'",
+                         v ? v : "");
+  } else if (is(arg, "-o", "--output")) {
+    if (!(a->output = value(argc, argv, i, "--output")))
+      return usage_error("%s: missing value", "--output");
+  } else if (is(arg, "--emit-slurm", "--emit-slurm")) {
+    if (!(a->slurm = value(argc, argv, i, "--emit-slurm")))
+      return usage_error("%s: missing value", "--emit-slurm");
+  } else if (is(arg, "--point", "--point")) {
+    int p;
+    if (!(v = value(argc, argv, i, "--point")) ||
+        ft_parse_int(v, 0, INT_MAX, &p))
+      return usage_error("--point: expected an integer >= 0, got '%s'",
+                         v ? v : "");
+    a->point = p;
+  } else {
+    return usage_error("unknown option '%s'", arg);
+  }
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, struct sweep_args *a) {
+  memset(a, 0, sizeof *a);
+  a->point = -1;
+  for (int i = 0; i < argc; i++) {
+    if (argv[i][0] == '-' && argv[i][1]) {
+      int rc = parse_option(argc, argv, &i, a);
+      if (rc)
+        return rc;
+    } else if (a->file) {
+      return usage_error("one sweep file only, got also '%s'", argv[i]);
+    } else {
+      a->file = argv[i];
+    }
+  }
+  if (!a->file && !a->help)
+    return usage_error("missing the sweep file");
+  return 0;
+}
+
+/* ./NAME.csv for a sweep file .../NAME.txt */
+static void default_output(const char *file, char *out, size_t len) {
+  const char *base = strrchr(file, '/');
+  base = base ? base + 1 : file;
+  const char *dot = strrchr(base, '.');
+  int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+  snprintf(out, len, "%.*s.csv", n, base);
+}
+
+/* Every platform and app of the sweep must exist before anything runs. */
+static int check_names(const struct ft_sweep *s) {
+  struct ft_dirs dirs;
+  char path[PATH_LEN], err[1024];
+  ft_dirs_get(&dirs);
+  for (size_t i = 0; i < s->axis[FT_AXIS_PLATFORM].count; i++)
+    if (ft_paths_platform(&dirs, s->axis[FT_AXIS_PLATFORM].items[i], path,
+                          sizeof path, err, sizeof err)) {
+      fprintf(stderr, "ftsim: %s: field 'platforms': %s\n", s->name, err);
+      return FT_EXIT_USAGE;
+    }
+  for (size_t i = 0; i < s->axis[FT_AXIS_APP].count; i++)
+    if (ft_paths_app(&dirs, s->axis[FT_AXIS_APP].items[i], false, path,
+                     sizeof path, err, sizeof err)) {
+      fprintf(stderr, "ftsim: %s: field 'apps': %s\n", s->name, err);
+      return FT_EXIT_USAGE;
+    }
+  return 0;
+}
+
+static void print_points(const struct ft_sweep *s, const struct ft_points *pts,
+                         const struct ft_sweep_csv *csv) {
+  size_t done = 0;
+  for (size_t i = 0; i < pts->count; i++) {
+    const struct ft_point *p = &pts->items[i];
+    struct ft_strv args = FT_STRV_INIT;
+    bool d = ft_sweep_csv_done(csv, p);
+    done += d;
+    ft_point_run_args(s, p, ft_point_has_failures(p) ? "SCENARIO" : NULL,
+                      &args);
+    printf("%zu %s ftsim run", i, d ? "done" : "todo");
+    for (size_t k = 0; k < args.count; k++)
+      printf(" %s", args.items[k]);
+    if (ft_point_has_failures(p))
+      printf("   # %s%s seed %s",
+             p->param[FT_COL_TRACE][0] ? "trace " : "mtbf ",
+             p->param[FT_COL_TRACE][0] ? p->param[FT_COL_TRACE]
+                                       : p->param[FT_COL_MTBF],
+             p->param[FT_COL_SEED]);
+    putchar('\n');
+    ft_strv_free(&args);
+  }
+  printf("# %zu points, %zu done, %zu to run\n", pts->count, done,
+         pts->count - done);
+}
+
+static int cores(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 && n < 4096 ? (int)n : 1;
+}
+
+/* Runs the points without a row (or only --point). */
+static int run_points(const struct sweep_args *a, const struct ft_sweep *s,
+                      const struct ft_points *pts, struct ft_sweep_csv *csv,
+                      const char *workdir) {
+  const struct ft_point **todo =
+      ft_xrealloc(NULL, (pts->count + 1) * sizeof *todo);
+  size_t ntodo = 0;
+  for (size_t i = 0; i < pts->count; i++)
+    if ((a->point < 0 || (size_t)a->point == i) &&
+        !ft_sweep_csv_done(csv, &pts->items[i]))
+      todo[ntodo++] = &pts->items[i];
+  size_t total = a->point >= 0 ? 1 : pts->count;
+  struct ft_sweep_job job = {
+      .sweep = s,
+      .todo = todo,
+      .ntodo = ntodo,
+      .total = total,
+      .already = total - ntodo,
+      .jobs = a->jobs ? a->jobs : cores(),
+      .timeout = atof(ft_sweep_get(s, FT_SET_TIMEOUT, "600")),
+      .workdir = workdir,
+      .csv = csv,
+  };
+  int rc = ft_sweep_run(&job);
+  free(todo);
+  return rc;
+}
+
+static int sweep(const struct sweep_args *a) {
+  struct ft_sweep s;
+  struct ft_points pts = {0};
+  struct ft_sweep_csv csv = {.fd = -1};
+  char err[2048], output[PATH_LEN], workdir[PATH_LEN + 8];
+  if (ft_sweep_load(a->file, &s, err, sizeof err)) {
+    fprintf(stderr, "ftsim: %s\n", err);
+    return FT_EXIT_USAGE;
+  }
+  int rc = check_names(&s);
+  ft_points_expand(&s, &pts);
+  if (a->output)
+    snprintf(output, sizeof output, "%s", a->output);
+  else
+    default_output(a->file, output, sizeof output);
+  snprintf(workdir, sizeof workdir, "%s.d", output);
+  if (!rc && a->point >= 0 && (size_t)a->point >= pts.count)
+    rc = usage_error("--point: the sweep has %zu points (0 to %zu)", pts.count,
+                     pts.count - 1);
+  if (!rc && a->slurm)
+    rc = ft_sweep_emit_slurm(a->slurm, a->file, output, workdir, pts.count);
+  else if (!rc && ft_sweep_csv_open(&csv, output, err, sizeof err))
+    rc = say(FT_EXIT_USAGE, "%s", err);
+  else if (!rc && a->dry_run)
+    print_points(&s, &pts, &csv);
+  else if (!rc && mkdir(workdir, 0755) != 0 && errno != EEXIST)
+    rc = say(FT_EXIT_FAILED, "cannot create %s: %s", workdir, strerror(errno));
+  else if (!rc)
+    rc = run_points(a, &s, &pts, &csv, workdir);
+  ft_sweep_csv_close(&csv);
+  ft_points_free(&pts);
+  ft_sweep_free(&s);
+  return rc;
+}
+
+int ft_sweep_main(int argc, char **argv) {
+  struct sweep_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc)
+    return rc;
+  if (a.help) {
+    ft_sweep_usage(stdout);
+    return FT_EXIT_OK;
+  }
+  return sweep(&a);
+}

@@ -1,0 +1,59 @@
+/* The points of a sweep: the grid expanded, and for one point the
+ * scenario text it needs and the `ftsim run` arguments that run it. Pure.
+ *
+ * Expansion order (the last axis varies fastest): protocol, platform, app,
+ * ranks, servers, period, failure source (the mtbfs values, then the
+ * traces), seed. A protocol that does not recover (none) runs once per
+ * (platform, app, ranks): no failures, no period, no service rank, servers
+ * 0, period 0, mtbf none, the first seed. A trace point ignores the seed
+ * axis (traces are replayed as they are): it takes the first seed. */
+#ifndef FT_CLI_SWEEP_POINTS_H
+#define FT_CLI_SWEEP_POINTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results.h"
+#include "strv.h"
+#include "sweep_file.h"
+
+/* One point: its parameter cells (results.h column order), pointing into
+ * the sweep (or to constant strings). */
+struct ft_point {
+  char *param[FT_COL_NPARAMS];
+};
+
+struct ft_points {
+  struct ft_point *items;
+  size_t count, cap;
+};
+
+/* Expands `s` into `out` (start it zeroed), without duplicates. */
+void ft_points_expand(const struct ft_sweep *s, struct ft_points *out);
+
+/* Frees the list (not the strings, which belong to the sweep). */
+void ft_points_free(struct ft_points *p);
+
+/* 64-bit FNV-1a of the point's key (ft_results_key), for file names. */
+uint64_t ft_point_hash(const struct ft_point *p);
+
+/* True when the point has failures (an MTBF other than none, or a trace):
+ * it needs a scenario file. */
+int ft_point_has_failures(const struct ft_point *p);
+
+/* Writes the scenario of a point with failures into `out` (len bytes):
+ *   seed S / detection D / restart R / exponential MTBF, or
+ *   trace FMT PATH / trace_scale ... (the sweep's trace settings),
+ *   and max_failures / until when the sweep sets them. */
+void ft_point_scenario(const struct ft_sweep *s, const struct ft_point *p,
+                       char *out, size_t len);
+
+/* Appends to `argv` the arguments of `ftsim run` for the point (after
+ * "run"): --platform, --np, --app, --protocol, and for a protocol that
+ * recovers --service-ranks, --set period=, --set image_mb=, --scenario
+ * `scenario_file` (when not NULL); then the sweep's `set`s, then "--" and
+ * its app_args. */
+void ft_point_run_args(const struct ft_sweep *s, const struct ft_point *p,
+                       const char *scenario_file, struct ft_strv *argv);
+
+#endif /* FT_CLI_SWEEP_POINTS_H */
