@@ -76,44 +76,13 @@ IMAGE_cg=0.05
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fidelity.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 START=$(date +%s)
-
-# run_jobs: reads "ID FTSIM-RUN-ARGS..." lines on stdin and runs them
-# $JOBS at a time; each leaves $TMP/ID.out, ID.err, ID.rc and ID.args.
-run_jobs() {
-  FIDELITY_TMP=$TMP xargs -P "$JOBS" -L 1 sh -c '
-    id=$1; ftsim=$0; shift
-    echo "$*" >"$FIDELITY_TMP/$id.args"
-    "$ftsim" run "$@" >"$FIDELITY_TMP/$id.out" 2>"$FIDELITY_TMP/$id.err"
-    echo $? >"$FIDELITY_TMP/$id.rc"' "$FTSIM"
-}
+. "$ROOT/analysis/runs.sh"
 
 # summary ID: "completion_s waves verified ckpt_bytes" from the run's JSON
 # line (the last line of its stdout), or nothing.
 summary() {
-  tail -n 1 "$TMP/$1.out" 2>/dev/null | awk '
-    function field(k,   m) {
-      if (!match($0, "\"" k "\":[^,}]*")) return ""
-      m = substr($0, RSTART, RLENGTH); sub(/^"[^"]*":/, "", m); return m
-    }
-    /^\{/ { print field("completion_time_s"), field("waves"), \
-                  field("verified"), field("ckpt_bytes") }'
-}
-
-# check ID DESCRIPTION: 0 if the run exited 0 with "verified":true; else
-# names it on stderr with the end of its log, and returns 1.
-check() {
-  rc=$(cat "$TMP/$1.rc" 2>/dev/null || echo "?")
-  set -- "$1" "$2" "$rc" $(summary "$1")
-  if [ "$3" = 0 ] && [ "${6:-}" = true ]; then return 0; fi
-  [ -f "$TMP/$1.reported" ] && return 1
-  : >"$TMP/$1.reported"
-  {
-    echo "fidelity.sh: FAILED run $2: exit status $3, verified ${6:-(no summary)}"
-    echo "  ftsim run $(cat "$TMP/$1.args")"
-    { grep -m 2 -E "CRITICAL|rror|Deadlock" "$TMP/$1.err"; tail -n 2 "$TMP/$1.err"; } 2>/dev/null |
-      awk '!seen[$0]++ { print "  | " substr($0, 1, 200) }'
-  } >&2
-  return 1
+  echo "$(field "$1" completion_time_s) $(field "$1" waves)" \
+    "$(field "$1" verified) $(field "$1" ckpt_bytes)"
 }
 
 # Phase 1: baselines.

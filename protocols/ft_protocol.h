@@ -30,9 +30,15 @@ enum ft_control_kind {
   FT_CONTROL_WAVE_AT,          /* rank 0 -> all: checkpoint wave `wave` at
                                   safe point value */
   FT_CONTROL_MARKER,           /* rank -> rank: my marker of wave `wave` */
-  FT_CONTROL_CHECKPOINT_DONE,  /* rank -> rank 0: my image of `wave` is
-                                  stored */
+  FT_CONTROL_CHECKPOINT_DONE,  /* rank -> rank 0 (pcl) or the scheduler
+                                  (vcl): my image of `wave` is stored */
+  FT_CONTROL_CUT,              /* vcl, rank -> rank: I took my checkpoint
+                                  of `wave`; value = application messages I
+                                  sent you before it */
 };
+
+/* Under vcl, control messages from or to the checkpoint scheduler carry
+ * the rank number `ranks` (one past the application's last rank). */
 
 struct ft_control {
   enum ft_control_kind kind;
@@ -78,12 +84,41 @@ enum ft_update_flag {
                                      send the image to the checkpoint server */
   FT_UPDATE_COMMIT = 1u << 4,     /* rank 0: wave `wave` is committed (every
                                      image stored): tell the servers */
+  /* Non-blocking checkpoints (vcl): the local state is captured at one
+   * safe point, the channel state recorded afterwards, and the image
+   * stored once both are complete. */
+  FT_UPDATE_RETAIN = 1u << 5,  /* SAFE_POINT: keep a copy of the state at
+                                  this safe point; a later CAPTURE may name
+                                  it */
+  FT_UPDATE_CAPTURE = 1u << 6, /* the local checkpoint of `wave` is the
+                                  state at safe point `index`: this one, or
+                                  the retained copy; keep it, do not store
+                                  it yet */
+  FT_UPDATE_RECORD = 1u << 7,  /* DELIVERED: copy this message, number
+                                  `index` from `event.peer`, into the
+                                  channel state (provisionally: STORE says
+                                  which records to keep) */
+  FT_UPDATE_STORE = 1u << 8,   /* the local checkpoint of `wave` is complete:
+                                  keep the records in `keep`, add them to
+                                  the captured image, send it to the server */
+};
+
+/* Messages from `peer` numbered first..last (1-based, counted from the
+ * last ROLLBACK or the start; first > last: none) are channel state. */
+struct ft_record_range {
+  int peer;
+  int64_t first, last;
 };
 
 struct ft_update {
   unsigned flags;  /* a combination of enum ft_update_flag */
   double deadline; /* next FT_EVENT_TIMER wanted at this time; < 0 for none */
-  int wave;        /* CHECKPOINT, COMMIT: the wave */
+  int wave;        /* CHECKPOINT, COMMIT, CAPTURE, STORE: the wave */
+  int64_t index;   /* CAPTURE: safe point; RECORD: message number */
+  /* STORE: one range per peer with channel state; core-owned, valid until
+   * the next step. */
+  const struct ft_record_range *keep;
+  size_t n_keep;
   /* Control messages to send, in order. The array belongs to the core and
    * stays valid until its next step. */
   const struct ft_control *sends;
@@ -114,6 +149,10 @@ struct ft_protocol_ops {
               struct ft_update *update);
   /* Non-zero when the protocol can recover from failures. */
   int recovers;
+  /* Non-zero when a checkpoint scheduler runs beside the ranks (vcl): the
+   * runtime inits one more core with rank == ranks on the dispatcher and
+   * feeds it TIMER, CONTROL and ROLLBACK events. */
+  int has_scheduler;
 };
 
 /* Returns the protocol called `name`, or NULL when there is none.

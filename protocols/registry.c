@@ -5,10 +5,12 @@
 
 extern const struct ft_protocol_ops ft_protocol_none;
 extern const struct ft_protocol_ops ft_protocol_pcl;
+extern const struct ft_protocol_ops ft_protocol_vcl;
 
 static const struct ft_protocol_ops *const registry[] = {
     &ft_protocol_none,
     &ft_protocol_pcl,
+    &ft_protocol_vcl,
 };
 
 const struct ft_protocol_ops *ft_protocol_at(size_t i) {

@@ -296,3 +296,15 @@ int ft_image_restore(const void *img, size_t bytes,
   }
   return 0;
 }
+
+int ft_image_find(const void *img, size_t bytes, int id, const void **data,
+                  size_t *size) {
+  struct ft_image_info info;
+  struct entry e = {0, 0, NULL};
+  if (ft_image_check(img, bytes, &info, NULL, 0) < 0 ||
+      find_entry(img, bytes, info.regions, id, &e) < 0)
+    return -1;
+  *data = e.data;
+  *size = (size_t)e.bytes;
+  return 0;
+}

@@ -91,6 +91,12 @@ int ft_image_restore(const void *img, size_t bytes,
                      const struct ft_image_region *regions, size_t n, char *err,
                      size_t errlen);
 
+/* Finds region `id` in the image img[0..bytes), which must pass
+ * ft_image_check: sets *data (inside img) and *size and returns 0, or
+ * returns -1 when the image is invalid or has no such region. */
+int ft_image_find(const void *img, size_t bytes, int id, const void **data,
+                  size_t *size);
+
 /* The checksum ft_image_write stores at FT_IMAGE_CRC_OFFSET: CRC-32 of
  * img[0, 40) then img[44, bytes). Precondition: bytes >= 44. */
 uint32_t ft_image_crc(const void *img, size_t bytes);

@@ -20,7 +20,7 @@ void ft_options_defaults(struct ft_options *options) {
 
 const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
-         "server_map";
+         "server_map, daemon_latency_us, daemon_copy_mbps";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -86,6 +86,14 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "image_mb") == 0) {
     *why = "image_mb must be a number of MB in [0, 1e6]";
     return parse_double(value, 0, 1e6, &o->image_mb);
+  }
+  if (strcmp(key, "daemon_latency_us") == 0) {
+    *why = "daemon_latency_us must be a number of microseconds in [0, 1e6]";
+    return parse_double(value, 0, 1e6, &o->daemon_latency_us);
+  }
+  if (strcmp(key, "daemon_copy_mbps") == 0) {
+    *why = "daemon_copy_mbps must be a number of MB/s in [0, 1e9]";
+    return parse_double(value, 0, 1e9, &o->daemon_copy_mbps);
   }
   if (strcmp(key, "scenario") == 0) {
     *why = "scenario must be a file path (under 512 bytes)";

@@ -23,6 +23,13 @@ struct ft_options {
   char ckpt_dir[512]; /* reference mode: where servers write images;
                          default "ftsim-ckpt" */
   int server_map;     /* enum ft_server_map; default FT_SERVER_MAP_BLOCK */
+  /* Implementation cost model, apart from the protocol's own cost: MPICH-V
+   * routes every message through a communication daemon (pcl-vs-vcl-sc06,
+   * section 4.1), which adds a fixed delay and copies on the sender and on
+   * the receiver. Off (0) by default, for every protocol. */
+  double daemon_latency_us; /* added per message, on each side; default 0 */
+  double daemon_copy_mbps;  /* copy bandwidth, MB/s, on each side; 0: no
+                               copy cost */
 };
 
 /* How application ranks are spread over the checkpoint servers. */

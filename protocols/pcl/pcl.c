@@ -297,6 +297,8 @@ static int on_control(struct pcl_state *s, const struct ft_event *e,
     return on_marker(s, c, u);
   case FT_CONTROL_CHECKPOINT_DONE:
     return on_checkpoint_done(s, e, u);
+  case FT_CONTROL_CUT: /* vcl's */
+    return -1;
   }
   return -1;
 }

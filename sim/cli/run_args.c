@@ -241,7 +241,7 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
   if (!recovers && args->scenario)
     return ft_fail(err, errlen,
                    "--scenario %s: protocol %s does not recover from "
-                   "failures (use --protocol pcl)",
+                   "failures (use --protocol pcl or vcl)",
                    args->scenario, args->protocol);
   snprintf(shown, sizeof shown, "%d", services);
   snprintf(piece, sizeof piece, "service_ranks=%s", shown);

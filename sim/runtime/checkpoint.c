@@ -77,12 +77,94 @@ static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
   rt->ckpt_bytes += (uint64_t)slot->size + (uint64_t)padding;
 }
 
-/* From pcl-vs-vcl-fgcs08, section 3: "When a process has received the
- * marker of every other process, it checkpoints and sends the resulting
- * image to the checkpoint server". */
-static void take_checkpoint(struct ft_runtime *rt, int wave) {
+static void write_image(struct ft_runtime *rt, int wave, int64_t index,
+                        const struct ft_image_region *regions, size_t n);
+
+/* ---- Non-blocking checkpoints (vcl) ---- */
+
+static void copy_free(struct ft_state_copy *c) {
+  free(c->bytes);
+  *c = (struct ft_state_copy){0};
+}
+
+/* Copies the protected buffers into *c, taken at the current safe point. */
+static void copy_state(struct ft_runtime *rt, struct ft_state_copy *c) {
   struct ft_image_region regions[FT_MAX_REGIONS];
-  size_t n = collect_regions(rt, regions);
+  size_t n = collect_regions(rt, regions), size = 0;
+  for (size_t i = 0; i < n; i++)
+    size += regions[i].bytes;
+  copy_free(c);
+  c->bytes = malloc(size ? size : 1);
+  if (!c->bytes)
+    ft_fatal("rank %d: out of memory copying %zu bytes of state",
+             rt->world_rank, size);
+  char *p = c->bytes;
+  for (size_t i = 0; i < n; i++) {
+    memcpy(p, regions[i].ptr, regions[i].bytes);
+    c->regions[i] = regions[i];
+    c->regions[i].ptr = p;
+    p += regions[i].bytes;
+  }
+  c->n = n;
+  c->size = size;
+  c->index = rt->safe_points;
+}
+
+/* From pcl-vs-vcl-sc06, section 3: "stores its local state (2)": the state
+ * at safe point `index`: the application's buffers when it stands at that
+ * safe point, else the copy retained there (once the application left a
+ * safe point its buffers have moved on, even with the same index). */
+static void capture(struct ft_runtime *rt, int wave, int64_t index) {
+  if (rt->at_safe_point && index == rt->safe_points) {
+    copy_state(rt, &rt->captured);
+  } else if (rt->retained.index == index) {
+    copy_free(&rt->captured);
+    rt->captured = rt->retained;
+    rt->retained = (struct ft_state_copy){0};
+  } else {
+    ft_fatal("rank %d: the protocol captures safe point %lld, the rank is "
+             "at %lld and retained %lld",
+             rt->world_rank, (long long)index, (long long)rt->safe_points,
+             (long long)rt->retained.index);
+  }
+  rt->captured.wave = wave;
+}
+
+/* The captured state and the kept channel state make the image of `wave`,
+ * sent to the server. */
+static void store_captured(struct ft_runtime *rt, int wave,
+                           const struct ft_update *u) {
+  struct ft_state_copy *c = &rt->captured;
+  if (c->index == 0 || c->wave != wave)
+    ft_fatal("rank %d: the protocol stores wave %d, captured: wave %d",
+             rt->world_rank, wave, c->wave);
+  ft_channel_keep(rt, u->keep, u->n_keep);
+  struct ft_image_region regions[FT_MAX_REGIONS + 1];
+  memcpy(regions, c->regions, c->n * sizeof *regions);
+  size_t n = c->n;
+  size_t channel_bytes = ft_channel_size(rt);
+  void *channel = malloc(channel_bytes);
+  if (!channel)
+    ft_fatal("rank %d: out of memory for its channel state", rt->world_rank);
+  ft_channel_write(rt, channel);
+  regions[n++] = (struct ft_image_region){
+      .id = FT_CHANNEL_REGION, .ptr = channel, .bytes = channel_bytes};
+  ft_channel_clear(rt);
+  write_image(rt, wave, c->index, regions, n);
+  free(channel);
+  copy_free(c);
+}
+
+void ft_checkpoint_forget(struct ft_runtime *rt) {
+  copy_free(&rt->retained);
+  copy_free(&rt->captured);
+  ft_channel_clear(rt);
+}
+
+/* Writes the image of regions[0..n) taken at safe point `index` into a
+ * local slot and sends it to the server. */
+static void write_image(struct ft_runtime *rt, int wave, int64_t index,
+                        const struct ft_image_region *regions, size_t n) {
   size_t size = ft_image_size(regions, n);
   if (size > (size_t)2147483647)
     ft_fatal("rank %d: image of %zu bytes exceeds 2 GiB", rt->world_rank, size);
@@ -92,20 +174,44 @@ static void take_checkpoint(struct ft_runtime *rt, int wave) {
     ft_fatal("rank %d: out of memory for an image of %zu bytes", rt->world_rank,
              size);
   struct ft_image_info info = {
-      .rank = rt->world_rank, .wave = wave, .index = rt->safe_points};
+      .rank = rt->world_rank, .wave = wave, .index = index};
   slot->size = ft_image_write(slot->bytes, size, &info, regions, n);
   slot->wave = wave;
-  slot->index = rt->safe_points;
+  slot->index = index;
   slot->time = ft_backend_now();
   upload(rt, slot);
 }
 
-void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
+/* From pcl-vs-vcl-fgcs08, section 3: "When a process has received the
+ * marker of every other process, it checkpoints and sends the resulting
+ * image to the checkpoint server". */
+static void take_checkpoint(struct ft_runtime *rt, int wave) {
   struct ft_image_region regions[FT_MAX_REGIONS];
   size_t n = collect_regions(rt, regions);
+  write_image(rt, wave, rt->safe_points, regions, n);
+}
+
+void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
+  struct ft_image_region regions[FT_MAX_REGIONS + 1];
+  size_t n = collect_regions(rt, regions);
+  const void *channel = NULL;
+  size_t channel_bytes = 0;
+  if (ft_image_find(image, size, FT_CHANNEL_REGION, &channel, &channel_bytes) ==
+      0)
+    regions[n++] = (struct ft_image_region){.id = FT_CHANNEL_REGION,
+                                            .ptr = malloc(channel_bytes + 1),
+                                            .bytes = channel_bytes};
   char err[256];
+  if (channel && !regions[n - 1].ptr)
+    ft_fatal("rank %d: out of memory for its channel state", rt->world_rank);
   if (ft_image_restore(image, size, regions, n, err, sizeof err) != 0)
     ft_fatal("rank %d cannot restore its checkpoint: %s", rt->world_rank, err);
+  if (channel) {
+    ft_channel_replay(rt, regions[n - 1].ptr, channel_bytes);
+    free(regions[n - 1].ptr);
+  } else if (rt->protocol->has_scheduler) {
+    ft_channel_replay(rt, NULL, 0);
+  }
 }
 
 /* Rank 0: every image of `wave` is stored; the servers make it the
@@ -122,6 +228,10 @@ static void commit(struct ft_runtime *rt, int wave) {
 }
 
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
+  if (u->flags & FT_UPDATE_RETAIN)
+    copy_state(rt, &rt->retained);
+  if (u->flags & FT_UPDATE_CAPTURE)
+    capture(rt, u->wave, u->index);
   for (size_t i = 0; i < u->n_sends; i++) {
     const struct ft_control *c = &u->sends[i];
     struct ft_wire m = {.kind = (int32_t)c->kind,
@@ -139,15 +249,23 @@ void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
     rt->held = 0;
   if (u->flags & FT_UPDATE_COMMIT)
     commit(rt, u->wave);
+  if (u->flags & FT_UPDATE_STORE)
+    store_captured(rt, u->wave, u);
   rt->deadline = u->deadline;
 }
 
-void ft_core_step(struct ft_runtime *rt, struct ft_event *event) {
-  struct ft_update u = {.deadline = -1};
+void ft_core_decide(struct ft_runtime *rt, struct ft_event *event,
+                    struct ft_update *u) {
+  *u = (struct ft_update){.deadline = -1};
   event->time = ft_backend_now();
-  if (rt->protocol->step(rt->protocol_state, event, &u) != 0)
+  if (rt->protocol->step(rt->protocol_state, event, u) != 0)
     ft_fatal("protocol %s failed on rank %d (event %d at %.9f s)",
              rt->protocol->name, rt->world_rank, (int)event->type, event->time);
+}
+
+void ft_core_step(struct ft_runtime *rt, struct ft_event *event) {
+  struct ft_update u;
+  ft_core_decide(rt, event, &u);
   ft_apply_update(rt, &u);
 }
 
@@ -186,8 +304,10 @@ int ft_safe_point(struct ft_runtime *rt) {
                        .peer = -1,
                        .tag = -1,
                        .index = rt->safe_points};
+  rt->at_safe_point = 1; /* the application stands here: see capture() */
   ft_core_step(rt, &e);
   while (rt->held)
     ft_wait_control();
+  rt->at_safe_point = 0;
   return FT_SNAPSHOT_CONTINUE;
 }

@@ -6,6 +6,7 @@
  * messages never match the application's. Communicators the runtime did not
  * create (MPI_COMM_SELF, or made by calls it does not intercept) are
  * registered on first use as themselves. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -23,6 +24,23 @@ struct ft_comm *ft_comm_lookup(MPI_Comm user) {
   return NULL;
 }
 
+/* Fills c->app_rank from the groups of c->p2p and the application's world
+ * (MPI_UNDEFINED for a rank outside it). */
+static void translate_ranks(struct ft_comm *c) {
+  MPI_Group mine, world;
+  PMPI_Comm_group(c->p2p, &mine);
+  PMPI_Comm_group(ft_runtime()->app_world, &world);
+  int *ranks = malloc((size_t)c->size * sizeof *ranks);
+  if (!ranks)
+    ft_fatal("out of memory registering a communicator");
+  for (int r = 0; r < c->size; r++)
+    ranks[r] = r;
+  PMPI_Group_translate_ranks(mine, c->size, ranks, world, c->app_rank);
+  free(ranks);
+  PMPI_Group_free(&mine);
+  PMPI_Group_free(&world);
+}
+
 struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   if (used == FT_MAX_COMMS)
     ft_fatal("more than %d communicators alive", FT_MAX_COMMS);
@@ -32,7 +50,21 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   PMPI_Comm_dup(inner, &c->coll);
   PMPI_Comm_rank(inner, &c->rank);
   PMPI_Comm_size(inner, &c->size);
+  c->app_rank = malloc((size_t)c->size * sizeof *c->app_rank);
+  if (!c->app_rank)
+    ft_fatal("out of memory registering a communicator");
+  translate_ranks(c);
   return c;
+}
+
+int ft_comm_index(const struct ft_comm *c) { return (int)(c - table); }
+
+struct ft_comm *ft_comm_at(int index) {
+  return index >= 0 && index < used ? &table[index] : NULL;
+}
+
+int ft_comm_app_rank(const struct ft_comm *c, int rank) {
+  return rank >= 0 && rank < c->size ? c->app_rank[rank] : rank;
 }
 
 struct ft_comm *ft_comm_get(MPI_Comm user) {
@@ -49,6 +81,7 @@ MPI_Comm ft_comm_inner(MPI_Comm user) {
 /* Frees the runtime's handles of entry i and removes it. */
 static void drop(int i) {
   PMPI_Comm_free(&table[i].coll);
+  free(table[i].app_rank);
   memmove(&table[i], &table[i + 1], (size_t)(used - i - 1) * sizeof table[0]);
   used--;
 }
@@ -61,7 +94,55 @@ void ft_comm_forget(MPI_Comm user) {
     }
 }
 
-void ft_comm_abandon_all(void) { used = 0; }
+/* Communicators of abandoned runs (kept for ft_comm_drain_abandoned). */
+static MPI_Comm *abandoned;
+static size_t n_abandoned, cap_abandoned;
+
+static void keep_abandoned(MPI_Comm c) {
+  if (n_abandoned == cap_abandoned) {
+    size_t cap = cap_abandoned ? 2 * cap_abandoned : 16;
+    MPI_Comm *p = realloc(abandoned, cap * sizeof *p);
+    if (!p)
+      ft_fatal("out of memory remembering abandoned communicators");
+    abandoned = p;
+    cap_abandoned = cap;
+  }
+  abandoned[n_abandoned++] = c;
+}
+
+void ft_comm_abandon_all(void) {
+  for (int i = 0; i < used; i++) {
+    free(table[i].app_rank);
+    keep_abandoned(table[i].p2p);
+    keep_abandoned(table[i].coll);
+  }
+  used = 0;
+}
+
+/* Receives and drops every message that has arrived on `c`. */
+static void drain(MPI_Comm c) {
+  int flag = 1;
+  while (flag) {
+    MPI_Status st;
+    PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, c, &flag, &st);
+    if (!flag)
+      break;
+    int bytes = 0;
+    PMPI_Get_count(&st, MPI_BYTE, &bytes);
+    void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
+    if (!buf)
+      ft_fatal("out of memory draining an abandoned message");
+    PMPI_Recv(buf, bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, c,
+              MPI_STATUS_IGNORE);
+    free(buf);
+  }
+}
+
+void ft_comm_drain_abandoned(void) {
+  for (size_t i = 0; i < n_abandoned; i++)
+    if (abandoned[i] != MPI_COMM_SELF && abandoned[i] != MPI_COMM_WORLD)
+      drain(abandoned[i]);
+}
 
 void ft_comm_forget_all(void) {
   while (used > 0)

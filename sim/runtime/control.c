@@ -25,11 +25,22 @@ void ft_control_trace(const char *dir, int peer, const struct ft_wire *m) {
             m->wave, m->inc, (long long)m->value);
 }
 
+/* Per-peer counts of control messages, for ft_control_drain. */
+static int64_t *counts(struct ft_runtime *rt) {
+  if (!rt->ctrl_counts) {
+    rt->ctrl_counts = calloc(2 * (size_t)rt->world_size, sizeof(int64_t));
+    if (!rt->ctrl_counts)
+      ft_fatal("out of memory for control message counts");
+  }
+  return rt->ctrl_counts;
+}
+
 void ft_control_send(int dest, const struct ft_wire *m) {
   struct ft_runtime *rt = ft_runtime();
   ft_control_trace(">", dest, m);
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
+  counts(rt)[dest]++;
   PMPI_Send(&copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
             rt->control);
 }
@@ -37,6 +48,8 @@ void ft_control_send(int dest, const struct ft_wire *m) {
 struct ft_wire ft_control_take(void) {
   struct ft_runtime *rt = ft_runtime();
   struct ft_wire m = rt->ctrl_msg;
+  if (m.from >= 0 && m.from < rt->world_size)
+    counts(rt)[rt->world_size + m.from]++;
   ft_control_start();
   ft_control_trace("<", m.from, &m);
   return m;
@@ -134,4 +147,18 @@ int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
   if (rc != MPI_SUCCESS)
     return rc;
   return ft_wait_internal(&req, status);
+}
+
+void ft_control_drain(struct ft_runtime *rt) {
+  int n = rt->world_size;
+  int64_t *c = counts(rt), *expected = calloc((size_t)n, sizeof *expected);
+  if (!expected)
+    ft_fatal("out of memory draining control messages");
+  PMPI_Alltoall(c, 1, MPI_INT64_T, expected, 1, MPI_INT64_T, rt->control);
+  for (int src = 0; src < n; src++)
+    while (c[n + src] < expected[src] && rt->ctrl_req != MPI_REQUEST_NULL) {
+      PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+      (void)ft_control_take(); /* the run is over: dropped */
+    }
+  free(expected);
 }

@@ -29,12 +29,18 @@ enum ft_wire_kind {
   FT_WIRE_READY,       /* rank -> dispatcher: restored, ready for incarnation */
   FT_WIRE_GO,          /* dispatcher -> ranks: resume incarnation `inc` */
   FT_WIRE_DONE,        /* rank -> dispatcher: my application finished */
-  FT_WIRE_FINISH,      /* dispatcher -> ranks: everybody finished; x[] =
+  FT_WIRE_FINISH,      /* dispatcher -> ranks: everybody finished; value =
+                          waves its scheduler committed (vcl); x[] =
                           failures, rollbacks; y[] = lost work, recovery */
   FT_WIRE_IMAGE_REQUEST, /* restarting rank -> server: send my `wave` */
   FT_WIRE_IMAGE,         /* server -> rank: image follows, value = bytes,
                             x[0] = padding bytes; value < 0: none */
   FT_WIRE_SHUTDOWN,      /* rank 0 -> services: the run is over */
+  FT_WIRE_REPLAY_COUNT,  /* vcl restore, receiver -> sender: value = messages
+                            of yours in my channel state */
+  FT_WIRE_REPLAY,        /* ... one of them: value = packed bytes (they
+                            follow on FT_TAG_REPLAY), x = communicator
+                            index, my rank in it, tag */
 };
 
 /* One control message, sent as bytes. */
@@ -54,6 +60,7 @@ enum {
   FT_TAG_CONTROL = 1, /* struct ft_wire */
   FT_TAG_IMAGE,       /* image bytes (rank <-> server) */
   FT_TAG_PADDING,     /* modelled image bytes (simulation only) */
+  FT_TAG_REPLAY,      /* channel-state payloads (vcl restore) */
 };
 
 /* Posts the control receive of this rank (once, at MPI_Init). */
@@ -62,6 +69,13 @@ void ft_control_start(void);
 /* The control receive completed: returns its message, after posting the
  * receive again (and tracing the message, see ft_control_trace). */
 struct ft_wire ft_control_take(void);
+
+/* At the end of the run, on every rank (services included): receives and
+ * drops every control message still on its way to this rank, so that none
+ * is left unmatched when MPI shuts down (each rank counts what it sent to
+ * and took from every other; an all-to-all tells what to expect). */
+struct ft_runtime;
+void ft_control_drain(struct ft_runtime *rt);
 
 /* Sends `m` to world rank `dest` (small: never blocks for long). */
 void ft_control_send(int dest, const struct ft_wire *m);

@@ -8,6 +8,9 @@
  * plus an interruptible wait, probes poll, and the test family looks at the
  * control receive every FT_TEST_POLL calls. With protocol `none` every call
  * is carried out as the application made it. */
+#include <stdlib.h>
+
+#include "backend.h"
 #include "runtime.h"
 
 static uint64_t payload_bytes(int count, MPI_Datatype type) {
@@ -27,19 +30,29 @@ void ft_count_send(int count, MPI_Datatype type) {
 }
 
 /* Announces a send of the application to the core and counts it. */
-static void app_send(int count, MPI_Datatype type, int dest, int tag) {
+static void app_send(int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm) {
   if (dest == MPI_PROC_NULL)
     return;
   uint64_t bytes = payload_bytes(count, type);
   count_bytes(bytes);
-  ft_protocol_event(FT_EVENT_APP_SEND, dest, tag, bytes);
+  struct ft_runtime *rt = ft_runtime();
+  double delay = ft_daemon_delay(&rt->options, bytes);
+  if (delay > 0)
+    ft_backend_sleep(delay);
+  ft_protocol_event(FT_EVENT_APP_SEND,
+                    ft_comm_app_rank(ft_comm_get(comm), dest), tag, bytes);
 }
 
-static void app_recv(int count, MPI_Datatype type, int source, int tag) {
+static void app_recv(int count, MPI_Datatype type, int source, int tag,
+                     MPI_Comm comm) {
   if (source == MPI_PROC_NULL)
     return;
-  ft_protocol_event(FT_EVENT_APP_RECV, source == MPI_ANY_SOURCE ? -1 : source,
-                    tag == MPI_ANY_TAG ? -1 : tag, payload_bytes(count, type));
+  int peer = source == MPI_ANY_SOURCE
+                 ? -1
+                 : ft_comm_app_rank(ft_comm_get(comm), source);
+  ft_protocol_event(FT_EVENT_APP_RECV, peer, tag == MPI_ANY_TAG ? -1 : tag,
+                    payload_bytes(count, type));
 }
 
 /* SMPI's request for MPI_PROC_NULL is never started, and a wait on it
@@ -56,7 +69,7 @@ static int proc_null_request(int peer, MPI_Request *request) {
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm) {
-  app_send(count, type, dest, tag);
+  app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(comm));
   MPI_Request req;
@@ -66,7 +79,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
-  app_send(count, type, dest, tag);
+  app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(comm));
   MPI_Request req;
@@ -76,7 +89,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
-  app_send(count, type, dest, tag);
+  app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(comm));
   MPI_Request req;
@@ -86,7 +99,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm, MPI_Request *request) {
-  app_send(count, type, dest, tag);
+  app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
   return PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
@@ -94,7 +107,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  app_send(count, type, dest, tag);
+  app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
   return PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
@@ -102,18 +115,31 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Status *status) {
-  app_recv(count, type, source, tag);
-  return ft_recv_internal(buf, count, type, source, tag, ft_comm_inner(comm),
-                          status);
+  app_recv(count, type, source, tag, comm);
+  if (!ft_runtime()->track_deliveries)
+    return ft_recv_internal(buf, count, type, source, tag, ft_comm_inner(comm),
+                            status);
+  MPI_Status st;
+  int rc =
+      ft_recv_internal(buf, count, type, source, tag, ft_comm_inner(comm), &st);
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
+    ft_delivery_done(buf, count, type, comm, &st);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
-  app_recv(count, type, source, tag);
+  app_recv(count, type, source, tag, comm);
   if (proc_null_request(source, request))
     return MPI_SUCCESS;
-  return PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(comm),
-                    request);
+  int rc =
+      PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(comm), request);
+  if (rc == MPI_SUCCESS && ft_runtime()->track_deliveries &&
+      source != MPI_PROC_NULL)
+    ft_delivery_posted(*request, buf, count, type, comm);
+  return rc;
 }
 
 /* MPI_Sendrecv on the runtime's communicator, interruptible when needed. */
@@ -136,19 +162,33 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                  int source, int rtag, MPI_Comm comm, MPI_Status *status) {
-  app_send(scount, stype, dest, stag);
-  app_recv(rcount, rtype, source, rtag);
-  return sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
-                  rtag, ft_comm_inner(comm), status);
+  app_send(scount, stype, dest, stag, comm);
+  app_recv(rcount, rtype, source, rtag, comm);
+  MPI_Status st;
+  int rc = sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+                    source, rtag, ft_comm_inner(comm), &st);
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
+      ft_runtime()->track_deliveries)
+    ft_delivery_done(rbuf, rcount, rtype, comm, &st);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
                          int stag, int source, int rtag, MPI_Comm comm,
                          MPI_Status *status) {
-  app_send(count, type, dest, stag);
-  app_recv(count, type, source, rtag);
-  return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag,
-                               ft_comm_inner(comm), status);
+  app_send(count, type, dest, stag, comm);
+  app_recv(count, type, source, rtag, comm);
+  MPI_Status st;
+  int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag,
+                                 ft_comm_inner(comm), &st);
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
+      ft_runtime()->track_deliveries)
+    ft_delivery_done(buf, count, type, comm, &st);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
 }
 
 /* Calls of the test family and of MPI_Iprobe between two looks at the
@@ -211,28 +251,97 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
  * protocol the waits are interruptible and the tests look at the control
  * receive now and then. ---- */
 
+/* The handles of n requests before a completion call, in `small` when they
+ * fit; free with handles_free. */
+static MPI_Request *handles_copy(int n, const MPI_Request reqs[],
+                                 MPI_Request small[16]) {
+  MPI_Request *copy = n <= 16 ? small : malloc((size_t)n * sizeof *copy);
+  if (!copy)
+    ft_fatal("out of memory in a completion call on %d requests", n);
+  for (int i = 0; i < n; i++)
+    copy[i] = reqs[i];
+  return copy;
+}
+
+static void handles_free(MPI_Request *copy, MPI_Request small[16]) {
+  if (copy != small)
+    free(copy);
+}
+
+/* Statuses for n requests: the application's, or scratch ones. */
+static MPI_Status *statuses_for(int n, MPI_Status statuses[],
+                                MPI_Status small[16]) {
+  if (statuses != MPI_STATUSES_IGNORE)
+    return statuses;
+  MPI_Status *st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
+  if (!st)
+    ft_fatal("out of memory in a completion call on %d requests", n);
+  return st;
+}
+
+static void statuses_free(MPI_Status *st, MPI_Status statuses[],
+                          MPI_Status small[16]) {
+  if (st != statuses && st != small)
+    free(st);
+}
+
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
-  return ft_wait_internal(request, status);
+  if (!ft_runtime()->track_deliveries)
+    return ft_wait_internal(request, status);
+  MPI_Request before = *request;
+  MPI_Status st;
+  int rc = ft_wait_internal(request, &st);
+  ft_delivery_completed(before, &st);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
 }
 
 int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
-  return ft_waitall_internal(n, requests, statuses);
+  if (!ft_runtime()->track_deliveries)
+    return ft_waitall_internal(n, requests, statuses);
+  MPI_Request small[16];
+  MPI_Status small_st[16];
+  MPI_Request *before = handles_copy(n, requests, small);
+  MPI_Status *st = statuses_for(n, statuses, small_st);
+  int rc = ft_waitall_internal(n, requests, st);
+  for (int i = 0; i < n; i++)
+    if (before[i] != MPI_REQUEST_NULL)
+      ft_delivery_completed(before[i], &st[i]);
+  handles_free(before, small);
+  statuses_free(st, statuses, small_st);
+  return rc;
+}
+
+/* Waitany under a recovering protocol (interruptible); reports the
+ * delivery of the completed request. */
+static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
+  MPI_Request small[16];
+  MPI_Request *before = handles_copy(n, requests, small);
+  MPI_Status st;
+  int index = ft_wait_any(n, requests, &st);
+  if (index != MPI_UNDEFINED)
+    ft_delivery_completed(before[index], &st);
+  handles_free(before, small);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return index;
 }
 
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
-  if (!ft_runtime()->recovering_protocol)
+  if (!ft_runtime()->track_deliveries)
     return PMPI_Waitany(n, requests, index, status);
-  *index = ft_wait_any(n, requests, status);
+  *index = wait_any(n, requests, status);
   return MPI_SUCCESS;
 }
 
 /* Under a recovering protocol: one completion per call, which MPI allows. */
 int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
-  if (!ft_runtime()->recovering_protocol)
+  if (!ft_runtime()->track_deliveries)
     return PMPI_Waitsome(n, requests, outcount, indices, statuses);
   MPI_Status st;
-  int index = ft_wait_any(n, requests, &st);
+  int index = wait_any(n, requests, &st);
   *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
   if (index != MPI_UNDEFINED) {
     indices[0] = index;
@@ -244,23 +353,67 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   poll_sometimes();
-  return PMPI_Test(request, flag, status);
+  if (!ft_runtime()->track_deliveries)
+    return PMPI_Test(request, flag, status);
+  MPI_Request before = *request;
+  MPI_Status st;
+  int rc = PMPI_Test(request, flag, &st);
+  if (*flag)
+    ft_delivery_completed(before, &st);
+  if (*flag && status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
 }
 
 int MPI_Testall(int n, MPI_Request requests[], int *flag,
                 MPI_Status statuses[]) {
   poll_sometimes();
-  return PMPI_Testall(n, requests, flag, statuses);
+  if (!ft_runtime()->track_deliveries)
+    return PMPI_Testall(n, requests, flag, statuses);
+  MPI_Request small[16];
+  MPI_Status small_st[16];
+  MPI_Request *before = handles_copy(n, requests, small);
+  MPI_Status *st = statuses_for(n, statuses, small_st);
+  int rc = PMPI_Testall(n, requests, flag, st);
+  for (int i = 0; *flag && i < n; i++)
+    if (before[i] != MPI_REQUEST_NULL)
+      ft_delivery_completed(before[i], &st[i]);
+  handles_free(before, small);
+  statuses_free(st, statuses, small_st);
+  return rc;
 }
 
 int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status) {
   poll_sometimes();
-  return PMPI_Testany(n, requests, index, flag, status);
+  if (!ft_runtime()->track_deliveries)
+    return PMPI_Testany(n, requests, index, flag, status);
+  MPI_Request small[16];
+  MPI_Request *before = handles_copy(n, requests, small);
+  MPI_Status st;
+  int rc = PMPI_Testany(n, requests, index, flag, &st);
+  if (*flag && *index != MPI_UNDEFINED) {
+    ft_delivery_completed(before[*index], &st);
+    if (status != MPI_STATUS_IGNORE)
+      *status = st;
+  }
+  handles_free(before, small);
+  return rc;
 }
 
 int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   poll_sometimes();
-  return PMPI_Testsome(n, requests, outcount, indices, statuses);
+  if (!ft_runtime()->track_deliveries)
+    return PMPI_Testsome(n, requests, outcount, indices, statuses);
+  MPI_Request small[16];
+  MPI_Status small_st[16];
+  MPI_Request *before = handles_copy(n, requests, small);
+  MPI_Status *st = statuses_for(n, statuses, small_st);
+  int rc = PMPI_Testsome(n, requests, outcount, indices, st);
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
+    ft_delivery_completed(before[indices[k]], &st[k]);
+  handles_free(before, small);
+  statuses_free(st, statuses, small_st);
+  return rc;
 }

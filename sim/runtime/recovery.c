@@ -89,6 +89,8 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->inc != rt->incarnation)
     return;
   rt->finished = 1;
+  if (rt->protocol->has_scheduler)
+    rt->waves_committed = (uint64_t)m->value; /* the scheduler commits */
   rt->failures = (struct ft_failure_figures){.failures = m->x[0],
                                              .rollbacks = m->x[1],
                                              .lost_work_s = m->x[2],
@@ -115,6 +117,12 @@ void ft_control_handle(const struct ft_wire *m) {
     break;
   case FT_WIRE_IMAGE:
     receive_image(rt, m);
+    break;
+  case FT_WIRE_REPLAY_COUNT:
+    ft_channel_on_count(rt, m);
+    break;
+  case FT_WIRE_REPLAY:
+    ft_channel_on_message(rt, m);
     break;
   default:
     if (m->kind >= FT_WIRE_STORE)
@@ -208,8 +216,13 @@ static void resume(struct ft_runtime *rt) {
   ft_comm_abandon_all();
   ft_comm_register(MPI_COMM_WORLD, rt->app_world);
   memset(rt->regions, 0, sizeof rt->regions);
+  ft_delivery_forget_all();
+  ft_checkpoint_forget(rt);
+  rt->n_resent = 0; /* replayed sends of the abandoned run: never waited for
+                       (their receivers rolled back), their buffers leak */
   rt->safe_points = 0;
   rt->held = 0;
+  rt->at_safe_point = 0; /* a rollback may have left a held safe point */
   rt->restore_pending = 1;
   rt->restore_wave = rt->rollback_wave;
   const struct ft_local_image *img = ft_local_image_of(rt, rt->rollback_wave);
@@ -231,6 +244,9 @@ static void recover(struct ft_runtime *rt) {
   while (rt->rollback_inc < rt->incarnation) /* a failed rank waits for */
     ft_wait_control();                       /* the others to notice */
   restore_memory(rt);
+  /* Before READY: no rank replays this incarnation's channel state before
+   * GO, which waits for every READY. */
+  ft_channel_reset_replay(rt);
   struct ft_wire ready = {.kind = FT_WIRE_READY, .inc = rt->incarnation};
   ft_control_send(ft_dispatcher(rt), &ready);
   while (rt->go_inc != rt->incarnation)

@@ -35,7 +35,7 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
   int no_recovery = rt->options.scenario[0] && !rt->protocol->recovers;
   int no_service = rt->protocol->recovers && rt->options.service_ranks < 1;
   if (no_recovery && rank == 0)
-    ft_fatal("a failure scenario needs a protocol that recovers (pcl); "
+    ft_fatal("a failure scenario needs a protocol that recovers (pcl, vcl); "
              "protocol %s does not",
              name);
   if (no_service && rank == 0)
@@ -45,6 +45,8 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
   if (no_recovery || no_service)
     PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->recovering_protocol = rt->protocol->recovers;
+  rt->track_deliveries =
+      rt->recovering_protocol || ft_daemon_delay(&rt->options, 1) > 0;
   rt->servers = rt->options.service_ranks;
 }
 
@@ -148,26 +150,28 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 /* The run's figures, reduced over the application ranks. */
 struct run_totals {
   double completion_s;
-  unsigned long long messages, bytes, ckpt_bytes;
+  unsigned long long messages, bytes, ckpt_bytes, recorded, replayed;
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
 
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   struct run_totals t = {0};
   double start, ends[2] = {end, -rt->start_time}, max[2];
-  unsigned long long local[3] = {rt->counters.messages, rt->counters.bytes,
-                                 rt->ckpt_bytes};
-  unsigned long long sum[3];
+  unsigned long long local[5] = {rt->counters.messages, rt->counters.bytes,
+                                 rt->ckpt_bytes, rt->recorded, rt->replays};
+  unsigned long long sum[5];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
   PMPI_Reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
-  PMPI_Reduce(local, sum, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, rt->app_world);
+  PMPI_Reduce(local, sum, 5, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, rt->app_world);
   PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
   start = -max[1];
   t.completion_s = max[0] - start;
   t.messages = sum[0];
   t.bytes = sum[1];
   t.ckpt_bytes = sum[2];
+  t.recorded = sum[3];
+  t.replayed = sum[4];
   t.reported = counts[0];
   t.verified = counts[1];
   return t;
@@ -186,20 +190,24 @@ static void print_summary(const struct ft_runtime *rt,
          "\"service_ranks\":%d,\"completion_time_s\":%.9f,"
          "\"verified\":%s,\"result\":%s,\"messages\":%llu,\"bytes\":%llu,"
          "\"waves\":%llu,\"ckpt_bytes\":%llu,\"failures\":%.0f,"
-         "\"rollbacks\":%.0f,\"lost_work_s\":%.9f,\"recovery_s\":%.9f}\n",
+         "\"rollbacks\":%.0f,\"lost_work_s\":%.9f,\"recovery_s\":%.9f,"
+         "\"channel_msgs\":%llu,\"replayed_msgs\":%llu}\n",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, verified, result, t->messages, t->bytes,
          (unsigned long long)rt->waves_committed, t->ckpt_bytes, f->failures,
-         f->rollbacks, f->lost_work_s, f->recovery_s);
+         f->rollbacks, f->lost_work_s, f->recovery_s, t->recorded, t->replayed);
   fflush(stdout);
 }
 
 /* The last step before MPI_Finalize, on every rank, services included: a
- * barrier on the control communicator, so that no rank leaves while a
- * message it sent is still on its way (SimGrid fails the receiver's wait
- * when the sender is gone), then the control receive is withdrawn. */
+ * drain of the control communicator (ft_control_drain, a barrier too), so
+ * that no rank leaves while a message it sent is still on its way (SimGrid
+ * fails the receiver's wait when the sender is gone, and an unmatched
+ * message upsets its shutdown), then the control receive is withdrawn. */
 void ft_settle_control(struct ft_runtime *rt) {
-  PMPI_Barrier(rt->control);
+  ft_control_drain(rt); /* a barrier too */
+  free(rt->ctrl_counts);
+  rt->ctrl_counts = NULL;
   if (rt->ctrl_req != MPI_REQUEST_NULL) {
     PMPI_Cancel(&rt->ctrl_req);
     PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
@@ -217,7 +225,10 @@ int MPI_Finalize(void) {
   if (rt->world_rank == 0)
     print_summary(rt, &totals);
   ft_service_shutdown(rt);
-  ft_settle_control(rt);
+  ft_channel_finish(rt);
+  ft_comm_drain_abandoned();
+  ft_settle_control(rt); /* every rank is here: what was sent has left */
+  ft_comm_drain_abandoned();
   ft_comm_forget_all();
   free(rt->protocol_state);
   rt->protocol_state = NULL;

@@ -13,6 +13,7 @@
 
 #include "control.h"
 #include "ft_protocol.h"
+#include "image.h"
 #include "options.h"
 
 /* A communicator as the application sees it, and what the runtime uses. */
@@ -21,6 +22,7 @@ struct ft_comm {
   MPI_Comm p2p;  /* carries the application's point-to-point messages */
   MPI_Comm coll; /* carries the runtime's collectives (own matching space) */
   int rank, size;
+  int *app_rank; /* app_rank[r]: application rank of rank r (size ints) */
 };
 
 struct ft_counters {
@@ -48,6 +50,29 @@ struct ft_local_image {
   MPI_Request upload; /* the send of `bytes` to the server, or NULL */
 };
 
+/* A copy of the protected buffers at one safe point (vcl: the retained
+ * copy, then the captured checkpoint), in id order; regions[i].ptr points
+ * into bytes. */
+struct ft_state_copy {
+  int64_t index; /* safe point; 0: empty */
+  int wave;      /* captured: the wave it belongs to */
+  void *bytes;
+  size_t size, n;
+  struct ft_image_region regions[FT_MAX_REGIONS];
+};
+
+/* A delivered message kept as channel state (vcl, channel_state.c). */
+struct ft_record {
+  int peer;    /* application rank of the sender */
+  int64_t seq; /* its number among the messages from peer */
+  int comm;    /* index of its communicator in the table (comm.c) */
+  int dest;    /* this rank's rank in that communicator */
+  int tag;
+  size_t bytes; /* packed payload (MPI_Pack) */
+  void *data;
+  MPI_Request req; /* a send of it in flight, or MPI_REQUEST_NULL */
+};
+
 /* What the dispatcher counts, reported to rank 0 at the end. */
 struct ft_failure_figures {
   double failures, rollbacks, lost_work_s, recovery_s;
@@ -69,9 +94,12 @@ struct ft_runtime {
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
   int recovering_protocol; /* non-zero: interruptible waits, services */
+  int track_deliveries;    /* DELIVERED events / daemon model: delivery.c */
   int servers;             /* checkpoint servers: the service ranks */
   int incarnation;         /* 0, then one more at every rollback */
   MPI_Request ctrl_req;    /* the posted control receive */
+  int64_t *ctrl_counts;    /* sent to [0, world), then taken from [world,
+                              2 world): ft_control_drain */
   struct ft_wire ctrl_msg; /* its buffer */
   MPI_Comm app_base;       /* the application ranks, never used for traffic:
                               each incarnation's world is a duplicate */
@@ -82,6 +110,8 @@ struct ft_runtime {
   struct ft_protected regions[FT_MAX_REGIONS];
   int64_t safe_points; /* safe points passed in this run of main */
   int held;            /* the core holds the application at a safe point */
+  int at_safe_point;   /* the application stands at safe point safe_points
+                          (inside ft_snapshot) */
   double deadline;     /* the core's next timer, < 0 for none */
   struct ft_local_image images[2];
   int restore_wave;    /* > 0: restore this wave at the next safe point */
@@ -102,6 +132,18 @@ struct ft_runtime {
   struct ft_wire image_offer; /* IMAGE answer from the server */
   void *image_bytes;          /* its bytes (NULL: the server had none) */
   int image_offered;          /* an answer to the current request came */
+
+  /* Non-blocking checkpoints (vcl, channel_state.c). */
+  struct ft_state_copy retained, captured;
+  struct ft_record *records; /* provisional channel state, delivery order */
+  size_t n_records, cap_records;
+  int replay_counts;           /* restore: REPLAY_COUNT messages received */
+  int64_t replay_expected;     /* restore: messages they announce */
+  struct ft_record *to_resend; /* restore: received back, to send again */
+  size_t n_to_resend, cap_to_resend;
+  struct ft_record *resent; /* sends of the replay still in flight */
+  size_t n_resent, cap_resent;
+  uint64_t recorded, replays; /* messages kept as channel state, replayed */
 
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 */
@@ -128,14 +170,73 @@ void ft_comm_forget(MPI_Comm user);
 /* Forgets every registered communicator without freeing anything: after a
  * rollback, the abandoned run's communicators may still have traffic. */
 void ft_comm_abandon_all(void);
+/* Receives and drops what arrived on the communicators of abandoned runs
+ * (MPI_Finalize): SimGrid's shutdown does not cope with messages left in
+ * its mailboxes. */
+void ft_comm_drain_abandoned(void);
 /* Frees every registered communicator (at MPI_Finalize). */
 void ft_comm_forget_all(void);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
 MPI_Comm ft_comm_inner(MPI_Comm user);
+/* Position of `c` in the table: the same on every rank and in every run of
+ * main() that created the same communicators in the same order. */
+int ft_comm_index(const struct ft_comm *c);
+/* The entry at `index`, or NULL. */
+struct ft_comm *ft_comm_at(int index);
+/* Application rank (rank in the application's world) of `rank` in `c`. */
+int ft_comm_app_rank(const struct ft_comm *c, int rank);
 
-/* The protocol hook every intercepted operation goes through (runtime.c). */
+/* The protocol hook every intercepted operation goes through (runtime.c).
+ * `peer` is an application rank (see ft_comm_app_rank). */
 void ft_protocol_event(enum ft_event_type type, int peer, int tag,
                        uint64_t bytes);
+
+/* Deliveries (delivery.c): what the application receives, told to the core
+ * as DELIVERED events once the receive completed. */
+/* A receive the application posted with MPI_Irecv: remembered until one of
+ * the completion calls reports it. */
+void ft_delivery_posted(MPI_Request req, void *buf, int count,
+                        MPI_Datatype type, MPI_Comm user);
+/* A receive of the application completed with `status`: a posted one
+ * (request handle `req` as it was before completion; not one of the
+ * application's: nothing happens) ... */
+void ft_delivery_completed(MPI_Request req, const MPI_Status *status);
+/* Forgets every posted receive (a rollback abandons them). */
+void ft_delivery_forget_all(void);
+/* ... or a blocking one, into buf/count/type on `user`. */
+void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
+                      const MPI_Status *status);
+/* The implementation cost model (options daemon_*): the delay a message of
+ * `bytes` costs on one side, in seconds (0 when off). */
+double ft_daemon_delay(const struct ft_options *o, uint64_t bytes);
+
+/* Channel state (channel_state.c). */
+void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
+                       const struct ft_comm *c, const void *buf, int count,
+                       MPI_Datatype type, const MPI_Status *status);
+/* Keeps the records in the ranges, drops the others. */
+void ft_channel_keep(struct ft_runtime *rt, const struct ft_record_range *keep,
+                     size_t n);
+/* Drops every record (a rollback). */
+void ft_channel_clear(struct ft_runtime *rt);
+/* The records, serialised: size, then written into dst. */
+size_t ft_channel_size(const struct ft_runtime *rt);
+void ft_channel_write(const struct ft_runtime *rt, void *dst);
+/* At the first safe point after a rollback: hands every recorded message
+ * back to its sender, and resends (as their sender) those recorded by the
+ * others, before the application goes on. `region` is this rank's channel
+ * state from its image (NULL, 0: none). */
+void ft_channel_replay(struct ft_runtime *rt, const void *region, size_t size);
+/* Control messages of the replay (recovery.c passes them on). */
+void ft_channel_on_count(struct ft_runtime *rt, const struct ft_wire *m);
+void ft_channel_on_message(struct ft_runtime *rt, const struct ft_wire *m);
+/* Forgets what a replay in progress received (a new rollback). */
+void ft_channel_reset_replay(struct ft_runtime *rt);
+/* Waits for the replayed sends still in flight (MPI_Finalize). */
+void ft_channel_finish(struct ft_runtime *rt);
+
+/* The id of the channel-state region in an image. */
+enum { FT_CHANNEL_REGION = FT_MAX_REGIONS };
 
 /* Point-to-point on the runtime's own channels, counted (p2p.c); used by
  * collectives (coll.c). */
@@ -154,8 +255,15 @@ int ft_safe_point(struct ft_runtime *rt);
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u);
 /* Feeds one event to the core and applies its update. */
 void ft_core_step(struct ft_runtime *rt, struct ft_event *event);
+/* Feeds one event to the core and leaves its update in *u, not applied:
+ * the caller does what only it can (RECORD), then ft_apply_update. */
+void ft_core_decide(struct ft_runtime *rt, struct ft_event *event,
+                    struct ft_update *u);
 /* Fires the core's timer if its deadline has passed. */
 void ft_check_deadline(struct ft_runtime *rt);
+/* Drops the retained and captured copies and the channel state (vcl; a
+ * rollback). */
+void ft_checkpoint_forget(struct ft_runtime *rt);
 /* Empties a local image slot, once its upload (if any) has left. */
 void ft_release_local_image(struct ft_local_image *slot);
 /* The local image of `wave`, or NULL. */

@@ -43,6 +43,9 @@ struct dispatcher {
   int committed_wave;
   double committed_time, last_resume, recovering_since;
   struct ft_failure_figures figures;
+  void *scheduler;           /* the protocol's checkpoint scheduler (vcl) */
+  double scheduler_deadline; /* its next timer (absolute time), or -1 */
+  int64_t waves;             /* waves it committed */
 };
 
 struct service {
@@ -159,6 +162,100 @@ static size_t progress_transfers(struct service *s) {
   return kept;
 }
 
+/* ---- Checkpoint scheduler (a protocol with has_scheduler: vcl) ---- */
+
+static void scheduler_step(struct service *s, struct dispatcher *d,
+                           struct ft_event *e);
+
+/* From pcl-vs-vcl-sc06, section 4.1: "we added a process, the checkpoint
+ * scheduler, which is the only one that can initiate a checkpoint wave":
+ * its core runs here, with rank == the number of application ranks. */
+static void start_scheduler(struct service *s, struct dispatcher *d) {
+  const struct ft_protocol_ops *ops = s->rt->protocol;
+  d->scheduler_deadline = -1;
+  if (!ops->has_scheduler)
+    return;
+  struct ft_core_config config = {.rank = s->rt->app_ranks,
+                                  .ranks = s->rt->app_ranks,
+                                  .period = s->rt->options.period,
+                                  .start = s->start};
+  d->scheduler = calloc(1, ops->state_size(&config) + 1);
+  if (!d->scheduler)
+    ft_fatal("out of memory for the %s checkpoint scheduler", ops->name);
+  if (ops->init(d->scheduler, &config) != 0)
+    ft_fatal("protocol %s rejected its checkpoint scheduler's configuration",
+             ops->name);
+  struct ft_event e = {.type = FT_EVENT_TIMER, .peer = -1, .tag = -1};
+  scheduler_step(s, d, &e); /* early: it only tells its first deadline */
+}
+
+/* The scheduler has every image of `wave`: the servers commit it. */
+static void scheduler_commit(struct service *s, struct dispatcher *d,
+                             int wave) {
+  struct ft_wire m = {.kind = FT_WIRE_COMMIT,
+                      .wave = wave,
+                      .inc = d->inc,
+                      .x = {ft_backend_now()}};
+  d->waves++;
+  d->committed_wave = wave; /* at once: a rollback ordered before this
+                               message comes back restores it */
+  d->committed_time = m.x[0] - s->start;
+  for (int r = s->rt->app_ranks; r < s->rt->world_size; r++)
+    send_wire(r, m);
+}
+
+static void scheduler_step(struct service *s, struct dispatcher *d,
+                           struct ft_event *e) {
+  struct ft_update u = {.deadline = -1};
+  e->time = ft_backend_now();
+  if (s->rt->protocol->step(d->scheduler, e, &u) != 0)
+    ft_fatal("protocol %s failed on its checkpoint scheduler (event %d at "
+             "%.9f s)",
+             s->rt->protocol->name, (int)e->type, e->time);
+  for (size_t i = 0; i < u.n_sends; i++)
+    send_wire(u.sends[i].to, (struct ft_wire){.kind = (int32_t)u.sends[i].kind,
+                                              .to = u.sends[i].to,
+                                              .wave = u.sends[i].wave,
+                                              .inc = d->inc,
+                                              .value = u.sends[i].value});
+  if (u.flags & FT_UPDATE_COMMIT)
+    scheduler_commit(s, d, u.wave);
+  d->scheduler_deadline = u.deadline;
+}
+
+static void scheduler_control(struct service *s, struct dispatcher *d,
+                              const struct ft_wire *m) {
+  if (!d || !d->scheduler)
+    ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
+             m->kind, m->from);
+  if (m->inc != d->inc)
+    return; /* from an abandoned run */
+  struct ft_event e = {.type = FT_EVENT_CONTROL,
+                       .peer = m->from,
+                       .tag = -1,
+                       .control = {.kind = (enum ft_control_kind)m->kind,
+                                   .from = m->from,
+                                   .to = m->to,
+                                   .wave = m->wave,
+                                   .value = m->value}};
+  scheduler_step(s, d, &e);
+}
+
+/* Fires the scheduler's timer if due; returns its deadline in run time, or
+ * -1. No wave starts once every rank finished, nor between a failure and
+ * the rollback it causes: the wave would carry the new incarnation, which
+ * the rollback resets the scheduler to before its markers are answered. */
+static double scheduler_tick(struct service *s, struct dispatcher *d) {
+  if (!d->scheduler || d->finished || d->rollback_due ||
+      d->scheduler_deadline < 0)
+    return -1;
+  if (ft_backend_now() >= d->scheduler_deadline) {
+    struct ft_event e = {.type = FT_EVENT_TIMER, .peer = -1, .tag = -1};
+    scheduler_step(s, d, &e);
+  }
+  return d->scheduler_deadline < 0 ? -1 : d->scheduler_deadline - s->start;
+}
+
 /* ---- Dispatcher ---- */
 
 static double run_time(const struct service *s) {
@@ -216,6 +313,13 @@ static void order_rollback(struct service *s, struct dispatcher *d) {
     send_wire(r, m);
   s->inc = d->inc;
   ft_store_discard_in_progress(s->store);
+  if (d->scheduler) {
+    struct ft_event e = {.type = FT_EVENT_ROLLBACK,
+                         .peer = -1,
+                         .tag = -1,
+                         .wave = d->committed_wave};
+    scheduler_step(s, d, &e);
+  }
 }
 
 /* Fires what is due; returns the time of the next timed event, or -1. */
@@ -230,6 +334,9 @@ static double dispatcher_tick(struct service *s, struct dispatcher *d) {
     next = d->next.time;
   if (d->rollback_due && (next < 0 || d->rollback_at < next))
     next = d->rollback_at;
+  double wave = scheduler_tick(s, d);
+  if (wave >= 0 && (next < 0 || wave < next))
+    next = wave;
   return next;
 }
 
@@ -257,6 +364,7 @@ static void on_done(struct service *s, struct dispatcher *d,
   to_all_ranks(s, (struct ft_wire){
                       .kind = FT_WIRE_FINISH,
                       .inc = d->inc,
+                      .value = d->waves,
                       .x = {d->figures.failures, d->figures.rollbacks,
                             d->figures.lost_work_s, d->figures.recovery_s}});
 }
@@ -300,6 +408,10 @@ static void on_message(struct service *s, const struct ft_wire *m) {
     s->stop = 1;
     break;
   default:
+    if (m->kind < FT_WIRE_STORE) {
+      scheduler_control(s, s->d, m);
+      break;
+    }
     ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
              m->kind, m->from);
   }
@@ -354,6 +466,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     memset(&d, 0, sizeof d);
     s.d = &d;
     load_scenario(&s, &d);
+    start_scheduler(&s, &d);
   }
   ft_control_start();
   while (!s.stop)
@@ -368,8 +481,10 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
   }
   ft_settle_control(rt);
   ft_store_destroy(s.store);
-  if (s.d)
+  if (s.d) {
     ft_scenario_free(&s.d->scenario);
+    free(s.d->scheduler);
+  }
   free(s.transfers);
 }
 

@@ -40,6 +40,20 @@ static int fail(struct cluster *c, const char *fmt, ...) {
   return -1;
 }
 
+/* The cores the cluster runs: the ranks, and the scheduler if any. */
+static int slots(const struct cluster *c) {
+  return c->ranks + (c->ops->has_scheduler ? 1 : 0);
+}
+
+static int is_scheduler(const struct cluster *c, int r) {
+  return c->ops->has_scheduler && r == c->ranks;
+}
+
+/* The rank that owns the deadline and commits. */
+static int coordinator(const struct cluster *c) {
+  return c->ops->has_scheduler ? c->ranks : 0;
+}
+
 struct cluster *cluster_new(const struct ft_protocol_ops *ops, int ranks,
                             double period) {
   if (ranks < 1 || ranks > CLUSTER_MAX_RANKS)
@@ -51,10 +65,11 @@ struct cluster *cluster_new(const struct ft_protocol_ops *ops, int ranks,
   c->ranks = ranks;
   c->period = period;
   c->trace_on = 1;
-  for (int r = 0; r < ranks; r++) {
+  c->fifo = ops->has_scheduler != 0;
+  for (int r = 0; r < CLUSTER_SLOTS; r++) {
     c->rank[r].iteration = 0.25;
     c->rank[r].store_delay = 0.1;
-    for (int to = 0; to < ranks; to++)
+    for (int to = 0; to < CLUSTER_SLOTS; to++)
       c->latency[r][to] = 0.001;
   }
   return c;
@@ -63,7 +78,7 @@ struct cluster *cluster_new(const struct ft_protocol_ops *ops, int ranks,
 void cluster_free(struct cluster *c) {
   if (!c)
     return;
-  for (int r = 0; r < c->ranks; r++)
+  for (int r = 0; r < CLUSTER_SLOTS; r++)
     free(c->rank[r].state);
   free(c);
 }
@@ -78,19 +93,8 @@ void cluster_set_app(struct cluster *c, int rank, double iteration,
   c->rank[rank].offset = offset;
 }
 
-int cluster_start(struct cluster *c) {
-  c->time = c->start;
-  for (int r = 0; r < c->ranks; r++) {
-    struct cluster_rank *k = &c->rank[r];
-    struct ft_core_config config = {
-        .rank = r, .ranks = c->ranks, .period = c->period, .start = c->start};
-    k->state = calloc(1, c->ops->state_size(&config));
-    if (!k->state || c->ops->init(k->state, &config) != 0)
-      return fail(c, "rank %d: init failed", r);
-    k->deadline = r == 0 && c->period > 0 ? c->start + c->period : -1.0;
-    k->next = c->start + k->offset + k->iteration;
-  }
-  return 0;
+void cluster_set_edge(struct cluster *c, int from, int to, int on) {
+  c->app_edge[from][to] = on ? 1 : 0;
 }
 
 const char *cluster_trace(const struct cluster *c) { return c->trace; }
@@ -114,16 +118,145 @@ static int send_control(struct cluster *c, const struct ft_control *m) {
   double delay = c->latency[m->from][m->to];
   if (c->jitter > 0)
     delay += cluster_uniform(&c->rng, 0.0, c->jitter);
-  return schedule(
-      c, (struct cluster_item){.time = c->time + delay, .control = *m});
+  double at = c->time + delay;
+  if (c->fifo) {
+    double *last = &c->last_arrival[m->from][m->to];
+    at = at > *last ? at : *last;
+    *last = at;
+  }
+  return schedule(c, (struct cluster_item){
+                         .time = at, .kind = CLUSTER_CONTROL, .control = *m});
 }
 
-/* The earliest pending thing: class 0 an item (id: its slot), 1 a timer,
- * 2 a safe point (id: the rank). */
+/* ---- Application messages ------------------------------------------- */
+
+/* The iteration a rank runs: held at safe point k, it has not started k. */
+static int64_t running(const struct cluster *c, int r) {
+  const struct cluster_rank *k = &c->rank[r];
+  return k->held ? k->index - 1 : k->index;
+}
+
+static int new_msg(struct cluster *c, int from, int to) {
+  int *len = &c->queue_len[from][to];
+  if (*len == CLUSTER_MAX_QUEUED)
+    return fail(c, "channel %d->%d: too many undelivered messages", from, to);
+  for (int i = 0; i < CLUSTER_MAX_MSGS; i++) {
+    struct cluster_msg *m = &c->msgs[i];
+    if (m->in_use)
+      continue;
+    *m = (struct cluster_msg){.in_use = 1,
+                              .from = from,
+                              .to = to,
+                              .number = ++c->sent_no[from][to],
+                              .latency = -1.0};
+    int tail = (c->queue_head[from][to] + *len) % CLUSTER_MAX_QUEUED;
+    c->queue[from][to][tail] = i;
+    (*len)++;
+    return i;
+  }
+  return fail(c, "too many application messages");
+}
+
+static struct cluster_msg *queue_head(struct cluster *c, int from, int to) {
+  if (c->queue_len[from][to] == 0)
+    return NULL;
+  return &c->msgs[c->queue[from][to][c->queue_head[from][to]]];
+}
+
+static void queue_pop(struct cluster *c, int from, int to) {
+  c->queue_head[from][to] = (c->queue_head[from][to] + 1) % CLUSTER_MAX_QUEUED;
+  c->queue_len[from][to]--;
+}
+
+int cluster_script_message(struct cluster *c, int from, int to, double time,
+                           double latency) {
+  int i = new_msg(c, from, to);
+  if (i < 0)
+    return -1;
+  c->msgs[i].threshold = -1;
+  c->msgs[i].forward = 1;
+  c->msgs[i].latency = latency;
+  return schedule(c, (struct cluster_item){
+                         .time = time, .kind = CLUSTER_APP_SEND, .msg = i});
+}
+
+static void sort(double *v, int n) {
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+      double t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+}
+
+/* Rank r starts iteration k->index: it plans its random messages, the
+ * forward ones last on each channel. */
+static int plan_iteration(struct cluster *c, int r) {
+  const struct cluster_rank *k = &c->rank[r];
+  int most =
+      c->app_msgs < CLUSTER_MAX_PLANNED ? c->app_msgs : CLUSTER_MAX_PLANNED;
+  for (int to = 0; most > 0 && to < c->ranks; to++) {
+    if (!c->app_edge[r][to])
+      continue;
+    double when[CLUSTER_MAX_PLANNED];
+    int n = (int)(cluster_splitmix64(&c->rng) % (uint64_t)(most + 1));
+    int forward = 0;
+    for (int i = 0; i < n; i++) {
+      when[i] = cluster_uniform(&c->rng, 0.0, 0.9 * k->iteration);
+      forward += cluster_uniform(&c->rng, 0.0, 1.0) < c->app_forward;
+    }
+    sort(when, n);
+    for (int i = 0; i < n; i++) {
+      int m = new_msg(c, r, to);
+      if (m < 0)
+        return -1;
+      c->msgs[m].forward = i >= n - forward;
+      c->msgs[m].iteration = k->index;
+      c->msgs[m].threshold = k->index + c->msgs[m].forward;
+      if (schedule(c, (struct cluster_item){.time = c->time + when[i],
+                                            .kind = CLUSTER_APP_SEND,
+                                            .msg = m}))
+        return -1;
+    }
+  }
+  return 0;
+}
+
+/* Rank r may reach its next safe point: it has every message of its
+ * iteration that is not forward, and every in-neighbour has started that
+ * iteration (so has planned them all). */
+static int ready(struct cluster *c, int r) {
+  int64_t it = c->rank[r].index;
+  for (int from = 0; c->app_msgs > 0 && from < c->ranks; from++) {
+    if (!c->app_edge[from][r])
+      continue;
+    if (running(c, from) < it)
+      return 0;
+    for (int q = 0; q < c->queue_len[from][r]; q++) {
+      int head = c->queue_head[from][r];
+      const struct cluster_msg *m =
+          &c->msgs[c->queue[from][r][(head + q) % CLUSTER_MAX_QUEUED]];
+      if (!m->forward && m->iteration <= it)
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* The head of from -> to can be delivered now. */
+static int deliverable(struct cluster *c, int from, int to) {
+  const struct cluster_msg *m = queue_head(c, from, to);
+  return m && m->state == CLUSTER_MSG_ARRIVED &&
+         (m->threshold < 0 || running(c, to) >= m->threshold);
+}
+
+/* The earliest pending thing: class 0 an item (id: its slot), 1 an
+ * application delivery (id: from * CLUSTER_MAX_RANKS + to), 2 a timer, 3 a
+ * safe point (id: the rank). */
 struct next {
   double time;
   int cls;
-  uint64_t order; /* seq for items, rank otherwise */
+  uint64_t order; /* seq for items, rank or channel otherwise */
   size_t id;
 };
 
@@ -141,24 +274,49 @@ static void consider(struct next *best, int *found, struct next n) {
   *found = 1;
 }
 
-static int find_next(const struct cluster *c, struct next *best) {
+static void find_deliveries(struct cluster *c, struct next *best, int *found) {
+  for (int from = 0; from < c->ranks; from++)
+    for (int to = 0; to < c->ranks; to++)
+      if (deliverable(c, from, to)) {
+        size_t id = (size_t)(from * CLUSTER_MAX_RANKS + to);
+        consider(best, found, (struct next){c->time, 1, id, id});
+      }
+}
+
+static int find_next(struct cluster *c, struct next *best) {
   int found = 0;
   for (size_t i = 0; i < c->n_pending; i++)
     consider(best, &found,
              (struct next){c->pending[i].time, 0, c->pending[i].seq, i});
-  for (int r = 0; r < c->ranks; r++) {
+  find_deliveries(c, best, &found);
+  for (int r = 0; r < slots(c); r++) {
     const struct cluster_rank *k = &c->rank[r];
     if (k->deadline >= 0)
       consider(best, &found,
-               (struct next){k->deadline > c->time ? k->deadline : c->time, 1,
+               (struct next){k->deadline > c->time ? k->deadline : c->time, 2,
                              (uint64_t)r, (size_t)r});
-    if (!k->held)
-      consider(best, &found, (struct next){k->next, 2, (uint64_t)r, (size_t)r});
+    if (!k->held && !is_scheduler(c, r) && ready(c, r))
+      consider(best, &found,
+               (struct next){k->next > c->time ? k->next : c->time, 3,
+                             (uint64_t)r, (size_t)r});
   }
   return found;
 }
 
 /* ---- The narrative ------------------------------------------------- */
+
+struct label {
+  char s[8];
+};
+
+static struct label label(const struct cluster *c, int r) {
+  struct label l;
+  if (is_scheduler(c, r))
+    snprintf(l.s, sizeof l.s, "S");
+  else
+    snprintf(l.s, sizeof l.s, "%d", r);
+  return l;
+}
 
 static const char *kind_name(enum ft_control_kind kind) {
   switch (kind) {
@@ -172,34 +330,15 @@ static const char *kind_name(enum ft_control_kind kind) {
     return "marker";
   case FT_CONTROL_CHECKPOINT_DONE:
     return "done";
+  case FT_CONTROL_CUT:
+    return "cut";
   }
   return "?";
 }
 
-/* The event line, without its "[time] rank " prefix. */
-static void describe_event(const struct cluster *c, int r,
-                           const struct ft_event *e, char *out, size_t size) {
-  const struct ft_control *m = &e->control;
-  switch (e->type) {
-  case FT_EVENT_TIMER:
-    snprintf(out, size, "timer, position %lld", (long long)c->rank[r].index);
-    return;
-  case FT_EVENT_SAFE_POINT:
-    snprintf(out, size, "safe point %lld", (long long)e->index);
-    return;
-  case FT_EVENT_IMAGE_STORED:
-    snprintf(out, size, "image of wave %d stored", e->wave);
-    return;
-  case FT_EVENT_ROLLBACK:
-    snprintf(out, size, "rollback to wave %d at safe point %lld", e->wave,
-             (long long)e->index);
-    return;
-  case FT_EVENT_CONTROL:
-    break;
-  default:
-    snprintf(out, size, "event %d", (int)e->type);
-    return;
-  }
+static void describe_control(const struct cluster *c, int r,
+                             const struct ft_control *m, char *out,
+                             size_t size) {
   switch (m->kind) {
   case FT_CONTROL_WAVE_REQUEST:
     snprintf(out, size, "< wave %d request from %d", m->wave, m->from);
@@ -213,7 +352,12 @@ static void describe_event(const struct cluster *c, int r,
              (long long)m->value);
     break;
   case FT_CONTROL_MARKER:
-    if (c->rank[r].marked_wave == m->wave)
+    if (is_scheduler(c, m->from))
+      snprintf(out, size, "< marker of wave %d from S", m->wave);
+    else if (m->value > 0)
+      snprintf(out, size, "< marker proposing %lld from %d",
+               (long long)m->value, m->from);
+    else if (c->rank[r].marked_wave == m->wave)
       snprintf(out, size, "< marker from %d", m->from);
     else
       snprintf(out, size, "< marker from %d: channel %d->%d delayed", m->from,
@@ -222,6 +366,50 @@ static void describe_event(const struct cluster *c, int r,
   case FT_CONTROL_CHECKPOINT_DONE:
     snprintf(out, size, "< done from %d", m->from);
     break;
+  case FT_CONTROL_CUT:
+    snprintf(out, size, "< cut after #%lld from %d", (long long)m->value,
+             m->from);
+    break;
+  }
+}
+
+/* The event line, without its "[time] rank " prefix. `number`: the
+ * application message's, for APP_SEND and DELIVERED. */
+static void describe_event(const struct cluster *c, int r,
+                           const struct ft_event *e, int64_t number, char *out,
+                           size_t size) {
+  switch (e->type) {
+  case FT_EVENT_TIMER:
+    if (is_scheduler(c, r))
+      snprintf(out, size, "timer");
+    else
+      snprintf(out, size, "timer, position %lld", (long long)c->rank[r].index);
+    return;
+  case FT_EVENT_SAFE_POINT:
+    snprintf(out, size, "safe point %lld", (long long)e->index);
+    return;
+  case FT_EVENT_IMAGE_STORED:
+    snprintf(out, size, "image of wave %d stored", e->wave);
+    return;
+  case FT_EVENT_ROLLBACK:
+    if (is_scheduler(c, r))
+      snprintf(out, size, "rollback to wave %d", e->wave);
+    else
+      snprintf(out, size, "rollback to wave %d at safe point %lld", e->wave,
+               (long long)e->index);
+    return;
+  case FT_EVENT_APP_SEND:
+    snprintf(out, size, "send #%lld to %d", (long long)number, e->peer);
+    return;
+  case FT_EVENT_DELIVERED:
+    snprintf(out, size, "deliver #%lld from %d", (long long)number, e->peer);
+    return;
+  case FT_EVENT_CONTROL:
+    describe_control(c, r, &e->control, out, size);
+    return;
+  default:
+    snprintf(out, size, "event %d", (int)e->type);
+    return;
   }
 }
 
@@ -234,6 +422,7 @@ static size_t trace_sends(struct cluster *c, const struct ft_update *u,
          u->sends[end].wave == m->wave && u->sends[end].value == m->value)
     end++;
   char what[64];
+  const char *plural = end - i > 1 ? "s" : "";
   if (m->kind == FT_CONTROL_WAVE_REQUEST)
     snprintf(what, sizeof what, "wave %d request", m->wave);
   else if (m->kind == FT_CONTROL_POSITION)
@@ -241,12 +430,20 @@ static size_t trace_sends(struct cluster *c, const struct ft_update *u,
   else if (m->kind == FT_CONTROL_WAVE_AT)
     snprintf(what, sizeof what, "wave %d at safe point %lld", m->wave,
              (long long)m->value);
+  else if (m->kind == FT_CONTROL_MARKER && m->value > 0)
+    snprintf(what, sizeof what, "marker%s proposing %lld", plural,
+             (long long)m->value);
+  else if (m->kind == FT_CONTROL_MARKER && is_scheduler(c, m->from))
+    snprintf(what, sizeof what, "marker%s of wave %d", plural, m->wave);
+  else if (m->kind == FT_CONTROL_MARKER)
+    snprintf(what, sizeof what, "marker%s", plural);
+  else if (m->kind == FT_CONTROL_CUT)
+    snprintf(what, sizeof what, "cut after #%lld", (long long)m->value);
   else
-    snprintf(what, sizeof what, "%s%s", kind_name(m->kind),
-             m->kind == FT_CONTROL_MARKER && end - i > 1 ? "s" : "");
-  trace(c, "%*s> %s to %d", indent, "", what, m->to);
+    snprintf(what, sizeof what, "%s", kind_name(m->kind));
+  trace(c, "%*s> %s to %s", indent, "", what, label(c, m->to).s);
   for (size_t j = i + 1; j < end; j++)
-    trace(c, ", %d", u->sends[j].to);
+    trace(c, ", %s", label(c, u->sends[j].to).s);
   trace(c, "\n");
   return end;
 }
@@ -259,16 +456,39 @@ static int interesting(const struct ft_event *e, const struct ft_update *u,
          u->deadline != old_deadline;
 }
 
+static void trace_store(struct cluster *c, const struct ft_update *u,
+                        int indent) {
+  trace(c, "%*sstore wave %d", indent, "", u->wave);
+  if (u->n_keep == 0)
+    trace(c, " with no channel state");
+  for (size_t i = 0; i < u->n_keep; i++)
+    trace(c, "%s #%lld..#%lld from %d", i ? "," : " keeping",
+          (long long)u->keep[i].first, (long long)u->keep[i].last,
+          u->keep[i].peer);
+  trace(c, "\n");
+}
+
 static void trace_step(struct cluster *c, int r, const char *head,
-                       const struct ft_update *u, double old_deadline) {
-  int indent = snprintf(NULL, 0, "[%7.3f] %d ", c->time, r);
+                       const struct ft_update *u, double old_deadline,
+                       int retained) {
+  struct label l = label(c, r);
+  int indent = snprintf(NULL, 0, "[%7.3f] %s ", c->time, l.s);
   int64_t at = c->rank[r].index;
-  trace(c, "[%7.3f] %d %s\n", c->time, r, head);
+  trace(c, "[%7.3f] %s %s\n", c->time, l.s, head);
   for (size_t i = 0; i < u->n_sends;)
     i = trace_sends(c, u, i, indent);
   if (u->flags & FT_UPDATE_CHECKPOINT)
     trace(c, "%*scheckpoint wave %d at safe point %lld\n", indent, "", u->wave,
           (long long)at);
+  if (u->flags & FT_UPDATE_RETAIN)
+    trace(c, "%*sretain safe point %lld\n", indent, "", (long long)at);
+  if (u->flags & FT_UPDATE_CAPTURE)
+    trace(c, "%*scheckpoint wave %d at safe point %lld%s\n", indent, "",
+          u->wave, (long long)u->index, retained ? ", the retained copy" : "");
+  if (u->flags & FT_UPDATE_RECORD)
+    trace(c, "%*srecord #%lld\n", indent, "", (long long)u->index);
+  if (u->flags & FT_UPDATE_STORE)
+    trace_store(c, u, indent);
   if (u->flags & FT_UPDATE_HOLD)
     trace(c, "%*sheld\n", indent, "");
   if (u->flags & FT_UPDATE_RELEASE)
@@ -284,7 +504,7 @@ static void trace_step(struct cluster *c, int r, const char *head,
 static int check_sends(struct cluster *c, int r, const struct ft_update *u) {
   for (size_t i = 0; i < u->n_sends; i++) {
     const struct ft_control *m = &u->sends[i];
-    if (m->from != r || m->to < 0 || m->to >= c->ranks || m->to == r)
+    if (m->from != r || m->to < 0 || m->to >= slots(c) || m->to == r)
       return fail(c, "rank %d sends %s %d -> %d", r, kind_name(m->kind),
                   m->from, m->to);
   }
@@ -301,6 +521,13 @@ static int check_flags(struct cluster *c, int r, const struct ft_event *e,
     return fail(c, "rank %d: HOLD outside a safe point", r);
   if ((f & FT_UPDATE_RELEASE) && !c->rank[r].held)
     return fail(c, "rank %d: RELEASE of a running application", r);
+  if ((f & FT_UPDATE_RETAIN) && !(at_safe_point && (f & FT_UPDATE_PASS)))
+    return fail(c, "rank %d: RETAIN away from a passed safe point", r);
+  if ((f & FT_UPDATE_RECORD) && e->type != FT_EVENT_DELIVERED)
+    return fail(c, "rank %d: RECORD of no delivery", r);
+  if ((e->type == FT_EVENT_APP_SEND || e->type == FT_EVENT_DELIVERED) &&
+      !(f & FT_UPDATE_PASS))
+    return fail(c, "rank %d: an application message does not pass", r);
   return 0;
 }
 
@@ -324,26 +551,152 @@ static int check_checkpoint(struct cluster *c, int r, const struct ft_event *e,
   return 0;
 }
 
-static int check_commit(struct cluster *c, int r, const struct ft_update *u) {
-  if (r != 0 || u->wave != c->committed + 1 || u->wave > CLUSTER_MAX_WAVES)
-    return fail(c, "rank %d: commit of wave %d after %d", r, u->wave,
-                c->committed);
-  for (int p = 0; p < c->ranks; p++)
-    if (c->rank[p].checkpoint_at[u->wave] == 0)
-      return fail(c, "commit of wave %d before rank %d checkpoints", u->wave,
-                  p);
+/* A CAPTURE names the safe point the application is at (this SAFE_POINT
+ * step, or held), or the copy it RETAINed. Returns 1 for the retained
+ * copy, 0 for the current state, -1 for neither. */
+static int check_capture(struct cluster *c, int r, const struct ft_event *e,
+                         const struct ft_update *u) {
+  const struct cluster_rank *k = &c->rank[r];
+  if (u->wave < 1 || u->wave > CLUSTER_MAX_WAVES || u->wave <= k->captured_wave)
+    return fail(c, "rank %d: capture of wave %d", r, u->wave);
+  int at_point = k->held || (e->type == FT_EVENT_SAFE_POINT &&
+                             (u->flags & FT_UPDATE_PASS));
+  if (at_point && u->index == k->index)
+    return 0;
+  if (k->retained != 0 && u->index == k->retained)
+    return 1;
+  return fail(c,
+              "rank %d: capture of safe point %lld at %lld (%s), retained "
+              "%lld",
+              r, (long long)u->index, (long long)k->index,
+              at_point ? "there" : "running", (long long)k->retained);
+}
+
+static int check_store(struct cluster *c, int r, const struct ft_update *u) {
+  const struct cluster_rank *k = &c->rank[r];
+  int captured = (u->flags & FT_UPDATE_CAPTURE) ? u->wave : k->captured_wave;
+  if (u->wave != captured || u->wave <= k->stored_wave)
+    return fail(c, "rank %d: store of wave %d, captured %d", r, u->wave,
+                captured);
+  if (u->n_keep > (size_t)c->ranks || (u->n_keep > 0 && !u->keep))
+    return fail(c, "rank %d: %zu keep ranges", r, u->n_keep);
+  for (size_t i = 0; i < u->n_keep; i++) {
+    const struct ft_record_range *g = &u->keep[i];
+    if (g->peer < 0 || g->peer >= c->ranks || g->first < 1 ||
+        g->first > g->last)
+      return fail(c, "rank %d: keep range %zu is #%lld..#%lld from %d", r, i,
+                  (long long)g->first, (long long)g->last, g->peer);
+  }
   return 0;
 }
 
+/* The kept range of `r`'s last STORE for messages from `from`, or an
+ * empty one. */
+static struct ft_record_range kept_from(const struct cluster_rank *k,
+                                        int from) {
+  for (size_t i = 0; i < k->n_keep; i++)
+    if (k->keep[i].peer == from)
+      return k->keep[i];
+  return (struct ft_record_range){.peer = from, .first = 1, .last = 0};
+}
+
+/* One message against the cut of wave w: kept exactly when sent before
+ * the sender's checkpoint and delivered after the receiver's. */
+static int check_message(struct cluster *c, int w, const struct cluster_msg *m,
+                         int64_t expected[][CLUSTER_MAX_RANKS]) {
+  const struct cluster_rank *to = &c->rank[m->to];
+  int64_t at_from = c->rank[m->from].checkpoint_at[w];
+  int64_t at_to = to->checkpoint_at[w];
+  int sent_before = m->state != CLUSTER_MSG_PLANNED && m->iteration < at_from;
+  if (m->state != CLUSTER_MSG_DELIVERED)
+    return sent_before ? fail(c,
+                              "wave %d: #%lld %d->%d sent before the cut is "
+                              "not delivered at the commit",
+                              w, (long long)m->number, m->from, m->to)
+                       : 0;
+  int delivered_after = m->delivered_in >= at_to;
+  if (!sent_before && !delivered_after)
+    return fail(c, "wave %d: #%lld %d->%d is an orphan", w,
+                (long long)m->number, m->from, m->to);
+  struct ft_record_range g = kept_from(to, m->from);
+  int kept = m->number >= g.first && m->number <= g.last;
+  if (kept != (sent_before && delivered_after))
+    return fail(c, "wave %d: #%lld %d->%d %s but %s", w, (long long)m->number,
+                m->from, m->to, kept ? "kept" : "not kept",
+                kept ? "not in transit" : "in transit");
+  if (kept && !m->recorded)
+    return fail(c, "wave %d: #%lld %d->%d kept but never recorded", w,
+                (long long)m->number, m->from, m->to);
+  expected[m->from][m->to] += kept;
+  return 0;
+}
+
+/* Frees the messages no later wave can keep or find orphaned: delivered
+ * before the receiver's checkpoint of wave w, sent before the sender's. */
+static void forget_messages(struct cluster *c, int w) {
+  for (int i = 0; i < CLUSTER_MAX_MSGS; i++) {
+    struct cluster_msg *m = &c->msgs[i];
+    if (m->in_use && m->state == CLUSTER_MSG_DELIVERED &&
+        m->delivered_in < c->rank[m->to].checkpoint_at[w] &&
+        m->iteration < c->rank[m->from].checkpoint_at[w])
+      m->in_use = 0;
+  }
+}
+
+/* Every committed wave of a non-blocking protocol: each STORE kept
+ * exactly the messages in transit across the cut (see core_cluster.h). */
+static int check_channel_state(struct cluster *c, int w) {
+  int64_t expected[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS] = {{0}};
+  for (int i = 0; i < CLUSTER_MAX_MSGS; i++)
+    if (c->msgs[i].in_use && check_message(c, w, &c->msgs[i], expected))
+      return -1;
+  for (int to = 0; to < c->ranks; to++)
+    for (int from = 0; from < c->ranks; from++) {
+      struct ft_record_range g = kept_from(&c->rank[to], from);
+      if (g.last - g.first + 1 != expected[from][to])
+        return fail(c,
+                    "wave %d: %d keeps #%lld..#%lld from %d, %lld sent "
+                    "before the cut and delivered after",
+                    w, to, (long long)g.first, (long long)g.last, from,
+                    (long long)expected[from][to]);
+      c->kept += expected[from][to];
+    }
+  forget_messages(c, w);
+  return 0;
+}
+
+static int check_commit(struct cluster *c, int r, const struct ft_update *u) {
+  if (r != coordinator(c) || u->wave != c->committed + 1 ||
+      u->wave > CLUSTER_MAX_WAVES)
+    return fail(c, "rank %d: commit of wave %d after %d", r, u->wave,
+                c->committed);
+  for (int p = 0; p < c->ranks; p++) {
+    if (c->rank[p].checkpoint_at[u->wave] == 0)
+      return fail(c, "commit of wave %d before rank %d checkpoints", u->wave,
+                  p);
+    if (c->ops->has_scheduler && c->rank[p].stored_wave != u->wave)
+      return fail(c, "commit of wave %d before rank %d stores", u->wave, p);
+  }
+  return c->ops->has_scheduler ? check_channel_state(c, u->wave) : 0;
+}
+
+/* Returns 1 when the update captures the retained copy, 0 otherwise, -1 on
+ * an error. */
 static int check_update(struct cluster *c, int r, const struct ft_event *e,
                         const struct ft_update *u) {
+  int retained = 0;
   if (check_sends(c, r, u) || check_flags(c, r, e, u))
     return -1;
   if ((u->flags & FT_UPDATE_CHECKPOINT) && check_checkpoint(c, r, e, u))
     return -1;
+  if ((u->flags & FT_UPDATE_CAPTURE) &&
+      (retained = check_capture(c, r, e, u)) < 0)
+    return -1;
+  if ((u->flags & FT_UPDATE_STORE) && check_store(c, r, u))
+    return -1;
   if ((u->flags & FT_UPDATE_COMMIT) && check_commit(c, r, u))
     return -1;
-  return 0;
+  return retained;
 }
 
 static int carry_out_sends(struct cluster *c, int r,
@@ -352,7 +705,9 @@ static int carry_out_sends(struct cluster *c, int r,
     const struct ft_control *m = &u->sends[i];
     if (m->kind == FT_CONTROL_MARKER)
       c->rank[r].marked_wave = m->wave;
-    if (m->kind == FT_CONTROL_WAVE_REQUEST && m->wave <= CLUSTER_MAX_WAVES)
+    if ((m->kind == FT_CONTROL_WAVE_REQUEST ||
+         (m->kind == FT_CONTROL_MARKER && is_scheduler(c, r))) &&
+        m->wave <= CLUSTER_MAX_WAVES)
       c->requested_at[m->wave] = c->time;
     if (send_control(c, m))
       return -1;
@@ -360,8 +715,39 @@ static int carry_out_sends(struct cluster *c, int r,
   return 0;
 }
 
+static int schedule_stored(struct cluster *c, int r, int wave) {
+  return schedule(
+      c, (struct cluster_item){.time = c->time + c->rank[r].store_delay,
+                               .kind = CLUSTER_STORED,
+                               .rank = r,
+                               .wave = wave});
+}
+
+/* The non-blocking flags: RETAIN, CAPTURE, STORE. */
+static int carry_out_capture(struct cluster *c, int r,
+                             const struct ft_update *u, int retained) {
+  struct cluster_rank *k = &c->rank[r];
+  if (u->flags & FT_UPDATE_RETAIN)
+    k->retained = k->index;
+  if (u->flags & FT_UPDATE_CAPTURE) {
+    k->checkpoint_at[u->wave] = u->index;
+    k->checkpoints++;
+    k->captured_wave = u->wave;
+    k->retained = 0;
+    c->captures_retained += retained;
+  }
+  if (u->flags & FT_UPDATE_STORE) {
+    k->stored_wave = u->wave;
+    k->n_keep = u->n_keep;
+    if (u->n_keep)
+      memcpy(k->keep, u->keep, u->n_keep * sizeof k->keep[0]);
+    return schedule_stored(c, r, u->wave);
+  }
+  return 0;
+}
+
 static int carry_out(struct cluster *c, int r, const struct ft_event *e,
-                     const struct ft_update *u) {
+                     const struct ft_update *u, int retained) {
   struct cluster_rank *k = &c->rank[r];
   k->deadline = u->deadline;
   if (carry_out_sends(c, r, u))
@@ -369,53 +755,121 @@ static int carry_out(struct cluster *c, int r, const struct ft_event *e,
   if (u->flags & FT_UPDATE_CHECKPOINT) {
     k->checkpoint_at[u->wave] = k->index;
     k->checkpoints++;
-    if (schedule(c, (struct cluster_item){.time = c->time + k->store_delay,
-                                          .stored = 1,
-                                          .rank = r,
-                                          .wave = u->wave}))
+    if (schedule_stored(c, r, u->wave))
       return -1;
   }
-  if (u->flags & FT_UPDATE_HOLD)
+  if (carry_out_capture(c, r, u, retained))
+    return -1;
+  if (u->flags & FT_UPDATE_HOLD) {
     k->held = 1;
+    c->holds++;
+  }
   if ((u->flags & FT_UPDATE_RELEASE) ||
       (e->type == FT_EVENT_SAFE_POINT && (u->flags & FT_UPDATE_PASS))) {
     k->held = 0;
     k->next = c->time + k->iteration;
+    if (plan_iteration(c, r))
+      return -1;
   }
   if (u->flags & FT_UPDATE_COMMIT) {
     c->committed = u->wave;
     c->committed_at[u->wave] = c->time;
+    for (int p = 0; p < c->ranks; p++) {
+      struct cluster_rank *q = &c->rank[p];
+      q->n_committed_keep = q->n_keep;
+      memcpy(q->committed_keep, q->keep, sizeof q->keep);
+    }
   }
   return 0;
 }
 
-/* Feeds `e` to rank r's core, checks and carries out the update, traces. */
-static int deliver(struct cluster *c, int r, struct ft_event *e) {
+/* Feeds `e` to rank r's core, checks and carries out the update, traces.
+ * `msg`: the application message of an APP_SEND or DELIVERED. */
+static int deliver(struct cluster *c, int r, struct ft_event *e,
+                   struct cluster_msg *msg) {
   struct cluster_rank *k = &c->rank[r];
   char head[128];
   struct ft_update u;
   double old_deadline = k->deadline;
   e->time = c->time;
-  describe_event(c, r, e, head, sizeof head);
+  describe_event(c, r, e, msg ? msg->number : 0, head, sizeof head);
   if (c->ops->step(k->state, e, &u) != 0)
     return fail(c, "[%.3f] rank %d rejects: %s", c->time, r, head);
-  if (check_update(c, r, e, &u))
+  int retained = check_update(c, r, e, &u);
+  if (retained < 0)
     return -1;
+  if (u.flags & FT_UPDATE_RECORD) {
+    if (u.index != msg->number)
+      return fail(c, "[%.3f] rank %d records #%lld on %s", c->time, r,
+                  (long long)u.index, head);
+    msg->recorded = 1;
+  }
   if (interesting(e, &u, old_deadline))
-    trace_step(c, r, head, &u, old_deadline);
-  return carry_out(c, r, e, &u);
+    trace_step(c, r, head, &u, old_deadline, retained);
+  return carry_out(c, r, e, &u, retained);
 }
 
 /* ---- Steps --------------------------------------------------------- */
 
+static int send_app(struct cluster *c, struct cluster_msg *m) {
+  if (c->rank[m->from].held)
+    return fail(c, "rank %d sends #%lld while held", m->from,
+                (long long)m->number);
+  if (m->threshold < 0)
+    m->iteration = running(c, m->from);
+  else if (m->iteration != running(c, m->from))
+    return fail(c, "rank %d sends #%lld of iteration %lld in %lld", m->from,
+                (long long)m->number, (long long)m->iteration,
+                (long long)running(c, m->from));
+  c->app_sent++;
+  if (deliver(c, m->from,
+              &(struct ft_event){.type = FT_EVENT_APP_SEND, .peer = m->to}, m))
+    return -1;
+  m->state = CLUSTER_MSG_IN_FLIGHT;
+  double delay = m->latency;
+  if (delay < 0) {
+    delay = c->latency[m->from][m->to];
+    if (c->jitter > 0)
+      delay += cluster_uniform(&c->rng, 0.0, c->jitter);
+  }
+  return schedule(c, (struct cluster_item){.time = c->time + delay,
+                                           .kind = CLUSTER_APP_ARRIVE,
+                                           .msg = (int)(m - c->msgs)});
+}
+
+static int deliver_app(struct cluster *c, size_t channel) {
+  int from = (int)(channel / CLUSTER_MAX_RANKS);
+  int to = (int)(channel % CLUSTER_MAX_RANKS);
+  struct cluster_msg *m = queue_head(c, from, to);
+  queue_pop(c, from, to);
+  if (++c->recv_no[from][to] != m->number)
+    return fail(c, "channel %d->%d delivers #%lld as #%lld", from, to,
+                (long long)m->number, (long long)c->recv_no[from][to]);
+  m->state = CLUSTER_MSG_DELIVERED;
+  m->delivered_in = running(c, to);
+  c->app_delivered++;
+  return deliver(
+      c, to, &(struct ft_event){.type = FT_EVENT_DELIVERED, .peer = from}, m);
+}
+
 static int deliver_item(struct cluster *c, size_t slot) {
   struct cluster_item item = c->pending[slot];
   c->pending[slot] = c->pending[--c->n_pending];
-  if (item.stored)
+  switch (item.kind) {
+  case CLUSTER_STORED:
     return deliver(c, item.rank,
                    &(struct ft_event){.type = FT_EVENT_IMAGE_STORED,
                                       .peer = -1,
-                                      .wave = item.wave});
+                                      .wave = item.wave},
+                   NULL);
+  case CLUSTER_APP_SEND:
+    return send_app(c, &c->msgs[item.msg]);
+  case CLUSTER_APP_ARRIVE:
+    c->msgs[item.msg].state = CLUSTER_MSG_ARRIVED;
+    return 0;
+  case CLUSTER_CONTROL:
+    break;
+  }
   struct cluster_rank *k = &c->rank[item.control.to];
   if (item.control.kind == FT_CONTROL_MARKER) {
     if (k->markers_wave != item.control.wave)
@@ -426,7 +880,8 @@ static int deliver_item(struct cluster *c, size_t slot) {
   return deliver(c, item.control.to,
                  &(struct ft_event){.type = FT_EVENT_CONTROL,
                                     .peer = item.control.from,
-                                    .control = item.control});
+                                    .control = item.control},
+                 NULL);
 }
 
 static int reach_safe_point(struct cluster *c, int r) {
@@ -435,7 +890,27 @@ static int reach_safe_point(struct cluster *c, int r) {
   return deliver(c, r,
                  &(struct ft_event){.type = FT_EVENT_SAFE_POINT,
                                     .peer = -1,
-                                    .index = k->index});
+                                    .index = k->index},
+                 NULL);
+}
+
+int cluster_start(struct cluster *c) {
+  c->time = c->start;
+  for (int r = 0; r < slots(c); r++) {
+    struct cluster_rank *k = &c->rank[r];
+    struct ft_core_config config = {
+        .rank = r, .ranks = c->ranks, .period = c->period, .start = c->start};
+    k->state = calloc(1, c->ops->state_size(&config));
+    if (!k->state || c->ops->init(k->state, &config) != 0)
+      return fail(c, "rank %d: init failed", r);
+    k->deadline =
+        r == coordinator(c) && c->period > 0 ? c->start + c->period : -1.0;
+    k->next = c->start + k->offset + k->iteration;
+  }
+  for (int r = 0; r < c->ranks; r++)
+    if (plan_iteration(c, r))
+      return -1;
+  return 0;
 }
 
 int cluster_step(struct cluster *c) {
@@ -449,11 +924,22 @@ int cluster_step(struct cluster *c) {
   if (c->same_instant > CLUSTER_MAX_SAME_INSTANT)
     return fail(c, "livelock at %.3f", c->time);
   c->time = n.time;
-  int rc = n.cls == 0 ? deliver_item(c, n.id)
-           : n.cls == 1
-               ? deliver(c, (int)n.id,
-                         &(struct ft_event){.type = FT_EVENT_TIMER, .peer = -1})
-               : reach_safe_point(c, (int)n.id);
+  int rc;
+  switch (n.cls) {
+  case 0:
+    rc = deliver_item(c, n.id);
+    break;
+  case 1:
+    rc = deliver_app(c, n.id);
+    break;
+  case 2:
+    rc = deliver(c, (int)n.id,
+                 &(struct ft_event){.type = FT_EVENT_TIMER, .peer = -1}, NULL);
+    break;
+  default:
+    rc = reach_safe_point(c, (int)n.id);
+    break;
+  }
   return rc < 0 ? -1 : 1;
 }
 
@@ -493,23 +979,69 @@ static void forget_after(struct cluster *c, int wave) {
   }
 }
 
+/* The stale incarnation's application messages: gone, numbers restart. */
+static void forget_incarnation(struct cluster *c) {
+  memset(c->msgs, 0, sizeof c->msgs);
+  memset(c->sent_no, 0, sizeof c->sent_no);
+  memset(c->recv_no, 0, sizeof c->recv_no);
+  memset(c->queue_head, 0, sizeof c->queue_head);
+  memset(c->queue_len, 0, sizeof c->queue_len);
+  memset(c->last_arrival, 0, sizeof c->last_arrival);
+}
+
+/* The runtime's replay: every sender re-sends at once the messages its
+ * receivers kept in the committed wave, first on their channels. */
+static int replay(struct cluster *c) {
+  for (int to = 0; c->replay && to < c->ranks; to++) {
+    const struct cluster_rank *k = &c->rank[to];
+    for (size_t i = 0; i < k->n_committed_keep; i++) {
+      const struct ft_record_range *g = &k->committed_keep[i];
+      for (int64_t n = g->first; n <= g->last; n++) {
+        int m = new_msg(c, g->peer, to);
+        if (m < 0)
+          return -1;
+        c->msgs[m].threshold = -1;
+        c->msgs[m].forward = 1;
+        c->replayed++;
+        if (schedule(c, (struct cluster_item){.time = c->time,
+                                              .kind = CLUSTER_APP_SEND,
+                                              .msg = m}))
+          return -1;
+      }
+    }
+  }
+  return 0;
+}
+
 int cluster_rollback(struct cluster *c) {
   int wave = c->committed;
   c->n_pending = 0; /* the stale incarnation's messages and images */
-  for (int r = 0; r < c->ranks; r++) {
+  forget_incarnation(c);
+  for (int r = 0; r < slots(c); r++) {
     struct cluster_rank *k = &c->rank[r];
-    int64_t at = wave > 0 ? k->checkpoint_at[wave] : 0;
+    int64_t at = wave > 0 && !is_scheduler(c, r) ? k->checkpoint_at[wave] : 0;
     k->index = at;
     k->held = 0;
     k->marked_wave = k->markers_wave = k->markers_in = 0;
+    k->retained = 0;
+    k->captured_wave = k->stored_wave = wave;
     k->next = c->time + k->iteration;
     if (deliver(c, r,
                 &(struct ft_event){.type = FT_EVENT_ROLLBACK,
                                    .peer = -1,
                                    .index = at,
-                                   .wave = wave}))
+                                   .wave = wave},
+                NULL))
       return -1;
   }
   forget_after(c, wave);
+  if (wave == 0)
+    for (int r = 0; r < c->ranks; r++)
+      c->rank[r].n_committed_keep = 0;
+  if (replay(c))
+    return -1;
+  for (int r = 0; r < c->ranks; r++)
+    if (plan_iteration(c, r))
+      return -1;
   return 0;
 }

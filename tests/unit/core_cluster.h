@@ -20,6 +20,39 @@
  *   [  1.020] 1 safe point 5
  *               > markers to 0, 2
  *               checkpoint wave 1 at safe point 5
+ *
+ * Protocols with a checkpoint scheduler (ops->has_scheduler, vcl) get one
+ * more core, slot `ranks`, named S in the trace: it owns the deadline,
+ * receives CHECKPOINT_DONE and COMMITs. Their control messages never
+ * overtake one another on a channel (MPI's non-overtaking rule on the
+ * runtime's communicator); `fifo` says so, on by default for them only.
+ *
+ * Application messages (off unless asked for) come in two kinds:
+ *  - scripted (cluster_script_message): sent at a given time, delivered on
+ *    arrival, whatever the receiver is doing;
+ *  - random (app_msgs > 0): the application of cluster_new, now with
+ *    iterations. Iteration k of a rank runs from its safe point k to its
+ *    safe point k + 1 (iteration 0 from the start or a rollback's safe
+ *    point); at its start the rank plans 0..app_msgs messages to every
+ *    out-neighbour (app_edge), sent at random instants within the
+ *    iteration. A message of iteration k is delivered to a receiver that
+ *    runs iteration k (it may not pass safe point k + 1 before it has them
+ *    all, nor before its in-neighbours have started iteration k), except a
+ *    "forward" one (probability app_forward, last on its channel in the
+ *    iteration), delivered in any iteration after k and awaited by nobody.
+ *    That is the application's contract: a message sent after the sender's
+ *    safe point k is never needed before the receiver's safe point k.
+ * Each channel delivers in send order. Messages are numbered per channel
+ * from the start or the last rollback, as the cores count them.
+ *
+ * With a scheduler the cluster also checks, at every commit, what the
+ * cores captured and stored against its own bookkeeping: no message sent
+ * after the sender's checkpoint was delivered before the receiver's (no
+ * orphan), every message sent before the sender's checkpoint was delivered
+ * by the commit, and each STORE keeps exactly the messages sent before the
+ * sender's checkpoint and delivered after the receiver's, each of which
+ * was RECORDed with its number. CAPTURE must name the safe point the rank
+ * is at (in a SAFE_POINT step or held) or the one it RETAINed.
  */
 #ifndef FT_CORE_CLUSTER_H
 #define FT_CORE_CLUSTER_H
@@ -33,15 +66,49 @@
 #define CLUSTER_MAX_WAVES 64
 #define CLUSTER_MAX_PENDING 4096
 #define CLUSTER_TRACE_SIZE 65536
+#define CLUSTER_SLOTS (CLUSTER_MAX_RANKS + 1) /* the ranks, the scheduler */
+#define CLUSTER_MAX_MSGS 4096  /* application messages alive at once */
+#define CLUSTER_MAX_QUEUED 128 /* undelivered messages on one channel */
+#define CLUSTER_MAX_PLANNED 8  /* random messages per channel per iteration */
 
-/* Something scheduled: a control message in flight or an image being
- * stored. */
+enum cluster_item_kind {
+  CLUSTER_CONTROL,    /* `control` arrives */
+  CLUSTER_STORED,     /* IMAGE_STORED of `wave` for `rank` */
+  CLUSTER_APP_SEND,   /* the application sends message `msg` */
+  CLUSTER_APP_ARRIVE, /* message `msg` reaches its receiver */
+};
+
+/* Something scheduled: a control message in flight, an image being
+ * stored, an application message to send or in flight. */
 struct cluster_item {
   double time;
   uint64_t seq; /* scheduling order, the tie-break */
-  int stored;   /* 1: IMAGE_STORED of `wave` for `rank`; 0: `control` */
+  enum cluster_item_kind kind;
   int rank, wave;
+  int msg; /* slot in cluster.msgs */
   struct ft_control control;
+};
+
+enum cluster_msg_state {
+  CLUSTER_MSG_PLANNED,
+  CLUSTER_MSG_IN_FLIGHT,
+  CLUSTER_MSG_ARRIVED,
+  CLUSTER_MSG_DELIVERED,
+};
+
+/* One application message, alive until the commit that makes it
+ * irrelevant or the next rollback. */
+struct cluster_msg {
+  int in_use;
+  int from, to;
+  int64_t number;    /* on its channel, from 1 */
+  int64_t iteration; /* of the sender when it sends */
+  int64_t threshold; /* deliverable in this iteration or later; -1: any */
+  int forward;       /* awaited by nobody */
+  double latency;    /* scripted: its own; < 0: the channel's */
+  enum cluster_msg_state state;
+  int64_t delivered_in; /* the receiver's iteration at the delivery */
+  int recorded;         /* a RECORD named it */
 };
 
 struct cluster_rank {
@@ -56,22 +123,49 @@ struct cluster_rank {
   int markers_in;
   int64_t checkpoint_at[CLUSTER_MAX_WAVES + 1]; /* per wave, 0: none */
   int checkpoints;
+  /* Non-blocking protocols (vcl). */
+  int64_t retained;  /* safe point of the RETAINed copy, 0: none */
+  int captured_wave; /* last wave CAPTUREd */
+  int stored_wave;   /* last wave STOREd */
+  size_t n_keep;     /* the last STORE's ranges */
+  struct ft_record_range keep[CLUSTER_MAX_RANKS];
+  size_t n_committed_keep; /* ... of the last committed wave */
+  struct ft_record_range committed_keep[CLUSTER_MAX_RANKS];
 };
 
 struct cluster {
   const struct ft_protocol_ops *ops;
   int ranks;
   double period, start, time;
-  double latency[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
+  double latency[CLUSTER_SLOTS][CLUSTER_SLOTS];
   double jitter; /* each message adds [0, jitter) from `rng` */
   uint64_t rng;
-  struct cluster_rank rank[CLUSTER_MAX_RANKS];
+  int fifo; /* control messages never overtake on a channel */
+  double last_arrival[CLUSTER_SLOTS][CLUSTER_SLOTS];
+  struct cluster_rank rank[CLUSTER_SLOTS]; /* [ranks]: the scheduler */
+  /* Application messages. */
+  int app_msgs;       /* random: at most this many per channel and
+                         iteration (<= CLUSTER_MAX_PLANNED); 0: none */
+  double app_forward; /* probability that a random message is forward */
+  int replay;         /* rollback: senders re-send the committed channel state
+                         (APP_SEND, then DELIVERED first on its channel), as the
+                         runtime does; 0: counted on neither side */
+  unsigned char app_edge[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
+  struct cluster_msg msgs[CLUSTER_MAX_MSGS];
+  int64_t sent_no[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
+  int64_t recv_no[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
+  int queue[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS][CLUSTER_MAX_QUEUED];
+  int queue_head[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
+  int queue_len[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
+  /* What the commits of non-blocking protocols checked, for tests. */
+  int64_t app_sent, app_delivered, kept, captures_retained, holds, replayed;
   struct cluster_item pending[CLUSTER_MAX_PENDING];
   size_t n_pending;
   uint64_t seq, steps;
   uint64_t same_instant; /* steps in a row at the same time */
   int committed;         /* last wave committed */
-  double requested_at[CLUSTER_MAX_WAVES + 1]; /* rank 0 sent the request */
+  double requested_at[CLUSTER_MAX_WAVES + 1]; /* rank 0 sent the request,
+                                                 or S its markers */
   double committed_at[CLUSTER_MAX_WAVES + 1];
   char error[256]; /* first error, "" while none */
   int trace_on;
@@ -109,6 +203,16 @@ void cluster_set_latency(struct cluster *c, int from, int to, double seconds);
 void cluster_set_app(struct cluster *c, int rank, double iteration,
                      double offset);
 
+/* Lets `from` send application messages to `to` (app_edge). */
+void cluster_set_edge(struct cluster *c, int from, int to, int on);
+
+/* Schedules an application message from -> to, sent at `time` (the sender
+ * must be running then) and delivered `latency` seconds later whatever the
+ * receiver is doing. Script the messages of one channel in the order they
+ * are sent. Returns 0, or -1 (with c->error set) when full. */
+int cluster_script_message(struct cluster *c, int from, int to, double time,
+                           double latency);
+
 /* Allocates and initialises every core at time c->start. Returns 0, or -1
  * (with c->error set) when a core rejects its configuration. */
 int cluster_start(struct cluster *c);
@@ -127,8 +231,11 @@ int cluster_run_until(struct cluster *c, double time);
 int cluster_run_until_commit(struct cluster *c, int wave, double limit);
 
 /* Fails every rank now: drops everything in flight (the stale incarnation)
- * and rolls every core back to the last committed wave, at the safe point
- * where that wave was taken (0 when none). Returns 0, or -1 on an error. */
+ * and rolls every core (the scheduler too) back to the last committed
+ * wave, at the safe point where that wave was taken (0 when none). The
+ * message numbers restart; with `replay`, the committed channel state is
+ * sent again at once and delivered first on its channels (both cores count
+ * it), else it is counted on neither side. Returns 0, or -1 on an error. */
 int cluster_rollback(struct cluster *c);
 
 /* The trace since the start (or the last cluster_trace_clear). */

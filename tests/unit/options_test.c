@@ -35,14 +35,15 @@ Test(options, unknown_protocol_names_the_field_and_the_known_ones) {
       ft_options_parse("service_ranks=1,protocol=pcll", &o, err, sizeof err),
       -1);
   cr_assert_str_eq(err, "field 2 'protocol=pcll': unknown protocol 'pcll' "
-                        "(known: none, pcl)");
+                        "(known: none, pcl, vcl)");
 }
 
 Test(options, unknown_key_is_an_error) {
   cr_assert_eq(ft_options_parse("periode=30", &o, err, sizeof err), -1);
   cr_assert_str_eq(err, "field 1 'periode=30': unknown key 'periode' (known: "
                         "protocol, service_ranks, period, image_mb, scenario, "
-                        "ckpt_dir, server_map)");
+                        "ckpt_dir, server_map, daemon_latency_us, "
+                        "daemon_copy_mbps)");
 }
 
 Test(options, reads_the_checkpoint_keys) {
@@ -57,6 +58,18 @@ Test(options, reads_the_checkpoint_keys) {
   cr_assert_str_eq(o.scenario, "s.txt");
   cr_assert_str_eq(o.ckpt_dir, "/tmp/c");
   cr_assert_eq(o.server_map, FT_SERVER_MAP_CYCLIC);
+}
+
+Test(options, reads_the_daemon_cost_model) {
+  cr_assert_eq(ft_options_parse("daemon_latency_us=12.5,daemon_copy_mbps=800",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_float_eq(o.daemon_latency_us, 12.5, 1e-12);
+  cr_assert_float_eq(o.daemon_copy_mbps, 800, 1e-12);
+  cr_assert_eq(ft_options_parse("daemon_copy_mbps=-1", &o, err, sizeof err),
+               -1);
+  cr_assert_str_eq(err, "field 1 'daemon_copy_mbps=-1': daemon_copy_mbps must "
+                        "be a number of MB/s in [0, 1e9]");
 }
 
 Test(options, checkpoint_defaults) {
