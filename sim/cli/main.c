@@ -7,6 +7,7 @@
 #include "listing.h"
 #include "outcome.h"
 #include "paths.h"
+#include "plot.h"
 #include "run.h"
 #include "sweep.h"
 #include "usage.h"
@@ -40,6 +41,8 @@ int main(int argc, char **argv) {
     return ft_sweep_main(argc - 2, argv + 2);
   if (strcmp(cmd, "analyze") == 0)
     return ft_analyze_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "plot") == 0)
+    return ft_plot_main(argc - 2, argv + 2);
   if (is_help(cmd))
     return help(argc - 2, argv + 2, &dirs);
   if (strcmp(cmd, "protocols") == 0) {
@@ -52,7 +55,7 @@ int main(int argc, char **argv) {
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
           "ftsim: unknown command '%s' (commands: run, sweep, analyze, "
-          "protocols, platforms, apps, help)\n",
+          "plot, protocols, platforms, apps, help)\n",
           cmd);
   return FT_EXIT_USAGE;
 }
