@@ -1,0 +1,294 @@
+/* Unit tests of the sweep file (sim/cli/sweep_file.c), the expansion into
+ * points (sweep_points.c), the results CSV (results.c), the statistics
+ * (stats.c) and the aggregation (analyze.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "results.h"
+#include "stats.h"
+#include "sweep_file.h"
+#include "sweep_points.h"
+
+#define TRACES FTSIM_SOURCE_DIR "/scenarios/traces"
+
+static struct ft_sweep s;
+static char err[1024];
+
+static void parse_ok(const char *text) {
+  cr_assert_eq(ft_sweep_parse(text, "dir/s.txt", 0, &s, err, sizeof err), 0,
+               "%s", err);
+}
+
+static void parse_fails(const char *text, const char *msg) {
+  cr_assert_eq(ft_sweep_parse(text, "dir/s.txt", 1, &s, err, sizeof err), -1,
+               "accepted: %s", text);
+  cr_assert_str_eq(err, msg);
+  cr_assert_eq(s.axis[FT_AXIS_PROTOCOL].count, 0);
+}
+
+#define BASE "protocols none pcl\nplatforms gige\napps cg\nranks 16\n"
+
+Test(sweep_file, axes_settings_and_defaults) {
+  parse_ok(BASE "periods 0.01 0.02 # comment\nmtbfs none 0.1\nseeds 1 2 3\n"
+                "image_mb 0.5\napp_args --iters 10 --tol 0\nset a=b c=d\n");
+  cr_assert_eq(s.axis[FT_AXIS_PERIOD].count, 2);
+  cr_assert_str_eq(s.axis[FT_AXIS_MTBF].items[0], "none");
+  cr_assert_str_eq(ft_sweep_get(&s, FT_SET_IMAGE_MB, "0"), "0.5");
+  cr_assert_str_eq(ft_sweep_get(&s, FT_SET_RESTART, "0"), "0");
+  cr_assert_str_eq(ft_sweep_get(&s, FT_SET_APP_ARGS, ""), "--iters 10 --tol 0");
+  cr_assert_eq(s.app_args.count, 4);
+  cr_assert_eq(s.sets.count, 2);
+  cr_assert_str_eq(s.dir, "dir");
+  ft_sweep_free(&s);
+  ft_sweep_free(&s);
+}
+
+Test(sweep_file, points_collapse_none_and_order_the_grid) {
+  parse_ok(BASE "periods 0.01 0.02\nmtbfs none 0.1\nseeds 1 2 3\n");
+  struct ft_points p = {0};
+  ft_points_expand(&s, &p);
+  /* none once; pcl: 2 periods x 2 sources x 3 seeds */
+  cr_assert_eq(p.count, 1 + 12);
+  cr_assert_str_eq(p.items[0].param[FT_COL_PROTOCOL], "none");
+  cr_assert_str_eq(p.items[0].param[FT_COL_SERVERS], "0");
+  cr_assert_str_eq(p.items[0].param[FT_COL_MTBF], "none");
+  cr_assert_str_eq(p.items[1].param[FT_COL_SERVERS], "1");
+  cr_assert_str_eq(p.items[1].param[FT_COL_SEED], "1");
+  cr_assert_str_eq(p.items[3].param[FT_COL_SEED], "3");
+  cr_assert_str_eq(p.items[4].param[FT_COL_MTBF], "0.1");
+  cr_assert_eq(ft_point_has_failures(&p.items[1]), 0);
+  cr_assert_eq(ft_point_has_failures(&p.items[4]), 1);
+  cr_assert_neq(ft_point_hash(&p.items[1]), ft_point_hash(&p.items[2]));
+  char text[1024];
+  ft_point_scenario(&s, &p.items[4], text, sizeof text);
+  cr_assert(strstr(text, "seed 1\n"), "%s", text);
+  cr_assert(strstr(text, "exponential 0.1\n"), "%s", text);
+  struct ft_strv argv = FT_STRV_INIT;
+  ft_point_run_args(&s, &p.items[4], "X.txt", &argv);
+  char line[1024] = "";
+  for (size_t i = 0; i < argv.count; i++)
+    strcat(strcat(line, " "), argv.items[i]);
+  cr_assert_str_eq(line, " --platform gige --np 16 --app cg --protocol pcl "
+                         "--service-ranks 1 --set period=0.01 --set "
+                         "image_mb=0 --scenario X.txt");
+  ft_strv_free(&argv);
+  ft_points_free(&p);
+  ft_sweep_free(&s);
+}
+
+Test(sweep_file, trace_points_take_one_seed_and_a_trace_scenario) {
+  cr_assert_eq(ft_sweep_parse(BASE "seeds 4 5\ntraces lanl:lanl-sample.csv\n"
+                                   "trace_scale 1e-6\ntrace_map first\n",
+                              TRACES "/s.txt", 1, &s, err, sizeof err),
+               0, "%s", err);
+  struct ft_points p = {0};
+  ft_points_expand(&s, &p);
+  cr_assert_eq(p.count, 2);
+  cr_assert_str_eq(p.items[1].param[FT_COL_SEED], "4");
+  cr_assert_str_eq(p.items[1].param[FT_COL_TRACE],
+                   "lanl:" TRACES "/lanl-sample.csv");
+  char text[2048];
+  ft_point_scenario(&s, &p.items[1], text, sizeof text);
+  cr_assert(strstr(text, "trace lanl " TRACES "/lanl-sample.csv\n"), "%s",
+            text);
+  cr_assert(strstr(text, "trace_scale 1e-6\ntrace_map first\n"), "%s", text);
+  ft_points_free(&p);
+  ft_sweep_free(&s);
+}
+
+Test(sweep_file_errors, messages_name_file_line_and_field) {
+  parse_fails(BASE "ranks 8\n",
+              "dir/s.txt:5: field 'ranks': given twice (first on line 4)");
+  parse_fails("protocols none vcx\n",
+              "dir/s.txt:1: field 'protocols': unknown protocol 'vcx' (known: "
+              "none, pcl, vcl)");
+  parse_fails(BASE "periods 0.1 -1\n",
+              "dir/s.txt:5: field 'periods': expected seconds >= 0, got '-1'");
+  parse_fails(BASE "mtbfs 0\n", "dir/s.txt:5: field 'mtbfs': expected seconds "
+                                "> 0 or none, got '0'");
+  parse_fails(BASE "seeds x\n", "dir/s.txt:5: field 'seeds': expected "
+                                "integers from 0 to 2^64-1, got 'x'");
+  parse_fails(BASE "traces swf:x\n",
+              "dir/s.txt:5: field 'traces': format must be lanl or fta, got "
+              "'swf'");
+  parse_fails(BASE "traces lanl:nosuch.csv\n",
+              "dir/s.txt:5: field 'traces': dir/nosuch.csv: cannot read: No "
+              "such file or directory");
+  parse_fails(BASE "image_mb lots\n",
+              "dir/s.txt:5: field 'image_mb': expected a number >= 0, got "
+              "'lots'");
+  parse_fails(BASE "trace_map random\n",
+              "dir/s.txt:5: field 'trace_map': expected modulo or first, got "
+              "'random'");
+  parse_fails(BASE "periods\n",
+              "dir/s.txt:5: field 'periods': expected at least one value");
+  parse_fails(BASE "ranks2 4\n",
+              "dir/s.txt:5: unknown directive 'ranks2' (known: protocols, "
+              "platforms, apps, ranks, servers, periods, mtbfs, traces, "
+              "seeds, image_mb, detection, restart, max_failures, until, "
+              "trace_scale, trace_shift, trace_system, trace_map, timeout, "
+              "app_args, set)");
+  parse_fails("protocols pcl\nplatforms gige\nranks 4\n",
+              "dir/s.txt: field 'apps': missing (required: protocols, "
+              "platforms, apps, ranks)");
+  parse_fails(BASE "set novalue\n", "dir/s.txt:5: field 'set': expected "
+                                    "key=value without ',', got 'novalue'");
+  parse_fails(BASE "periods 0.1 0.1\n",
+              "dir/s.txt:5: field 'periods': value '0.1' given twice");
+}
+
+/* ---- the results CSV */
+
+static const char *header(void) {
+  static char h[1024];
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  ft_results_header(m);
+  fclose(m);
+  snprintf(h, sizeof h, "%s", text);
+  free(text);
+  return h;
+}
+
+#define ROW_PARAMS "pcl,gige,cg,16,1,0.01,0.1,,1,0,0,0,\"--iters 10\","
+#define ROW(seed, t, waves)                                                    \
+  "pcl,gige,cg,16,1,0.01,0.1,," seed ",0,0,0,--iters 10,0,ok,true," t          \
+  "," waves ",1,1,100,0.01,0.002,10,1000,1,2.5\n"
+
+static struct ft_results r;
+
+static int parse_csv(const char *body, size_t *complete) {
+  char text[8192];
+  snprintf(text, sizeof text, "%s%s", header(), body);
+  return ft_results_parse(text, strlen(text), "r.csv", &r, complete, err,
+                          sizeof err);
+}
+
+Test(results, round_trip_and_partial_last_line) {
+  size_t complete = 0;
+  cr_assert_eq(
+      parse_csv(ROW("1", "0.5", "3") ROW("2", "0.7", "4") "pcl,gi", &complete),
+      0, "%s", err);
+  cr_assert_eq(r.count, 2);
+  cr_assert_str_eq(r.rows[1].cell[FT_COL_COMPLETION], "0.7");
+  cr_assert_str_eq(r.rows[0].cell[FT_COL_APP_ARGS], "--iters 10");
+  cr_assert_eq(r.rows[1].line, 3);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  ft_results_row(m, r.rows[0].cell);
+  fclose(m);
+  cr_assert_str_eq(text, ROW("1", "0.5", "3"));
+  free(text);
+  char k1[512], k2[512];
+  ft_results_key(r.rows[0].cell, k1, sizeof k1);
+  ft_results_key(r.rows[1].cell, k2, sizeof k2);
+  cr_assert_str_neq(k1, k2);
+  ft_results_free(&r);
+  cr_assert_eq(complete, strlen(header()) + 2 * strlen(ROW("1", "0.5", "3")));
+}
+
+Test(results_errors, bad_cells_and_header) {
+  cr_assert_eq(parse_csv("pcl,gige,cg,x" ROW_PARAMS "\n", NULL), -1);
+  cr_assert_str_eq(err, "r.csv:2: expected 27 fields, got 17");
+  ft_results_free(&r);
+  cr_assert_eq(parse_csv(ROW("1", "abc", "3"), NULL), -1);
+  cr_assert_str_eq(err, "r.csv:2: field 'completion_time_s': expected a "
+                        "number, got 'abc'");
+  ft_results_free(&r);
+  cr_assert_eq(parse_csv(ROW("1", "0.5", "\"3"), NULL), -1);
+  cr_assert_str_eq(err, "r.csv:2: malformed CSV: unterminated quoted field");
+  ft_results_free(&r);
+  const char *bad = "protocol,x\n";
+  cr_assert_eq(
+      ft_results_parse(bad, strlen(bad), "r.csv", &r, NULL, err, sizeof err),
+      -1);
+  cr_assert_str_eq(err, "r.csv:1: field 'header': expected the 27 columns of "
+                        "ftsim sweep (protocol,platform,app,...,wall_s), got "
+                        "2 columns starting 'protocol'");
+}
+
+Test(results, json_members) {
+  const char *j = "{\"protocol\":\"pcl\",\"s\":\"a,\\\"b}\",\"waves\":12,"
+                  "\"verified\":true,\"x\":null}";
+  char v[64];
+  cr_assert_eq(ft_json_member(j, "waves", v, sizeof v), 0);
+  cr_assert_str_eq(v, "12");
+  cr_assert_eq(ft_json_member(j, "protocol", v, sizeof v), 0);
+  cr_assert_str_eq(v, "pcl");
+  cr_assert_eq(ft_json_member(j, "s", v, sizeof v), 0);
+  cr_assert_str_eq(v, "a,\"b}");
+  cr_assert_eq(ft_json_member(j, "verified", v, sizeof v), 0);
+  cr_assert_str_eq(v, "true");
+  cr_assert_eq(ft_json_member(j, "wave", v, sizeof v), -1);
+  cr_assert_eq(ft_json_member("not json", "a", v, sizeof v), -1);
+}
+
+/* ---- statistics and analysis */
+
+Test(stats, mean_sd_ci_and_t_quantiles) {
+  const double x[] = {1, 2, 3, 4};
+  struct ft_stats st = ft_stats_of(x, 4);
+  cr_assert_float_eq(st.mean, 2.5, 1e-12);
+  cr_assert_float_eq(st.sd, sqrt(5.0 / 3.0), 1e-12);
+  cr_assert_float_eq(st.ci95, 3.182 * sqrt(5.0 / 3.0) / 2, 1e-9);
+  cr_assert(isnan(ft_stats_of(x, 1).ci95));
+  cr_assert_float_eq(ft_student_t975(1), 12.706, 1e-9);
+  cr_assert_float_eq(ft_student_t975(60), 2.000, 2e-3);
+  cr_assert_float_eq(ft_student_t975(1000), 1.962, 1e-3);
+}
+
+Test(stats, young_and_daly) {
+  cr_assert_float_eq(ft_young_period(2, 100), 20, 1e-12);
+  /* Daly: sqrt(2CM)(1 + sqrt(C/2M)/3 + (C/2M)/9) - C, C=2, M=100 */
+  cr_assert_float_eq(ft_daly_period(2, 100), 20 * (1 + 0.1 / 3 + 0.01 / 9) - 2,
+                     1e-12);
+  cr_assert_float_eq(ft_daly_period(300, 100), 100, 1e-12);
+  cr_assert(isnan(ft_young_period(0, 100)));
+}
+
+Test(analyze, groups_efficiency_cost_and_best_period) {
+  /* none: T_ff = 1.0; pcl at 2 periods, 2 seeds each; lost = 0.01,
+   * recovery = 0.002: C = (T - 1 - 0.012) / waves. */
+  cr_assert_eq(
+      parse_csv("none,gige,cg,16,0,0,none,,1,0,0,0,\"--iters 10\",0,"
+                "ok,true,1.0,0,0,0,0,0,0,10,10,0,1\n" ROW("1", "1.112", "10")
+                    ROW("2", "1.212",
+                        "10") "pcl,gige,cg,16,1,0.02,0.1,,1,0,0,0,\"--iters "
+                              "10\",0,ok,true,1.062,5,1,1,100,0.01,0.002,10,"
+                              "1000,1,2.5\n"
+                              "pcl,gige,cg,16,1,0.02,0.1,,2,0,0,0,\"--iters "
+                              "10\",1,failed,,,,,,,,,,,,\n",
+                NULL),
+      0, "%s", err);
+  struct ft_analysis a;
+  ft_analysis_build(&r, &a);
+  cr_assert_eq(a.count, 3);
+  const struct ft_group *none = &a.groups[0], *p1 = &a.groups[1],
+                        *p2 = &a.groups[2];
+  cr_assert_str_eq(none->rep->cell[FT_COL_PROTOCOL], "none");
+  cr_assert_float_eq(p1->time.mean, 1.162, 1e-9);
+  cr_assert_eq(p2->nrows, 2);
+  cr_assert_eq(p2->nok, 1);
+  cr_assert_float_eq(p1->eff, 1.0 / 1.162, 1e-9);
+  /* C: (0.1/10 + 0.2/10 + 0.05/5) / 3 = 0.04 / 3 */
+  cr_assert_float_eq(p1->cost, 0.04 / 3, 1e-9);
+  cr_assert_float_eq(p1->best_period, 0.02, 1e-12);
+  cr_assert_float_eq(p1->young, sqrt(2 * (0.04 / 3) * 0.1), 1e-9);
+  cr_assert(isnan(none->young));
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  ft_analysis_print_csv(m, &a);
+  fclose(m);
+  cr_assert(strstr(text, "young_s,daly_s\n"), "%s", text);
+  free(text);
+  ft_analysis_free(&a);
+  ft_results_free(&r);
+}
