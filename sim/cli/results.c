@@ -52,6 +52,8 @@ static const struct column columns[FT_COL_COUNT] = {
     [FT_COL_MESSAGES] = {"messages", "messages", INT, false},
     [FT_COL_BYTES] = {"bytes", "bytes", INT, false},
     [FT_COL_SERVICE_RANKS] = {"service_ranks", "service_ranks", INT, false},
+    [FT_COL_CHANNEL_MSGS] = {"channel_msgs", "channel_msgs", INT, false},
+    [FT_COL_REPLAYED_MSGS] = {"replayed_msgs", "replayed_msgs", INT, false},
     [FT_COL_WALL] = {"wall_s", "wall_s", NUM, false},
 };
 

@@ -11,7 +11,9 @@
  *     usage, unverified, timeout)
  *   figures from the run's summary (empty when it printed none): verified,
  *     completion_time_s, waves, failures, rollbacks, ckpt_bytes,
- *     lost_work_s, recovery_s, messages, bytes, service_ranks, wall_s */
+ *     lost_work_s, recovery_s, messages, bytes, service_ranks,
+ *     channel_msgs, replayed_msgs (Vcl's recorded and replayed channel
+ *     state; empty for a protocol whose summary has none), wall_s */
 #ifndef FT_CLI_RESULTS_H
 #define FT_CLI_RESULTS_H
 
@@ -46,6 +48,8 @@ enum ft_col {
   FT_COL_MESSAGES,
   FT_COL_BYTES,
   FT_COL_SERVICE_RANKS,
+  FT_COL_CHANNEL_MSGS,
+  FT_COL_REPLAYED_MSGS,
   FT_COL_WALL,
   FT_COL_COUNT
 };
@@ -88,7 +92,7 @@ void ft_results_key(char *const *cells, char *out, size_t len);
  * with exactly the columns above, in order, then rows. Rows are appended to
  * `out` (start it zeroed). Returns 0, or -1 with "NAME:1: field 'header':
  * expected the columns of ftsim sweep (protocol,platform,...), got 'x,y'"
- *   "NAME:LINE: expected 27 fields, got 5"
+ *   "NAME:LINE: expected 29 fields, got 5"
  *   "NAME:LINE: field 'ranks': expected an integer >= 1, got 'x'"
  *   "NAME:LINE: field 'completion_time_s': expected a number, got 'abc'"
  *   "NAME:LINE: malformed CSV: unterminated quoted field".

@@ -87,8 +87,9 @@ static void expand_inner(const struct ft_sweep *s, struct ft_point *p,
       p->param[FT_COL_PERIOD] = (char *)v;
       for (size_t c = 0; c < sources(s); c++) {
         set_source(s, c, p);
-        int trace = p->param[FT_COL_TRACE][0] != '\0';
-        for (size_t d = 0; d < (trace ? 1 : nseed); d++) {
+        /* only drawn failures depend on the seed */
+        int seeded = ft_point_has_failures(p) && !p->param[FT_COL_TRACE][0];
+        for (size_t d = 0; d < (seeded ? nseed : 1); d++) {
           values(s, FT_AXIS_SEED, FT_SWEEP_DEFAULT_SEED, &v, d);
           p->param[FT_COL_SEED] = (char *)v;
           push(out, p);

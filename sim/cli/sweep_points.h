@@ -5,8 +5,9 @@
  * ranks, servers, period, failure source (the mtbfs values, then the
  * traces), seed. A protocol that does not recover (none) runs once per
  * (platform, app, ranks): no failures, no period, no service rank, servers
- * 0, period 0, mtbf none, the first seed. A trace point ignores the seed
- * axis (traces are replayed as they are): it takes the first seed. */
+ * 0, period 0, mtbf none, the first seed. Only drawn failures (an MTBF)
+ * depend on the seed: a failure-free or trace point runs once, with the
+ * first seed. */
 #ifndef FT_CLI_SWEEP_POINTS_H
 #define FT_CLI_SWEEP_POINTS_H
 

@@ -42,9 +42,7 @@ static void write_script(FILE *f, const char *self, const char *sweep,
   fputs("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n", f);
   fputs("#SBATCH --output=", f);
   ft_command_quote(f, workdir);
-  fputs("/slurm-%A_%a.out\nset -eu\nmkdir -p ", f);
-  ft_command_quote(f, workdir);
-  fputs("\nexec ", f);
+  fputs("/slurm-%A_%a.out\nset -eu\nexec ", f);
   ft_command_quote(f, self);
   fputs(" sweep --point \"$SLURM_ARRAY_TASK_ID\" -j 1 -o ", f);
   ft_command_quote(f, csv);
@@ -62,6 +60,11 @@ int ft_sweep_emit_slurm(const char *script, const char *sweep_file,
       absolute(csv, out, sizeof out) || absolute(workdir, work, sizeof work))
     return FT_EXIT_USAGE;
   self[n] = '\0';
+  /* Slurm opens --output before the script runs: the directory must be. */
+  if (mkdir(work, 0755) != 0 && errno != EEXIST) {
+    fprintf(stderr, "ftsim: cannot create %s: %s\n", work, strerror(errno));
+    return FT_EXIT_FAILED;
+  }
   FILE *f = fopen(script, "w");
   if (!f) {
     fprintf(stderr, "ftsim: cannot write %s: %s\n", script, strerror(errno));

@@ -52,21 +52,21 @@ Test(sweep_file, points_collapse_none_and_order_the_grid) {
   parse_ok(BASE "periods 0.01 0.02\nmtbfs none 0.1\nseeds 1 2 3\n");
   struct ft_points p = {0};
   ft_points_expand(&s, &p);
-  /* none once; pcl: 2 periods x 2 sources x 3 seeds */
-  cr_assert_eq(p.count, 1 + 12);
+  /* none once; pcl: 2 periods x (none once + 0.1 x 3 seeds) */
+  cr_assert_eq(p.count, 1 + 8);
   cr_assert_str_eq(p.items[0].param[FT_COL_PROTOCOL], "none");
   cr_assert_str_eq(p.items[0].param[FT_COL_SERVERS], "0");
   cr_assert_str_eq(p.items[0].param[FT_COL_MTBF], "none");
   cr_assert_str_eq(p.items[1].param[FT_COL_SERVERS], "1");
   cr_assert_str_eq(p.items[1].param[FT_COL_SEED], "1");
-  cr_assert_str_eq(p.items[3].param[FT_COL_SEED], "3");
-  cr_assert_str_eq(p.items[4].param[FT_COL_MTBF], "0.1");
+  cr_assert_str_eq(p.items[2].param[FT_COL_MTBF], "0.1");
+  cr_assert_str_eq(p.items[4].param[FT_COL_SEED], "3");
   cr_assert_eq(ft_point_has_failures(&p.items[1]), 0);
   cr_assert_eq(ft_point_has_failures(&p.items[4]), 1);
-  cr_assert_neq(ft_point_hash(&p.items[1]), ft_point_hash(&p.items[2]));
+  cr_assert_neq(ft_point_hash(&p.items[2]), ft_point_hash(&p.items[3]));
   char text[1024];
   ft_point_scenario(&s, &p.items[4], text, sizeof text);
-  cr_assert(strstr(text, "seed 1\n"), "%s", text);
+  cr_assert(strstr(text, "seed 3\n"), "%s", text);
   cr_assert(strstr(text, "exponential 0.1\n"), "%s", text);
   struct ft_strv argv = FT_STRV_INIT;
   ft_point_run_args(&s, &p.items[4], "X.txt", &argv);
@@ -159,7 +159,7 @@ static const char *header(void) {
 #define ROW_PARAMS "pcl,gige,cg,16,1,0.01,0.1,,1,0,0,0,\"--iters 10\","
 #define ROW(seed, t, waves)                                                    \
   "pcl,gige,cg,16,1,0.01,0.1,," seed ",0,0,0,--iters 10,0,ok,true," t          \
-  "," waves ",1,1,100,0.01,0.002,10,1000,1,2.5\n"
+  "," waves ",1,1,100,0.01,0.002,10,1000,1,,,2.5\n"
 
 static struct ft_results r;
 
@@ -196,7 +196,7 @@ Test(results, round_trip_and_partial_last_line) {
 
 Test(results_errors, bad_cells_and_header) {
   cr_assert_eq(parse_csv("pcl,gige,cg,x" ROW_PARAMS "\n", NULL), -1);
-  cr_assert_str_eq(err, "r.csv:2: expected 27 fields, got 17");
+  cr_assert_str_eq(err, "r.csv:2: expected 29 fields, got 17");
   ft_results_free(&r);
   cr_assert_eq(parse_csv(ROW("1", "abc", "3"), NULL), -1);
   cr_assert_str_eq(err, "r.csv:2: field 'completion_time_s': expected a "
@@ -209,7 +209,7 @@ Test(results_errors, bad_cells_and_header) {
   cr_assert_eq(
       ft_results_parse(bad, strlen(bad), "r.csv", &r, NULL, err, sizeof err),
       -1);
-  cr_assert_str_eq(err, "r.csv:1: field 'header': expected the 27 columns of "
+  cr_assert_str_eq(err, "r.csv:1: field 'header': expected the 29 columns of "
                         "ftsim sweep (protocol,platform,app,...,wall_s), got "
                         "2 columns starting 'protocol'");
 }
@@ -258,13 +258,13 @@ Test(analyze, groups_efficiency_cost_and_best_period) {
    * recovery = 0.002: C = (T - 1 - 0.012) / waves. */
   cr_assert_eq(
       parse_csv("none,gige,cg,16,0,0,none,,1,0,0,0,\"--iters 10\",0,"
-                "ok,true,1.0,0,0,0,0,0,0,10,10,0,1\n" ROW("1", "1.112", "10")
+                "ok,true,1.0,0,0,0,0,0,0,10,10,0,,,1\n" ROW("1", "1.112", "10")
                     ROW("2", "1.212",
                         "10") "pcl,gige,cg,16,1,0.02,0.1,,1,0,0,0,\"--iters "
                               "10\",0,ok,true,1.062,5,1,1,100,0.01,0.002,10,"
-                              "1000,1,2.5\n"
+                              "1000,1,,,2.5\n"
                               "pcl,gige,cg,16,1,0.02,0.1,,2,0,0,0,\"--iters "
-                              "10\",1,failed,,,,,,,,,,,,\n",
+                              "10\",1,failed,,,,,,,,,,,,,,\n",
                 NULL),
       0, "%s", err);
   struct ft_analysis a;

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Integration test of `ftsim sweep`, `analyze` and `plot` through smpirun:
+#   1. a tiny sweep (cg on 4 ranks of gige, protocol none + pcl at 2
+#      periods x (no failure + MTBF 0.02 x 2 seeds): 7 points) starts with
+#      -j 2 and
+#      is interrupted (SIGINT) once 3 rows are in the CSV: it must exit 130,
+#      leave no child running and keep every finished row;
+#   2. a half-written last line is appended (a crash in the middle of a
+#      row); the same command resumes: it drops that line, runs only the
+#      points without a row, and ends with exactly 7 rows, no duplicate
+#      point, the rows of the first run untouched;
+#   3. --dry-run reports 7 done, a Slurm array task of it runs nothing;
+#      analyze (text and --csv) and plot write the
+#      tables, the figures (PNG and SVG) and report.md.
+# Usage: sweep_check.sh FTSIM
+set -u
+FTSIM=$1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/ftsim-sweep-XXXXXX") || exit 2
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat >"$dir/tiny.txt" <<'EOF'
+protocols none pcl
+platforms gige
+apps cg
+ranks 4
+periods 0.005 0.01
+mtbfs none 0.02
+seeds 1 2
+image_mb 0.01
+detection 0.001
+restart 0.002
+max_failures 5
+app_args --iters 60 --tol 0
+EOF
+csv=$dir/tiny.csv
+params() { cut -d, -f1-13 "$1" | tail -n +2; }
+
+# 1. interrupted
+"$FTSIM" sweep -j 2 -o "$csv" "$dir/tiny.txt" 2>"$dir/run1.err" &
+pid=$!
+n=0
+while [ "$n" -lt 3 ]; do
+  kill -0 $pid 2>/dev/null || fail "the sweep ended before 3 rows: $(cat "$dir/run1.err")"
+  sleep 0.2
+  n=$(($(wc -l <"$csv" 2>/dev/null || echo 1) - 1))
+done
+kill -INT $pid
+wait $pid
+rc=$?
+cat "$dir/run1.err"
+[ $rc -eq 130 ] || fail "interrupted sweep exited $rc, expected 130"
+grep -q "sweep interrupted by signal 2" "$dir/run1.err" || fail "no interruption message"
+sleep 0.5
+if pgrep -f "$dir/tiny.txt" >/dev/null; then fail "children still running"; fi
+rows1=$(($(wc -l <"$csv") - 1))
+[ "$rows1" -ge 3 ] && [ "$rows1" -lt 7 ] || fail "$rows1 rows after the interruption"
+[ -z "$(tail -c 1 "$csv" | tr -d '\n')" ] || fail "the CSV does not end with a newline"
+cp "$csv" "$dir/first.csv"
+echo "interrupted with $rows1 rows"
+
+# 2. a torn last row, then resume
+printf 'pcl,gige,cg,4,1,0.01,0.02,,2,0.01' >>"$csv"
+"$FTSIM" sweep -j 2 -o "$csv" "$dir/tiny.txt" 2>"$dir/run2.err" || fail "resume exited $?: $(cat "$dir/run2.err")"
+cat "$dir/run2.err"
+grep -q "dropped a half-written last line" "$dir/run2.err" || fail "the torn line was not reported"
+grep -q "sweep: $rows1/7 done" "$dir/run2.err" || fail "the resume did not start at $rows1/7"
+rows2=$(($(wc -l <"$csv") - 1))
+[ "$rows2" -eq 7 ] || fail "$rows2 rows after resuming, expected 7"
+dups=$(params "$csv" | sort | uniq -d)
+[ -z "$dups" ] || fail "points with two rows: $dups"
+head -n $((rows1 + 1)) "$csv" | cmp -s - "$dir/first.csv" || fail "rows of the first run changed"
+bad=$(tail -n +2 "$csv" | awk -F, '$15 != "ok"' | head -3)
+[ -z "$bad" ] || fail "points that did not end ok: $bad"
+
+# 3. nothing left to run; analysis and figures
+"$FTSIM" sweep --dry-run -o "$csv" "$dir/tiny.txt" | grep -q "^# 7 points, 7 done, 0 to run$" ||
+  fail "dry run after the resume"
+# A Slurm array task of a finished sweep: runs nothing, adds no row.
+"$FTSIM" sweep --emit-slurm "$dir/tiny.sbatch" -o "$csv" "$dir/tiny.txt" || fail "emit-slurm exited $?"
+grep -q "^#SBATCH --array=0-6$" "$dir/tiny.sbatch" || fail "no array line in $(cat "$dir/tiny.sbatch")"
+SLURM_ARRAY_TASK_ID=4 sh "$dir/tiny.sbatch" 2>"$dir/task.err" || fail "array task exited $?: $(cat "$dir/task.err")"
+grep -q "sweep: 1/1 done" "$dir/task.err" || fail "array task: $(cat "$dir/task.err")"
+[ "$(($(wc -l <"$csv") - 1))" -eq 7 ] || fail "an array task added a row"
+"$FTSIM" analyze "$csv" >"$dir/analysis.txt" || fail "analyze exited $?"
+cat "$dir/analysis.txt"
+grep -q "^pcl .* 0.02 .*" "$dir/analysis.txt" || fail "no pcl row at MTBF 0.02"
+grep -q "young_s" "$dir/analysis.txt" || fail "no optimal periods table"
+"$FTSIM" analyze --csv -o "$dir/analysis.csv" "$csv" || fail "analyze --csv exited $?"
+[ "$(wc -l <"$dir/analysis.csv")" -eq 6 ] || fail "analysis CSV: expected a header and 5 groups"
+"$FTSIM" plot -o "$dir/report" "$csv" 2>"$dir/plot.err" || fail "plot exited $?: $(cat "$dir/plot.err")"
+cat "$dir/plot.err"
+for f in report.md time_vs_period-gige-cg-4-s1-mtbf0.02.png \
+  time_vs_period-gige-cg-4-s1-mtbf0.02.svg time_vs_waves-gige-cg-4.png; do
+  [ -s "$dir/report/$f" ] || fail "plot did not write $f"
+done
+grep -q "time_vs_ranks skipped: the CSV has only one value of ranks" "$dir/plot.err" ||
+  fail "no note for the skipped figure"
+grep -q "!\[cg on gige, 4 ranks, 1 server(s), MTBF 0.02 s\]" "$dir/report/report.md" ||
+  fail "report.md does not show the period figure"
+echo "1 passed, 0 failed"
