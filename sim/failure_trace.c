@@ -413,7 +413,8 @@ int ft_trace_parse(const char *text, size_t len, enum ft_trace_format fmt,
     snprintf(err, errlen, "%s: not a text file (NUL byte at offset %zu)",
              r.name, (size_t)(nul - text));
   else if (parse_lines(&r, text, len, fmt) == 0) {
-    qsort(r.raw, r.n, sizeof *r.raw, by_time);
+    if (r.n > 1) /* qsort's base may not be NULL, even for 0 items */
+      qsort(r.raw, r.n, sizeof *r.raw, by_time);
     rc = number_nodes(&r, out);
   }
   free(r.raw);

@@ -200,7 +200,8 @@ void ft_analysis_build(const struct ft_results *r, struct ft_analysis *a) {
   for (size_t i = 0; i < a->count; i++)
     summarise(&a->groups[i], r);
   derive(a, r);
-  qsort(a->groups, a->count, sizeof *a->groups, cmp_groups);
+  if (a->count > 1) /* qsort's base may not be NULL, even for 0 items */
+    qsort(a->groups, a->count, sizeof *a->groups, cmp_groups);
 }
 
 void ft_analysis_free(struct ft_analysis *a) {

@@ -300,8 +300,9 @@ void ft_plot_build(const struct ft_analysis *a, const struct ft_results *r,
   baselines(out, a);
   for (size_t i = 0; i < out->count; i++)
     for (size_t s = 0; s < out->figs[i].nseries; s++)
-      qsort(out->figs[i].series[s].pts, out->figs[i].series[s].n,
-            sizeof(struct ft_plot_point), cmp_x);
+      if (out->figs[i].series[s].n > 1) /* base may be NULL for 0 */
+        qsort(out->figs[i].series[s].pts, out->figs[i].series[s].n,
+              sizeof(struct ft_plot_point), cmp_x);
 }
 
 void ft_plot_free(struct ft_plot_set *set) {

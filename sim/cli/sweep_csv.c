@@ -51,7 +51,8 @@ static void keep_keys(struct ft_sweep_csv *csv, const struct ft_results *r) {
     csv->done_keys[i] = ft_xstrdup(key);
   }
   csv->ndone = r->count;
-  qsort(csv->done_keys, csv->ndone, sizeof(char *), cmp_keys);
+  if (csv->ndone > 1) /* qsort's base may not be NULL, even for 0 items */
+    qsort(csv->done_keys, csv->ndone, sizeof(char *), cmp_keys);
 }
 
 /* Reads the existing rows (lock held); cuts a partial last line off and
