@@ -9,7 +9,9 @@
 # iterations), 2 periods x (no failure + MTBF 0.1 s x 2 seeds) = 6 points,
 # plus protocol none once = 7 points; first with -j 1, then with -j 2. Prints
 # the wall time of each, points per minute, the speed-up, and whether both
-# runs gave the same simulated results (they must: SMPI is deterministic).
+# runs gave the same simulated results (they must: SMPI is deterministic),
+# and the sum of the points' own wall times with each (contention shows as
+# a larger sum with -j2).
 # Not a test: the numbers depend on the machine and on what else runs.
 set -eu
 
@@ -75,5 +77,11 @@ awk -v n="$POINTS" -v w1="$W1" -v w2="$W2" 'BEGIN {
   printf "%-6s %10.2f %12.2f %9.2f\n", "-j1", w1, 60 * n / w1, 1
   printf "%-6s %10.2f %12.2f %9.2f\n", "-j2", w2, 60 * n / w2, w1 / w2
 }'
+# Sum of the points' own wall times: how much running two at a time slows
+# each one down (shared caches, memory bandwidth, other load).
+sum() { tail -n +2 "$1" | awk -F, '{ s += $29 } END { printf "%.1f", s }'; }
 echo "points ok: $OK of $POINTS; same simulated results with -j1 and -j2: $SAME"
+echo "sum of the points' wall times: $(sum "$TMP/j1.csv") s with -j1," \
+  "$(sum "$TMP/j2.csv") s with -j2; longest point:" \
+  "$(tail -n +2 "$TMP/j1.csv" | awk -F, '$29 > m { m = $29 } END { printf "%.1f", m }') s"
 [ "$SAME" = yes ]

@@ -80,7 +80,8 @@ static int write_script(const struct ft_plot_figure *f, const char *path) {
           "set terminal pngcairo noenhanced size 900,600 font 'sans,10'\n"
           "set output '%s.png'\n"
           "set title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
-          "set key outside right top\nset grid\n",
+          "set key outside right top\nset grid\nset pointsize 1.3\n"
+          "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n",
           f->id, f->id, f->id, f->id, f->title, f->xlabel, f->ylabel);
   if (f->logx)
     fputs("set logscale x\n", out);
