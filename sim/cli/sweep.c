@@ -208,7 +208,18 @@ static int cores(void) {
   return n > 0 && n < 4096 ? (int)n : 1;
 }
 
-/* Runs the points without a row (or only --point). */
+/* Longest first (ft_point_cost), then in grid order. */
+static int by_cost(const void *pa, const void *pb) {
+  const struct ft_point *a = *(const struct ft_point *const *)pa;
+  const struct ft_point *b = *(const struct ft_point *const *)pb;
+  double ca = ft_point_cost(a), cb = ft_point_cost(b);
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+/* Runs the points without a row (or only --point), the longest-looking
+ * first, so that the last to end are short ones and the cores stay busy. */
 static int run_points(const struct sweep_args *a, const struct ft_sweep *s,
                       const struct ft_points *pts, struct ft_sweep_csv *csv,
                       const char *workdir) {
@@ -219,6 +230,8 @@ static int run_points(const struct sweep_args *a, const struct ft_sweep *s,
     if ((a->point < 0 || (size_t)a->point == i) &&
         !ft_sweep_csv_done(csv, &pts->items[i]))
       todo[ntodo++] = &pts->items[i];
+  if (ntodo > 1)
+    qsort(todo, ntodo, sizeof *todo, by_cost);
   size_t total = a->point >= 0 ? 1 : pts->count;
   struct ft_sweep_job job = {
       .sweep = s,

@@ -140,6 +140,11 @@ int ft_point_has_failures(const struct ft_point *p) {
          (p->param[FT_COL_MTBF][0] && strcmp(p->param[FT_COL_MTBF], "none"));
 }
 
+double ft_point_cost(const struct ft_point *p) {
+  double r = strtod(p->param[FT_COL_RANKS], NULL);
+  return r * r * (ft_point_has_failures(p) ? 4 : 1);
+}
+
 /* Appends "name value\n" to out when the setting is given. */
 static size_t line(char *out, size_t len, size_t used, const char *name,
                    const char *value) {

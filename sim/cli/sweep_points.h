@@ -42,6 +42,11 @@ uint64_t ft_point_hash(const struct ft_point *p);
  * it needs a scenario file. */
 int ft_point_has_failures(const struct ft_point *p);
 
+/* A guess of how long the point runs, to start long points first: ranks
+ * squared (SimGrid's network solver dominates), four times that with
+ * failures (each rollback re-runs the application). Unitless. */
+double ft_point_cost(const struct ft_point *p);
+
 /* Writes the scenario of a point with failures into `out` (len bytes):
  *   seed S / detection D / restart R / exponential MTBF, or
  *   trace FMT PATH / trace_scale ... (the sweep's trace settings),
