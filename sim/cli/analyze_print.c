@@ -20,14 +20,18 @@ static const char *fmt(char *buf, size_t len, int prec, double v) {
   return buf;
 }
 
-/* "0.1" for an MTBF, "trace:NAME" for a trace (file name only), "none". */
+/* "0.1" for an MTBF, "FMT:NAME" for a trace "FMT:DIR/NAME" (a CSV
+ * written by hand may lack the "FMT:"), "none". */
 static const char *source(const struct ft_group *g, char *buf, size_t len) {
   const char *t = g->rep->cell[FT_COL_TRACE];
   if (!t[0])
     return g->rep->cell[FT_COL_MTBF];
-  const char *slash = strrchr(t, '/');
-  snprintf(buf, len, "%.*s:%s", (int)(strchr(t, ':') - t), t,
-           slash ? slash + 1 : strchr(t, ':') + 1);
+  const char *colon = strchr(t, ':'), *slash = strrchr(t, '/');
+  const char *file = slash ? slash + 1 : colon ? colon + 1 : t;
+  if (colon && colon < file)
+    snprintf(buf, len, "%.*s:%s", (int)(colon - t), t, file);
+  else
+    snprintf(buf, len, "%s", file);
   return buf;
 }
 
