@@ -165,13 +165,15 @@ static int check_names(const struct ft_sweep *s) {
   for (size_t i = 0; i < s->axis[FT_AXIS_PLATFORM].count; i++)
     if (ft_paths_platform(&dirs, s->axis[FT_AXIS_PLATFORM].items[i], path,
                           sizeof path, err, sizeof err)) {
-      fprintf(stderr, "ftsim: %s: field 'platforms': %s\n", s->name, err);
+      fprintf(stderr, "ftsim: %s:%d: field 'platforms': %s\n", s->name,
+              s->axis_line[FT_AXIS_PLATFORM], err);
       return FT_EXIT_USAGE;
     }
   for (size_t i = 0; i < s->axis[FT_AXIS_APP].count; i++)
     if (ft_paths_app(&dirs, s->axis[FT_AXIS_APP].items[i], false, path,
                      sizeof path, err, sizeof err)) {
-      fprintf(stderr, "ftsim: %s: field 'apps': %s\n", s->name, err);
+      fprintf(stderr, "ftsim: %s:%d: field 'apps': %s\n", s->name,
+              s->axis_line[FT_AXIS_APP], err);
       return FT_EXIT_USAGE;
     }
   return 0;

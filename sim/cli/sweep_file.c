@@ -278,8 +278,10 @@ static int apply_line(struct parser *p, char **w, int n) {
   if (p->first[d])
     return fail_at(p, w[0], "given twice (first on line %d)", p->first[d]);
   p->first[d] = p->line;
-  if (d < FT_AXIS_COUNT)
+  if (d < FT_AXIS_COUNT) {
+    p->s->axis_line[d] = p->line;
     return apply_axis(p, (enum ft_sweep_axis)d, w + 1, n - 1);
+  }
   if (d < FT_AXIS_COUNT + FT_SET_COUNT)
     return apply_setting(p, (enum ft_sweep_setting)(d - FT_AXIS_COUNT), w + 1,
                          n - 1);

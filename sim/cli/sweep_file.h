@@ -62,6 +62,7 @@ struct ft_sweep {
   char name[FT_SWEEP_NAME_LEN];       /* the file, for messages */
   char dir[FT_SWEEP_NAME_LEN];        /* its directory, for relative traces */
   struct ft_strv axis[FT_AXIS_COUNT]; /* values; traces "lanl:/abs/path" */
+  int axis_line[FT_AXIS_COUNT];       /* line of each axis, 0: absent */
   char *setting[FT_SET_COUNT];        /* NULL: not given (defaults below) */
   struct ft_strv sets;                /* "key=value" of `set` */
   struct ft_strv app_args;            /* app_args split into words */
