@@ -55,6 +55,37 @@ static void x_range(const struct ft_plot_figure *f, FILE *out) {
     fprintf(out, "set xrange [%.9g:%.9g]\n", lo - 1, lo + 1);
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Tics at the data's x values when there are few (ranks 4 8 16, periods
+ * 0.01 0.02 0.04 0.08 read better than decades). */
+static void x_tics(const struct ft_plot_figure *f, FILE *out) {
+  double xs[12];
+  size_t n = 0;
+  for (size_t s = 0; s < f->nseries; s++)
+    for (size_t i = 0; i < f->series[s].n; i++) {
+      double x = f->series[s].pts[i].x;
+      bool seen = false;
+      for (size_t k = 0; k < n && !seen; k++)
+        seen = xs[k] == x;
+      if (seen)
+        continue;
+      if (n == sizeof xs / sizeof *xs)
+        return; /* many values: gnuplot's own tics */
+      xs[n++] = x;
+    }
+  if (n < 2 || strncmp(f->id, "time_vs_waves", 13) == 0)
+    return;
+  qsort(xs, n, sizeof *xs, cmp_double);
+  fputs("set xtics (", out);
+  for (size_t k = 0; k < n; k++)
+    fprintf(out, "%s%.9g", k ? ", " : "", xs[k]);
+  fputs(")\n", out);
+}
+
 static void plot_command(const struct ft_plot_figure *f, FILE *out) {
   bool waves = strncmp(f->id, "time_vs_waves", 13) == 0;
   fputs("plot ", out);
@@ -83,9 +114,10 @@ static int write_script(const struct ft_plot_figure *f, const char *path) {
           "set key outside right top\nset grid\nset pointsize 1.3\n"
           "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n",
           f->id, f->id, f->id, f->id, f->title, f->xlabel, f->ylabel);
-  if (f->logx)
-    fputs("set logscale x\n", out);
+  if (f->logx) /* the data's range, not the enclosing decades */
+    fputs("set logscale x\nset autoscale xfix\n", out);
   x_range(f, out);
+  x_tics(f, out);
   plot_command(f, out);
   fprintf(out,
           "set terminal svg noenhanced size 900,600 dynamic font 'sans,10'\n"
