@@ -52,9 +52,9 @@ static void print_groups(FILE *out, const struct ft_analysis *a) {
             c[FT_COL_PROTOCOL], c[FT_COL_PLATFORM], c[FT_COL_APP],
             c[FT_COL_RANKS], c[FT_COL_SERVERS], source(g, src, sizeof src),
             c[FT_COL_PERIOD], n, fmt(b[0], 32, 6, g->time.mean),
-            fmt(b[1], 32, 6, g->time.sd), fmt(b[2], 32, 6, g->time.ci95),
-            fmt(b[3], 32, 3, g->eff), fmt(b[4], 32, 1, g->waves),
-            fmt(b[5], 32, 1, g->failures));
+            fmt(b[1], 32, 6, g->nok > 1 ? g->time.sd : NAN),
+            fmt(b[2], 32, 6, g->time.ci95), fmt(b[3], 32, 3, g->eff),
+            fmt(b[4], 32, 1, g->waves), fmt(b[5], 32, 1, g->failures));
   }
 }
 

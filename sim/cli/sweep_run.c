@@ -170,6 +170,9 @@ static int finish(struct pool *pl, struct slot *s, int ws, char *err,
                                    sizeof figure[c]))
       figure[c][0] = '\0';
   }
+  if (code != 0)
+    fprintf(stderr, "%ssweep: a point ended '%s' (status %d): %s\n",
+            pl->tty ? "\r\033[K" : "", cells[FT_COL_OUTCOME], code, s->log);
   return ft_sweep_csv_append(pl->job->csv, cells, err, errlen);
 }
 
@@ -322,7 +325,7 @@ int ft_sweep_run(const struct ft_sweep_job *job) {
             "%sftsim: sweep interrupted by signal %d: %zu of %zu points have "
             "a row; the same command resumes the rest\n",
             pl.tty ? "\n" : "", sig, job->already + pl.done, job->total);
-  } else {
+  } else if (pl.tty || pl.done == 0) { /* else the last line is printed */
     progress(&pl, true);
   }
   restore(old);
