@@ -5,6 +5,7 @@
 #      -j 2 and
 #      is interrupted (SIGINT) once 3 rows are in the CSV: it must exit 130,
 #      leave no child running and keep every finished row;
+#   1b. the same with SIGTERM on a slow variant (exit 143, no child left);
 #   2. a half-written last line is appended (a crash in the middle of a
 #      row); the same command resumes: it drops that line, runs only the
 #      points without a row, and ends with exactly 7 rows, no duplicate
@@ -58,6 +59,19 @@ rows1=$(($(wc -l <"$csv") - 1))
 [ -z "$(tail -c 1 "$csv" | tr -d '\n')" ] || fail "the CSV does not end with a newline"
 cp "$csv" "$dir/first.csv"
 echo "interrupted with $rows1 rows"
+
+# 1b. SIGTERM while the first points run: 143, no child left, header only
+sed 's/--iters 60/--iters 3000/' "$dir/tiny.txt" >"$dir/slow.txt"
+"$FTSIM" sweep -j 2 -o "$dir/slow.csv" "$dir/slow.txt" 2>"$dir/slow.err" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: the sweep exited $rc, expected 143: $(cat "$dir/slow.err")"
+sleep 0.5
+if pgrep -f "$dir/slow.txt" >/dev/null; then fail "children still running after SIGTERM"; fi
+[ "$(wc -l <"$dir/slow.csv")" -eq 1 ] || fail "rows after SIGTERM: $(cat "$dir/slow.csv")"
 
 # 2. a torn last row, then resume
 printf 'pcl,gige,cg,4,1,0.01,0.02,,2,0.01' >>"$csv"
