@@ -13,6 +13,7 @@
 #include <strings.h> /* strncasecmp */
 
 #include "csv.h"
+#include "errmsg.h"
 
 #define KEY_LEN 48    /* node identity "system:node", truncated */
 #define MAX_FIELDS 64 /* columns kept per line */
@@ -43,15 +44,10 @@ static int fail(struct reader *r, const char *fmt, ...)
 
 /* "NAME:LINE: <fmt>", returns -1. */
 static int fail(struct reader *r, const char *fmt, ...) {
-  if (r->errlen == 0)
-    return -1;
-  int n = snprintf(r->err, r->errlen, "%s:%d: ", r->name, r->line);
-  if (n >= 0 && (size_t)n < r->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  ft_errmsg_v(r->err, r->errlen, r->name, r->line, NULL, fmt, ap);
+  va_end(ap);
   return -1;
 }
 

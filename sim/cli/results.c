@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "errmsg.h"
 #include "strv.h"
 
 #define MAX_BYTES ((size_t)256 << 20)
@@ -100,14 +101,12 @@ struct reader {
 static int fail(struct reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* "NAME:LINE: <fmt>", returns -1. */
 static int fail(struct reader *r, const char *fmt, ...) {
-  int n = snprintf(r->err, r->errlen, "%s:%d: ", r->name, r->line);
-  if (n >= 0 && (size_t)n < r->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  ft_errmsg_v(r->err, r->errlen, r->name, r->line, NULL, fmt, ap);
+  va_end(ap);
   return -1;
 }
 

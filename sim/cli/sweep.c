@@ -55,17 +55,26 @@ void ft_sweep_usage(FILE *out) {
       out);
 }
 
+/* Prints "ftsim: <fmt><tail>\n" on stderr and returns `status`. */
+static int vsay(int status, const char *tail, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static int vsay(int status, const char *tail, const char *fmt, va_list ap) {
+  fputs("ftsim: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "%s\n", tail);
+  return status;
+}
+
 static int say(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Prints "ftsim: ..." on stderr and returns `status`. */
+/* "ftsim: <fmt>", returns `status`. */
 static int say(int status, const char *fmt, ...) {
   va_list ap;
-  fputs("ftsim: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsay(status, "", fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   return status;
 }
 
@@ -75,11 +84,9 @@ static int usage_error(const char *fmt, ...)
 /* "ftsim: <fmt> (see ftsim sweep --help)", returns FT_EXIT_USAGE. */
 static int usage_error(const char *fmt, ...) {
   va_list ap;
-  fputs("ftsim: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsay(FT_EXIT_USAGE, " (see ftsim sweep --help)", fmt, ap);
   va_end(ap);
-  fputs(" (see ftsim sweep --help)\n", stderr);
   return FT_EXIT_USAGE;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "failure_trace.h"
 #include "ft_protocol.h"
 #include "run_args.h"
@@ -47,14 +48,10 @@ static int fail_at(struct parser *p, const char *field, const char *fmt, ...)
 
 /* "NAME:LINE: field 'FIELD': <fmt>", returns -1. */
 static int fail_at(struct parser *p, const char *field, const char *fmt, ...) {
-  int n = snprintf(p->err, p->errlen, "%s:%d: field '%s': ", p->s->name,
-                   p->line, field);
-  if (n >= 0 && (size_t)n < p->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  ft_errmsg_v(p->err, p->errlen, p->s->name, p->line, field, fmt, ap);
+  va_end(ap);
   return -1;
 }
 

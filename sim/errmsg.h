@@ -1,0 +1,18 @@
+/* Located error messages, "NAME:LINE: field 'FIELD': text", written into a
+ * caller's buffer: what every parser of sweeps, traces and results says.
+ * Pure C11, no allocation, no global state. */
+#ifndef FT_ERRMSG_H
+#define FT_ERRMSG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Writes into `err` (errlen bytes, always terminated when errlen > 0)
+ * "NAME:LINE: " (just "NAME: " when line <= 0), then "field 'FIELD': "
+ * when `field` is not NULL, then the printf-formatted text; truncates
+ * safely. Returns -1, so that `return ft_errmsg_v(...)` reports an error. */
+int ft_errmsg_v(char *err, size_t errlen, const char *name, int line,
+                const char *field, const char *fmt, va_list ap)
+    __attribute__((format(printf, 6, 0)));
+
+#endif /* FT_ERRMSG_H */
