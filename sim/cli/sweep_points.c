@@ -13,14 +13,11 @@ static int recovers(const char *protocol) {
   return ops && ops->recovers;
 }
 
+/* Appends a copy of `p`. No two pushes are the same point: axis values
+ * are distinct (the parser refuses a repeated one), and a collapsed axis
+ * (servers, period, failures and seed for a protocol that does not
+ * recover; the seed of a failure-free or trace point) is iterated once. */
 static void push(struct ft_points *out, const struct ft_point *p) {
-  char key[8192], other[8192];
-  ft_results_key(p->param, key, sizeof key);
-  for (size_t i = 0; i < out->count; i++) {
-    ft_results_key(out->items[i].param, other, sizeof other);
-    if (strcmp(key, other) == 0)
-      return; /* collapsed duplicate (a protocol that does not recover) */
-  }
   if (out->count == out->cap) {
     out->cap = out->cap ? 2 * out->cap : 64;
     out->items = ft_xrealloc(out->items, out->cap * sizeof *out->items);

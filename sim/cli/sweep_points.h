@@ -29,7 +29,8 @@ struct ft_points {
   size_t count, cap;
 };
 
-/* Expands `s` into `out` (start it zeroed), without duplicates. */
+/* Expands `s` into `out` (start it zeroed), without duplicates, in time
+ * linear in the number of points. */
 void ft_points_expand(const struct ft_sweep *s, struct ft_points *out);
 
 /* Frees the list (not the strings, which belong to the sweep). */
