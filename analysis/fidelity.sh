@@ -47,16 +47,8 @@ APPS="bt cg"
 
 die() { echo "fidelity.sh: $*" >&2; exit 2; }
 
-QUICK=0
-if [ "${1:-}" = "--quick" ]; then QUICK=1; shift; fi
-case ${1:-} in -*) die "usage: $0 [--quick] [BUILD_DIR]" ;; esac
-[ $# -le 1 ] || die "usage: $0 [--quick] [BUILD_DIR]"
-BUILD=${1:-$ROOT/build}
-FTSIM=$BUILD/ftsim
-FIT=$BUILD/analysis/fit
-[ -x "$FTSIM" ] || die "$FTSIM not built (cmake --build $BUILD)"
-[ -x "$FIT" ] || die "$FIT not built (cmake --build $BUILD --target fit)"
-case $JOBS in '' | *[!0-9]* | 0) die "FIDELITY_JOBS must be a positive integer" ;; esac
+. "$ROOT/analysis/runs.sh"
+parse_args FIDELITY_JOBS "$@"
 if [ -n "${FIDELITY_OUT:-}" ]; then
   mkdir -p "$FIDELITY_OUT" || die "cannot create $FIDELITY_OUT"
 fi
@@ -76,7 +68,6 @@ IMAGE_cg=0.05
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fidelity.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 START=$(date +%s)
-. "$ROOT/analysis/runs.sh"
 
 # summary ID: "completion_s waves verified ckpt_bytes" from the run's JSON
 # line (the last line of its stdout), or nothing.

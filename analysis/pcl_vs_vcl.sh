@@ -37,16 +37,8 @@ DAEMON="--set daemon_latency_us=25 --set daemon_copy_mbps=400"
 
 die() { echo "pcl_vs_vcl.sh: $*" >&2; exit 2; }
 
-QUICK=0
-if [ "${1:-}" = "--quick" ]; then QUICK=1; shift; fi
-case ${1:-} in -*) die "usage: $0 [--quick] [BUILD_DIR]" ;; esac
-[ $# -le 1 ] || die "usage: $0 [--quick] [BUILD_DIR]"
-BUILD=${1:-$ROOT/build}
-FTSIM=$BUILD/ftsim
-FIT=$BUILD/analysis/fit
-[ -x "$FTSIM" ] || die "$FTSIM not built (cmake --build $BUILD)"
-[ -x "$FIT" ] || die "$FIT not built (cmake --build $BUILD --target fit)"
-case $JOBS in '' | *[!0-9]* | 0) die "PVV_JOBS must be a positive integer" ;; esac
+. "$ROOT/analysis/runs.sh"
+parse_args PVV_JOBS "$@"
 
 if [ $QUICK -eq 1 ]; then
   BT="--class W --iters 16" CG="--tol 0 --iters 80" DIVISORS="2 8"
@@ -59,7 +51,6 @@ SERVERS_IMAGE=0.4
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pcl_vs_vcl.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 START=$(date +%s)
-. "$ROOT/analysis/runs.sh"
 FAILED=0
 
 bt="--platform gige --np $NP --app bt"

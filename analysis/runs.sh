@@ -1,8 +1,27 @@
 # runs.sh: shell functions shared by the analysis commands that run batches
-# of `ftsim run` (fidelity.sh, pcl_vs_vcl.sh). Source it after setting:
+# of `ftsim run` (fidelity.sh, pcl_vs_vcl.sh). Source it, define die(), call
+# parse_args, and set before running anything:
 #   TMP   a scratch directory (each run leaves TMP/ID.out, .err, .rc, .args)
-#   JOBS  how many runs go side by side
-#   FTSIM the ftsim binary
+
+# parse_args JOBS_NAME [--quick] [BUILD_DIR]: the command line these scripts
+# share. Sets QUICK (0 or 1), BUILD (default ROOT/build), FTSIM and FIT, and
+# checks that both are built and that JOBS (read from the environment
+# variable JOBS_NAME by the caller) is a positive integer; any problem goes to
+# die (exit status 2).
+parse_args() {
+  jobs_name=$1
+  shift
+  QUICK=0
+  if [ "${1:-}" = "--quick" ]; then QUICK=1; shift; fi
+  case ${1:-} in -*) die "usage: $0 [--quick] [BUILD_DIR]" ;; esac
+  [ $# -le 1 ] || die "usage: $0 [--quick] [BUILD_DIR]"
+  BUILD=${1:-$ROOT/build}
+  FTSIM=$BUILD/ftsim
+  FIT=$BUILD/analysis/fit
+  [ -x "$FTSIM" ] || die "$FTSIM not built (cmake --build $BUILD)"
+  [ -x "$FIT" ] || die "$FIT not built (cmake --build $BUILD --target fit)"
+  case $JOBS in '' | *[!0-9]* | 0) die "$jobs_name must be a positive integer" ;; esac
+}
 
 # run_jobs: reads "ID FTSIM-RUN-ARGS..." lines on stdin and runs them $JOBS
 # at a time.

@@ -216,15 +216,19 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
 
 /* Rank 0: every image of `wave` is stored; the servers make it the
  * committed generation. */
-static void commit(struct ft_runtime *rt, int wave) {
-  const struct ft_local_image *mine = ft_local_image_of(rt, wave);
-  struct ft_wire m = {.kind = FT_WIRE_COMMIT,
-                      .wave = wave,
-                      .inc = rt->incarnation,
-                      .x = {mine ? mine->time : ft_backend_now()}};
-  rt->waves_committed++;
+void ft_commit_to_servers(const struct ft_runtime *rt, int wave, int inc,
+                          double time) {
+  struct ft_wire m = {
+      .kind = FT_WIRE_COMMIT, .wave = wave, .inc = inc, .x = {time}};
   for (int s = 0; s < rt->servers; s++)
     ft_control_send(rt->app_ranks + s, &m);
+}
+
+static void commit(struct ft_runtime *rt, int wave) {
+  const struct ft_local_image *mine = ft_local_image_of(rt, wave);
+  rt->waves_committed++;
+  ft_commit_to_servers(rt, wave, rt->incarnation,
+                       mine ? mine->time : ft_backend_now());
 }
 
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
@@ -233,13 +237,8 @@ void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
   if (u->flags & FT_UPDATE_CAPTURE)
     capture(rt, u->wave, u->index);
   for (size_t i = 0; i < u->n_sends; i++) {
-    const struct ft_control *c = &u->sends[i];
-    struct ft_wire m = {.kind = (int32_t)c->kind,
-                        .to = c->to,
-                        .wave = c->wave,
-                        .inc = rt->incarnation,
-                        .value = c->value};
-    ft_control_send(c->to, &m); /* application ranks are world ranks */
+    struct ft_wire m = ft_wire_of_control(&u->sends[i], rt->incarnation);
+    ft_control_send(m.to, &m); /* application ranks are world ranks */
   }
   if (u->flags & FT_UPDATE_HOLD)
     rt->held = 1;

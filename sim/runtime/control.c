@@ -8,6 +8,25 @@
 #include "backend.h"
 #include "runtime.h"
 
+struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc) {
+  return (struct ft_wire){.kind = (int32_t)c->kind,
+                          .to = c->to,
+                          .wave = c->wave,
+                          .inc = inc,
+                          .value = c->value};
+}
+
+struct ft_event ft_event_of_wire(const struct ft_wire *m) {
+  return (struct ft_event){.type = FT_EVENT_CONTROL,
+                           .peer = m->from,
+                           .tag = -1,
+                           .control = {.kind = (enum ft_control_kind)m->kind,
+                                       .from = m->from,
+                                       .to = m->to,
+                                       .wave = m->wave,
+                                       .value = m->value}};
+}
+
 void ft_control_start(void) {
   struct ft_runtime *rt = ft_runtime();
   PMPI_Irecv(&rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE, MPI_ANY_SOURCE,

@@ -63,6 +63,12 @@ enum {
   FT_TAG_REPLAY,      /* channel-state payloads (vcl restore) */
 };
 
+/* A core's control message as a wire message of incarnation `inc`. */
+struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc);
+
+/* The CONTROL event that gives a core the message carried by `m`. */
+struct ft_event ft_event_of_wire(const struct ft_wire *m);
+
 /* Posts the control receive of this rank (once, at MPI_Init). */
 void ft_control_start(void);
 

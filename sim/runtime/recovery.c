@@ -34,14 +34,7 @@ static void defer(struct ft_runtime *rt, const struct ft_wire *m) {
 }
 
 static void deliver_to_core(struct ft_runtime *rt, const struct ft_wire *m) {
-  struct ft_event e = {.type = FT_EVENT_CONTROL,
-                       .peer = m->from,
-                       .tag = -1,
-                       .control = {.kind = (enum ft_control_kind)m->kind,
-                                   .from = m->from,
-                                   .to = m->to,
-                                   .wave = m->wave,
-                                   .value = m->value}};
+  struct ft_event e = ft_event_of_wire(m);
   ft_core_step(rt, &e);
 }
 

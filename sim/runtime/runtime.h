@@ -271,6 +271,10 @@ struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave);
 /* Restores the protected buffers from `image` (size bytes); aborts the run
  * with a clear error when they do not match. */
 void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size);
+/* Tells every checkpoint server that `wave` is committed (incarnation
+ * `inc`; `time`: when its checkpoint was taken, or committed). */
+void ft_commit_to_servers(const struct ft_runtime *rt, int wave, int inc,
+                          double time);
 /* World rank of the checkpoint server of application rank `rank`. */
 int ft_server_of(const struct ft_runtime *rt, int rank);
 /* World rank of the dispatcher (the first service rank). */

@@ -192,16 +192,12 @@ static void start_scheduler(struct service *s, struct dispatcher *d) {
 /* The scheduler has every image of `wave`: the servers commit it. */
 static void scheduler_commit(struct service *s, struct dispatcher *d,
                              int wave) {
-  struct ft_wire m = {.kind = FT_WIRE_COMMIT,
-                      .wave = wave,
-                      .inc = d->inc,
-                      .x = {ft_backend_now()}};
+  double now = ft_backend_now();
   d->waves++;
   d->committed_wave = wave; /* at once: a rollback ordered before this
                                message comes back restores it */
-  d->committed_time = m.x[0] - s->start;
-  for (int r = s->rt->app_ranks; r < s->rt->world_size; r++)
-    send_wire(r, m);
+  d->committed_time = now - s->start;
+  ft_commit_to_servers(s->rt, wave, d->inc, now);
 }
 
 static void scheduler_step(struct service *s, struct dispatcher *d,
@@ -213,11 +209,7 @@ static void scheduler_step(struct service *s, struct dispatcher *d,
              "%.9f s)",
              s->rt->protocol->name, (int)e->type, e->time);
   for (size_t i = 0; i < u.n_sends; i++)
-    send_wire(u.sends[i].to, (struct ft_wire){.kind = (int32_t)u.sends[i].kind,
-                                              .to = u.sends[i].to,
-                                              .wave = u.sends[i].wave,
-                                              .inc = d->inc,
-                                              .value = u.sends[i].value});
+    send_wire(u.sends[i].to, ft_wire_of_control(&u.sends[i], d->inc));
   if (u.flags & FT_UPDATE_COMMIT)
     scheduler_commit(s, d, u.wave);
   d->scheduler_deadline = u.deadline;
@@ -230,14 +222,7 @@ static void scheduler_control(struct service *s, struct dispatcher *d,
              m->kind, m->from);
   if (m->inc != d->inc)
     return; /* from an abandoned run */
-  struct ft_event e = {.type = FT_EVENT_CONTROL,
-                       .peer = m->from,
-                       .tag = -1,
-                       .control = {.kind = (enum ft_control_kind)m->kind,
-                                   .from = m->from,
-                                   .to = m->to,
-                                   .wave = m->wave,
-                                   .value = m->value}};
+  struct ft_event e = ft_event_of_wire(m);
   scheduler_step(s, d, &e);
 }
 
