@@ -35,6 +35,10 @@ enum ft_control_kind {
   FT_CONTROL_CUT,              /* vcl, rank -> rank: I took my checkpoint
                                   of `wave`; value = application messages I
                                   sent you before it */
+  FT_CONTROL_LOGGED,           /* message logging, event logger -> rank:
+                                  value = events of yours I hold (every one
+                                  shipped so far, when it equals the count
+                                  the rank shipped) */
 };
 
 /* Under vcl, control messages from or to the checkpoint scheduler carry
@@ -58,7 +62,20 @@ enum ft_event_type {
   FT_EVENT_IMAGE_STORED, /* the checkpoint server stored my image of `wave` */
   FT_EVENT_ROLLBACK,     /* the run restarts from committed wave `wave` (0:
                             from the beginning) at safe point `index`; the
-                            core forgets every wave in progress */
+                            core forgets every wave in progress. Message
+                            logging: this rank alone restored its
+                            checkpoint `wave`, whose clock was `id` */
+  /* Message logging (protocols with restarts_alone). */
+  FT_EVENT_PROBED,     /* MPI_Iprobe (or a wildcard MPI_Probe) returned:
+                          index = 1 when it found a message (peer, tag,
+                          bytes), 0 when not */
+  FT_EVENT_COMPLETION, /* a non-deterministic completion call (waitany,
+                          waitsome, test, testany, testsome, testall)
+                          returned: ids[0..n_ids) = the ids of the requests
+                          it completed (none: n_ids 0) */
+  FT_EVENT_RESTART,    /* this rank failed and runs main() again from the
+                          top; the event logger holds `index` of its
+                          events, the last one with id `id` */
 };
 
 struct ft_event {
@@ -71,6 +88,36 @@ struct ft_event {
   int64_t index;  /* SAFE_POINT, ROLLBACK: safe-point index */
   int wave;       /* IMAGE_STORED, ROLLBACK: wave number */
   struct ft_control control; /* CONTROL: the message */
+  /* Message logging. DELIVERED: id = the id the core gave the receive at
+   * APP_RECV, wildcard = it was posted with MPI_ANY_SOURCE or
+   * MPI_ANY_TAG. ROLLBACK, RESTART: see above. */
+  int64_t id;
+  int wildcard;
+  const int64_t *ids; /* COMPLETION */
+  size_t n_ids;
+};
+
+/* A non-deterministic event, as the event logger stores it (message
+ * logging; pessimist-openmpi-v, section 3.2). */
+enum ft_logged_kind {
+  FT_LOGGED_MATCH = 1,   /* a wildcard receive `id` matched peer/tag */
+  FT_LOGGED_PROBE,       /* probe `id` found a message: peer, tag, value =
+                            its bytes */
+  FT_LOGGED_COMPLETION,  /* completion call `id` completed request `value`
+                            (one event per completed request) */
+  FT_LOGGED_FAILED,      /* every probe or completion call without an event
+                            up to `id` found nothing (lazy logging) */
+  FT_LOGGED_DELIVERY,    /* v2: receive `id` delivered a message of
+                            peer/tag (every reception is an event) */
+};
+
+struct ft_logged_event {
+  int64_t id;
+  int32_t kind; /* enum ft_logged_kind */
+  int32_t peer; /* application rank */
+  int32_t tag;
+  int32_t pad_;
+  int64_t value;
 };
 
 /* What the runtime must do after a step. */
@@ -101,6 +148,16 @@ enum ft_update_flag {
   FT_UPDATE_STORE = 1u << 8,   /* the local checkpoint of `wave` is complete:
                                   keep the records in `keep`, add them to
                                   the captured image, send it to the server */
+  /* Message logging. */
+  FT_UPDATE_LOG = 1u << 9,         /* ship events[0..n_events) to the event
+                                      logger */
+  FT_UPDATE_WAIT_LOGGED = 1u << 10, /* APP_SEND: the send leaves only after a
+                                      later step says RELEASE (every event
+                                      shipped is acknowledged) */
+  FT_UPDATE_SENDER_LOG = 1u << 11, /* APP_SEND: copy the payload into the
+                                      sender-based log */
+  FT_UPDATE_COPY = 1u << 12,       /* DELIVERED: the payload went through an
+                                      intermediate copy at the receiver */
 };
 
 /* Messages from `peer` numbered first..last (1-based, counted from the
@@ -115,6 +172,13 @@ struct ft_update {
   double deadline; /* next FT_EVENT_TIMER wanted at this time; < 0 for none */
   int wave;        /* CHECKPOINT, COMMIT, CAPTURE, STORE: the wave */
   int64_t index;   /* CAPTURE: safe point; RECORD: message number */
+  /* Message logging: APP_SEND, APP_RECV, PROBED, COMPLETION: the id the
+   * core gave the operation (its Lamport clock); CHECKPOINT: the clock the
+   * checkpoint holds. */
+  int64_t id;
+  const struct ft_logged_event *events; /* LOG; core-owned, valid until
+                                           the next step */
+  size_t n_events;
   /* STORE: one range per peer with channel state; core-owned, valid until
    * the next step. */
   const struct ft_record_range *keep;
@@ -132,6 +196,8 @@ struct ft_core_config {
   double period; /* seconds between the commit of a wave and the start of the
                     next; <= 0: never checkpoint */
   double start;  /* time the run starts (the first period counts from here) */
+  int batch;     /* message logging: events shipped at most per LOG (0: a
+                    default) */
 };
 
 /* One protocol: a const table in the static registry. */
@@ -153,6 +219,11 @@ struct ft_protocol_ops {
    * runtime inits one more core with rank == ranks on the dispatcher and
    * feeds it TIMER, CONTROL and ROLLBACK events. */
   int has_scheduler;
+  /* Non-zero for message logging (pessimist, v2): each rank checkpoints
+   * and commits on its own, a failed rank restarts alone (RESTART, then
+   * ROLLBACK to its own checkpoint) while the others go on, and the
+   * runtime feeds PROBED and COMPLETION events. */
+  int restarts_alone;
 };
 
 /* Returns the protocol called `name`, or NULL when there is none.

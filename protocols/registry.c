@@ -6,11 +6,15 @@
 extern const struct ft_protocol_ops ft_protocol_none;
 extern const struct ft_protocol_ops ft_protocol_pcl;
 extern const struct ft_protocol_ops ft_protocol_vcl;
+extern const struct ft_protocol_ops ft_protocol_pessimist;
+extern const struct ft_protocol_ops ft_protocol_v2;
 
 static const struct ft_protocol_ops *const registry[] = {
     &ft_protocol_none,
     &ft_protocol_pcl,
     &ft_protocol_vcl,
+    &ft_protocol_pessimist,
+    &ft_protocol_v2,
 };
 
 const struct ft_protocol_ops *ft_protocol_at(size_t i) {

@@ -297,7 +297,8 @@ static int on_control(struct pcl_state *s, const struct ft_event *e,
     return on_marker(s, c, u);
   case FT_CONTROL_CHECKPOINT_DONE:
     return on_checkpoint_done(s, e, u);
-  case FT_CONTROL_CUT: /* vcl's */
+  case FT_CONTROL_CUT:    /* vcl's */
+  case FT_CONTROL_LOGGED: /* message logging's */
     return -1;
   }
   return -1;
@@ -355,6 +356,10 @@ static int dispatch(struct pcl_state *s, const struct ft_event *e,
     return on_image_stored(s, e, u);
   case FT_EVENT_ROLLBACK:
     return on_rollback(s, e);
+  case FT_EVENT_PROBED: /* message logging's */
+  case FT_EVENT_COMPLETION:
+  case FT_EVENT_RESTART:
+    return -1;
   }
   return -1;
 }

@@ -466,6 +466,10 @@ static int rank_dispatch(struct vcl_state *s, const struct ft_event *e,
     return on_image_stored(s, e);
   case FT_EVENT_ROLLBACK:
     return on_rollback(s, e);
+  case FT_EVENT_PROBED: /* message logging's */
+  case FT_EVENT_COMPLETION:
+  case FT_EVENT_RESTART:
+    return -1;
   }
   return -1;
 }

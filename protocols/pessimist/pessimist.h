@@ -1,0 +1,72 @@
+/* Protocols `pessimist` and `v2`: pessimistic sender-based message logging
+ * with uncoordinated checkpoints (Open MPI-V's Vprotocol pessimist, from
+ * pessimist-openmpi-v, sections 2.3 and 3.2), and the classical model of
+ * MPICH-V2 it is compared with (same paper, section 2.2).
+ *
+ * The core never calls MPI, SimGrid or a clock, never allocates and owns no
+ * static mutable state. Its ops tables are ft_protocol_pessimist and
+ * ft_protocol_v2 (in the registry).
+ *
+ * What the core decides (the runtime does the rest: sender-based copies,
+ * the event logger's traffic, the replay of logged outcomes):
+ *  - ids. "Each process has a local Lamport clock, used to mark events;
+ *    during Send, iSend, Recv, iRecv and Start, every request receives the
+ *    clock stamp as a unique identifier" (section 3.2): APP_SEND, APP_RECV,
+ *    PROBED and COMPLETION each take the next clock value (update.id).
+ *  - which events are logged. pessimist, the refined model (section 2.3):
+ *    "Only non-deterministic events (non-deterministic Matching due to ANY
+ *    sources; non-deterministic Matching due to probe-matching events;
+ *    non-deterministic completion due to WaitSome, WaitAny, TestAll, Test,
+ *    TestAny and TestSome) are logged": a DELIVERED with `wildcard` logs a
+ *    MATCH, a PROBED that found a message logs a PROBE, a COMPLETION that
+ *    completed requests logs one COMPLETION per request. Deterministic
+ *    receptions (named source and tag, completed by Wait, Waitall, Recv)
+ *    log nothing. v2, the classical model: "every message generates an
+ *    event" and goes through an intermediate copy: every DELIVERED logs a
+ *    DELIVERY (a MATCH for a wildcard one) and says COPY; the
+ *    non-deterministic calls are logged as by pessimist, so that replay
+ *    reproduces them too.
+ *  - lazy logging of failures: "only one event is created for all the
+ *    consecutive failed NDD. If a send operation occurs, any pending NDD
+ *    have to be flushed to the EL. If a NDD succeeds, any pending lazy NDD
+ *    is discarded": a probe or completion call that found nothing is
+ *    remembered, and becomes one FAILED event only when a send comes first.
+ *  - the pessimistic rule: "there is a transactional acknowledgement
+ *    protocol to ensure that every event is safely logged before any MPI
+ *    send can progress". An APP_SEND ships the events not yet shipped
+ *    (LOG, in batches of config.batch) and, while any shipped event is not
+ *    acknowledged (CONTROL LOGGED), says WAIT_LOGGED: the runtime holds the
+ *    send until a step says RELEASE. Every APP_SEND says SENDER_LOG.
+ *  - checkpoints, uncoordinated: at the first safe point `period` seconds
+ *    after the last commit (or the start), CHECKPOINT of this rank's next
+ *    checkpoint number (update.wave) with update.id = the clock; the
+ *    events not yet shipped go with it (LOG). Once IMAGE_STORED came and
+ *    every event shipped before the checkpoint is acknowledged: COMMIT,
+ *    for this rank alone.
+ *  - restart: RESTART (index = events the logger holds, id = the last
+ *    one's id) resets the clock to 0 for main()'s new run; events with ids
+ *    up to that one are replayed, not logged again. ROLLBACK then restores
+ *    the checkpoint's clock (event.id) at its safe point.
+ *
+ * Update flags: APP_SEND gets PASS | SENDER_LOG, maybe LOG and
+ * WAIT_LOGGED; APP_RECV, PROBED, COMPLETION get PASS (and LOG when the
+ * batch is full); DELIVERED gets PASS, maybe COPY and LOG; SAFE_POINT gets
+ * PASS, maybe CHECKPOINT and LOG; a CONTROL LOGGED step may say RELEASE
+ * and COMMIT; IMAGE_STORED may say COMMIT. */
+#ifndef FT_PESSIMIST_H
+#define FT_PESSIMIST_H
+
+#include <stdint.h>
+
+#include "../ft_protocol.h"
+
+extern const struct ft_protocol_ops ft_protocol_pessimist;
+extern const struct ft_protocol_ops ft_protocol_v2;
+
+/* Accessors for tests and traces (a state initialised by either table). */
+int64_t ft_pessimist_clock(const void *state);
+int64_t ft_pessimist_shipped(const void *state); /* events shipped */
+int64_t ft_pessimist_acked(const void *state);   /* events acknowledged */
+int ft_pessimist_waiting(const void *state);     /* a send waits for acks */
+
+#endif /* FT_PESSIMIST_H */
