@@ -144,10 +144,13 @@ int ft_store_put(struct ft_image_store *store, int rank, int wave,
   void *copy;
   if (check_rank(store, rank, err, errlen) < 0)
     return -1;
-  if (wave <= store->committed_wave) {
+  int committed = store->committed_wave > store->rank[rank].committed.wave
+                      ? store->committed_wave
+                      : store->rank[rank].committed.wave;
+  if (wave <= committed) {
     snprintf(err, errlen,
              "rank %d wave %d: wave %d is not newer than the committed wave %d",
-             rank, wave, wave, store->committed_wave);
+             rank, wave, wave, committed);
     return -1;
   }
   if (verify(img, bytes, rank, wave, &info, err, errlen) < 0 ||
@@ -186,6 +189,29 @@ int ft_store_commit(struct ft_image_store *store, int wave, char *err,
   }
   store->committed_wave = wave;
   return 0;
+}
+
+int ft_store_commit_rank(struct ft_image_store *store, int rank, int wave,
+                         char *err, size_t errlen) {
+  if (check_rank(store, rank, err, errlen) < 0)
+    return -1;
+  struct rank_images *ri = &store->rank[rank];
+  if (wave < 1 || ri->in_progress.wave != wave) {
+    snprintf(err, errlen,
+             "cannot commit rank %d's checkpoint %d: not in progress "
+             "(in progress: %d)",
+             rank, wave, ri->in_progress.wave);
+    return -1;
+  }
+  drop(store, rank, &ri->committed);
+  ri->committed = ri->in_progress;
+  memset(&ri->in_progress, 0, sizeof ri->in_progress);
+  return 0;
+}
+
+int ft_store_committed_of(const struct ft_image_store *store, int rank) {
+  return rank >= 0 && rank < store->ranks ? store->rank[rank].committed.wave
+                                          : 0;
 }
 
 void ft_store_discard_in_progress(struct ft_image_store *store) {

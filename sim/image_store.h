@@ -62,6 +62,18 @@ int ft_store_put(struct ft_image_store *store, int rank, int wave,
 int ft_store_commit(struct ft_image_store *store, int wave, char *err,
                     size_t errlen);
 
+/* Uncoordinated checkpoints (message logging): makes rank's image of wave
+ * in progress its committed one, for this rank alone (its previous
+ * committed image is freed). Returns 0, or -1 with a message:
+ *   "cannot commit rank 2's checkpoint 3: not in progress (in progress: 0)".
+ * A rank's waves are its own checkpoint numbers; put refuses one not newer
+ * than the rank's committed one. */
+int ft_store_commit_rank(struct ft_image_store *store, int rank, int wave,
+                         char *err, size_t errlen);
+
+/* The rank's committed wave (either commit), 0 when none. */
+int ft_store_committed_of(const struct ft_image_store *store, int rank);
+
 /* Drops every image in progress (after a rollback to the committed wave).
  * File mode: deletes their files; a failed deletion is recorded in
  * ft_store_last_error. */

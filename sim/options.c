@@ -16,11 +16,14 @@ void ft_options_defaults(struct ft_options *options) {
   options->service_ranks = 0;
   snprintf(options->ckpt_dir, sizeof options->ckpt_dir, "%s", "ftsim-ckpt");
   options->server_map = FT_SERVER_MAP_BLOCK;
+  options->event_loggers = 1;
+  options->log_batch = 64;
 }
 
 const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
-         "server_map, daemon_latency_us, daemon_copy_mbps";
+         "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
+         "log_batch, copy_mbps";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -94,6 +97,18 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "daemon_copy_mbps") == 0) {
     *why = "daemon_copy_mbps must be a number of MB/s in [0, 1e9]";
     return parse_double(value, 0, 1e9, &o->daemon_copy_mbps);
+  }
+  if (strcmp(key, "event_loggers") == 0) {
+    *why = "event_loggers must be an integer in [1, 4096]";
+    return ft_parse_int(value, 1, 4096, &o->event_loggers);
+  }
+  if (strcmp(key, "log_batch") == 0) {
+    *why = "log_batch must be an integer in [1, 65536]";
+    return ft_parse_int(value, 1, 65536, &o->log_batch);
+  }
+  if (strcmp(key, "copy_mbps") == 0) {
+    *why = "copy_mbps must be a number of MB/s in [0, 1e9]";
+    return parse_double(value, 0, 1e9, &o->copy_mbps);
   }
   if (strcmp(key, "scenario") == 0) {
     *why = "scenario must be a file path (under 512 bytes)";

@@ -30,6 +30,12 @@ struct ft_options {
   double daemon_latency_us; /* added per message, on each side; default 0 */
   double daemon_copy_mbps;  /* copy bandwidth, MB/s, on each side; 0: no
                                copy cost */
+  /* Message logging (pessimist, v2). */
+  int event_loggers; /* service ranks that log events: the last ones;
+                        default 1 */
+  int log_batch;     /* events shipped at most per message; default 64 */
+  double copy_mbps;  /* memory bandwidth of the sender-based copy (and v2's
+                        copy at the receiver), MB/s; default 0: free */
 };
 
 /* How application ranks are spread over the checkpoint servers. */

@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "ft.h"
 #include "image.h"
+#include "msglog.h"
 #include "runtime.h"
 
 void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes) {
@@ -185,10 +186,23 @@ static void write_image(struct ft_runtime *rt, int wave, int64_t index,
 /* From pcl-vs-vcl-fgcs08, section 3: "When a process has received the
  * marker of every other process, it checkpoints and sends the resulting
  * image to the checkpoint server". */
-static void take_checkpoint(struct ft_runtime *rt, int wave) {
-  struct ft_image_region regions[FT_MAX_REGIONS];
+static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
+  struct ft_image_region regions[FT_MAX_REGIONS + 1];
   size_t n = collect_regions(rt, regions);
+  void *ml = NULL;
+  if (rt->ml) { /* the clock, the counts and the sender-based log */
+    size_t bytes = ft_ml_region_size();
+    ml = malloc(bytes);
+    if (!ml)
+      ft_fatal("rank %d: out of memory for its message-logging state",
+               rt->world_rank);
+    ft_ml_region_write(ml, clock, ft_backend_now());
+    ft_ml_mark_checkpoint();
+    regions[n++] =
+        (struct ft_image_region){.id = FT_ML_REGION, .ptr = ml, .bytes = bytes};
+  }
   write_image(rt, wave, rt->safe_points, regions, n);
+  free(ml);
 }
 
 void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
@@ -204,7 +218,22 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
   char err[256];
   if (channel && !regions[n - 1].ptr)
     ft_fatal("rank %d: out of memory for its channel state", rt->world_rank);
-  if (ft_image_restore(image, size, regions, n, err, sizeof err) != 0)
+  const void *ml = NULL;
+  size_t ml_bytes = 0;
+  int has_ml =
+      ft_image_find(image, size, FT_ML_REGION, &ml, &ml_bytes) == 0;
+  void *ml_copy = has_ml ? malloc(ml_bytes + 1) : NULL;
+  if (has_ml && !ml_copy)
+    ft_fatal("rank %d: out of memory for its message-logging state",
+             rt->world_rank);
+  if (has_ml) /* read by ft_ml_restore, from the image */
+    regions[n++] = (struct ft_image_region){
+        .id = FT_ML_REGION, .ptr = ml_copy, .bytes = ml_bytes};
+  int rc = ft_image_restore(image, size, regions, n, err, sizeof err);
+  free(ml_copy);
+  if (has_ml)
+    n--;
+  if (rc != 0)
     ft_fatal("rank %d cannot restore its checkpoint: %s", rt->world_rank, err);
   if (channel) {
     ft_channel_replay(rt, regions[n - 1].ptr, channel_bytes);
@@ -240,13 +269,19 @@ void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
     struct ft_wire m = ft_wire_of_control(&u->sends[i], rt->incarnation);
     ft_control_send(m.to, &m); /* application ranks are world ranks */
   }
+  if (u->flags & FT_UPDATE_LOG)
+    ft_ml_ship(rt, u->events, u->n_events);
+  if (u->flags & FT_UPDATE_WAIT_LOGGED)
+    rt->ml_waiting = 1;
   if (u->flags & FT_UPDATE_HOLD)
     rt->held = 1;
   if (u->flags & FT_UPDATE_CHECKPOINT)
-    take_checkpoint(rt, u->wave);
+    take_checkpoint(rt, u->wave, u->id);
   if (u->flags & FT_UPDATE_RELEASE)
-    rt->held = 0;
-  if (u->flags & FT_UPDATE_COMMIT)
+    rt->held = rt->ml_waiting = 0;
+  if ((u->flags & FT_UPDATE_COMMIT) && rt->ml)
+    ft_ml_commit(rt, u->wave);
+  else if (u->flags & FT_UPDATE_COMMIT)
     commit(rt, u->wave);
   if (u->flags & FT_UPDATE_STORE)
     store_captured(rt, u->wave, u);
@@ -285,6 +320,8 @@ static int restore_at_safe_point(struct ft_runtime *rt) {
              rt->restore_wave);
   ft_restore_image(rt, img->bytes, img->size);
   rt->safe_points = img->index;
+  if (rt->ml)
+    ft_ml_restore(rt, img->bytes, img->size, img->wave);
   return FT_SNAPSHOT_RESTORED;
 }
 
@@ -298,6 +335,10 @@ int ft_safe_point(struct ft_runtime *rt) {
                               back, an ordinary safe point */
   if (!rt->recovering_protocol)
     return FT_SNAPSHOT_CONTINUE;
+  if (rt->ml && !rt->ml_pre_marked) { /* what main()'s set-up received */
+    ft_ml_mark_pre();
+    rt->ml_pre_marked = 1;
+  }
   ft_check_deadline(rt);
   struct ft_event e = {.type = FT_EVENT_SAFE_POINT,
                        .peer = -1,

@@ -246,8 +246,8 @@ static void gather_at_root(void *rbuf, const int counts[], const int displs[],
     reqs[r] = MPI_REQUEST_NULL;
   for (int r = 0; r < c->size; r++)
     if (r != c->rank)
-      PMPI_Irecv(at(rbuf, displs[r], rtype), counts[r], rtype, r, TAG_GATHER,
-                 c->coll, &reqs[r]);
+      ft_irecv_internal(at(rbuf, displs[r], rtype), counts[r], rtype, r,
+                        TAG_GATHER, c->coll, &reqs[r]);
   ft_waitall_internal(c->size, reqs, MPI_STATUSES_IGNORE);
   free(reqs);
 }

@@ -67,6 +67,15 @@ int ft_comm_app_rank(const struct ft_comm *c, int rank) {
   return rank >= 0 && rank < c->size ? c->app_rank[rank] : rank;
 }
 
+struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll) {
+  for (int i = used - 1; i >= 0; i--)
+    if (table[i].p2p == inner || table[i].coll == inner) {
+      *coll = table[i].coll == inner;
+      return &table[i];
+    }
+  ft_fatal("a runtime channel on an unknown communicator");
+}
+
 struct ft_comm *ft_comm_get(MPI_Comm user) {
   if (user == MPI_COMM_NULL)
     ft_fatal("MPI_COMM_NULL passed where a communicator is needed");
@@ -149,6 +158,55 @@ void ft_comm_forget_all(void) {
     drop(used - 1);
 }
 
+/* ---- Communicators main() creates ----
+ *
+ * Under message logging a restarted rank runs main() again alone: its
+ * creations of communicators (collective calls) cannot be made again, so
+ * they return, in order, the ones its first run made (ftsim's failures are
+ * logical: the MPI library's state survives them, as BLCR would restore
+ * it). */
+static MPI_Comm *created;
+static size_t n_created, cap_created, replayed;
+
+static void remember_created(MPI_Comm c) {
+  if (n_created == cap_created) {
+    size_t cap = cap_created ? 2 * cap_created : 16;
+    MPI_Comm *p = realloc(created, cap * sizeof *p);
+    if (!p)
+      ft_fatal("out of memory remembering communicators");
+    created = p;
+    cap_created = cap;
+  }
+  created[n_created++] = c;
+}
+
+/* Returns 1 and the communicator the first run made, when main() runs
+ * again and has not caught up with its first run's creations. */
+static int replay_creation(MPI_Comm *newcomm) {
+  struct ft_runtime *rt = ft_runtime();
+  if (rt->comm_replay) {
+    rt->comm_replay = 0;
+    replayed = 0;
+  }
+  if (!rt->ml || replayed >= n_created)
+    return 0;
+  *newcomm = created[replayed++];
+  return 1;
+}
+
+/* A creation call made for real: registered, and remembered. */
+static int created_now(int rc, MPI_Comm *newcomm) {
+  if (rc != MPI_SUCCESS)
+    return rc;
+  if (*newcomm != MPI_COMM_NULL)
+    ft_comm_register(*newcomm, *newcomm);
+  if (ft_runtime()->ml) {
+    remember_created(*newcomm);
+    replayed = n_created;
+  }
+  return rc;
+}
+
 /* ---- Interposed communicator calls ---- */
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank) {
@@ -160,24 +218,23 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
-  int rc = PMPI_Comm_dup(ft_comm_inner(comm), newcomm);
-  if (rc == MPI_SUCCESS)
-    ft_comm_register(*newcomm, *newcomm);
-  return rc;
+  if (replay_creation(newcomm))
+    return MPI_SUCCESS;
+  return created_now(PMPI_Comm_dup(ft_comm_inner(comm), newcomm), newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
-  int rc = PMPI_Comm_split(ft_comm_inner(comm), color, key, newcomm);
-  if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
-    ft_comm_register(*newcomm, *newcomm);
-  return rc;
+  if (replay_creation(newcomm))
+    return MPI_SUCCESS;
+  return created_now(
+      PMPI_Comm_split(ft_comm_inner(comm), color, key, newcomm), newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
-  int rc = PMPI_Comm_create(ft_comm_inner(comm), group, newcomm);
-  if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
-    ft_comm_register(*newcomm, *newcomm);
-  return rc;
+  if (replay_creation(newcomm))
+    return MPI_SUCCESS;
+  return created_now(PMPI_Comm_create(ft_comm_inner(comm), group, newcomm),
+                     newcomm);
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
@@ -186,16 +243,20 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
                     const int periods[], int reorder, MPI_Comm *newcomm) {
-  int rc = PMPI_Cart_create(ft_comm_inner(comm), ndims, dims, periods, reorder,
-                            newcomm);
-  if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
-    ft_comm_register(*newcomm, *newcomm);
-  return rc;
+  if (replay_creation(newcomm))
+    return MPI_SUCCESS;
+  return created_now(PMPI_Cart_create(ft_comm_inner(comm), ndims, dims,
+                                      periods, reorder, newcomm),
+                     newcomm);
 }
 
 int MPI_Comm_free(MPI_Comm *comm) {
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return MPI_ERR_COMM;
+  if (ft_runtime()->ml) { /* a restart may create it again: kept */
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
   ft_comm_forget(*comm);
   return PMPI_Comm_free(comm);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "msglog.h"
 #include "runtime.h"
 
 struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc) {
@@ -62,6 +63,65 @@ void ft_control_send(int dest, const struct ft_wire *m) {
   counts(rt)[dest]++;
   PMPI_Send(&copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
             rt->control);
+}
+
+/* Payload sends still on their way, with their buffers (per rank). */
+struct payload {
+  MPI_Request req;
+  void *data;
+};
+static struct payload *payloads;
+static size_t n_payloads, cap_payloads;
+
+static void progress_payloads(int wait) {
+  size_t kept = 0;
+  for (size_t i = 0; i < n_payloads; i++) {
+    int flag = 1;
+    if (wait)
+      PMPI_Wait(&payloads[i].req, MPI_STATUS_IGNORE);
+    else
+      PMPI_Test(&payloads[i].req, &flag, MPI_STATUS_IGNORE);
+    if (flag)
+      free(payloads[i].data);
+    else
+      payloads[kept++] = payloads[i];
+  }
+  n_payloads = kept;
+}
+
+void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
+                             size_t bytes) {
+  struct ft_runtime *rt = ft_runtime();
+  progress_payloads(0);
+  if (n_payloads == cap_payloads) {
+    size_t cap = cap_payloads ? 2 * cap_payloads : 16;
+    struct payload *p = realloc(payloads, cap * sizeof *p);
+    if (!p)
+      ft_fatal("out of memory for control payloads");
+    payloads = p;
+    cap_payloads = cap;
+  }
+  ft_control_send(dest, m);
+  struct payload *p = &payloads[n_payloads++];
+  p->data = data;
+  PMPI_Isend(data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control,
+             &p->req);
+}
+
+void *ft_control_payload(const struct ft_wire *m, size_t bytes) {
+  void *data = malloc(bytes ? bytes : 1);
+  if (!data)
+    ft_fatal("out of memory for a control payload of %zu bytes", bytes);
+  PMPI_Recv(data, (int)bytes, MPI_BYTE, m->from, FT_TAG_ML,
+            ft_runtime()->control, MPI_STATUS_IGNORE);
+  return data;
+}
+
+void ft_control_finish_payloads(void) {
+  progress_payloads(1);
+  free(payloads);
+  payloads = NULL;
+  cap_payloads = 0;
 }
 
 struct ft_wire ft_control_take(void) {
@@ -147,6 +207,8 @@ int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
 }
 
 int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+  if (ft_runtime()->ml)
+    return ft_ml_waitall(n, reqs, statuses);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Waitall(n, reqs, statuses);
   MPI_Status st;
@@ -159,6 +221,11 @@ int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
 
 int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status) {
+  if (ft_runtime()->ml) {
+    MPI_Request req;
+    ft_irecv_internal(buf, count, type, source, tag, comm, &req);
+    return ft_ml_wait(&req, status);
+  }
   if (!ft_runtime()->recovering_protocol || source == MPI_PROC_NULL)
     return PMPI_Recv(buf, count, type, source, tag, comm, status);
   MPI_Request req;

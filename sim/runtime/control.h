@@ -41,6 +41,20 @@ enum ft_wire_kind {
   FT_WIRE_REPLAY,        /* ... one of them: value = packed bytes (they
                             follow on FT_TAG_REPLAY), x = communicator
                             index, my rank in it, tag */
+  /* Message logging (msglog.h); `value` records follow on FT_TAG_ML. */
+  FT_WIRE_ML_LOG,            /* rank -> event logger: value events */
+  FT_WIRE_ML_EVENTS_REQUEST, /* restarting rank -> logger: all of mine */
+  FT_WIRE_ML_EVENTS,         /* logger -> rank: value events (wave = the
+                                request's life) */
+  FT_WIRE_ML_RESEND_REQUEST, /* restarting rank -> every rank: what my
+                                checkpoint delivered (wave = my life) */
+  FT_WIRE_ML_RESEND_ANSWER,  /* rank -> restarting rank: my wire counts */
+  FT_WIRE_ML_GC,             /* rank -> sender: my committed checkpoint
+                                holds these messages of yours */
+  FT_WIRE_COMMIT_RANK,       /* rank -> its server: commit my checkpoint
+                                `wave` (x[0] = when it was taken) */
+  FT_WIRE_ML_RESTARTED,      /* restarted rank -> dispatcher: running again
+                                (wave = life, x[0] = lost work, s) */
 };
 
 /* One control message, sent as bytes. */
@@ -61,6 +75,7 @@ enum {
   FT_TAG_IMAGE,       /* image bytes (rank <-> server) */
   FT_TAG_PADDING,     /* modelled image bytes (simulation only) */
   FT_TAG_REPLAY,      /* channel-state payloads (vcl restore) */
+  FT_TAG_ML,          /* message logging's records */
 };
 
 /* A core's control message as a wire message of incarnation `inc`. */
@@ -85,6 +100,16 @@ void ft_control_drain(struct ft_runtime *rt);
 
 /* Sends `m` to world rank `dest` (small: never blocks for long). */
 void ft_control_send(int dest, const struct ft_wire *m);
+
+/* Sends `m` then `bytes` of `data` (malloc'ed; the call takes it) on
+ * FT_TAG_ML, without blocking: the receiver takes the bytes when it
+ * handles `m` (ft_control_payload). */
+void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
+                             size_t bytes);
+/* Receives the bytes that follow `m` (malloc'ed, `bytes` long). */
+void *ft_control_payload(const struct ft_wire *m, size_t bytes);
+/* Completes the payload sends (at the end of the run). */
+void ft_control_finish_payloads(void);
 
 /* With FTSIM_TRACE_CONTROL set, prints a message sent (dir ">") or
  * received ("<") on stderr, with the time. */

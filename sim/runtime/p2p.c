@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "msglog.h"
 #include "runtime.h"
 
 static uint64_t payload_bytes(int count, MPI_Datatype type) {
@@ -67,8 +68,36 @@ static int proc_null_request(int peer, MPI_Request *request) {
   return 1;
 }
 
+/* ---- Under message logging (msglog.h): every operation goes through
+ * ml_ops.c. ---- */
+
+static int ml(void) { return ft_runtime()->ml; }
+
+static int ml_send(const void *buf, int count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm) {
+  MPI_Request req;
+  ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0, &req);
+  return ft_ml_wait(&req, MPI_STATUS_IGNORE);
+}
+
+static int ml_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
+                       int dest, int stag, void *rbuf, int rcount,
+                       MPI_Datatype rtype, int source, int rtag,
+                       struct ft_comm *c, int coll, MPI_Status *status) {
+  MPI_Request reqs[2];
+  MPI_Status st[2];
+  ft_ml_isend(sbuf, scount, stype, dest, stag, c, coll, &reqs[1]);
+  ft_ml_irecv(rbuf, rcount, rtype, source, rtag, c, coll, &reqs[0]);
+  ft_ml_waitall(2, reqs, st);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st[0];
+  return MPI_SUCCESS;
+}
+
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm) {
+  if (ml())
+    return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(comm));
@@ -79,6 +108,8 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
+  if (ml())
+    return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(comm));
@@ -99,6 +130,9 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm, MPI_Request *request) {
+  if (ml())
+    return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
+                       request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -107,6 +141,9 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
+  if (ml())
+    return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
+                       request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -115,6 +152,11 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Status *status) {
+  if (ml()) {
+    MPI_Request req;
+    ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0, &req);
+    return ft_ml_wait(&req, status);
+  }
   app_recv(count, type, source, tag, comm);
   if (!ft_runtime()->track_deliveries)
     return ft_recv_internal(buf, count, type, source, tag, ft_comm_inner(comm),
@@ -131,6 +173,9 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
+  if (ml())
+    return ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0,
+                       request);
   app_recv(count, type, source, tag, comm);
   if (proc_null_request(source, request))
     return MPI_SUCCESS;
@@ -162,6 +207,9 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                  int source, int rtag, MPI_Comm comm, MPI_Status *status) {
+  if (ml())
+    return ml_sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+                       source, rtag, ft_comm_get(comm), 0, status);
   app_send(scount, stype, dest, stag, comm);
   app_recv(rcount, rtype, source, rtag, comm);
   MPI_Status st;
@@ -178,6 +226,9 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
                          int stag, int source, int rtag, MPI_Comm comm,
                          MPI_Status *status) {
+  if (ml()) /* the send leaves from its sender-based copy */
+    return ml_sendrecv(buf, count, type, dest, stag, buf, count, type, source,
+                       rtag, ft_comm_get(comm), 0, status);
   app_send(count, type, dest, stag, comm);
   app_recv(count, type, source, rtag, comm);
   MPI_Status st;
@@ -208,6 +259,8 @@ static void poll_sometimes(void) {
  * control receive, so a rollback reaches a rank probing for a message that
  * will never come. */
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  if (ml())
+    return ft_ml_probe(source, tag, ft_comm_get(comm), status);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Probe(source, tag, ft_comm_inner(comm), status);
   int flag = 0;
@@ -222,6 +275,8 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                MPI_Status *status) {
   poll_sometimes();
+  if (ml())
+    return ft_ml_iprobe(source, tag, ft_comm_get(comm), flag, status);
   return PMPI_Iprobe(source, tag, ft_comm_inner(comm), flag, status);
 }
 
@@ -230,6 +285,13 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
+  if (ml()) {
+    int coll;
+    struct ft_comm *c = ft_comm_of_inner(comm, &coll);
+    MPI_Request req;
+    ft_ml_isend(buf, count, type, dest, tag, c, coll, &req);
+    return ft_ml_wait(&req, MPI_STATUS_IGNORE);
+  }
   ft_count_send(count, type);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Send(buf, count, type, dest, tag, comm);
@@ -241,9 +303,25 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
 int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm) {
+  if (ml()) {
+    int coll;
+    struct ft_comm *c = ft_comm_of_inner(comm, &coll);
+    return ml_sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
+                       source, tag, c, coll, MPI_STATUS_IGNORE);
+  }
   ft_count_send(scount, stype);
   return sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype, source,
                   tag, comm, MPI_STATUS_IGNORE);
+}
+
+int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, MPI_Request *req) {
+  if (ml()) {
+    int coll;
+    struct ft_comm *c = ft_comm_of_inner(comm, &coll);
+    return ft_ml_irecv(buf, count, type, source, tag, c, coll, req);
+  }
+  return PMPI_Irecv(buf, count, type, source, tag, comm, req);
 }
 
 /* ---- Completion calls. Deterministic (wait, waitall) or not (waitany,
@@ -286,6 +364,8 @@ static void statuses_free(MPI_Status *st, MPI_Status statuses[],
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+  if (ml())
+    return ft_ml_wait(request, status);
   if (!ft_runtime()->track_deliveries)
     return ft_wait_internal(request, status);
   MPI_Request before = *request;
@@ -298,6 +378,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
 }
 
 int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
+  if (ml())
+    return ft_ml_waitall(n, requests, statuses);
   if (!ft_runtime()->track_deliveries)
     return ft_waitall_internal(n, requests, statuses);
   MPI_Request small[16];
@@ -329,6 +411,8 @@ static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
 }
 
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
+  if (ml())
+    return ft_ml_waitany(n, requests, index, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Waitany(n, requests, index, status);
   *index = wait_any(n, requests, status);
@@ -338,6 +422,8 @@ int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
 /* Under a recovering protocol: one completion per call, which MPI allows. */
 int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
+  if (ml())
+    return ft_ml_waitsome(n, requests, outcount, indices, statuses);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Waitsome(n, requests, outcount, indices, statuses);
   MPI_Status st;
@@ -353,6 +439,8 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   poll_sometimes();
+  if (ml())
+    return ft_ml_test(request, flag, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Test(request, flag, status);
   MPI_Request before = *request;
@@ -368,6 +456,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
 int MPI_Testall(int n, MPI_Request requests[], int *flag,
                 MPI_Status statuses[]) {
   poll_sometimes();
+  if (ml())
+    return ft_ml_testall(n, requests, flag, statuses);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Testall(n, requests, flag, statuses);
   MPI_Request small[16];
@@ -386,6 +476,8 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
 int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status) {
   poll_sometimes();
+  if (ml())
+    return ft_ml_testany(n, requests, index, flag, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Testany(n, requests, index, flag, status);
   MPI_Request small[16];
@@ -404,6 +496,8 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
 int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   poll_sometimes();
+  if (ml())
+    return ft_ml_testsome(n, requests, outcount, indices, statuses);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Testsome(n, requests, outcount, indices, statuses);
   MPI_Request small[16];

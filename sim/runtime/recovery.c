@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "image.h"
+#include "msglog.h"
 #include "runtime.h"
 
 extern int main(int argc, char **argv); /* the application's */
@@ -35,6 +36,8 @@ static void defer(struct ft_runtime *rt, const struct ft_wire *m) {
 
 static void deliver_to_core(struct ft_runtime *rt, const struct ft_wire *m) {
   struct ft_event e = ft_event_of_wire(m);
+  if (m->kind == FT_CONTROL_LOGGED)
+    rt->ml_el_messages++;
   ft_core_step(rt, &e);
 }
 
@@ -52,6 +55,8 @@ static void on_core_message(struct ft_runtime *rt, const struct ft_wire *m) {
 static void on_fail(struct ft_runtime *rt, const struct ft_wire *m) {
   rt->dead = 1;
   rt->restart_cost_s = m->x[0];
+  if (rt->ml) /* message logging: this rank alone restarts */
+    rt->ml_life = m->wave;
   if (m->inc > rt->incarnation)
     rt->incarnation = m->inc; /* what this rank sent before is now stale */
   ft_rollback_now(rt);
@@ -117,6 +122,12 @@ void ft_control_handle(const struct ft_wire *m) {
   case FT_WIRE_REPLAY:
     ft_channel_on_message(rt, m);
     break;
+  case FT_WIRE_ML_GC:
+  case FT_WIRE_ML_RESEND_REQUEST:
+  case FT_WIRE_ML_RESEND_ANSWER:
+  case FT_WIRE_ML_EVENTS:
+    ft_ml_on_control(rt, m);
+    break;
   default:
     if (m->kind >= FT_WIRE_STORE)
       ft_fatal("rank %d: unexpected control message %d from rank %d",
@@ -146,7 +157,8 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
               MPI_STATUS_IGNORE);
     ft_backend_padding_done(padding, 1);
   }
-  if (m->inc != rt->incarnation || rt->image_offered) {
+  int asked = rt->ml ? rt->ml_life : rt->incarnation;
+  if (m->inc != asked || rt->image_offered) {
     free(bytes); /* the answer to an abandoned request */
     return;
   }
@@ -234,6 +246,10 @@ static void resume(struct ft_runtime *rt) {
 static void recover(struct ft_runtime *rt) {
   rt->running = 0;
   rt->held = 0;
+  if (rt->ml) {
+    ft_ml_restart(rt);
+    return;
+  }
   while (rt->rollback_inc < rt->incarnation) /* a failed rank waits for */
     ft_wait_control();                       /* the others to notice */
   restore_memory(rt);
@@ -265,7 +281,8 @@ _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
 }
 
 void ft_wait_all_finished(struct ft_runtime *rt) {
-  struct ft_wire done = {.kind = FT_WIRE_DONE, .inc = rt->incarnation};
+  struct ft_wire done = {
+      .kind = FT_WIRE_DONE, .inc = rt->incarnation, .wave = rt->ml_life};
   rt->finished = 0;
   ft_control_send(ft_dispatcher(rt), &done);
   while (!rt->finished)

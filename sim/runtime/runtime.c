@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "msglog.h"
 #include "service.h"
 
 /* Per rank: SMPI privatizes this module's globals (see runtime.h). */
@@ -35,8 +36,8 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
   int no_recovery = rt->options.scenario[0] && !rt->protocol->recovers;
   int no_service = rt->protocol->recovers && rt->options.service_ranks < 1;
   if (no_recovery && rank == 0)
-    ft_fatal("a failure scenario needs a protocol that recovers (pcl, vcl); "
-             "protocol %s does not",
+    ft_fatal("a failure scenario needs a protocol that recovers (pcl, vcl, "
+             "pessimist, v2); protocol %s does not",
              name);
   if (no_service && rank == 0)
     ft_fatal("protocol %s needs at least one service rank (its checkpoint "
@@ -44,7 +45,17 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
              name);
   if (no_recovery || no_service)
     PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
+  int loggers = rt->protocol->restarts_alone &&
+                rt->options.event_loggers > rt->options.service_ranks;
+  if (loggers && rank == 0)
+    ft_fatal("event_loggers=%d but only %d service ranks: the event loggers "
+             "are service ranks (service_ranks=%d or more)",
+             rt->options.event_loggers, rt->options.service_ranks,
+             rt->options.event_loggers);
+  if (loggers)
+    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->recovering_protocol = rt->protocol->recovers;
+  rt->ml = rt->protocol->restarts_alone;
   rt->track_deliveries =
       rt->recovering_protocol || ft_daemon_delay(&rt->options, 1) > 0;
   rt->servers = rt->options.service_ranks;
@@ -71,7 +82,8 @@ static void start_protocol(struct ft_runtime *rt) {
   struct ft_core_config config = {.rank = rt->world_rank,
                                   .ranks = rt->app_ranks,
                                   .period = rt->options.period,
-                                  .start = ft_backend_now()};
+                                  .start = ft_backend_now(),
+                                  .batch = rt->options.log_batch};
   rt->protocol_state = calloc(1, rt->protocol->state_size(&config) + 1);
   if (!rt->protocol_state)
     ft_fatal("out of memory for the %s core", rt->protocol->name);
@@ -151,19 +163,25 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 struct run_totals {
   double completion_s;
   unsigned long long messages, bytes, ckpt_bytes, recorded, replayed;
+  unsigned long long events, el_messages, sb_bytes, deliveries, restarts;
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
 
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   struct run_totals t = {0};
   double start, ends[2] = {end, -rt->start_time}, max[2];
-  unsigned long long local[5] = {rt->counters.messages, rt->counters.bytes,
-                                 rt->ckpt_bytes, rt->recorded, rt->replays};
-  unsigned long long sum[5];
+  unsigned long long local[10] = {
+      rt->counters.messages, rt->counters.bytes, rt->ckpt_bytes,
+      rt->recorded,          rt->replays + rt->ml_resent,
+      rt->ml_events,         rt->ml_el_messages,
+      rt->ml_sb_bytes,       rt->ml_deliveries,
+      rt->ml_restarts};
+  unsigned long long sum[10];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
   PMPI_Reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
-  PMPI_Reduce(local, sum, 5, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, rt->app_world);
+  PMPI_Reduce(local, sum, 10, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+              rt->app_world);
   PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
   start = -max[1];
   t.completion_s = max[0] - start;
@@ -172,6 +190,11 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   t.ckpt_bytes = sum[2];
   t.recorded = sum[3];
   t.replayed = sum[4];
+  t.events = sum[5];
+  t.el_messages = sum[6];
+  t.sb_bytes = sum[7];
+  t.deliveries = sum[8];
+  t.restarts = sum[9];
   t.reported = counts[0];
   t.verified = counts[1];
   return t;
@@ -191,11 +214,17 @@ static void print_summary(const struct ft_runtime *rt,
          "\"verified\":%s,\"result\":%s,\"messages\":%llu,\"bytes\":%llu,"
          "\"waves\":%llu,\"ckpt_bytes\":%llu,\"failures\":%.0f,"
          "\"rollbacks\":%.0f,\"lost_work_s\":%.9f,\"recovery_s\":%.9f,"
-         "\"channel_msgs\":%llu,\"replayed_msgs\":%llu}\n",
+         "\"channel_msgs\":%llu,\"replayed_msgs\":%llu,"
+         "\"ranks_restarted\":%llu,\"events_logged\":%llu,"
+         "\"events_per_message\":%.6f,\"sb_bytes\":%llu,"
+         "\"el_messages\":%llu}\n",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, verified, result, t->messages, t->bytes,
          (unsigned long long)rt->waves_committed, t->ckpt_bytes, f->failures,
-         f->rollbacks, f->lost_work_s, f->recovery_s, t->recorded, t->replayed);
+         f->rollbacks, f->lost_work_s, f->recovery_s, t->recorded, t->replayed,
+         t->restarts, t->events,
+         t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
+         t->sb_bytes, t->el_messages);
   fflush(stdout);
 }
 
@@ -226,6 +255,9 @@ int MPI_Finalize(void) {
     print_summary(rt, &totals);
   ft_service_shutdown(rt);
   ft_channel_finish(rt);
+  if (rt->ml)
+    ft_ml_finish_resends();
+  ft_control_finish_payloads();
   ft_comm_drain_abandoned();
   ft_settle_control(rt); /* every rank is here: what was sent has left */
   ft_comm_drain_abandoned();

@@ -145,6 +145,18 @@ struct ft_runtime {
   size_t n_resent, cap_resent;
   uint64_t recorded, replays; /* messages kept as channel state, replayed */
 
+  /* Message logging (protocols with restarts_alone; msglog.h). */
+  int ml;                  /* this protocol logs messages */
+  int ml_waiting;          /* a send waits for the logger's acks */
+  int64_t ml_clock;        /* the last id the core gave */
+  int ml_life;             /* restarts of this rank so far */
+  int ml_pre_marked;       /* the first safe point of the first run passed */
+  int ml_answers;          /* restart: resend answers in */
+  int comm_replay;         /* main() runs again: its communicator creations
+                              return the existing ones (comm.c) */
+  uint64_t ml_events, ml_el_messages, ml_sb_bytes, ml_deliveries;
+  uint64_t ml_resent, ml_restarts;
+
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 */
   uint64_t ckpt_bytes;      /* image bytes sent, modelled ones included */
@@ -176,6 +188,9 @@ void ft_comm_abandon_all(void);
 void ft_comm_drain_abandoned(void);
 /* Frees every registered communicator (at MPI_Finalize). */
 void ft_comm_forget_all(void);
+/* The entry whose p2p or coll handle is `inner` (*coll says which); aborts
+ * on an unknown one. */
+struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
 MPI_Comm ft_comm_inner(MPI_Comm user);
 /* Position of `c` in the table: the same on every rank and in every run of
@@ -246,6 +261,9 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm);
 void ft_count_send(int count, MPI_Datatype type);
+/* MPI_Irecv on a runtime channel (message logging sees it). */
+int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, MPI_Request *req);
 
 /* Checkpoints (checkpoint.c). */
 void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes);

@@ -32,6 +32,12 @@ struct transfer {
   void *padding;
 };
 
+/* The events of one application rank, on its event logger. */
+struct event_log {
+  struct ft_logged_event *events;
+  size_t n, cap;
+};
+
 struct dispatcher {
   struct ft_scenario scenario;
   struct ft_failure_stream stream;
@@ -46,6 +52,9 @@ struct dispatcher {
   void *scheduler;           /* the protocol's checkpoint scheduler (vcl) */
   double scheduler_deadline; /* its next timer (absolute time), or -1 */
   int64_t waves;             /* waves it committed */
+  /* Message logging: a failed rank restarts alone. */
+  int *life;    /* per rank: restarts so far */
+  char *is_done; /* per rank: DONE of its current life in */
 };
 
 struct service {
@@ -57,6 +66,7 @@ struct service {
   int inc;              /* the latest incarnation this server heard of */
   int serves;           /* application ranks mapped to this server */
   struct dispatcher *d; /* service 0 only */
+  struct event_log *logs; /* an event logger: one per application rank */
   double start;         /* the run's time 0 */
   int stop;
 };
@@ -120,8 +130,15 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
   char err[512];
   struct ft_wire answer = {
       .kind = FT_WIRE_IMAGE, .wave = m->wave, .inc = m->inc, .value = -1};
-  if (ft_store_get(s->store, m->from, m->wave, &img, &size, err, sizeof err) !=
-      0) {
+  if (m->wave < 0) { /* message logging: the rank's last committed one */
+    answer.wave = ft_store_committed_of(s->store, m->from);
+    if (answer.wave == 0) {
+      send_wire(m->from, answer);
+      return;
+    }
+  }
+  if (ft_store_get(s->store, m->from, answer.wave, &img, &size, err,
+                   sizeof err) != 0) {
     fprintf(stderr, "ftsim: checkpoint server %d: %s\n", s->index, err);
     send_wire(m->from, answer);
     return;
@@ -262,6 +279,23 @@ static void load_scenario(struct service *s, struct dispatcher *d) {
 
 /* The failure of d->next: the victim stops now, the others learn of it
  * after the detection latency. */
+/* Message logging: the victim alone restarts, after the detection latency
+ * and its restart cost; the others go on. */
+static void inject_alone(struct dispatcher *d) {
+  int v = d->next.rank;
+  d->figures.failures++;
+  d->life[v]++;
+  if (d->is_done[v]) {
+    d->is_done[v] = 0;
+    d->done--;
+  }
+  send_wire(v, (struct ft_wire){
+                   .kind = FT_WIRE_FAIL,
+                   .wave = d->life[v],
+                   .x = {d->scenario.detection_s + d->scenario.restart_s}});
+  d->has_next = ft_failures_next(&d->stream, &d->next);
+}
+
 static void inject(struct dispatcher *d, double now) {
   d->inc++;
   d->figures.failures++;
@@ -310,7 +344,9 @@ static void order_rollback(struct service *s, struct dispatcher *d) {
 /* Fires what is due; returns the time of the next timed event, or -1. */
 static double dispatcher_tick(struct service *s, struct dispatcher *d) {
   double now = run_time(s);
-  if (!d->finished && d->has_next && now >= d->next.time)
+  if (!d->finished && d->has_next && now >= d->next.time && d->life)
+    inject_alone(d);
+  else if (!d->finished && d->has_next && now >= d->next.time)
     inject(d, now);
   if (d->rollback_due && now >= d->rollback_at)
     order_rollback(s, d);
@@ -343,6 +379,11 @@ static void on_ready(struct service *s, struct dispatcher *d,
 
 static void on_done(struct service *s, struct dispatcher *d,
                     const struct ft_wire *m) {
+  if (d->life) { /* message logging: per rank, of its current life */
+    if (m->wave != d->life[m->from] || d->is_done[m->from])
+      return;
+    d->is_done[m->from] = 1;
+  }
   if (m->inc != d->inc || d->rollback_due || ++d->done < s->rt->app_ranks)
     return;
   d->finished = 1;
@@ -368,8 +409,72 @@ static void on_commit(struct service *s, const struct ft_wire *m) {
   }
 }
 
+/* ---- Event logger (message logging) ---- */
+
+/* "a transactional acknowledgement protocol to ensure that every event is
+ * safely logged" (pessimist-openmpi-v, section 3.2): the answer says how
+ * many events of the rank are held. */
+static void on_log(struct service *s, const struct ft_wire *m) {
+  size_t n = (size_t)m->value;
+  struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
+  struct event_log *l = &s->logs[m->from];
+  if (l->n + n > l->cap) {
+    size_t cap = l->cap ? l->cap : 256;
+    while (cap < l->n + n)
+      cap *= 2;
+    struct ft_logged_event *p = realloc(l->events, cap * sizeof *p);
+    if (!p)
+      ft_fatal("event logger: out of memory");
+    l->events = p;
+    l->cap = cap;
+  }
+  memcpy(l->events + l->n, got, n * sizeof *got);
+  l->n += n;
+  free(got);
+  send_wire(m->from, (struct ft_wire){.kind = FT_CONTROL_LOGGED,
+                                      .to = m->from,
+                                      .value = (int64_t)l->n});
+}
+
+static void on_events_request(struct service *s, const struct ft_wire *m) {
+  const struct event_log *l = &s->logs[m->from];
+  size_t bytes = l->n * sizeof *l->events;
+  void *copy = malloc(bytes ? bytes : 1);
+  if (!copy)
+    ft_fatal("event logger: out of memory");
+  memcpy(copy, l->events, bytes);
+  struct ft_wire a = {
+      .kind = FT_WIRE_ML_EVENTS, .wave = m->wave, .value = (int64_t)l->n};
+  ft_control_send_payload(m->from, &a, copy, bytes);
+}
+
+static void on_restarted(struct dispatcher *d, const struct ft_wire *m) {
+  if (!d || !d->life || m->wave != d->life[m->from])
+    return;
+  d->figures.lost_work_s += m->x[0];
+  d->figures.recovery_s += m->x[1];
+}
+
+static void on_commit_rank(struct service *s, const struct ft_wire *m) {
+  char err[512];
+  if (ft_store_commit_rank(s->store, m->from, m->wave, err, sizeof err) != 0)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
+}
+
 static void on_message(struct service *s, const struct ft_wire *m) {
   switch (m->kind) {
+  case FT_WIRE_ML_LOG:
+    on_log(s, m);
+    break;
+  case FT_WIRE_ML_EVENTS_REQUEST:
+    on_events_request(s, m);
+    break;
+  case FT_WIRE_ML_RESTARTED:
+    on_restarted(s->d, m);
+    break;
+  case FT_WIRE_COMMIT_RANK:
+    on_commit_rank(s, m);
+    break;
   case FT_WIRE_STORE:
     on_store(s, m);
     break;
@@ -452,6 +557,18 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     s.d = &d;
     load_scenario(&s, &d);
     start_scheduler(&s, &d);
+    if (rt->protocol->restarts_alone) {
+      d.life = calloc((size_t)rt->app_ranks, sizeof *d.life);
+      d.is_done = calloc((size_t)rt->app_ranks, 1);
+      if (!d.life || !d.is_done)
+        ft_fatal("dispatcher: out of memory");
+    }
+  }
+  int loggers = rt->options.event_loggers;
+  if (rt->protocol->restarts_alone && s.index >= rt->servers - loggers) {
+    s.logs = calloc((size_t)rt->app_ranks, sizeof *s.logs);
+    if (!s.logs)
+      ft_fatal("event logger: out of memory");
   }
   ft_control_start();
   while (!s.stop)
@@ -464,11 +581,17 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
                s.n_transfers);
     ft_backend_sleep(POLL_S);
   }
+  ft_control_finish_payloads();
   ft_settle_control(rt);
   ft_store_destroy(s.store);
+  for (int r = 0; s.logs && r < rt->app_ranks; r++)
+    free(s.logs[r].events);
+  free(s.logs);
   if (s.d) {
     ft_scenario_free(&s.d->scenario);
     free(s.d->scheduler);
+    free(s.d->life);
+    free(s.d->is_done);
   }
   free(s.transfers);
 }

@@ -332,6 +332,8 @@ static const char *kind_name(enum ft_control_kind kind) {
     return "done";
   case FT_CONTROL_CUT:
     return "cut";
+  case FT_CONTROL_LOGGED:
+    return "logged";
   }
   return "?";
 }
@@ -369,6 +371,9 @@ static void describe_control(const struct cluster *c, int r,
   case FT_CONTROL_CUT:
     snprintf(out, size, "< cut after #%lld from %d", (long long)m->value,
              m->from);
+    break;
+  case FT_CONTROL_LOGGED:
+    snprintf(out, size, "< logged %lld", (long long)m->value);
     break;
   }
 }

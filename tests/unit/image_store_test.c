@@ -232,3 +232,27 @@ Test(image_store, serve_restricts_the_store_to_the_named_ranks) {
   free(img);
   ft_store_destroy(s);
 }
+
+/* Message logging: one rank commits alone, the others keep theirs. */
+Test(store, commit_rank_alone) {
+  struct ft_image_store *s = ft_store_create(2, NULL, err, sizeof err);
+  cr_assert_not_null(s);
+  put(s, 0, 1);
+  cr_assert_eq(ft_store_commit_rank(s, 1, 1, err, sizeof err), -1);
+  cr_assert_str_eq(err, "cannot commit rank 1's checkpoint 1: not in "
+                        "progress (in progress: 0)");
+  cr_assert_eq(ft_store_commit_rank(s, 0, 1, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(ft_store_committed_of(s, 0), 1);
+  cr_assert_eq(ft_store_committed_of(s, 1), 0);
+  cr_assert_eq(value_in(s, 0, 1), 1);
+  size_t bytes;
+  void *img = image_of(0, 1, 7, &bytes);
+  cr_assert_eq(ft_store_put(s, 0, 1, img, bytes, err, sizeof err), -1,
+               "not newer than the rank's committed checkpoint");
+  free(img);
+  put(s, 0, 2);
+  cr_assert_eq(ft_store_commit_rank(s, 0, 2, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(value_in(s, 0, 1), -1, "the older one is freed");
+  cr_assert_eq(value_in(s, 0, 2), 2);
+  ft_store_destroy(s);
+}

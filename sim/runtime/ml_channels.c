@@ -1,0 +1,314 @@
+/* Message logging: the channel table and the sender-based log (see
+ * msglog.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msglog.h"
+
+/* Per rank (SMPI privatizes this module's globals). */
+static struct ft_ml_channel *channels;
+static size_t n_channels, cap_channels;
+static int *slots; /* open addressing: index + 1 into channels, 0 empty */
+static size_t n_slots;
+static struct ft_ml_entry *limbo; /* entries of a lost life still sending */
+static size_t n_limbo, cap_limbo;
+static uint64_t log_bytes;
+struct resend {
+  MPI_Request req;
+  size_t channel;
+  int64_t seq;
+};
+static struct resend *resends; /* resends still on their way */
+static size_t n_resends, cap_resends;
+
+static size_t hash(int comm, int coll, int peer, int tag) {
+  uint64_t h = (uint64_t)(uint32_t)comm * 0x9E3779B97F4A7C15u;
+  h ^= (uint64_t)(uint32_t)peer * 0xC2B2AE3D27D4EB4Fu + (uint64_t)coll;
+  h ^= (uint64_t)(uint32_t)tag * 0x165667B19E3779F9u;
+  return (size_t)(h ^ (h >> 29));
+}
+
+static void *grow(void *p, size_t *cap, size_t size, size_t first) {
+  size_t n = *cap ? 2 * *cap : first;
+  void *q = realloc(p, n * size);
+  if (!q)
+    ft_fatal("message logging: out of memory");
+  *cap = n;
+  return q;
+}
+
+static void rehash(void) {
+  free(slots);
+  n_slots = n_slots ? 2 * n_slots : 256;
+  slots = calloc(n_slots, sizeof *slots);
+  if (!slots)
+    ft_fatal("message logging: out of memory");
+  for (size_t i = 0; i < n_channels; i++) {
+    const struct ft_ml_channel *c = &channels[i];
+    size_t s = hash(c->comm, c->coll, c->peer, c->tag) % n_slots;
+    while (slots[s])
+      s = (s + 1) % n_slots;
+    slots[s] = (int)i + 1;
+  }
+}
+
+struct ft_ml_channel *ft_ml_channel(int comm, int coll, int peer, int tag) {
+  if (2 * (n_channels + 1) > n_slots)
+    rehash();
+  size_t s = hash(comm, coll, peer, tag) % n_slots;
+  for (; slots[s]; s = (s + 1) % n_slots) {
+    struct ft_ml_channel *c = &channels[slots[s] - 1];
+    if (c->comm == comm && c->coll == coll && c->peer == peer && c->tag == tag)
+      return c;
+  }
+  if (n_channels == cap_channels)
+    channels = grow(channels, &cap_channels, sizeof *channels, 64);
+  struct ft_ml_channel *c = &channels[n_channels++];
+  memset(c, 0, sizeof *c);
+  c->comm = comm;
+  c->coll = coll;
+  c->peer = peer;
+  c->tag = tag;
+  slots[s] = (int)n_channels;
+  return c;
+}
+
+struct ft_ml_channel *ft_ml_channel_at(size_t i) {
+  return i < n_channels ? &channels[i] : NULL;
+}
+
+/* ---- The log ---- */
+
+static struct ft_ml_entry *find_entry(struct ft_ml_channel *ch, int64_t seq) {
+  size_t lo = 0, hi = ch->n_log;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ch->log[mid].seq < seq)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ch->n_log && ch->log[lo].seq == seq ? &ch->log[lo] : NULL;
+}
+
+struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
+                                  void *data, size_t bytes) {
+  struct ft_ml_entry *e = find_entry(ch, seq);
+  if (e) { /* rebuilt by a re-execution, or restored twice */
+    free(data);
+    return e;
+  }
+  if (ch->n_log == ch->cap_log)
+    ch->log = grow(ch->log, &ch->cap_log, sizeof *ch->log, 8);
+  size_t at = ch->n_log;
+  while (at > 0 && ch->log[at - 1].seq > seq)
+    at--;
+  memmove(&ch->log[at + 1], &ch->log[at],
+          (ch->n_log - at) * sizeof ch->log[0]);
+  ch->log[at] = (struct ft_ml_entry){.seq = seq, .bytes = bytes, .data = data};
+  ch->n_log++;
+  log_bytes += bytes;
+  ft_ml_serve(ch);
+  return find_entry(ch, seq);
+}
+
+uint64_t ft_ml_log_bytes(void) { return log_bytes; }
+
+void ft_ml_send_done(int comm, int coll, int peer, int tag, int64_t seq) {
+  struct ft_ml_entry *e =
+      find_entry(ft_ml_channel(comm, coll, peer, tag), seq);
+  if (e)
+    e->in_flight = 0;
+}
+
+/* Forgets the resends that completed: their entries may be freed. */
+static void progress_resends(int wait) {
+  size_t kept = 0;
+  for (size_t i = 0; i < n_resends; i++) {
+    struct resend *r = &resends[i];
+    int flag = 1;
+    if (wait)
+      PMPI_Wait(&r->req, MPI_STATUS_IGNORE);
+    else
+      PMPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
+    struct ft_ml_channel *ch = &channels[r->channel];
+    struct ft_ml_entry *e = flag ? find_entry(ch, r->seq) : NULL;
+    if (e)
+      e->in_flight = 0;
+    if (!flag)
+      resends[kept++] = *r;
+  }
+  n_resends = kept;
+}
+
+void ft_ml_finish_resends(void) { progress_resends(1); }
+
+static void free_entry(struct ft_ml_entry *e) {
+  log_bytes -= e->bytes;
+  if (!e->in_flight) {
+    free(e->data);
+    return;
+  }
+  if (n_limbo == cap_limbo)
+    limbo = grow(limbo, &cap_limbo, sizeof *limbo, 16);
+  limbo[n_limbo++] = *e; /* its send still reads it */
+}
+
+void ft_ml_log_lose(void) {
+  progress_resends(0);
+  for (size_t i = 0; i < n_channels; i++) {
+    struct ft_ml_channel *ch = &channels[i];
+    for (size_t k = 0; k < ch->n_log; k++)
+      free_entry(&ch->log[k]);
+    ch->n_log = 0;
+  }
+}
+
+/* Garbage collection: the receiver's checkpoint holds messages (pre,
+ * upto]. */
+void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto) {
+  progress_resends(0);
+  size_t kept = 0;
+  for (size_t k = 0; k < ch->n_log; k++) {
+    struct ft_ml_entry *e = &ch->log[k];
+    if (e->seq > pre && e->seq <= upto)
+      free_entry(e);
+    else
+      ch->log[kept++] = *e;
+  }
+  ch->n_log = kept;
+}
+
+/* ---- Resends to a restarted peer ---- */
+
+void ft_ml_serve(struct ft_ml_channel *ch) {
+  struct ft_runtime *rt = ft_runtime();
+  while (ch->resend_next > 0 && ch->resend_next <= ch->resend_to) {
+    if (ch->resend_next > ch->resend_pre && ch->resend_next <= ch->resend_from)
+      ch->resend_next = ch->resend_from + 1; /* its checkpoint has those */
+    if (ch->resend_next > ch->resend_to)
+      break;
+    struct ft_ml_entry *e = find_entry(ch, ch->resend_next);
+    if (!e)
+      return; /* a re-execution of mine will rebuild it */
+    struct ft_comm *c = ft_comm_at(ch->comm);
+    if (!c)
+      ft_fatal("rank %d: resend on unknown communicator %d", rt->world_rank,
+               ch->comm);
+    int dest = -1;
+    for (int r = 0; r < c->size; r++)
+      if (c->app_rank[r] == ch->peer)
+        dest = r;
+    if (n_resends == cap_resends)
+      resends = grow(resends, &cap_resends, sizeof *resends, 16);
+    struct resend *r = &resends[n_resends++];
+    r->channel = (size_t)(ch - channels);
+    r->seq = e->seq;
+    e->in_flight = 1;
+    PMPI_Isend(e->data, (int)e->bytes, MPI_PACKED, dest, ch->tag,
+               ch->coll ? c->coll : c->p2p, &r->req);
+    ch->wire_sent++;
+    rt->ml_resent++;
+    ch->resend_next++;
+  }
+  ch->resend_next = 0;
+}
+
+/* ---- Checkpoints ---- */
+
+void ft_ml_mark_checkpoint(void) {
+  for (size_t i = 0; i < n_channels; i++)
+    channels[i].checkpointed = channels[i].delivered;
+}
+
+void ft_ml_mark_pre(void) {
+  for (size_t i = 0; i < n_channels; i++)
+    channels[i].pre = channels[i].delivered;
+}
+
+void ft_ml_reset_logical(void) {
+  for (size_t i = 0; i < n_channels; i++)
+    channels[i].sent = channels[i].delivered = 0;
+}
+
+/* Region layout: int64 clock, int64 n, double time; per channel: int32 comm, coll,
+ * peer, tag; int64 sent, delivered, n_log; per entry: int64 seq, bytes,
+ * then the bytes padded to 8. */
+struct region_channel {
+  int32_t comm, coll, peer, tag;
+  int64_t sent, delivered, n_log;
+};
+
+static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+size_t ft_ml_region_size(void) {
+  size_t size = 24;
+  for (size_t i = 0; i < n_channels; i++) {
+    size += sizeof(struct region_channel);
+    for (size_t k = 0; k < channels[i].n_log; k++)
+      size += 16 + pad8(channels[i].log[k].bytes);
+  }
+  return size;
+}
+
+void ft_ml_region_write(void *dst, int64_t clock, double time) {
+  char *p = dst;
+  int64_t head[2] = {clock, (int64_t)n_channels};
+  memcpy(p, head, 16);
+  memcpy(p + 16, &time, 8);
+  p += 24;
+  for (size_t i = 0; i < n_channels; i++) {
+    const struct ft_ml_channel *ch = &channels[i];
+    struct region_channel rc = {ch->comm,      ch->coll, ch->peer, ch->tag,
+                                ch->sent,      ch->delivered,
+                                (int64_t)ch->n_log};
+    memcpy(p, &rc, sizeof rc);
+    p += sizeof rc;
+    for (size_t k = 0; k < ch->n_log; k++) {
+      int64_t e[2] = {ch->log[k].seq, (int64_t)ch->log[k].bytes};
+      memcpy(p, e, 16);
+      memcpy(p + 16, ch->log[k].data, ch->log[k].bytes);
+      memset(p + 16 + ch->log[k].bytes, 0,
+             pad8(ch->log[k].bytes) - ch->log[k].bytes);
+      p += 16 + pad8(ch->log[k].bytes);
+    }
+  }
+}
+
+int64_t ft_ml_region_restore(const void *src, size_t size, double *time) {
+  const char *p = src, *end = p + size;
+  int64_t head[2];
+  if (size < 24)
+    ft_fatal("message-logging region of %zu bytes is truncated", size);
+  memcpy(head, p, 16);
+  memcpy(time, p + 16, 8);
+  p += 24;
+  ft_ml_reset_logical();
+  for (int64_t i = 0; i < head[1]; i++) {
+    struct region_channel rc;
+    if ((size_t)(end - p) < sizeof rc)
+      ft_fatal("message-logging region is truncated at channel %lld",
+               (long long)i);
+    memcpy(&rc, p, sizeof rc);
+    p += sizeof rc;
+    struct ft_ml_channel *ch = ft_ml_channel(rc.comm, rc.coll, rc.peer, rc.tag);
+    ch->sent = rc.sent;
+    ch->delivered = rc.delivered;
+    for (int64_t k = 0; k < rc.n_log; k++) {
+      int64_t e[2];
+      if (end - p < 16)
+        ft_fatal("message-logging region is truncated in a log");
+      memcpy(e, p, 16);
+      size_t bytes = (size_t)e[1];
+      if ((size_t)(end - p - 16) < pad8(bytes))
+        ft_fatal("message-logging region is truncated in a log entry");
+      void *data = malloc(bytes ? bytes : 1);
+      if (!data)
+        ft_fatal("message logging: out of memory");
+      memcpy(data, p + 16, bytes);
+      p += 16 + pad8(bytes);
+      ft_ml_log_add(ch, e[0], data, bytes);
+    }
+  }
+  return head[0];
+}

@@ -1,0 +1,213 @@
+/* Message logging: the control traffic of an application rank (see
+ * msglog.h): events to the logger, commits and garbage collection, resend
+ * requests and their answers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "msglog.h"
+
+/* One channel in a resend request, an answer or a GC. */
+struct ml_record {
+  int32_t comm, coll, tag, pad_;
+  int64_t a, b;
+};
+
+int ft_ml_logger_of(const struct ft_runtime *rt, int rank) {
+  int loggers = rt->options.event_loggers;
+  return rt->world_size - loggers + rank % loggers;
+}
+
+/* "Events are transmitted using non blocking MPI communications ... to
+ * the event logger" (pessimist-openmpi-v, section 3.2). */
+void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
+                size_t n) {
+  size_t bytes = n * sizeof *events;
+  void *copy = malloc(bytes ? bytes : 1);
+  if (!copy)
+    ft_fatal("rank %d: out of memory shipping %zu events", rt->world_rank, n);
+  memcpy(copy, events, bytes);
+  struct ft_wire m = {.kind = FT_WIRE_ML_LOG, .value = (int64_t)n};
+  ft_control_send_payload(ft_ml_logger_of(rt, rt->world_rank), &m, copy,
+                          bytes);
+  rt->ml_events += n;
+  rt->ml_el_messages++;
+}
+
+static struct ml_record *records_alloc(size_t n) {
+  struct ml_record *r = calloc(n ? n : 1, sizeof *r);
+  if (!r)
+    ft_fatal("message logging: out of memory for %zu records", n);
+  return r;
+}
+
+/* After its commit, a rank's checkpoint holds what it delivered: the
+ * senders may drop those messages from their logs. */
+static void collect_at_senders(struct ft_runtime *rt) {
+  for (int peer = 0; peer < rt->app_ranks; peer++) {
+    size_t n = 0;
+    struct ft_ml_channel *ch;
+    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+      n += ch->peer == peer && ch->checkpointed > ch->pre;
+    if (n == 0)
+      continue;
+    struct ml_record *r = records_alloc(n);
+    n = 0;
+    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+      if (ch->peer == peer && ch->checkpointed > ch->pre)
+        r[n++] = (struct ml_record){.comm = ch->comm,
+                                    .coll = ch->coll,
+                                    .tag = ch->tag,
+                                    .a = ch->pre,
+                                    .b = ch->checkpointed};
+    struct ft_wire m = {.kind = FT_WIRE_ML_GC, .value = (int64_t)n};
+    ft_control_send_payload(peer, &m, r, n * sizeof *r);
+  }
+}
+
+void ft_ml_commit(struct ft_runtime *rt, int wave) {
+  const struct ft_local_image *mine = ft_local_image_of(rt, wave);
+  struct ft_wire m = {.kind = FT_WIRE_COMMIT_RANK,
+                      .wave = wave,
+                      .x = {mine ? mine->time : ft_backend_now()}};
+  ft_control_send(ft_server_of(rt, rt->world_rank), &m);
+  rt->waves_committed++;
+  collect_at_senders(rt);
+}
+
+static void on_gc(const struct ft_wire *m) {
+  size_t n = (size_t)m->value;
+  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  for (size_t i = 0; i < n; i++)
+    ft_ml_collect(ft_ml_channel(r[i].comm, r[i].coll, m->from, r[i].tag),
+                  r[i].a, r[i].b);
+  free(r);
+}
+
+/* A restarted rank asks for what it needs; the answer carries the wire
+ * counts, then the resends follow on the channels themselves. */
+static void on_resend_request(const struct ft_wire *m) {
+  size_t n = (size_t)m->value;
+  int f = m->from;
+  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_channel *ch;
+  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+    if (ch->peer == f) {
+      ch->resend_pre = ch->resend_from = 0;
+      ch->resend_to = ch->hw;
+      ch->resend_next = 0;
+    }
+  for (size_t i = 0; i < n; i++) {
+    ch = ft_ml_channel(r[i].comm, r[i].coll, f, r[i].tag);
+    ch->resend_pre = r[i].a;
+    ch->resend_from = r[i].b;
+    ch->resend_to = ch->hw;
+  }
+  free(r);
+  size_t k = 0, total = 0;
+  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+    total += ch->peer == f;
+  struct ml_record *answer = records_alloc(total);
+  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+    if (ch->peer == f)
+      answer[k++] = (struct ml_record){
+          .comm = ch->comm, .coll = ch->coll, .tag = ch->tag,
+          .a = ch->wire_sent};
+  struct ft_wire a = {.kind = FT_WIRE_ML_RESEND_ANSWER,
+                      .wave = m->wave,
+                      .value = (int64_t)total};
+  ft_control_send_payload(f, &a, answer, total * sizeof *answer);
+  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+    if (ch->peer == f && ch->resend_to > 0) {
+      ch->resend_next = 1;
+      ft_ml_serve(ch);
+    }
+}
+
+/* Takes off the wire what a lost life left in flight on a channel. */
+static void discard_in_flight(struct ft_runtime *rt, int from,
+                              const struct ml_record *r) {
+  struct ft_ml_channel *ch = ft_ml_channel(r->comm, r->coll, from, r->tag);
+  int64_t in_flight = r->a - ch->wire_taken;
+  struct ft_comm *c = ft_comm_at(r->comm);
+  if (in_flight <= 0)
+    return;
+  if (!c)
+    ft_fatal("rank %d: messages in flight on unknown communicator %d",
+             rt->world_rank, r->comm);
+  int source = -1;
+  for (int q = 0; q < c->size; q++)
+    if (c->app_rank[q] == from)
+      source = q;
+  MPI_Comm comm = r->coll ? c->coll : c->p2p;
+  for (int64_t k = 0; k < in_flight; k++) {
+    MPI_Status st;
+    int bytes = 0;
+    PMPI_Probe(source, r->tag, comm, &st); /* on the wire: it comes */
+    PMPI_Get_count(&st, MPI_BYTE, &bytes);
+    void *junk = malloc(bytes > 0 ? (size_t)bytes : 1);
+    if (!junk)
+      ft_fatal("rank %d: out of memory dropping a lost message",
+               rt->world_rank);
+    PMPI_Recv(junk, bytes, MPI_BYTE, source, r->tag, comm, MPI_STATUS_IGNORE);
+    free(junk);
+    ch = ft_ml_channel(r->comm, r->coll, from, r->tag);
+    ch->wire_taken++;
+  }
+}
+
+/* The answers come while the restarting rank waits for them, before its
+ * application runs: the messages in flight are taken off at once. An
+ * answer to an earlier life's request is stale. */
+static void on_resend_answer(struct ft_runtime *rt, const struct ft_wire *m) {
+  size_t n = (size_t)m->value;
+  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  if (m->wave == rt->ml_life && !rt->running) {
+    for (size_t i = 0; i < n; i++)
+      discard_in_flight(rt, m->from, &r[i]);
+    rt->ml_answers++;
+  }
+  free(r);
+}
+
+void ft_ml_ask_resends(struct ft_runtime *rt) {
+  for (int peer = 0; peer < rt->app_ranks; peer++) {
+    size_t n = 0;
+    struct ft_ml_channel *ch;
+    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+      n += ch->peer == peer;
+    struct ml_record *r = records_alloc(n);
+    n = 0;
+    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+      if (ch->peer == peer)
+        r[n++] = (struct ml_record){.comm = ch->comm,
+                                    .coll = ch->coll,
+                                    .tag = ch->tag,
+                                    .a = ch->pre,
+                                    .b = ch->delivered};
+    struct ft_wire m = {.kind = FT_WIRE_ML_RESEND_REQUEST,
+                        .wave = rt->ml_life,
+                        .value = (int64_t)n};
+    ft_control_send_payload(peer, &m, r, n * sizeof *r);
+  }
+}
+
+void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
+  switch (m->kind) {
+  case FT_WIRE_ML_GC:
+    on_gc(m);
+    break;
+  case FT_WIRE_ML_RESEND_REQUEST:
+    on_resend_request(m);
+    break;
+  case FT_WIRE_ML_RESEND_ANSWER:
+    on_resend_answer(rt, m);
+    break;
+  case FT_WIRE_ML_EVENTS:
+    ft_ml_on_events(rt, m);
+    break;
+  default:
+    ft_fatal("rank %d: unexpected message-logging message %d from rank %d",
+             rt->world_rank, m->kind, m->from);
+  }
+}

@@ -1,0 +1,537 @@
+/* Message logging: the point-to-point operations of the application and of
+ * the runtime's collectives, with their ids, sender-based copies, logged
+ * events and replayed outcomes (see msglog.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "msglog.h"
+
+/* An operation's request, as the application (or a collective) holds it. */
+struct ml_req {
+  MPI_Request req;
+  int64_t id;
+  int recv, wildcard;
+  int comm, coll; /* the channel, but for a receive's peer and tag */
+  int peer, tag;  /* send: destination (application rank) and tag */
+  int64_t seq;    /* send: its number on the channel */
+  double copied;  /* send: when the sender-based copy is done */
+};
+
+/* Per rank (SMPI privatizes this module's globals). */
+static struct ml_req *reqs;
+static size_t n_reqs, cap_reqs;
+
+static void remember(const struct ml_req *r) {
+  if (r->req == MPI_REQUEST_NULL)
+    return;
+  if (n_reqs == cap_reqs) {
+    size_t cap = cap_reqs ? 2 * cap_reqs : 64;
+    struct ml_req *p = realloc(reqs, cap * sizeof *p);
+    if (!p)
+      ft_fatal("message logging: out of memory for requests");
+    reqs = p;
+    cap_reqs = cap;
+  }
+  reqs[n_reqs++] = *r;
+}
+
+/* Takes the record of `req` out of the table: 1, or 0 if none. */
+static int take(MPI_Request req, struct ml_req *out) {
+  for (size_t i = n_reqs; req != MPI_REQUEST_NULL && i-- > 0;)
+    if (reqs[i].req == req) {
+      *out = reqs[i];
+      reqs[i] = reqs[--n_reqs];
+      return 1;
+    }
+  return 0;
+}
+
+static const struct ml_req *find(MPI_Request req) {
+  for (size_t i = n_reqs; req != MPI_REQUEST_NULL && i-- > 0;)
+    if (reqs[i].req == req)
+      return &reqs[i];
+  return NULL;
+}
+
+/* Steps the core with an event that takes the next id; applies it. */
+static int64_t step_with_id(struct ft_runtime *rt, struct ft_event *e) {
+  struct ft_update u;
+  ft_core_decide(rt, e, &u);
+  if (u.id != rt->ml_clock + 1)
+    ft_fatal("rank %d: protocol %s gave id %lld, expected %lld",
+             rt->world_rank, rt->protocol->name, (long long)u.id,
+             (long long)rt->ml_clock + 1);
+  rt->ml_clock = u.id;
+  ft_apply_update(rt, &u);
+  return u.id;
+}
+
+static int rank_in(const struct ft_comm *c, int app_rank) {
+  for (int r = 0; r < c->size; r++)
+    if (c->app_rank[r] == app_rank)
+      return r;
+  ft_fatal("application rank %d is not in communicator %d", app_rank,
+           ft_comm_index(c));
+}
+
+static MPI_Comm wire_of(const struct ft_comm *c, int coll) {
+  return coll ? c->coll : c->p2p;
+}
+
+/* ---- Sends ---- */
+
+static int query_done(void *extra, MPI_Status *status) {
+  (void)extra;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  return MPI_SUCCESS;
+}
+static int free_done(void *extra) {
+  (void)extra;
+  return MPI_SUCCESS;
+}
+static int cancel_done(void *extra, int complete) {
+  (void)extra;
+  (void)complete;
+  return MPI_SUCCESS;
+}
+
+/* A request that is complete already (a send the wire has had). */
+static void completed_request(MPI_Request *req) {
+  PMPI_Grequest_start(query_done, free_done, cancel_done, NULL, req);
+  PMPI_Grequest_complete(*req);
+}
+
+static void *pack(const void *buf, int count, MPI_Datatype type, MPI_Comm comm,
+                  int *bytes) {
+  int size = 0, pos = 0;
+  PMPI_Pack_size(count, type, comm, &size);
+  void *data = malloc(size > 0 ? (size_t)size : 1);
+  if (!data)
+    ft_fatal("rank %d: out of memory for a sender-based copy of %d bytes",
+             ft_runtime()->world_rank, size);
+  PMPI_Pack(buf, count, type, data, size, &pos, comm);
+  *bytes = pos;
+  return data;
+}
+
+/* "every event is safely logged before any MPI send can progress"; "every
+ * outgoing payload is copied to the sender's volatile log". A send the
+ * wire already had (a re-execution's) only rebuilds its log entry. */
+int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
+                int tag, struct ft_comm *c, int coll, MPI_Request *req) {
+  struct ft_runtime *rt = ft_runtime();
+  if (dest == MPI_PROC_NULL) {
+    *req = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  }
+  int peer = ft_comm_app_rank(c, dest), bytes;
+  struct ft_event e = {.type = FT_EVENT_APP_SEND, .peer = peer, .tag = tag};
+  struct ml_req r = {.id = step_with_id(rt, &e),
+                     .comm = ft_comm_index(c),
+                     .coll = coll,
+                     .peer = peer,
+                     .tag = tag};
+  while (rt->ml_waiting)
+    ft_wait_control();
+  void *data = pack(buf, count, type, wire_of(c, coll), &bytes);
+  struct ft_ml_channel *ch = ft_ml_channel(r.comm, coll, peer, tag);
+  r.seq = ++ch->sent;
+  int on_wire = r.seq <= ch->hw;
+  rt->ml_sb_bytes += (uint64_t)bytes;
+  struct ft_ml_entry *entry = ft_ml_log_add(ch, r.seq, data, (size_t)bytes);
+  if (on_wire) {
+    completed_request(req);
+    r.req = *req;
+    remember(&r);
+    return MPI_SUCCESS;
+  }
+  ch->hw = r.seq;
+  ch->wire_sent++;
+  rt->counters.messages++;
+  rt->counters.bytes += (uint64_t)bytes;
+  double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
+  if (delay > 0)
+    ft_backend_sleep(delay);
+  r.copied = ft_backend_now();
+  if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
+    r.copied += (double)bytes / (rt->options.copy_mbps * 1e6);
+  entry->in_flight = 1;
+  int rc = PMPI_Isend(entry->data, bytes, MPI_PACKED, dest, tag,
+                      wire_of(c, coll), req);
+  r.req = *req;
+  remember(&r);
+  return rc;
+}
+
+/* ---- Receives ---- */
+
+int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                struct ft_comm *c, int coll, MPI_Request *req) {
+  struct ft_runtime *rt = ft_runtime();
+  if (source == MPI_PROC_NULL) {
+    *req = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  }
+  int wildcard = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG;
+  struct ft_event e = {
+      .type = FT_EVENT_APP_RECV,
+      .peer = source == MPI_ANY_SOURCE ? -1 : ft_comm_app_rank(c, source),
+      .tag = tag == MPI_ANY_TAG ? -1 : tag};
+  struct ml_req r = {.id = step_with_id(rt, &e),
+                     .recv = 1,
+                     .wildcard = wildcard,
+                     .comm = ft_comm_index(c),
+                     .coll = coll};
+  int peer, logged_tag;
+  if (wildcard && ft_ml_replay_match(r.id, &peer, &logged_tag)) {
+    source = rank_in(c, peer); /* "every promiscuous source is replaced" */
+    tag = logged_tag;
+  }
+  int rc = PMPI_Irecv(buf, count, type, source, tag, wire_of(c, coll), req);
+  r.req = *req;
+  remember(&r);
+  return rc;
+}
+
+/* ---- Completions ---- */
+
+/* What a completed request means: a delivery (counted, told to the core),
+ * or the end of a send (its copy may go). */
+static void completed(struct ft_runtime *rt, const struct ml_req *r,
+                      const MPI_Status *st) {
+  if (!r->recv) {
+    ft_ml_send_done(r->comm, r->coll, r->peer, r->tag, r->seq);
+    double now = ft_backend_now();
+    if (r->copied > now)
+      ft_backend_sleep(r->copied - now);
+    return;
+  }
+  struct ft_comm *c = ft_comm_at(r->comm);
+  int peer = ft_comm_app_rank(c, st->MPI_SOURCE), bytes = 0;
+  struct ft_ml_channel *ch =
+      ft_ml_channel(r->comm, r->coll, peer, st->MPI_TAG);
+  ch->delivered++;
+  ch->wire_taken++;
+  rt->ml_deliveries++;
+  PMPI_Get_count(st, MPI_BYTE, &bytes);
+  double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
+  struct ft_event e = {.type = FT_EVENT_DELIVERED,
+                       .peer = peer,
+                       .tag = st->MPI_TAG,
+                       .bytes = (uint64_t)(bytes > 0 ? bytes : 0),
+                       .id = r->id,
+                       .wildcard = r->wildcard};
+  struct ft_update u;
+  ft_core_decide(rt, &e, &u);
+  if ((u.flags & FT_UPDATE_COPY) && rt->options.copy_mbps > 0)
+    delay += (double)bytes / (rt->options.copy_mbps * 1e6);
+  if (delay > 0)
+    ft_backend_sleep(delay);
+  ft_apply_update(rt, &u);
+}
+
+/* A request the completion call saw complete, by its handle before. */
+static void completed_handle(struct ft_runtime *rt, MPI_Request before,
+                             const MPI_Status *st) {
+  struct ml_req r;
+  if (take(before, &r))
+    completed(rt, &r, st);
+}
+
+int ft_ml_wait(MPI_Request *req, MPI_Status *status) {
+  MPI_Request before = *req;
+  MPI_Status st;
+  int rc = ft_wait_internal(req, &st);
+  completed_handle(ft_runtime(), before, &st);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
+}
+
+int ft_ml_waitall(int n, MPI_Request reqs_[], MPI_Status statuses[]) {
+  for (int i = 0; i < n; i++)
+    ft_ml_wait(&reqs_[i],
+               statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                               : &statuses[i]);
+  return MPI_SUCCESS;
+}
+
+/* The non-deterministic completion calls ("NDD"): replayed from the log
+ * below its horizon, told to the core as COMPLETION events otherwise. */
+
+enum { MAX_IDS = 1024 };
+
+static int64_t next_id(const struct ft_runtime *rt) {
+  return rt->ml_clock + 1;
+}
+
+static void tell_completion(struct ft_runtime *rt, const int64_t *ids,
+                            size_t n) {
+  struct ft_event e = {.type = FT_EVENT_COMPLETION, .ids = ids, .n_ids = n};
+  step_with_id(rt, &e);
+}
+
+/* The index in reqs_ of the request with that id (replay). */
+static int index_of(int n, const MPI_Request reqs_[], int64_t id) {
+  for (int i = 0; i < n; i++) {
+    const struct ml_req *r = find(reqs_[i]);
+    if (r && r->id == id)
+      return i;
+  }
+  ft_fatal("rank %d: replay diverged: request %lld of a logged completion is "
+           "not among the %d requests of this call",
+           ft_runtime()->world_rank, (long long)id, n);
+}
+
+/* Replays a logged completion: waits for the requests it names; returns
+ * how many (their indices in idx). -1: not logged, live. */
+static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs_[],
+                             int idx[], MPI_Status statuses[]) {
+  int64_t ids[MAX_IDS];
+  size_t k;
+  if (ft_ml_replay_completion(next_id(rt), ids, MAX_IDS, &k) < 0)
+    return -1;
+  for (size_t i = 0; i < k; i++) {
+    idx[i] = index_of(n, reqs_, ids[i]);
+    MPI_Status st;
+    ft_ml_wait(&reqs_[idx[i]], &st);
+    if (statuses)
+      statuses[i] = st;
+  }
+  tell_completion(rt, ids, k);
+  return (int)k;
+}
+
+/* Live: tells the core which requests (handles before the call) completed
+ * and does their bookkeeping. */
+static void live_completion(struct ft_runtime *rt, const MPI_Request before[],
+                            const int idx[], int k, const MPI_Status st[]) {
+  int64_t ids[MAX_IDS];
+  size_t n = 0;
+  for (int i = 0; i < k; i++) {
+    struct ml_req r;
+    if (!take(before[idx[i]], &r))
+      continue;
+    if (n < MAX_IDS)
+      ids[n++] = r.id;
+    completed(rt, &r, &st[i]);
+  }
+  tell_completion(rt, ids, n);
+}
+
+static MPI_Request *copy_handles(int n, const MPI_Request reqs_[]) {
+  MPI_Request *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+  if (!copy)
+    ft_fatal("out of memory in a completion call on %d requests", n);
+  memcpy(copy, reqs_, (size_t)n * sizeof *copy);
+  return copy;
+}
+
+int ft_ml_waitany(int n, MPI_Request reqs_[], int *index, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
+  MPI_Status st;
+  int idx[MAX_IDS];
+  int k = replay_completion(rt, n, reqs_, idx, &st);
+  if (k >= 0) {
+    *index = k ? idx[0] : MPI_UNDEFINED;
+  } else {
+    MPI_Request *before = copy_handles(n, reqs_);
+    *index = ft_wait_any(n, reqs_, &st);
+    live_completion(rt, before, index, *index == MPI_UNDEFINED ? 0 : 1, &st);
+    free(before);
+  }
+  if (status != MPI_STATUS_IGNORE && *index != MPI_UNDEFINED)
+    *status = st;
+  return MPI_SUCCESS;
+}
+
+/* One completion per call, as without message logging (p2p.c). */
+int ft_ml_waitsome(int n, MPI_Request reqs_[], int *outcount, int indices[],
+                   MPI_Status statuses[]) {
+  int index;
+  MPI_Status st;
+  ft_ml_waitany(n, reqs_, &index, &st);
+  *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
+  if (index != MPI_UNDEFINED) {
+    indices[0] = index;
+    if (statuses != MPI_STATUSES_IGNORE)
+      statuses[0] = st;
+  }
+  return MPI_SUCCESS;
+}
+
+int ft_ml_testany(int n, MPI_Request reqs_[], int *index, int *flag,
+                  MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
+  MPI_Status st;
+  int idx[MAX_IDS];
+  int k = replay_completion(rt, n, reqs_, idx, &st);
+  if (k >= 0) {
+    *flag = k > 0;
+    *index = k ? idx[0] : MPI_UNDEFINED;
+  } else {
+    MPI_Request *before = copy_handles(n, reqs_);
+    PMPI_Testany(n, reqs_, index, flag, &st);
+    int done = *flag && *index != MPI_UNDEFINED;
+    live_completion(rt, before, index, done, &st);
+    free(before);
+  }
+  if (*flag && *index != MPI_UNDEFINED && status != MPI_STATUS_IGNORE)
+    *status = st;
+  return MPI_SUCCESS;
+}
+
+int ft_ml_test(MPI_Request *req, int *flag, MPI_Status *status) {
+  int index;
+  return ft_ml_testany(1, req, &index, flag, status);
+}
+
+static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
+                         int indices[], MPI_Status statuses[], int all) {
+  struct ft_runtime *rt = ft_runtime();
+  MPI_Status small[16];
+  MPI_Status *st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
+  int *idx = malloc((size_t)(n > 0 ? n : 1) * sizeof *idx);
+  if (!st || !idx || n > MAX_IDS)
+    ft_fatal("a completion call on %d requests (at most %d)", n, MAX_IDS);
+  int k = replay_completion(rt, n, reqs_, idx, st);
+  if (k < 0) {
+    MPI_Request *before = copy_handles(n, reqs_);
+    int flag = 0;
+    k = 0;
+    if (all) {
+      PMPI_Testall(n, reqs_, &flag, st);
+      for (int i = 0; flag && i < n; i++)
+        if (before[i] != MPI_REQUEST_NULL)
+          idx[k++] = i;
+      for (int i = 0; i < k; i++)
+        st[i] = st[idx[i]];
+    } else {
+      PMPI_Testsome(n, reqs_, &k, idx, st);
+      if (k == MPI_UNDEFINED)
+        k = 0;
+    }
+    live_completion(rt, before, idx, k, st);
+    free(before);
+  }
+  *outcount = k;
+  for (int i = 0; i < k; i++) {
+    if (indices)
+      indices[i] = idx[i];
+    if (statuses != MPI_STATUSES_IGNORE)
+      statuses[all ? idx[i] : i] = st[i];
+  }
+  if (st != small)
+    free(st);
+  free(idx);
+  return MPI_SUCCESS;
+}
+
+int ft_ml_testsome(int n, MPI_Request reqs_[], int *outcount, int indices[],
+                   MPI_Status statuses[]) {
+  return testsome_like(n, reqs_, outcount, indices, statuses, 0);
+}
+
+int ft_ml_testall(int n, MPI_Request reqs_[], int *flag,
+                  MPI_Status statuses[]) {
+  int k;
+  testsome_like(n, reqs_, &k, NULL, statuses, 1);
+  int active = 0;
+  for (int i = 0; i < n; i++)
+    active += reqs_[i] != MPI_REQUEST_NULL;
+  *flag = active == 0;
+  return MPI_SUCCESS;
+}
+
+/* ---- Probes ---- */
+
+/* Waits until a message of source/tag is there (it was, in the run being
+ * replayed). */
+static void probe_until_found(int source, int tag, MPI_Comm comm,
+                              MPI_Status *st) {
+  int flag = 0;
+  while (!flag) {
+    PMPI_Iprobe(source, tag, comm, &flag, st);
+    if (!flag && !ft_poll_control())
+      ft_backend_sleep(1e-6);
+  }
+}
+
+static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
+                       int found, const MPI_Status *st) {
+  int bytes = 0;
+  struct ft_event e = {.type = FT_EVENT_PROBED, .index = found};
+  if (found) {
+    PMPI_Get_count(st, MPI_BYTE, &bytes);
+    e.peer = ft_comm_app_rank(c, st->MPI_SOURCE);
+    e.tag = st->MPI_TAG;
+    e.bytes = (uint64_t)(bytes > 0 ? bytes : 0);
+  }
+  step_with_id(rt, &e);
+}
+
+/* Replays probe `next id`: 1 found (status in st), 0 not; -1 live. */
+static int replay_probe(struct ft_runtime *rt, struct ft_comm *c,
+                        MPI_Status *st) {
+  int peer, tag;
+  int logged = ft_ml_replay_probe(next_id(rt), &peer, &tag);
+  if (logged == 1)
+    probe_until_found(rank_in(c, peer), tag, c->p2p, st);
+  if (logged >= 0)
+    tell_probe(rt, c, logged, st);
+  return logged;
+}
+
+int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
+                 MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
+  MPI_Status st;
+  int found = replay_probe(rt, c, &st);
+  if (found < 0) {
+    PMPI_Iprobe(source, tag, c->p2p, &found, &st);
+    tell_probe(rt, c, found, &st);
+  }
+  *flag = found;
+  if (found && status != MPI_STATUS_IGNORE)
+    *status = st;
+  return MPI_SUCCESS;
+}
+
+int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
+  MPI_Status st;
+  if (source != MPI_ANY_SOURCE && tag != MPI_ANY_TAG) { /* deterministic */
+    probe_until_found(source, tag, c->p2p, &st);
+  } else if (replay_probe(rt, c, &st) < 0) {
+    probe_until_found(source, tag, c->p2p, &st);
+    tell_probe(rt, c, 1, &st);
+  }
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return MPI_SUCCESS;
+}
+
+/* ---- A failure ---- */
+
+void ft_ml_drop_requests(void) {
+  for (size_t i = 0; i < n_reqs; i++) {
+    struct ml_req *r = &reqs[i];
+    if (!r->recv)
+      continue; /* on the wire: its entry waits in limbo (ml_channels.c) */
+    MPI_Status st;
+    int cancelled = 0;
+    PMPI_Cancel(&r->req);
+    PMPI_Wait(&r->req, &st);
+    PMPI_Test_cancelled(&st, &cancelled);
+    if (!cancelled) { /* it took a message off the wire */
+      struct ft_comm *c = ft_comm_at(r->comm);
+      ft_ml_channel(r->comm, r->coll, ft_comm_app_rank(c, st.MPI_SOURCE),
+                    st.MPI_TAG)
+          ->wire_taken++;
+    }
+  }
+  n_reqs = 0;
+}

@@ -1,0 +1,124 @@
+/* Message logging: a restarted rank's events, fetched from its event
+ * logger, and the outcomes they make the replay reproduce (see msglog.h).
+ *
+ * From pessimist-openmpi-v, section 3.2: "During recovery, the first step
+ * is to retrieve the events related to the MPI process from the event
+ * logger. Then every promiscuous source is replaced by the well specified
+ * source of the event corresponding to the request identifier" and "when
+ * the NDD clock is equal to the clock of the first event, the corresponding
+ * requests are completed by waiting for each of them ... NDD whose clock is
+ * lower than the first NDD event in the log have to return no request
+ * completed." */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msglog.h"
+
+/* Per rank (SMPI privatizes this module's globals). */
+static struct ft_logged_event *events; /* by id, then logging order */
+static size_t n_events;
+static int64_t horizon; /* the last logged id: beyond it, live */
+static int fetched;     /* the answer to this life's request came */
+
+struct ordered {
+  struct ft_logged_event e;
+  size_t order;
+};
+
+static int by_id(const void *a, const void *b) {
+  const struct ordered *x = a, *y = b;
+  if (x->e.id != y->e.id)
+    return x->e.id < y->e.id ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m) {
+  size_t n = (size_t)m->value;
+  struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
+  if (m->wave != rt->ml_life || fetched) {
+    free(got);
+    return;
+  }
+  struct ordered *o = calloc(n ? n : 1, sizeof *o);
+  if (!o)
+    ft_fatal("rank %d: out of memory for %zu events", rt->world_rank, n);
+  for (size_t i = 0; i < n; i++)
+    o[i] = (struct ordered){got[i], i};
+  qsort(o, n, sizeof *o, by_id);
+  horizon = 0;
+  for (size_t i = 0; i < n; i++) {
+    got[i] = o[i].e;
+    if (got[i].id > horizon)
+      horizon = got[i].id;
+  }
+  free(o);
+  free(events);
+  events = got;
+  n_events = n;
+  fetched = 1;
+}
+
+int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *last) {
+  struct ft_wire ask = {.kind = FT_WIRE_ML_EVENTS_REQUEST, .wave = rt->ml_life};
+  fetched = 0;
+  ft_control_send(ft_ml_logger_of(rt, rt->world_rank), &ask);
+  while (!fetched)
+    ft_wait_control();
+  *last = horizon;
+  return (int64_t)n_events;
+}
+
+void ft_ml_replay_clear(void) {
+  free(events);
+  events = NULL;
+  n_events = 0;
+  horizon = 0;
+}
+
+/* The first event with this id, or n_events. */
+static size_t first_of(int64_t id) {
+  size_t lo = 0, hi = n_events;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (events[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int ft_ml_replay_match(int64_t id, int *peer, int *tag) {
+  if (id > horizon)
+    return 0;
+  for (size_t i = first_of(id); i < n_events && events[i].id == id; i++)
+    if (events[i].kind == FT_LOGGED_MATCH ||
+        events[i].kind == FT_LOGGED_DELIVERY) {
+      *peer = events[i].peer;
+      *tag = events[i].tag;
+      return 1;
+    }
+  return 0;
+}
+
+int ft_ml_replay_probe(int64_t id, int *peer, int *tag) {
+  if (id > horizon)
+    return -1;
+  for (size_t i = first_of(id); i < n_events && events[i].id == id; i++)
+    if (events[i].kind == FT_LOGGED_PROBE) {
+      *peer = events[i].peer;
+      *tag = events[i].tag;
+      return 1;
+    }
+  return 0; /* below the horizon without its event: it found nothing */
+}
+
+int ft_ml_replay_completion(int64_t id, int64_t *ids, size_t cap, size_t *n) {
+  *n = 0;
+  if (id > horizon)
+    return -1;
+  for (size_t i = first_of(id); i < n_events && events[i].id == id; i++)
+    if (events[i].kind == FT_LOGGED_COMPLETION && *n < cap)
+      ids[(*n)++] = events[i].value;
+  return 1;
+}

@@ -1,0 +1,106 @@
+/* Message logging: the restart of one failed rank while the others go on
+ * (see msglog.h). From pessimist-openmpi-v, section 2.1: "This allows for
+ * the surviving processes to serve past messages to recovering processes on
+ * demand, without rolling back." */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "image.h"
+#include "msglog.h"
+
+/* Its last committed checkpoint, from its server (none: from the start). */
+static void fetch_checkpoint(struct ft_runtime *rt) {
+  int server = ft_server_of(rt, rt->world_rank);
+  struct ft_wire ask = {
+      .kind = FT_WIRE_IMAGE_REQUEST, .wave = -1, .inc = rt->ml_life};
+  rt->image_offered = 0;
+  ft_control_send(server, &ask);
+  while (!rt->image_offered)
+    ft_wait_control();
+  rt->restore_wave = 0;
+  if (!rt->image_bytes)
+    return;
+  struct ft_local_image *slot = &rt->images[0];
+  slot->bytes = rt->image_bytes;
+  slot->size = (size_t)rt->image_offer.value;
+  rt->image_bytes = NULL;
+  struct ft_image_info info;
+  char err[256];
+  if (ft_image_check(slot->bytes, slot->size, &info, err, sizeof err) != 0)
+    ft_fatal("rank %d: checkpoint %d from server %d: %s", rt->world_rank,
+             rt->image_offer.wave, server, err);
+  slot->wave = info.wave;
+  slot->index = info.index;
+  rt->restore_wave = info.wave;
+}
+
+/* The log and counts of the checkpoint (the counts tell the peers what to
+ * resend; the log serves the peers that restart too). */
+static void load_log(struct ft_runtime *rt) {
+  struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
+  const void *region;
+  size_t size;
+  if (img && ft_image_find(img->bytes, img->size, FT_ML_REGION, &region,
+                           &size) == 0)
+    (void)ft_ml_region_restore(region, size, &img->time);
+  else
+    ft_ml_reset_logical();
+}
+
+void ft_ml_restart(struct ft_runtime *rt) {
+  double failed_at = ft_backend_now();
+  ft_ml_drop_requests();
+  ft_ml_log_lose();
+  ft_ml_replay_clear();
+  ft_delivery_forget_all();
+  for (int i = 0; i < 2; i++)
+    ft_release_local_image(&rt->images[i]);
+  ft_backend_sleep(rt->restart_cost_s);
+  rt->dead = 0;
+  fetch_checkpoint(rt);
+  load_log(rt);
+  int64_t horizon = 0;
+  int64_t held = ft_ml_fetch_events(rt, &horizon);
+  rt->ml_answers = 0;
+  ft_ml_ask_resends(rt);
+  while (rt->ml_answers < rt->app_ranks)
+    ft_wait_control();
+  ft_ml_reset_logical();
+  struct ft_event e = {.type = FT_EVENT_RESTART, .index = held, .id = horizon};
+  ft_core_step(rt, &e);
+  rt->ml_clock = 0;
+  rt->ml_waiting = 0;
+  rt->comm_replay = 1; /* main() creates its communicators again */
+  memset(rt->regions, 0, sizeof rt->regions);
+  rt->safe_points = 0;
+  rt->held = rt->at_safe_point = 0;
+  rt->restore_pending = 1;
+  const struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
+  double since = img ? img->time : rt->start_time;
+  struct ft_wire done = {.kind = FT_WIRE_ML_RESTARTED,
+                         .wave = rt->ml_life,
+                         .x = {failed_at - since, ft_backend_now() - failed_at}};
+  ft_control_send(ft_dispatcher(rt), &done);
+  rt->ml_restarts++;
+  rt->running = 1;
+}
+
+void ft_ml_restore(struct ft_runtime *rt, const void *image, size_t size,
+                   int wave) {
+  const void *region;
+  size_t bytes;
+  if (ft_image_find(image, size, FT_ML_REGION, &region, &bytes) != 0)
+    ft_fatal("rank %d: checkpoint %d has no message-logging state",
+             rt->world_rank, wave);
+  double time;
+  int64_t clock = ft_ml_region_restore(region, bytes, &time);
+  struct ft_event e = {.type = FT_EVENT_ROLLBACK,
+                       .peer = -1,
+                       .tag = -1,
+                       .wave = wave,
+                       .id = clock,
+                       .index = rt->safe_points};
+  ft_core_step(rt, &e);
+  rt->ml_clock = clock;
+}

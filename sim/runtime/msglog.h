@@ -1,0 +1,179 @@
+/* Message logging in the runtime (protocols with restarts_alone: pessimist,
+ * v2): channels, the sender-based log, the event logger's traffic, the
+ * replay of logged outcomes, and the restart of one failed rank while the
+ * others go on.
+ *
+ * Channels. A message travels on a channel (communicator, p2p or collective
+ * shadow, peer application rank, tag); MPI's non-overtaking rule makes the
+ * n-th message a receiver takes off a channel the n-th its sender put on
+ * it, so both sides number messages alike without a piggybacked header.
+ * Each side keeps two kinds of counts:
+ *  - logical (`sent`, `delivered`): messages of main()'s current run,
+ *    reset when the rank restarts and restored from its checkpoint;
+ *  - on the wire (`wire_sent`, `wire_taken`, and `hw`, the highest logical
+ *    number ever put on the wire): what MPI's queues hold. A failure in
+ *    ftsim is logical (DESIGN.md): the queues survive it, so these counts
+ *    survive it too, and tell a restarted rank how many messages its lost
+ *    life left in flight (it takes them off and drops them: a real crash
+ *    loses them with the connection) and which of its re-executed sends
+ *    already reached the wire (they are not sent again: a real receiver
+ *    drops them by sequence number).
+ *
+ * Sender-based log (pessimist-openmpi-v, section 2.1: "every outgoing
+ * message is saved in the sender's volatile memory"): every send is packed
+ * into the log and leaves from that copy. It goes into the rank's images
+ * and is lost at a failure; garbage collection drops what a receiver's
+ * committed checkpoint holds, except what it received before its first
+ * safe point (main() runs again from the top at a restart, and its set-up
+ * needs those messages again).
+ *
+ * Restart of rank F (recovery.c calls ft_ml_restart): F drops its receives,
+ * fetches its image and its events, asks every rank for what it sent F
+ * (RESEND_REQUEST: for each channel, what F's checkpoint delivered), takes
+ * the messages in flight off the wire, and runs main() again. Each peer
+ * answers with its wire counts and resends, in order, every logged message
+ * F's checkpoint did not have: at once what its log holds, the rest as its
+ * own re-execution (if it failed too) rebuilds them ("the recovery
+ * procedure of this process replays every outgoing send and thus rebuilds
+ * the missing messages", section 2.1). */
+#ifndef FT_MSGLOG_H
+#define FT_MSGLOG_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "runtime.h"
+
+/* The image region of the message-logging state (clock, counts, log). */
+enum { FT_ML_REGION = FT_MAX_REGIONS + 1 };
+
+/* ---- Channels and the sender-based log (ml_channels.c) ---- */
+
+struct ft_ml_entry {
+  int64_t seq;
+  size_t bytes; /* packed */
+  void *data;
+  int in_flight; /* a send from `data` has not completed */
+};
+
+struct ft_ml_channel {
+  int comm, coll, peer, tag; /* the key */
+  /* Out (this rank sends to peer). */
+  int64_t sent, hw, wire_sent;
+  struct ft_ml_entry *log; /* by increasing seq */
+  size_t n_log, cap_log;
+  int64_t resend_pre, resend_from, resend_to, resend_next; /* resend_next 0:
+                                                             none */
+  /* In (peer sends to this rank). */
+  int64_t delivered, wire_taken;
+  int64_t pre;        /* delivered before the first safe point */
+  int64_t checkpointed; /* delivered at the last checkpoint */
+};
+
+/* The channel of that key, created on first use. */
+struct ft_ml_channel *ft_ml_channel(int comm, int coll, int peer, int tag);
+/* Channels by index, for walks (NULL past the end). */
+struct ft_ml_channel *ft_ml_channel_at(size_t i);
+
+/* Adds a packed copy of a message to the log (seq must be new, else it is
+ * dropped as already there) and resends it if a restarted peer waits for
+ * it. Returns the entry. */
+struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
+                                  void *data, size_t bytes);
+/* Sends what restarted peers wait for, in order, as far as the log goes. */
+void ft_ml_serve(struct ft_ml_channel *ch);
+/* A send from an entry completed (its data may be freed by a GC). */
+void ft_ml_send_done(int comm, int coll, int peer, int tag, int64_t seq);
+/* The receiver's checkpoint holds messages (pre, upto]: drops them. */
+void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto);
+/* Waits for the resends still on their way (MPI_Finalize). */
+void ft_ml_finish_resends(void);
+/* Drops the log but the entries in flight (a failure). */
+void ft_ml_log_lose(void);
+/* Bytes the log holds now, and the most it held. */
+uint64_t ft_ml_log_bytes(void);
+
+/* Image region: size, write, and restore (counts and log of the image;
+ * logical counts of channels absent from it reset). `clock` is the core's
+ * clock at the checkpoint, `time` when it was taken; restore returns the
+ * clock and sets *time. */
+size_t ft_ml_region_size(void);
+void ft_ml_region_write(void *dst, int64_t clock, double time);
+int64_t ft_ml_region_restore(const void *src, size_t size, double *time);
+/* At a checkpoint: remember what it delivered, for the GC at its commit. */
+void ft_ml_mark_checkpoint(void);
+/* At the first safe point of the first run: what set-up received. */
+void ft_ml_mark_pre(void);
+/* Logical counts to 0 (main() runs again). */
+void ft_ml_reset_logical(void);
+
+/* ---- Control traffic (ml_control.c) ---- */
+
+/* World rank of the event logger of application rank `rank`. */
+int ft_ml_logger_of(const struct ft_runtime *rt, int rank);
+/* Ships events to this rank's event logger. */
+void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
+                size_t n);
+/* COMMIT of this rank's checkpoint `wave`: its server, and the GC at the
+ * senders. */
+void ft_ml_commit(struct ft_runtime *rt, int wave);
+/* Control messages of message logging (recovery.c passes them on). */
+void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m);
+/* Restart: asks every rank for its resends (this life's request); each
+ * answer takes the messages in flight off the wire (rt->ml_answers
+ * counts them). */
+void ft_ml_ask_resends(struct ft_runtime *rt);
+
+/* ---- Replay of logged outcomes (ml_replay.c) ---- */
+
+/* Fetches this rank's events from its logger; returns how many, the last
+ * id in *horizon. */
+int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *horizon);
+/* Receive `id` matched peer/tag (a logged MATCH): 1, or 0 if not logged. */
+int ft_ml_replay_match(int64_t id, int *peer, int *tag);
+/* Probe `id` found a message of peer/tag: 1; found nothing: 0; not logged
+ * (live): -1. */
+int ft_ml_replay_probe(int64_t id, int *peer, int *tag);
+/* Completion call `id` completed the requests ids[0..*n): 1 (n may be 0:
+ * it found nothing); not logged (live): -1. ids has room for `cap`. */
+int ft_ml_replay_completion(int64_t id, int64_t *ids, size_t cap, size_t *n);
+/* Forgets the fetched events. */
+void ft_ml_replay_clear(void);
+/* The logger's answer to ft_ml_fetch_events (recovery passes it on). */
+void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m);
+
+/* ---- Operations (ml_ops.c): the application's and the collectives' ---- */
+
+/* Sends and receives on communicator c: its p2p channel, or its
+ * collective shadow (coll != 0). */
+int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
+                int tag, struct ft_comm *c, int coll, MPI_Request *req);
+int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                struct ft_comm *c, int coll, MPI_Request *req);
+int ft_ml_wait(MPI_Request *req, MPI_Status *status);
+int ft_ml_waitall(int n, MPI_Request reqs[], MPI_Status statuses[]);
+int ft_ml_waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status);
+int ft_ml_waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
+                   MPI_Status statuses[]);
+int ft_ml_test(MPI_Request *req, int *flag, MPI_Status *status);
+int ft_ml_testany(int n, MPI_Request reqs[], int *index, int *flag,
+                  MPI_Status *status);
+int ft_ml_testsome(int n, MPI_Request reqs[], int *outcount, int indices[],
+                   MPI_Status statuses[]);
+int ft_ml_testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]);
+int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
+                 MPI_Status *status);
+int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status);
+/* Cancels every receive of the lost life; counts what they took. */
+void ft_ml_drop_requests(void);
+
+/* ---- Restart (ml_restart.c) ---- */
+
+/* The failed rank's recovery, before main() runs again. */
+void ft_ml_restart(struct ft_runtime *rt);
+/* At the first safe point of a restarted run: restores the image of
+ * rt->restore_wave (also the application's regions) and the core's clock. */
+void ft_ml_restore(struct ft_runtime *rt, const void *image, size_t size,
+                   int wave);
+
+#endif /* FT_MSGLOG_H */
