@@ -9,7 +9,7 @@
 
 /* One channel in a resend request, an answer or a GC. */
 struct ml_record {
-  int32_t comm, coll, tag, pad_;
+  int32_t comm, coll, tag, zombies;
   int64_t a, b;
 };
 
@@ -84,6 +84,23 @@ static void on_gc(const struct ft_wire *m) {
   free(r);
 }
 
+/* Empty messages for the receives a failed rank left posted (ml_ops.c),
+ * before the answer and the resends. */
+static void feed_zombies(struct ft_ml_channel *ch, int n) {
+  struct ft_comm *c = ft_comm_at(ch->comm);
+  for (int k = 0; c && k < n; k++) {
+    int dest = -1;
+    for (int q = 0; q < c->size; q++)
+      if (c->app_rank[q] == ch->peer)
+        dest = q;
+    MPI_Request req;
+    PMPI_Isend(NULL, 0, MPI_BYTE, dest, ch->tag, ch->coll ? c->coll : c->p2p,
+               &req);
+    PMPI_Request_free(&req);
+    ch->wire_sent++;
+  }
+}
+
 /* A restarted rank asks for what it needs; the answer carries the wire
  * counts, then the resends follow on the channels themselves. */
 static void on_resend_request(const struct ft_wire *m) {
@@ -102,6 +119,7 @@ static void on_resend_request(const struct ft_wire *m) {
     ch->resend_pre = r[i].a;
     ch->resend_from = r[i].b;
     ch->resend_to = ch->hw;
+    feed_zombies(ch, r[i].zombies);
   }
   free(r);
   size_t k = 0, total = 0;
@@ -156,18 +174,38 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
   }
 }
 
-/* The answers come while the restarting rank waits for them, before its
- * application runs: the messages in flight are taken off at once. An
- * answer to an earlier life's request is stale. */
+/* The answers of this life's request are kept: the messages in flight are
+ * taken off once the zombies are fed (ft_ml_discard_answers). An answer to
+ * an earlier life's request is stale. */
 static void on_resend_answer(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   struct ml_record *r = ft_control_payload(m, n * sizeof *r);
-  if (m->wave == rt->ml_life && !rt->running) {
-    for (size_t i = 0; i < n; i++)
-      discard_in_flight(rt, m->from, &r[i]);
-    rt->ml_answers++;
+  if (m->wave != rt->ml_life || rt->running) {
+    free(r);
+    return;
   }
+  void **all = realloc(rt->ml_answer_records,
+                       ((size_t)rt->ml_answers + 1) * sizeof *all);
+  struct ml_record *kept = records_alloc(n + 1);
+  if (!all)
+    ft_fatal("message logging: out of memory");
+  kept[0] = (struct ml_record){.comm = m->from, .a = (int64_t)n};
+  memcpy(kept + 1, r, n * sizeof *r);
   free(r);
+  all[rt->ml_answers++] = kept;
+  rt->ml_answer_records = all;
+}
+
+void ft_ml_discard_answers(struct ft_runtime *rt) {
+  for (int i = 0; i < rt->ml_answers; i++) {
+    struct ml_record *a = rt->ml_answer_records[i];
+    for (int64_t k = 0; k < a[0].a; k++)
+      discard_in_flight(rt, a[0].comm, &a[1 + k]);
+    free(a);
+  }
+  free(rt->ml_answer_records);
+  rt->ml_answer_records = NULL;
+  rt->ml_answers = 0;
 }
 
 void ft_ml_ask_resends(struct ft_runtime *rt) {
@@ -180,11 +218,13 @@ void ft_ml_ask_resends(struct ft_runtime *rt) {
     n = 0;
     for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
       if (ch->peer == peer)
-        r[n++] = (struct ml_record){.comm = ch->comm,
-                                    .coll = ch->coll,
-                                    .tag = ch->tag,
-                                    .a = ch->pre,
-                                    .b = ch->delivered};
+        r[n++] = (struct ml_record){
+            .comm = ch->comm,
+            .coll = ch->coll,
+            .tag = ch->tag,
+            .zombies = ft_ml_zombies_on(ch->comm, ch->coll, peer, ch->tag),
+            .a = ch->pre,
+            .b = ch->delivered};
     struct ft_wire m = {.kind = FT_WIRE_ML_RESEND_REQUEST,
                         .wave = rt->ml_life,
                         .value = (int64_t)n};

@@ -189,7 +189,10 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
   if (wildcard && ft_ml_replay_match(r.id, &peer, &logged_tag)) {
     source = rank_in(c, peer); /* "every promiscuous source is replaced" */
     tag = logged_tag;
+    r.wildcard = 0;
   }
+  r.peer = source == MPI_ANY_SOURCE ? -1 : ft_comm_app_rank(c, source);
+  r.tag = tag;
   int rc = PMPI_Irecv(buf, count, type, source, tag, wire_of(c, coll), req);
   r.req = *req;
   remember(&r);
@@ -514,7 +517,27 @@ int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status) {
   return MPI_SUCCESS;
 }
 
-/* ---- A failure ---- */
+/* ---- A failure ----
+ *
+ * The receives the lost life had posted cannot be cancelled: SimGrid fails
+ * both sides of a transfer under way when one is cancelled. They stay
+ * posted as zombies, and each is fed one message before the restarted run
+ * posts anything: an empty one its named sender sends on request
+ * (ml_control.c), or, for a wildcard, an empty one this rank sends itself;
+ * or a message that was in flight anyway. What a zombie takes is counted on
+ * its channel like any message taken off the wire. Buffers: the lost
+ * life's (nothing of the new run is allocated yet, and empty messages
+ * write nothing). */
+
+static struct ml_req *zombies;
+static size_t n_zombies, cap_zombies;
+
+static void took(const struct ml_req *r, const MPI_Status *st) {
+  struct ft_comm *c = ft_comm_at(r->comm);
+  ft_ml_channel(r->comm, r->coll, ft_comm_app_rank(c, st->MPI_SOURCE),
+                st->MPI_TAG)
+      ->wire_taken++;
+}
 
 void ft_ml_drop_requests(void) {
   for (size_t i = 0; i < n_reqs; i++) {
@@ -522,16 +545,53 @@ void ft_ml_drop_requests(void) {
     if (!r->recv)
       continue; /* on the wire: its entry waits in limbo (ml_channels.c) */
     MPI_Status st;
-    int cancelled = 0;
-    PMPI_Cancel(&r->req);
-    PMPI_Wait(&r->req, &st);
-    PMPI_Test_cancelled(&st, &cancelled);
-    if (!cancelled) { /* it took a message off the wire */
-      struct ft_comm *c = ft_comm_at(r->comm);
-      ft_ml_channel(r->comm, r->coll, ft_comm_app_rank(c, st.MPI_SOURCE),
-                    st.MPI_TAG)
-          ->wire_taken++;
+    int flag = 0;
+    PMPI_Test(&r->req, &flag, &st);
+    if (flag) {
+      took(r, &st);
+      continue;
     }
+    if (n_zombies == cap_zombies) {
+      size_t cap = cap_zombies ? 2 * cap_zombies : 16;
+      struct ml_req *p = realloc(zombies, cap * sizeof *p);
+      if (!p)
+        ft_fatal("message logging: out of memory");
+      zombies = p;
+      cap_zombies = cap;
+    }
+    zombies[n_zombies++] = *r;
   }
   n_reqs = 0;
+}
+
+int ft_ml_zombies_on(int comm, int coll, int peer, int tag) {
+  int n = 0;
+  for (size_t i = 0; i < n_zombies; i++)
+    n += zombies[i].comm == comm && zombies[i].coll == coll &&
+         zombies[i].peer == peer && zombies[i].tag == tag;
+  return n;
+}
+
+void ft_ml_feed_wildcards(void) {
+  struct ft_runtime *rt = ft_runtime();
+  for (size_t i = 0; i < n_zombies; i++) {
+    const struct ml_req *z = &zombies[i];
+    if (!z->wildcard)
+      continue;
+    struct ft_comm *c = ft_comm_at(z->comm);
+    int tag = z->tag < 0 ? 0 : z->tag;
+    MPI_Request req;
+    PMPI_Isend(NULL, 0, MPI_BYTE, c->rank, tag, wire_of(c, z->coll), &req);
+    PMPI_Request_free(&req);
+    ft_ml_channel(z->comm, z->coll, rt->world_rank, tag)->wire_sent++;
+  }
+}
+
+void ft_ml_wait_zombies(void) {
+  for (size_t i = 0; i < n_zombies; i++) {
+    MPI_Status st;
+    PMPI_Wait(&zombies[i].req, &st);
+    took(&zombies[i], &st);
+  }
+  n_zombies = 0;
 }

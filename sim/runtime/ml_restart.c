@@ -58,14 +58,19 @@ void ft_ml_restart(struct ft_runtime *rt) {
     ft_release_local_image(&rt->images[i]);
   ft_backend_sleep(rt->restart_cost_s);
   rt->dead = 0;
+  ft_ml_feed_wildcards();
   fetch_checkpoint(rt);
   load_log(rt);
   int64_t horizon = 0;
   int64_t held = ft_ml_fetch_events(rt, &horizon);
+  for (int i = 0; i < rt->ml_answers; i++) /* of an interrupted restart */
+    free(rt->ml_answer_records[i]);
   rt->ml_answers = 0;
   ft_ml_ask_resends(rt);
   while (rt->ml_answers < rt->app_ranks)
     ft_wait_control();
+  ft_ml_wait_zombies();
+  ft_ml_discard_answers(rt);
   ft_ml_reset_logical();
   struct ft_event e = {.type = FT_EVENT_RESTART, .index = held, .id = horizon};
   ft_core_step(rt, &e);

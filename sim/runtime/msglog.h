@@ -119,10 +119,13 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
 void ft_ml_commit(struct ft_runtime *rt, int wave);
 /* Control messages of message logging (recovery.c passes them on). */
 void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m);
-/* Restart: asks every rank for its resends (this life's request); each
- * answer takes the messages in flight off the wire (rt->ml_answers
- * counts them). */
+/* Restart: asks every rank for its resends (this life's request; it also
+ * asks for an empty message per zombie on their channels); the answers are
+ * kept (rt->ml_answers counts them). */
 void ft_ml_ask_resends(struct ft_runtime *rt);
+/* Then, with every answer in and the zombies fed: takes the messages in
+ * flight off the wire. */
+void ft_ml_discard_answers(struct ft_runtime *rt);
 
 /* ---- Replay of logged outcomes (ml_replay.c) ---- */
 
@@ -164,8 +167,15 @@ int ft_ml_testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]);
 int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
                  MPI_Status *status);
 int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status);
-/* Cancels every receive of the lost life; counts what they took. */
+/* A failure: the receives of the lost life become zombies (see ml_ops.c);
+ * what they took is counted. */
 void ft_ml_drop_requests(void);
+/* Zombies posted for that channel (a named sender). */
+int ft_ml_zombies_on(int comm, int coll, int peer, int tag);
+/* Sends this rank an empty message for each wildcard zombie. */
+void ft_ml_feed_wildcards(void);
+/* Waits until every zombie took its message; counts them. */
+void ft_ml_wait_zombies(void);
 
 /* ---- Restart (ml_restart.c) ---- */
 

@@ -152,6 +152,8 @@ struct ft_runtime {
   int ml_life;             /* restarts of this rank so far */
   int ml_pre_marked;       /* the first safe point of the first run passed */
   int ml_answers;          /* restart: resend answers in */
+  void **ml_answer_records; /* restart: the answers, kept until the zombies
+                               are fed (ml_control.c) */
   int comm_replay;         /* main() runs again: its communicator creations
                               return the existing ones (comm.c) */
   uint64_t ml_events, ml_el_messages, ml_sb_bytes, ml_deliveries;
