@@ -1,6 +1,7 @@
 /* Message logging: the point-to-point operations of the application and of
  * the runtime's collectives, with their ids, sender-based copies, logged
  * events and replayed outcomes (see msglog.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@ struct ml_req {
   int peer, tag;  /* send: destination (application rank) and tag */
   int64_t seq;    /* send: its number on the channel */
   double copied;  /* send: when the sender-based copy is done */
+  int done;       /* a send the wire already had: complete from the start
+                     (SMPI's wait family skips such a request: see
+                     finish_done) */
 };
 
 /* Per rank (SMPI privatizes this module's globals). */
@@ -140,11 +144,16 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
   struct ft_ml_channel *ch = ft_ml_channel(r.comm, coll, peer, tag);
   r.seq = ++ch->sent;
   int on_wire = r.seq <= ch->hw;
+  if (getenv("FTSIM_ML_DEBUG"))
+    fprintf(stderr, "[%.6f] %d send c%d/%d ->%d t%d #%lld%s\n",
+            ft_backend_now(), rt->world_rank, r.comm, coll, peer, tag,
+            (long long)r.seq, on_wire ? " (on wire)" : "");
   rt->ml_sb_bytes += (uint64_t)bytes;
   struct ft_ml_entry *entry = ft_ml_log_add(ch, r.seq, data, (size_t)bytes);
   if (on_wire) {
     completed_request(req);
     r.req = *req;
+    r.done = 1;
     remember(&r);
     return MPI_SUCCESS;
   }
@@ -218,6 +227,10 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
       ft_ml_channel(r->comm, r->coll, peer, st->MPI_TAG);
   ch->delivered++;
   ch->wire_taken++;
+  if (getenv("FTSIM_ML_DEBUG"))
+    fprintf(stderr, "[%.6f] %d recv c%d/%d <-%d t%d #%lld id %lld\n",
+            ft_backend_now(), rt->world_rank, r->comm, r->coll, peer,
+            st->MPI_TAG, (long long)ch->delivered, (long long)r->id);
   rt->ml_deliveries++;
   PMPI_Get_count(st, MPI_BYTE, &bytes);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
@@ -244,7 +257,35 @@ static void completed_handle(struct ft_runtime *rt, MPI_Request before,
     completed(rt, &r, st);
 }
 
+/* If `*req` is a send that was complete from the start, frees it (MPI_Test
+ * does complete a generalized request; SMPI's waits skip one completed
+ * before them) and returns 1. */
+static int finish_done(MPI_Request *req, MPI_Status *st) {
+  const struct ml_req *r = find(*req);
+  if (!r || !r->done)
+    return 0;
+  struct ml_req copy;
+  take(*req, &copy);
+  int flag = 0;
+  MPI_Status scratch;
+  PMPI_Test(req, &flag, st ? st : &scratch);
+  *req = MPI_REQUEST_NULL;
+  return 1;
+}
+
+/* The index of a request complete from the start, or -1. */
+static int first_done(int n, const MPI_Request reqs_[]) {
+  for (int i = 0; i < n; i++) {
+    const struct ml_req *r = find(reqs_[i]);
+    if (r && r->done)
+      return i;
+  }
+  return -1;
+}
+
 int ft_ml_wait(MPI_Request *req, MPI_Status *status) {
+  if (finish_done(req, status == MPI_STATUS_IGNORE ? NULL : status))
+    return MPI_SUCCESS;
   MPI_Request before = *req;
   MPI_Status st;
   int rc = ft_wait_internal(req, &st);
@@ -297,6 +338,10 @@ static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs_[],
   size_t k;
   if (ft_ml_replay_completion(next_id(rt), ids, MAX_IDS, &k) < 0)
     return -1;
+  if (getenv("FTSIM_ML_DEBUG"))
+    fprintf(stderr, "[%.6f] %d replay completion op %lld: %zu ids, first %lld\n",
+            ft_backend_now(), rt->world_rank, (long long)next_id(rt), k,
+            k ? (long long)ids[0] : -1LL);
   for (size_t i = 0; i < k; i++) {
     idx[i] = index_of(n, reqs_, ids[i]);
     MPI_Status st;
@@ -342,7 +387,11 @@ int ft_ml_waitany(int n, MPI_Request reqs_[], int *index, MPI_Status *status) {
     *index = k ? idx[0] : MPI_UNDEFINED;
   } else {
     MPI_Request *before = copy_handles(n, reqs_);
-    *index = ft_wait_any(n, reqs_, &st);
+    *index = first_done(n, reqs_);
+    if (*index >= 0)
+      finish_done(&reqs_[*index], &st);
+    else
+      *index = ft_wait_any(n, reqs_, &st);
     live_completion(rt, before, index, *index == MPI_UNDEFINED ? 0 : 1, &st);
     free(before);
   }
@@ -377,7 +426,12 @@ int ft_ml_testany(int n, MPI_Request reqs_[], int *index, int *flag,
     *index = k ? idx[0] : MPI_UNDEFINED;
   } else {
     MPI_Request *before = copy_handles(n, reqs_);
-    PMPI_Testany(n, reqs_, index, flag, &st);
+    *index = first_done(n, reqs_);
+    *flag = *index >= 0;
+    if (*flag)
+      finish_done(&reqs_[*index], &st);
+    else
+      PMPI_Testany(n, reqs_, index, flag, &st);
     int done = *flag && *index != MPI_UNDEFINED;
     live_completion(rt, before, index, done, &st);
     free(before);
@@ -403,9 +457,17 @@ static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
   int k = replay_completion(rt, n, reqs_, idx, st);
   if (k < 0) {
     MPI_Request *before = copy_handles(n, reqs_);
-    int flag = 0;
+    int flag = 0, d;
     k = 0;
-    if (all) {
+    while (!all && (d = first_done(n, reqs_)) >= 0) {
+      finish_done(&reqs_[d], &st[k]);
+      idx[k++] = d;
+    }
+    if (k > 0) {
+      live_completion(rt, before, idx, k, st);
+      free(before);
+      before = NULL;
+    } else if (all) {
       PMPI_Testall(n, reqs_, &flag, st);
       for (int i = 0; flag && i < n; i++)
         if (before[i] != MPI_REQUEST_NULL)
@@ -417,8 +479,10 @@ static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
       if (k == MPI_UNDEFINED)
         k = 0;
     }
-    live_completion(rt, before, idx, k, st);
-    free(before);
+    if (before) {
+      live_completion(rt, before, idx, k, st);
+      free(before);
+    }
   }
   *outcount = k;
   for (int i = 0; i < k; i++) {
