@@ -140,7 +140,7 @@ static int build(struct run *run, const struct seeded_params *p,
   c->rng = cluster_splitmix64(&x);
   run->fx = cluster_splitmix64(&x);
   c->shuffle = 1;
-  c->replay = 1;
+  c->replay = !p->skip_replay;
   c->trace_on = p->trace;
   c->trace_tail = 1;
   run->left = r->failures;

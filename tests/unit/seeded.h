@@ -69,6 +69,9 @@ struct seeded_params {
   int ranks;    /* 1..CLUSTER_MAX_RANKS, or 0: drawn from the seed */
   int failures; /* 0..SEEDED_MAX_FAILURES, or -1: drawn from the seed */
   int trace;    /* keep the narrative (its last CLUSTER_TRACE_SIZE bytes) */
+  /* A test of the checker itself: the rollback forgets to replay the
+   * channel state (a runtime bug, not a core's). */
+  int skip_replay;
 };
 
 struct seeded_result {
