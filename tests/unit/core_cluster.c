@@ -16,17 +16,52 @@ double cluster_uniform(uint64_t *x, double lo, double hi) {
   return lo + (hi - lo) * u;
 }
 
+/* Appends n bytes to the trace and its hash; with trace_tail, drops the
+ * oldest half (at a line boundary) when the text would not fit. */
+static void trace_append(struct cluster *c, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    c->trace_hash ^= (unsigned char)s[i];
+    c->trace_hash *= 0x100000001b3u; /* FNV-1a */
+  }
+  if (c->trace_tail && c->trace_len + n + 1 > sizeof c->trace) {
+    size_t cut = c->trace_len / 2;
+    const char *nl = memchr(c->trace + cut, '\n', c->trace_len - cut);
+    cut = nl ? (size_t)(nl - c->trace) + 1 : c->trace_len;
+    memmove(c->trace, c->trace + cut, c->trace_len - cut);
+    c->trace_len -= cut;
+  }
+  size_t room = sizeof c->trace - c->trace_len;
+  if (room <= 1)
+    return;
+  n = n < room - 1 ? n : room - 1;
+  memcpy(c->trace + c->trace_len, s, n);
+  c->trace_len += n;
+  c->trace[c->trace_len] = '\0';
+}
+
 PRINTF_LIKE(2, 3)
 static void trace(struct cluster *c, const char *fmt, ...) {
-  size_t room = sizeof c->trace - c->trace_len;
-  if (!c->trace_on || room <= 1)
+  if (!c->trace_on)
     return;
+  char line[512];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(c->trace + c->trace_len, room, fmt, ap);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
   if (n > 0)
-    c->trace_len += (size_t)n < room ? (size_t)n : room - 1;
+    trace_append(c, line,
+                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+void cluster_note(struct cluster *c, const char *fmt, ...) {
+  if (!c->trace_on)
+    return;
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  trace(c, "[%7.3f] %s\n", c->time, line);
 }
 
 PRINTF_LIKE(2, 3)
@@ -65,6 +100,7 @@ struct cluster *cluster_new(const struct ft_protocol_ops *ops, int ranks,
   c->ranks = ranks;
   c->period = period;
   c->trace_on = 1;
+  c->trace_hash = 0xcbf29ce484222325u; /* FNV-1a's offset basis */
   c->fifo = ops->has_scheduler != 0;
   for (int r = 0; r < CLUSTER_SLOTS; r++) {
     c->rank[r].iteration = 0.25;
@@ -144,6 +180,7 @@ static int new_msg(struct cluster *c, int from, int to) {
     struct cluster_msg *m = &c->msgs[i];
     if (m->in_use)
       continue;
+    c->msgs_hi = i + 1 > c->msgs_hi ? i + 1 : c->msgs_hi;
     *m = (struct cluster_msg){.in_use = 1,
                               .from = from,
                               .to = to,
@@ -176,6 +213,7 @@ int cluster_script_message(struct cluster *c, int from, int to, double time,
   c->msgs[i].threshold = -1;
   c->msgs[i].forward = 1;
   c->msgs[i].latency = latency;
+  c->msgs[i].app_id = ++c->rank[from].app.out[to];
   return schedule(c, (struct cluster_item){
                          .time = time, .kind = CLUSTER_APP_SEND, .msg = i});
 }
@@ -189,6 +227,16 @@ static void sort(double *v, int n) {
     }
 }
 
+/* Exact mode: the generator of what r sends to `to` in iteration it, the
+ * same in every execution of that iteration. */
+static uint64_t plan_rng(const struct cluster *c, int r, int to, int64_t it) {
+  uint64_t x = c->app_seed ^ ((uint64_t)r * 0x9e3779b97f4a7c15u) ^
+               ((uint64_t)to * 0xc2b2ae3d27d4eb4fu) ^
+               ((uint64_t)it * 0x165667b19e3779f9u);
+  cluster_splitmix64(&x);
+  return x;
+}
+
 /* Rank r starts iteration k->index: it plans its random messages, the
  * forward ones last on each channel. */
 static int plan_iteration(struct cluster *c, int r) {
@@ -198,12 +246,14 @@ static int plan_iteration(struct cluster *c, int r) {
   for (int to = 0; most > 0 && to < c->ranks; to++) {
     if (!c->app_edge[r][to])
       continue;
+    uint64_t own = c->app_seed ? plan_rng(c, r, to, k->index) : 0;
+    uint64_t *x = c->app_seed ? &own : &c->rng;
     double when[CLUSTER_MAX_PLANNED];
-    int n = (int)(cluster_splitmix64(&c->rng) % (uint64_t)(most + 1));
+    int n = (int)(cluster_splitmix64(x) % (uint64_t)(most + 1));
     int forward = 0;
     for (int i = 0; i < n; i++) {
-      when[i] = cluster_uniform(&c->rng, 0.0, 0.9 * k->iteration);
-      forward += cluster_uniform(&c->rng, 0.0, 1.0) < c->app_forward;
+      when[i] = cluster_uniform(x, 0.0, 0.9 * k->iteration);
+      forward += cluster_uniform(x, 0.0, 1.0) < c->app_forward;
     }
     sort(when, n);
     for (int i = 0; i < n; i++) {
@@ -213,6 +263,7 @@ static int plan_iteration(struct cluster *c, int r) {
       c->msgs[m].forward = i >= n - forward;
       c->msgs[m].iteration = k->index;
       c->msgs[m].threshold = k->index + c->msgs[m].forward;
+      c->msgs[m].app_id = ++c->rank[r].app.out[to];
       if (schedule(c, (struct cluster_item){.time = c->time + when[i],
                                             .kind = CLUSTER_APP_SEND,
                                             .msg = m}))
@@ -268,39 +319,102 @@ static int before(const struct next *a, const struct next *b) {
   return a->order < b->order;
 }
 
-static void consider(struct next *best, int *found, struct next n) {
-  if (!*found || before(&n, best))
-    *best = n;
-  *found = 1;
+/* What a scan looks for: the earliest thing, or (tied != NULL) every
+ * thing due at `at`. */
+struct pick {
+  struct next best;
+  int found, ties; /* things due at best.time */
+  struct next *tied;
+  double at;
+  int n_tied;
+};
+
+static void consider(struct pick *p, struct next n) {
+  if (p->tied) {
+    if (n.time == p->at && p->n_tied < CLUSTER_MAX_TIED)
+      p->tied[p->n_tied++] = n;
+    return;
+  }
+  if (!p->found || n.time < p->best.time)
+    p->ties = 1;
+  else if (n.time == p->best.time)
+    p->ties++;
+  if (!p->found || before(&n, &p->best))
+    p->best = n;
+  p->found = 1;
 }
 
-static void find_deliveries(struct cluster *c, struct next *best, int *found) {
+static void find_deliveries(struct cluster *c, struct pick *p) {
   for (int from = 0; from < c->ranks; from++)
     for (int to = 0; to < c->ranks; to++)
       if (deliverable(c, from, to)) {
         size_t id = (size_t)(from * CLUSTER_MAX_RANKS + to);
-        consider(best, found, (struct next){c->time, 1, id, id});
+        consider(p, (struct next){c->time, 1, id, id});
       }
 }
 
-static int find_next(struct cluster *c, struct next *best) {
-  int found = 0;
+static void scan(struct cluster *c, struct pick *p) {
   for (size_t i = 0; i < c->n_pending; i++)
-    consider(best, &found,
-             (struct next){c->pending[i].time, 0, c->pending[i].seq, i});
-  find_deliveries(c, best, &found);
+    consider(p, (struct next){c->pending[i].time, 0, c->pending[i].seq, i});
+  find_deliveries(c, p);
   for (int r = 0; r < slots(c); r++) {
     const struct cluster_rank *k = &c->rank[r];
     if (k->deadline >= 0)
-      consider(best, &found,
-               (struct next){k->deadline > c->time ? k->deadline : c->time, 2,
-                             (uint64_t)r, (size_t)r});
+      consider(p, (struct next){k->deadline > c->time ? k->deadline : c->time,
+                                2, (uint64_t)r, (size_t)r});
     if (!k->held && !is_scheduler(c, r) && ready(c, r))
-      consider(best, &found,
-               (struct next){k->next > c->time ? k->next : c->time, 3,
-                             (uint64_t)r, (size_t)r});
+      consider(p, (struct next){k->next > c->time ? k->next : c->time, 3,
+                                (uint64_t)r, (size_t)r});
   }
-  return found;
+}
+
+/* Returns the number of things due at the earliest instant (0: nothing
+ * pending), the first of them by the fixed tie-break in *best. */
+static int find_next(struct cluster *c, struct next *best) {
+  struct pick p = {.found = 0};
+  scan(c, &p);
+  *best = p.best;
+  return p.found ? p.ties : 0;
+}
+
+/* The channel whose order a pending item must keep (control messages with
+ * fifo, application sends), or -1. */
+static int order_key(const struct cluster *c, const struct cluster_item *it) {
+  if (it->kind == CLUSTER_CONTROL && c->fifo)
+    return 2 * (it->control.from * CLUSTER_SLOTS + it->control.to);
+  if (it->kind == CLUSTER_APP_SEND) {
+    const struct cluster_msg *m = &c->msgs[it->msg];
+    return 2 * (m->from * CLUSTER_SLOTS + m->to) + 1;
+  }
+  return -1;
+}
+
+/* A tied thing may go first unless an earlier item of its channel is due
+ * at the same instant. */
+static int may_go_first(const struct cluster *c, const struct next *tied, int n,
+                        int i) {
+  if (tied[i].cls != 0)
+    return 1;
+  const struct cluster_item *it = &c->pending[tied[i].id];
+  int key = order_key(c, it);
+  for (int j = 0; key >= 0 && j < n; j++)
+    if (tied[j].cls == 0 && c->pending[tied[j].id].seq < it->seq &&
+        order_key(c, &c->pending[tied[j].id]) == key)
+      return 0;
+  return 1;
+}
+
+/* Shuffle: replaces *n by a random thing due at the same instant. */
+static void pick_tied(struct cluster *c, struct next *n) {
+  struct next tied[CLUSTER_MAX_TIED];
+  struct pick p = {.tied = tied, .at = n->time};
+  scan(c, &p);
+  int k = 0;
+  for (int i = 0; i < p.n_tied; i++)
+    if (may_go_first(c, tied, p.n_tied, i))
+      tied[k++] = tied[i];
+  if (k > 1)
+    *n = tied[cluster_splitmix64(&c->rng) % (uint64_t)k];
 }
 
 /* ---- The narrative ------------------------------------------------- */
@@ -597,12 +711,18 @@ static int check_store(struct cluster *c, int r, const struct ft_update *u) {
 
 /* The kept range of `r`'s last STORE for messages from `from`, or an
  * empty one. */
+/* The range of `keep` for messages from `from`, or an empty one. */
+static struct ft_record_range range_in(const struct ft_record_range *keep,
+                                       size_t n, int from) {
+  for (size_t i = 0; i < n; i++)
+    if (keep[i].peer == from)
+      return keep[i];
+  return (struct ft_record_range){.peer = from, .first = 1, .last = 0};
+}
+
 static struct ft_record_range kept_from(const struct cluster_rank *k,
                                         int from) {
-  for (size_t i = 0; i < k->n_keep; i++)
-    if (k->keep[i].peer == from)
-      return k->keep[i];
-  return (struct ft_record_range){.peer = from, .first = 1, .last = 0};
+  return range_in(k->keep, k->n_keep, from);
 }
 
 /* One message against the cut of wave w: kept exactly when sent before
@@ -639,7 +759,7 @@ static int check_message(struct cluster *c, int w, const struct cluster_msg *m,
 /* Frees the messages no later wave can keep or find orphaned: delivered
  * before the receiver's checkpoint of wave w, sent before the sender's. */
 static void forget_messages(struct cluster *c, int w) {
-  for (int i = 0; i < CLUSTER_MAX_MSGS; i++) {
+  for (int i = 0; i < c->msgs_hi; i++) {
     struct cluster_msg *m = &c->msgs[i];
     if (m->in_use && m->state == CLUSTER_MSG_DELIVERED &&
         m->delivered_in < c->rank[m->to].checkpoint_at[w] &&
@@ -652,7 +772,7 @@ static void forget_messages(struct cluster *c, int w) {
  * exactly the messages in transit across the cut (see core_cluster.h). */
 static int check_channel_state(struct cluster *c, int w) {
   int64_t expected[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS] = {{0}};
-  for (int i = 0; i < CLUSTER_MAX_MSGS; i++)
+  for (int i = 0; i < c->msgs_hi; i++)
     if (c->msgs[i].in_use && check_message(c, w, &c->msgs[i], expected))
       return -1;
   for (int to = 0; to < c->ranks; to++)
@@ -670,6 +790,148 @@ static int check_channel_state(struct cluster *c, int w) {
   return 0;
 }
 
+/* ---- Exact mode ---------------------------------------------------- */
+
+static struct cluster_image *image_of(struct cluster_rank *k, int wave) {
+  return &k->image[wave % CLUSTER_IMAGES];
+}
+
+static void save_image(struct cluster_rank *k, int wave,
+                       const struct cluster_app_state *app) {
+  struct cluster_image *img = image_of(k, wave);
+  img->wave = wave;
+  img->app = *app;
+  img->n_kept = 0;
+}
+
+/* Every delivery is the next message of its channel in the failure-free
+ * run. */
+static int check_exactly_once(struct cluster *c, const struct cluster_msg *m) {
+  int64_t *in = &c->rank[m->to].app.in[m->from];
+  if (m->app_id != *in + 1)
+    return fail(c,
+                "[%.3f] rank %d delivers message %lld of channel %d->%d "
+                "after %lld: %s",
+                c->time, m->to, (long long)m->app_id, m->from, m->to,
+                (long long)*in,
+                m->app_id > *in + 1 ? "a message is lost" : "delivered twice");
+  *in = m->app_id;
+  return 0;
+}
+
+/* One message from a peer against r's STORE of wave w: in transit across
+ * the cut (sent before the peer's checkpoint, delivered after r's) exactly
+ * when kept; adds it to *in_transit. */
+static int check_stored(struct cluster *c, int r, int w,
+                        const struct cluster_msg *m, struct ft_record_range g,
+                        int64_t *in_transit) {
+  int sent_before = m->state != CLUSTER_MSG_PLANNED &&
+                    m->iteration < c->rank[m->from].checkpoint_at[w];
+  if (sent_before && m->state != CLUSTER_MSG_DELIVERED)
+    return fail(c,
+                "[%.3f] rank %d stores wave %d before #%lld from %d, sent "
+                "before the cut, is delivered",
+                c->time, r, w, (long long)m->number, m->from);
+  int transit = sent_before && m->delivered_in >= c->rank[r].checkpoint_at[w];
+  int kept = m->number >= g.first && m->number <= g.last;
+  if (kept != transit)
+    return fail(c, "[%.3f] rank %d stores wave %d %s #%lld from %d, %s",
+                c->time, r, w, kept ? "keeping" : "without",
+                (long long)m->number, m->from,
+                transit ? "in transit across the cut"
+                        : "not in transit across the cut");
+  if (kept && !m->recorded)
+    return fail(c,
+                "[%.3f] rank %d stores wave %d keeping #%lld from %d, "
+                "never recorded",
+                c->time, r, w, (long long)m->number, m->from);
+  *in_transit += transit;
+  return 0;
+}
+
+/* The identities of the kept messages from `from`, in order, to the
+ * image. */
+static int keep_ids(struct cluster *c, struct cluster_image *img, int r,
+                    int from, struct ft_record_range g) {
+  for (int64_t n = g.first; n <= g.last; n++)
+    for (int i = 0; i < c->msgs_hi; i++) {
+      const struct cluster_msg *m = &c->msgs[i];
+      if (!m->in_use || m->from != from || m->to != r || m->number != n)
+        continue;
+      if (img->n_kept == CLUSTER_MAX_KEPT)
+        return fail(c, "rank %d: too much channel state", r);
+      img->kept[img->n_kept].peer = from;
+      img->kept[img->n_kept++].app_id = m->app_id;
+    }
+  return 0;
+}
+
+/* Rank r STOREs wave u->wave: every peer has checkpointed it, every
+ * message sent to r before its sender's checkpoint is delivered, and the
+ * ranges keep exactly those delivered after r's checkpoint. */
+static int store_channel_state(struct cluster *c, int r,
+                               const struct ft_update *u) {
+  int w = u->wave;
+  struct cluster_image *img = image_of(&c->rank[r], w);
+  if (img->wave != w)
+    return fail(c, "rank %d: store of wave %d, not captured", r, w);
+  img->n_kept = 0;
+  for (int from = 0; from < c->ranks; from++) {
+    if (c->rank[from].checkpoint_at[w] == 0)
+      return fail(c,
+                  "[%.3f] rank %d stores wave %d before rank %d "
+                  "checkpoints it",
+                  c->time, r, w, from);
+    struct ft_record_range g = range_in(u->keep, u->n_keep, from);
+    int64_t in_transit = 0;
+    for (int i = 0; i < c->msgs_hi; i++) {
+      const struct cluster_msg *m = &c->msgs[i];
+      if (m->in_use && m->from == from && m->to == r &&
+          check_stored(c, r, w, m, g, &in_transit))
+        return -1;
+    }
+    if (g.last - g.first + 1 != in_transit)
+      return fail(c,
+                  "[%.3f] rank %d stores wave %d keeping #%lld..#%lld from "
+                  "%d, %lld in transit across the cut",
+                  c->time, r, w, (long long)g.first, (long long)g.last, from,
+                  (long long)in_transit);
+    if (keep_ids(c, img, r, from, g))
+      return -1;
+  }
+  return 0;
+}
+
+int cluster_check_cuts(struct cluster *c) {
+  if (c->error[0])
+    return -1;
+  if (!c->cuts_changed)
+    return 0; /* the last check still holds */
+  c->cuts_changed = 0;
+  int first = c->committed > 0 ? c->committed : 1;
+  int last = c->committed + 2 < CLUSTER_MAX_WAVES ? c->committed + 2
+                                                  : CLUSTER_MAX_WAVES;
+  for (int i = 0; i < c->msgs_hi; i++) {
+    const struct cluster_msg *m = &c->msgs[i];
+    if (!m->in_use || m->state != CLUSTER_MSG_DELIVERED)
+      continue;
+    for (int w = first; w <= last; w++) {
+      int64_t at_from = c->rank[m->from].checkpoint_at[w];
+      int64_t at_to = c->rank[m->to].checkpoint_at[w];
+      if (at_from && at_to && m->iteration >= at_from &&
+          m->delivered_in < at_to)
+        return fail(c,
+                    "[%.3f] wave %d: #%lld %d->%d is an orphan: sent in "
+                    "iteration %lld, after the sender's checkpoint at %lld, "
+                    "delivered in %lld, before the receiver's at %lld",
+                    c->time, w, (long long)m->number, m->from, m->to,
+                    (long long)m->iteration, (long long)at_from,
+                    (long long)m->delivered_in, (long long)at_to);
+    }
+  }
+  return 0;
+}
+
 static int check_commit(struct cluster *c, int r, const struct ft_update *u) {
   if (r != coordinator(c) || u->wave != c->committed + 1 ||
       u->wave > CLUSTER_MAX_WAVES)
@@ -682,7 +944,8 @@ static int check_commit(struct cluster *c, int r, const struct ft_update *u) {
     if (c->ops->has_scheduler && c->rank[p].stored_wave != u->wave)
       return fail(c, "commit of wave %d before rank %d stores", u->wave, p);
   }
-  return c->ops->has_scheduler ? check_channel_state(c, u->wave) : 0;
+  return c->ops->has_scheduler || c->app_seed ? check_channel_state(c, u->wave)
+                                              : 0;
 }
 
 /* Returns 1 when the update captures the retained copy, 0 otherwise, -1 on
@@ -732,9 +995,13 @@ static int schedule_stored(struct cluster *c, int r, int wave) {
 static int carry_out_capture(struct cluster *c, int r,
                              const struct ft_update *u, int retained) {
   struct cluster_rank *k = &c->rank[r];
-  if (u->flags & FT_UPDATE_RETAIN)
+  if (u->flags & FT_UPDATE_RETAIN) {
     k->retained = k->index;
+    k->app_retained = k->app;
+  }
   if (u->flags & FT_UPDATE_CAPTURE) {
+    save_image(k, u->wave, retained ? &k->app_retained : &k->app);
+    c->cuts_changed = 1;
     k->checkpoint_at[u->wave] = u->index;
     k->checkpoints++;
     k->captured_wave = u->wave;
@@ -746,6 +1013,8 @@ static int carry_out_capture(struct cluster *c, int r,
     k->n_keep = u->n_keep;
     if (u->n_keep)
       memcpy(k->keep, u->keep, u->n_keep * sizeof k->keep[0]);
+    if (c->app_seed && store_channel_state(c, r, u))
+      return -1;
     return schedule_stored(c, r, u->wave);
   }
   return 0;
@@ -758,6 +1027,8 @@ static int carry_out(struct cluster *c, int r, const struct ft_event *e,
   if (carry_out_sends(c, r, u))
     return -1;
   if (u->flags & FT_UPDATE_CHECKPOINT) {
+    save_image(k, u->wave, &k->app);
+    c->cuts_changed = 1;
     k->checkpoint_at[u->wave] = k->index;
     k->checkpoints++;
     if (schedule_stored(c, r, u->wave))
@@ -777,6 +1048,7 @@ static int carry_out(struct cluster *c, int r, const struct ft_event *e,
       return -1;
   }
   if (u->flags & FT_UPDATE_COMMIT) {
+    c->cuts_changed = 1; /* the waves checked move on */
     c->committed = u->wave;
     c->committed_at[u->wave] = c->time;
     for (int p = 0; p < c->ranks; p++) {
@@ -793,24 +1065,30 @@ static int carry_out(struct cluster *c, int r, const struct ft_event *e,
 static int deliver(struct cluster *c, int r, struct ft_event *e,
                    struct cluster_msg *msg) {
   struct cluster_rank *k = &c->rank[r];
-  char head[128];
+  char head[128]; /* described only when needed: printing costs */
   struct ft_update u;
   double old_deadline = k->deadline;
+  int64_t number = msg ? msg->number : 0;
   e->time = c->time;
-  describe_event(c, r, e, msg ? msg->number : 0, head, sizeof head);
-  if (c->ops->step(k->state, e, &u) != 0)
+  if (c->ops->step(k->state, e, &u) != 0) {
+    describe_event(c, r, e, number, head, sizeof head);
     return fail(c, "[%.3f] rank %d rejects: %s", c->time, r, head);
+  }
   int retained = check_update(c, r, e, &u);
   if (retained < 0)
     return -1;
   if (u.flags & FT_UPDATE_RECORD) {
-    if (u.index != msg->number)
+    if (u.index != msg->number) {
+      describe_event(c, r, e, number, head, sizeof head);
       return fail(c, "[%.3f] rank %d records #%lld on %s", c->time, r,
                   (long long)u.index, head);
+    }
     msg->recorded = 1;
   }
-  if (interesting(e, &u, old_deadline))
+  if (c->trace_on && interesting(e, &u, old_deadline)) {
+    describe_event(c, r, e, number, head, sizeof head);
     trace_step(c, r, head, &u, old_deadline, retained);
+  }
   return carry_out(c, r, e, &u, retained);
 }
 
@@ -850,6 +1128,9 @@ static int deliver_app(struct cluster *c, size_t channel) {
   if (++c->recv_no[from][to] != m->number)
     return fail(c, "channel %d->%d delivers #%lld as #%lld", from, to,
                 (long long)m->number, (long long)c->recv_no[from][to]);
+  if (c->app_seed && check_exactly_once(c, m))
+    return -1;
+  c->cuts_changed = 1;
   m->state = CLUSTER_MSG_DELIVERED;
   m->delivered_in = running(c, to);
   c->app_delivered++;
@@ -922,8 +1203,11 @@ int cluster_step(struct cluster *c) {
   struct next n;
   if (c->error[0])
     return -1;
-  if (!find_next(c, &n))
+  int ties = find_next(c, &n);
+  if (ties == 0)
     return 0;
+  if (c->shuffle && ties > 1)
+    pick_tied(c, &n);
   c->steps++;
   c->same_instant = n.time == c->time ? c->same_instant + 1 : 0;
   if (c->same_instant > CLUSTER_MAX_SAME_INSTANT)
@@ -986,7 +1270,8 @@ static void forget_after(struct cluster *c, int wave) {
 
 /* The stale incarnation's application messages: gone, numbers restart. */
 static void forget_incarnation(struct cluster *c) {
-  memset(c->msgs, 0, sizeof c->msgs);
+  memset(c->msgs, 0, (size_t)c->msgs_hi * sizeof c->msgs[0]);
+  c->msgs_hi = 0;
   memset(c->sent_no, 0, sizeof c->sent_no);
   memset(c->recv_no, 0, sizeof c->recv_no);
   memset(c->queue_head, 0, sizeof c->queue_head);
@@ -994,25 +1279,54 @@ static void forget_incarnation(struct cluster *c) {
   memset(c->last_arrival, 0, sizeof c->last_arrival);
 }
 
+/* Replays message `app_id` (exact mode; 0 otherwise) from -> to. */
+static int replay_one(struct cluster *c, int from, int to, int64_t app_id) {
+  int m = new_msg(c, from, to);
+  if (m < 0)
+    return -1;
+  c->msgs[m].threshold = -1;
+  c->msgs[m].forward = 1;
+  c->msgs[m].app_id = app_id;
+  c->replayed++;
+  return schedule(c, (struct cluster_item){
+                         .time = c->time, .kind = CLUSTER_APP_SEND, .msg = m});
+}
+
+/* Exact mode: the application state and the channel state come from each
+ * rank's image of `wave` (none: from the start). */
+static int restore_images(struct cluster *c, int wave) {
+  for (int to = 0; to < c->ranks; to++) {
+    struct cluster_rank *k = &c->rank[to];
+    const struct cluster_image *img = image_of(k, wave);
+    if (wave > 0 && img->wave != wave)
+      return fail(c, "rank %d has no image of committed wave %d", to, wave);
+    k->app = wave > 0 ? img->app : (struct cluster_app_state){{0}, {0}};
+    memset(&k->app_retained, 0, sizeof k->app_retained);
+    for (int i = 0; i < CLUSTER_IMAGES; i++)
+      if (k->image[i].wave > wave)
+        k->image[i].wave = 0;
+  }
+  for (int to = 0; c->replay && wave > 0 && to < c->ranks; to++) {
+    const struct cluster_image *img = image_of(&c->rank[to], wave);
+    for (int i = 0; i < img->n_kept; i++)
+      if (replay_one(c, img->kept[i].peer, to, img->kept[i].app_id))
+        return -1;
+  }
+  return 0;
+}
+
 /* The runtime's replay: every sender re-sends at once the messages its
  * receivers kept in the committed wave, first on their channels. */
 static int replay(struct cluster *c) {
+  if (c->app_seed)
+    return restore_images(c, c->committed);
   for (int to = 0; c->replay && to < c->ranks; to++) {
     const struct cluster_rank *k = &c->rank[to];
     for (size_t i = 0; i < k->n_committed_keep; i++) {
       const struct ft_record_range *g = &k->committed_keep[i];
-      for (int64_t n = g->first; n <= g->last; n++) {
-        int m = new_msg(c, g->peer, to);
-        if (m < 0)
+      for (int64_t n = g->first; n <= g->last; n++)
+        if (replay_one(c, g->peer, to, 0))
           return -1;
-        c->msgs[m].threshold = -1;
-        c->msgs[m].forward = 1;
-        c->replayed++;
-        if (schedule(c, (struct cluster_item){.time = c->time,
-                                              .kind = CLUSTER_APP_SEND,
-                                              .msg = m}))
-          return -1;
-      }
     }
   }
   return 0;

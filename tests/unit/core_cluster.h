@@ -53,6 +53,31 @@
  * sender's checkpoint and delivered after the receiver's, each of which
  * was RECORDed with its number. CAPTURE must name the safe point the rank
  * is at (in a SAFE_POINT step or held) or the one it RETAINed.
+ *
+ * Exact mode (app_seed != 0, for the seeded simulation, seeded.h) adds:
+ *  - a deterministic application: what rank r sends to `to` in iteration k
+ *    depends only on (app_seed, r, to, k), so a re-execution after a
+ *    rollback sends the same messages as the failure-free run. Each message
+ *    carries its identity, its rank on its channel in the failure-free run
+ *    (app_id); the application state of a rank is how many messages it sent
+ *    on and delivered from each channel, saved with its checkpoint (at the
+ *    captured or retained safe point) and restored by a rollback, as the
+ *    runtime restores the protected buffers;
+ *  - exactly-once delivery: every delivery must be the next message of its
+ *    channel in the failure-free run (a gap is a lost message, a step back a
+ *    duplicate), the replayed channel state included;
+ *  - each STORE checked when it happens: every peer has checkpointed the
+ *    wave, every message sent before its cut is delivered, and the ranges
+ *    keep exactly those delivered after this rank's; their identities go to
+ *    the image and are what the senders replay;
+ *  - at every commit, the cut checks above for every protocol (with no
+ *    STORE, nothing may be in transit across the cut).
+ * cluster_check_cuts checks for orphans between steps.
+ *
+ * With `shuffle`, things due at the same instant happen in a random order
+ * (drawn from `rng`) instead of the fixed tie-break, except that control
+ * messages of one channel (with `fifo`) and application sends of one
+ * channel keep their order.
  */
 #ifndef FT_CORE_CLUSTER_H
 #define FT_CORE_CLUSTER_H
@@ -70,6 +95,9 @@
 #define CLUSTER_MAX_MSGS 4096  /* application messages alive at once */
 #define CLUSTER_MAX_QUEUED 128 /* undelivered messages on one channel */
 #define CLUSTER_MAX_PLANNED 8  /* random messages per channel per iteration */
+#define CLUSTER_IMAGES 4       /* checkpoint images kept per rank (exact) */
+#define CLUSTER_MAX_KEPT 128   /* channel-state messages in one image */
+#define CLUSTER_MAX_TIED 256   /* things due at one instant (shuffle) */
 
 enum cluster_item_kind {
   CLUSTER_CONTROL,    /* `control` arrives */
@@ -109,6 +137,24 @@ struct cluster_msg {
   enum cluster_msg_state state;
   int64_t delivered_in; /* the receiver's iteration at the delivery */
   int recorded;         /* a RECORD named it */
+  int64_t app_id;       /* exact: its rank on its channel, failure-free */
+};
+
+/* Exact mode: what the application of one rank has done, per channel. */
+struct cluster_app_state {
+  int64_t out[CLUSTER_MAX_RANKS]; /* messages sent to each rank */
+  int64_t in[CLUSTER_MAX_RANKS];  /* messages delivered from each rank */
+};
+
+/* Exact mode: one checkpoint image as the runtime would store it. */
+struct cluster_image {
+  int wave; /* 0: an empty slot */
+  struct cluster_app_state app;
+  int n_kept; /* the channel state, in replay order */
+  struct {
+    int peer;
+    int64_t app_id;
+  } kept[CLUSTER_MAX_KEPT];
 };
 
 struct cluster_rank {
@@ -131,6 +177,9 @@ struct cluster_rank {
   struct ft_record_range keep[CLUSTER_MAX_RANKS];
   size_t n_committed_keep; /* ... of the last committed wave */
   struct ft_record_range committed_keep[CLUSTER_MAX_RANKS];
+  /* Exact mode. */
+  struct cluster_app_state app, app_retained;
+  struct cluster_image image[CLUSTER_IMAGES]; /* slot: wave % CLUSTER_IMAGES */
 };
 
 struct cluster {
@@ -140,7 +189,8 @@ struct cluster {
   double latency[CLUSTER_SLOTS][CLUSTER_SLOTS];
   double jitter; /* each message adds [0, jitter) from `rng` */
   uint64_t rng;
-  int fifo; /* control messages never overtake on a channel */
+  int fifo;    /* control messages never overtake on a channel */
+  int shuffle; /* random order among things due at the same instant */
   double last_arrival[CLUSTER_SLOTS][CLUSTER_SLOTS];
   struct cluster_rank rank[CLUSTER_SLOTS]; /* [ranks]: the scheduler */
   /* Application messages. */
@@ -150,8 +200,12 @@ struct cluster {
   int replay;         /* rollback: senders re-send the committed channel state
                          (APP_SEND, then DELIVERED first on its channel), as the
                          runtime does; 0: counted on neither side */
+  uint64_t app_seed;  /* non-zero: exact mode (see above) */
   unsigned char app_edge[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
   struct cluster_msg msgs[CLUSTER_MAX_MSGS];
+  int msgs_hi;      /* every message in use is below this slot */
+  int cuts_changed; /* a delivery, checkpoint or commit since the last
+                       cluster_check_cuts */
   int64_t sent_no[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
   int64_t recv_no[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS];
   int queue[CLUSTER_MAX_RANKS][CLUSTER_MAX_RANKS][CLUSTER_MAX_QUEUED];
@@ -169,6 +223,8 @@ struct cluster {
   double committed_at[CLUSTER_MAX_WAVES + 1];
   char error[256]; /* first error, "" while none */
   int trace_on;
+  int trace_tail;      /* when full, drop the oldest half (keep the tail) */
+  uint64_t trace_hash; /* FNV-1a of everything traced, dropped text too */
   size_t trace_len;
   char trace[CLUSTER_TRACE_SIZE];
 };
@@ -238,7 +294,18 @@ int cluster_run_until_commit(struct cluster *c, int wave, double limit);
  * it), else it is counted on neither side. Returns 0, or -1 on an error. */
 int cluster_rollback(struct cluster *c);
 
-/* The trace since the start (or the last cluster_trace_clear). */
+/* Exact mode, between steps: no message delivered before its receiver's
+ * checkpoint of a wave was sent after its sender's (an orphan), for every
+ * wave from the last committed on whose two checkpoints are known.
+ * Returns 0, or -1 with c->error set. */
+int cluster_check_cuts(struct cluster *c);
+
+/* Adds one line "[time] text" to the trace (printf format). */
+void cluster_note(struct cluster *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The trace since the start (or the last cluster_trace_clear); with
+ * trace_tail, its last part. */
 const char *cluster_trace(const struct cluster *c);
 void cluster_trace_clear(struct cluster *c);
 
