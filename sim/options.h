@@ -30,6 +30,9 @@ struct ft_options {
   double daemon_latency_us; /* added per message, on each side; default 0 */
   double daemon_copy_mbps;  /* copy bandwidth, MB/s, on each side; 0: no
                                copy cost */
+  char trace[512];          /* event trace for `ftsim check`: each rank writes
+                               TRACE.<world rank> (sim/runtime/trace.h); default "":
+                               no trace */
 };
 
 /* How application ranks are spread over the checkpoint servers. */

@@ -42,6 +42,7 @@ static void app_send(int count, MPI_Datatype type, int dest, int tag,
     ft_backend_sleep(delay);
   ft_protocol_event(FT_EVENT_APP_SEND,
                     ft_comm_app_rank(ft_comm_get(comm), dest), tag, bytes);
+  ft_trace_app_send(comm, dest, tag, bytes);
 }
 
 static void app_recv(int count, MPI_Datatype type, int source, int tag,
@@ -231,6 +232,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
   ft_count_send(count, type);
+  ft_trace_coll_send(comm, dest, tag, count, type);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
@@ -242,8 +244,11 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm) {
   ft_count_send(scount, stype);
-  return sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype, source,
-                  tag, comm, MPI_STATUS_IGNORE);
+  ft_trace_coll_send(comm, dest, tag, scount, stype);
+  int rc = sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype, source,
+                    tag, comm, MPI_STATUS_IGNORE);
+  ft_trace_coll_delivery(comm, source, tag);
+  return rc;
 }
 
 /* ---- Completion calls. Deterministic (wait, waitall) or not (waitany,
