@@ -43,7 +43,15 @@ Test(options, unknown_key_is_an_error) {
   cr_assert_str_eq(err, "field 1 'periode=30': unknown key 'periode' (known: "
                         "protocol, service_ranks, period, image_mb, scenario, "
                         "ckpt_dir, server_map, daemon_latency_us, "
-                        "daemon_copy_mbps)");
+                        "daemon_copy_mbps, trace)");
+}
+
+Test(options, reads_the_trace_prefix) {
+  cr_assert_eq(ft_options_parse("trace=/tmp/run/t", &o, err, sizeof err), 0,
+               "%s", err);
+  cr_assert_str_eq(o.trace, "/tmp/run/t");
+  cr_assert_eq(ft_options_parse("protocol=pcl", &o, err, sizeof err), 0);
+  cr_assert_str_eq(o.trace, "");
 }
 
 Test(options, reads_the_checkpoint_keys) {
