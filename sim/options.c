@@ -23,7 +23,7 @@ void ft_options_defaults(struct ft_options *options) {
 const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
          "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
-         "log_batch, copy_mbps";
+         "log_batch, copy_mbps, trace";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -113,6 +113,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "scenario") == 0) {
     *why = "scenario must be a file path (under 512 bytes)";
     return parse_path(value, o->scenario, sizeof o->scenario);
+  }
+  if (strcmp(key, "trace") == 0) {
+    *why = "trace must be a file path prefix (under 500 bytes)";
+    return parse_path(value, o->trace, sizeof o->trace - 12);
   }
   if (strcmp(key, "ckpt_dir") == 0) {
     *why = "ckpt_dir must be a directory path (under 512 bytes)";

@@ -36,6 +36,9 @@ struct ft_options {
   int log_batch;     /* events shipped at most per message; default 64 */
   double copy_mbps;  /* memory bandwidth of the sender-based copy (and v2's
                         copy at the receiver), MB/s; default 0: free */
+  char trace[512];   /* event trace for `ftsim check`: each rank writes
+                        TRACE.<world rank> (sim/runtime/trace.h); default "":
+                        no trace */
 };
 
 /* How application ranks are spread over the checkpoint servers. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "check.h"
 #include "listing.h"
 #include "outcome.h"
 #include "paths.h"
@@ -17,6 +18,8 @@ static int help(int argc, char **argv, const struct ft_dirs *dirs) {
     ft_usage_run(stdout);
   else if (argc > 0 && strcmp(argv[0], "sweep") == 0)
     ft_sweep_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "check") == 0)
+    ft_check_usage(stdout);
   else
     ft_usage_main(stdout, dirs);
   return FT_EXIT_OK;
@@ -43,6 +46,8 @@ int main(int argc, char **argv) {
     return ft_analyze_main(argc - 2, argv + 2);
   if (strcmp(cmd, "plot") == 0)
     return ft_plot_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "check") == 0)
+    return ft_check_main(argc - 2, argv + 2);
   if (is_help(cmd))
     return help(argc - 2, argv + 2, &dirs);
   if (strcmp(cmd, "protocols") == 0) {
@@ -55,7 +60,7 @@ int main(int argc, char **argv) {
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
           "ftsim: unknown command '%s' (commands: run, sweep, analyze, "
-          "plot, protocols, platforms, apps, help)\n",
+          "plot, check, protocols, platforms, apps, help)\n",
           cmd);
   return FT_EXIT_USAGE;
 }

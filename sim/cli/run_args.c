@@ -22,6 +22,7 @@ enum flag_id {
   FLAG_SERVICE_RANKS,
   FLAG_HOSTFILE_OUT,
   FLAG_SCENARIO,
+  FLAG_TRACE,
   FLAG_DRY_RUN,
   FLAG_REAL,
   FLAG_HELP,
@@ -42,6 +43,7 @@ static const struct flag flags[] = {
     {"--service-ranks", FLAG_SERVICE_RANKS, true},
     {"--hostfile-out", FLAG_HOSTFILE_OUT, true},
     {"--scenario", FLAG_SCENARIO, true},
+    {"--trace", FLAG_TRACE, true},
     {"--dry-run", FLAG_DRY_RUN, false},
     {"--real", FLAG_REAL, false},
     {"--help", FLAG_HELP, false},
@@ -107,6 +109,9 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
     return 0;
   case FLAG_SCENARIO:
     a->scenario = v;
+    return 0;
+  case FLAG_TRACE:
+    a->trace = v;
     return 0;
   case FLAG_DRY_RUN:
     a->dry_run = true;
@@ -218,6 +223,18 @@ static int append_scenario(const char *path, char *text, size_t len,
   return append_checked(text, len, piece, "--scenario", path, o, err, errlen);
 }
 
+/* Appends "trace=PATH" (the runtime writes PATH.<rank>). */
+static int append_trace(const char *path, char *text, size_t len,
+                        struct ft_options *o, char *err, size_t errlen) {
+  char piece[1024];
+  if (strchr(path, ','))
+    return ft_fail(err, errlen,
+                   "--trace %s: FTSIM_OPTIONS cannot carry a path with a comma",
+                   path);
+  snprintf(piece, sizeof piece, "trace=%s", path);
+  return append_checked(text, len, piece, "--trace", path, o, err, errlen);
+}
+
 int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                         struct ft_options *options, char *err, size_t errlen) {
   char piece[128], shown[32];
@@ -250,6 +267,8 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
     return -1;
   if (args->scenario &&
       append_scenario(args->scenario, text, len, options, err, errlen))
+    return -1;
+  if (args->trace && append_trace(args->trace, text, len, options, err, errlen))
     return -1;
   for (size_t i = 0; i < args->nsets; i++)
     if (append_checked(text, len, args->sets[i], "--set", args->sets[i],

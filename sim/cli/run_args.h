@@ -21,6 +21,8 @@ struct ft_run_args {
   const char *protocol;     /* --protocol; default none */
   const char *hostfile_out; /* --hostfile-out, or NULL for a temp file */
   const char *scenario;     /* --scenario: a name or a path, or NULL */
+  const char *trace;        /* --trace: path prefix of the event trace (each
+                               rank writes TRACE.<rank>), or NULL */
   int np;                   /* --np; default 16 */
   int service_ranks;        /* --service-ranks; default 0, or 1 for a
                                protocol that recovers (its checkpoint
@@ -49,9 +51,10 @@ void ft_run_args_free(struct ft_run_args *args);
 
 /* Builds the FTSIM_OPTIONS text, "protocol=P,service_ranks=N", then
  * "scenario=F" when args->scenario is set (the caller first replaces it
- * with the resolved file), then every --set in order, into `text` (len
- * bytes), and validates it with ft_options_parse into `options`. On error
- * returns -1 with a message naming the flag responsible, e.g.
+ * with the resolved file), "trace=T" with --trace, then every --set in order,
+ * into `text` (len bytes), and validates it with ft_options_parse into
+ * `options`. On error returns -1 with a message naming the flag responsible,
+ * e.g.
  *   "--protocol bogus: unknown protocol 'bogus' (known: none)"
  *   "--set colour=red: unknown key 'colour' (known: protocol, service_ranks)"
  *   "--scenario /a,b.txt: FTSIM_OPTIONS cannot carry a path with a comma"

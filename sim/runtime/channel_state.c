@@ -253,6 +253,7 @@ static void resend(struct ft_runtime *rt, struct ft_record *r) {
              "application has not created",
              rt->world_rank, r->comm);
   ft_protocol_event(FT_EVENT_APP_SEND, r->peer, r->tag, r->bytes);
+  ft_trace_resend(r);
   push_record(&rt->resent, &rt->n_resent, &rt->cap_resent, r);
   PMPI_Isend(r->data, (int)r->bytes, MPI_PACKED, r->dest, r->tag, c->p2p,
              &rt->resent[rt->n_resent - 1].req);

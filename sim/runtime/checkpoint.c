@@ -261,6 +261,7 @@ static void commit(struct ft_runtime *rt, int wave) {
 }
 
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
+  ft_trace_update(rt, u);
   if (u->flags & FT_UPDATE_RETAIN)
     copy_state(rt, &rt->retained);
   if (u->flags & FT_UPDATE_CAPTURE)
@@ -292,6 +293,7 @@ void ft_core_decide(struct ft_runtime *rt, struct ft_event *event,
                     struct ft_update *u) {
   *u = (struct ft_update){.deadline = -1};
   event->time = ft_backend_now();
+  ft_trace_event(rt, event);
   if (rt->protocol->step(rt->protocol_state, event, u) != 0)
     ft_fatal("protocol %s failed on rank %d (event %d at %.9f s)",
              rt->protocol->name, rt->world_rank, (int)event->type, event->time);
@@ -318,6 +320,7 @@ static int restore_at_safe_point(struct ft_runtime *rt) {
   if (!img)
     ft_fatal("rank %d lost its image of wave %d", rt->world_rank,
              rt->restore_wave);
+  ft_trace_restore(rt, img);
   ft_restore_image(rt, img->bytes, img->size);
   rt->safe_points = img->index;
   if (rt->ml)

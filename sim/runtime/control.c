@@ -221,18 +221,20 @@ int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
 
 int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status) {
-  if (ft_runtime()->ml) {
+  if (ft_runtime()->ml) { /* traced by ml_ops.c */
     MPI_Request req;
     ft_irecv_internal(buf, count, type, source, tag, comm, &req);
     return ft_ml_wait(&req, status);
   }
-  if (!ft_runtime()->recovering_protocol || source == MPI_PROC_NULL)
-    return PMPI_Recv(buf, count, type, source, tag, comm, status);
+  int rc;
   MPI_Request req;
-  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req);
-  if (rc != MPI_SUCCESS)
-    return rc;
-  return ft_wait_internal(&req, status);
+  if (!ft_runtime()->recovering_protocol || source == MPI_PROC_NULL)
+    rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+  else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
+           MPI_SUCCESS)
+    rc = ft_wait_internal(&req, status);
+  ft_trace_coll_delivery(comm, source, tag); /* a collective's only */
+  return rc;
 }
 
 void ft_control_drain(struct ft_runtime *rt) {

@@ -64,6 +64,7 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
   if (delay > 0)
     ft_backend_sleep(delay);
+  ft_trace_app_delivery(user, status, (uint64_t)(bytes > 0 ? bytes : 0));
   if (!rt->recovering_protocol)
     return;
   struct ft_comm *c = ft_comm_get(user);

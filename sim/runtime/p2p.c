@@ -43,6 +43,7 @@ static void app_send(int count, MPI_Datatype type, int dest, int tag,
     ft_backend_sleep(delay);
   ft_protocol_event(FT_EVENT_APP_SEND,
                     ft_comm_app_rank(ft_comm_get(comm), dest), tag, bytes);
+  ft_trace_app_send(comm, dest, tag, bytes);
 }
 
 static void app_recv(int count, MPI_Datatype type, int source, int tag,
@@ -293,6 +294,7 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
     return ft_ml_wait(&req, MPI_STATUS_IGNORE);
   }
   ft_count_send(count, type);
+  ft_trace_coll_send(comm, dest, tag, count, type);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
@@ -310,8 +312,11 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                        source, tag, c, coll, MPI_STATUS_IGNORE);
   }
   ft_count_send(scount, stype);
-  return sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype, source,
-                  tag, comm, MPI_STATUS_IGNORE);
+  ft_trace_coll_send(comm, dest, tag, scount, stype);
+  int rc = sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype, source,
+                    tag, comm, MPI_STATUS_IGNORE);
+  ft_trace_coll_delivery(comm, source, tag);
+  return rc;
 }
 
 int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,

@@ -56,8 +56,9 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
     PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->recovering_protocol = rt->protocol->recovers;
   rt->ml = rt->protocol->restarts_alone;
-  rt->track_deliveries =
-      rt->recovering_protocol || ft_daemon_delay(&rt->options, 1) > 0;
+  rt->track_deliveries = rt->recovering_protocol ||
+                         ft_daemon_delay(&rt->options, 1) > 0 ||
+                         rt->options.trace[0];
   rt->servers = rt->options.service_ranks;
 }
 
@@ -132,6 +133,7 @@ static int init_common(int *argc, char ***argv) {
    * ranks, and the summary line, readable when stdout is a pipe. */
   setvbuf(stdout, NULL, _IOLBF, 0);
   read_options(rt);
+  ft_trace_start(rt);
   split_world(rt);
   start_protocol(rt);
   rt->initialized = 1;
@@ -265,6 +267,7 @@ int MPI_Finalize(void) {
   free(rt->protocol_state);
   rt->protocol_state = NULL;
   rt->finalized = 1;
+  ft_trace_stop();
   return PMPI_Finalize();
 }
 

@@ -15,6 +15,7 @@
 #include "ft_protocol.h"
 #include "image.h"
 #include "options.h"
+#include "trace.h"
 
 /* A communicator as the application sees it, and what the runtime uses. */
 struct ft_comm {

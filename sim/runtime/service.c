@@ -214,6 +214,7 @@ static void scheduler_commit(struct service *s, struct dispatcher *d,
   d->committed_wave = wave; /* at once: a rollback ordered before this
                                message comes back restores it */
   d->committed_time = now - s->start;
+  ft_trace_commit(wave, d->inc);
   ft_commit_to_servers(s->rt, wave, d->inc, now);
 }
 

@@ -270,6 +270,25 @@ Test(cli_run_options, scenario_after_service_ranks_before_sets) {
   cr_assert_eq(o.period, 2.0);
 }
 
+Test(cli_run_options, trace_after_scenario_before_sets) {
+  char *w[] = {"--set",  "period=2",   "--protocol", "pcl", "--trace",
+               "/tmp/t", "--scenario", "/abs/s.txt", NULL};
+  char text[256];
+  struct ft_options o;
+  cr_assert_eq(options(w, text, sizeof text, &o), 0, "%s", err);
+  cr_assert_str_eq(text, "protocol=pcl,service_ranks=1,scenario=/abs/s.txt,"
+                         "trace=/tmp/t,period=2");
+  cr_assert_str_eq(o.trace, "/tmp/t");
+}
+
+Test(cli_run_options, trace_path_with_comma) {
+  char *w[] = {"--trace", "/a,b/t", NULL}, text[256];
+  struct ft_options o;
+  cr_assert_eq(options(w, text, sizeof text, &o), -1);
+  cr_assert_str_eq(err, "--trace /a,b/t: FTSIM_OPTIONS cannot carry a path "
+                        "with a comma");
+}
+
 Test(cli_run_options, scenario_path_with_comma) {
   char *w[] = {"--protocol", "pcl", "--scenario", "/a,b/s.txt", NULL},
        text[256];

@@ -5,7 +5,8 @@
 # exponential MTBF), all on a few ranks. Every run must exit 0, say
 # "verified":true and give exactly the failure-free result; and failures must
 # really have happened (at least 80% of the runs see one), so the test cannot
-# pass by never failing anything.
+# pass by never failing anything. Every failure run writes an event trace,
+# and `ftsim check` must prove it consistent.
 #
 # Usage: random_failures.sh FTSIM PROTOCOL COUNT [FIRST_SEED]
 # Prints one line per run; a failing run prints its scenario, its command
@@ -77,8 +78,9 @@ while [ "$seed" -le "$last" ]; do
   want=$(field result "$base")
   period=$(awk -v t="$t" 'BEGIN { printf "%.6f", t / 5 }')
   scenario "$seed" "$t" "$np" >"$tmp/s.txt"
+  rm -f "$tmp"/t.*
   set -- --platform "$platform" --np "$np" --app "$app" --protocol "$protocol" \
-    --set "period=$period" --scenario "$tmp/s.txt"
+    --set "period=$period" --scenario "$tmp/s.txt" --trace "$tmp/t"
   if run "$tmp/out" "$@"; then rc=0; else rc=$?; fi
   got=$(tail -n 1 "$tmp/out")
   failures=$(field failures "$got")
@@ -88,6 +90,8 @@ while [ "$seed" -le "$last" ]; do
     verdict="not verified"
   [ "$verdict" = ok ] && [ "$(field result "$got")" != "$want" ] &&
     verdict="result $(field result "$got") instead of $want"
+  [ "$verdict" = ok ] && ! "$ftsim" check "$tmp/t" >"$tmp/check" 2>&1 &&
+    verdict="trace check: $(cat "$tmp/check")"
   echo "seed $seed: $app np $np on $platform, period $period s:" \
     "${failures:-?} failures, $(field rollbacks "$got") rollbacks," \
     "$(field waves "$got") waves: $verdict"

@@ -4,12 +4,13 @@
 # runs under vcl with one failure at a seeded random time; the control trace
 # (FTSIM_TRACE_CONTROL) tells whether the failure hit a wave between its first
 # CUT and its commit, i.e. while channel state was being recorded. Every run
-# must be verified, and at least a quarter of them must have failed during a
-# recording, so the test cannot pass by missing the window.
+# must be verified, its event trace must pass `ftsim check`, and at least a
+# quarter of them must have failed during a recording, so the test cannot
+# pass by missing the window.
 #
-# Usage: vcl_recording_failures.sh RUN_SMPI PLATFORM AHEAD COUNT
+# Usage: vcl_recording_failures.sh FTSIM RUN_SMPI PLATFORM AHEAD COUNT
 set -u
-run_smpi=$1 platform=$2 ahead=$3 count=$4
+ftsim=$1 run_smpi=$2 platform=$3 ahead=$4 count=$5
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 failed=0 during=0
@@ -17,10 +18,17 @@ for seed in $(seq 1 "$count"); do
   t=$(awk -v s="$seed" 'BEGIN { srand(s); printf "%.6f", 0.01 + 0.07 * rand() }')
   rank=$((seed % 4))
   printf 'detection 0.0005\nrestart 0.002\nfail %d at %s\n' "$rank" "$t" >"$tmp/s.txt"
-  if ! FTSIM_TRACE_CONTROL=1 FTSIM_OPTIONS="protocol=vcl,period=0.003,scenario=$tmp/s.txt" \
+  rm -f "$tmp"/t.*
+  if ! FTSIM_TRACE_CONTROL=1 FTSIM_OPTIONS="protocol=vcl,period=0.003,scenario=$tmp/s.txt,trace=$tmp/t" \
     sh "$run_smpi" "$platform" 4 1 "all messages checked" "$ahead" 60 >"$tmp/out" 2>&1; then
     echo "seed $seed: rank $rank fails at $t s: FAILED"
     grep -v '^\[' "$tmp/out" | tail -n 5
+    failed=$((failed + 1))
+    continue
+  fi
+  if ! "$ftsim" check "$tmp/t" >"$tmp/check" 2>&1; then
+    echo "seed $seed: rank $rank fails at $t s: trace check FAILED"
+    cat "$tmp/check"
     failed=$((failed + 1))
     continue
   fi

@@ -43,7 +43,16 @@ Test(options, unknown_key_is_an_error) {
   cr_assert_str_eq(err, "field 1 'periode=30': unknown key 'periode' (known: "
                         "protocol, service_ranks, period, image_mb, scenario, "
                         "ckpt_dir, server_map, daemon_latency_us, "
-                        "daemon_copy_mbps)");
+                        "daemon_copy_mbps, event_loggers, log_batch, "
+                        "copy_mbps, trace)");
+}
+
+Test(options, reads_the_trace_prefix) {
+  cr_assert_eq(ft_options_parse("trace=/tmp/run/t", &o, err, sizeof err), 0,
+               "%s", err);
+  cr_assert_str_eq(o.trace, "/tmp/run/t");
+  cr_assert_eq(ft_options_parse("protocol=pcl", &o, err, sizeof err), 0);
+  cr_assert_str_eq(o.trace, "");
 }
 
 Test(options, reads_the_checkpoint_keys) {
@@ -135,4 +144,16 @@ Test(options, a_failed_parse_leaves_no_partial_state_behind) {
   ft_options_parse("service_ranks=5,bogus=1", &o, err, sizeof err);
   cr_assert_eq(ft_options_parse("", &o, err, sizeof err), 0);
   cr_assert_eq(o.service_ranks, 0);
+}
+
+Test(options, message_logging_keys) {
+  cr_assert_eq(ft_options_parse("event_loggers=2,log_batch=8,copy_mbps=1500",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(o.event_loggers, 2);
+  cr_assert_eq(o.log_batch, 8);
+  cr_assert_float_eq(o.copy_mbps, 1500, 1e-12);
+  cr_assert_eq(ft_options_parse("event_loggers=0", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'event_loggers=0': event_loggers must be an "
+                        "integer in [1, 4096]");
 }

@@ -1,0 +1,204 @@
+/* Test-only protocol variants, one deliberate bug each, to show that the
+ * trace checker (`ftsim check`) catches real protocol bugs. They are not in
+ * the default registry: only programs that compile this file (tests/check)
+ * know them, through the weak hook ft_protocol_test_variant (registry.c).
+ *
+ *  pcl-bug-nofreeze   MPICH2-Pcl freezes a channel after its marker until
+ *                     the local checkpoint, so that no message sent after
+ *                     the sender's checkpoint reaches the receiver before
+ *                     its own (pcl-vs-vcl-fgcs08, section 3). ftsim's pcl
+ *                     gets the same guarantee by checkpointing every rank
+ *                     at the safe point K that rank 0 chose. The variant
+ *                     breaks it the faithful way: each rank takes its image
+ *                     at its own next safe point once it hears of the wave
+ *                     (the one where pcl would stop to report its
+ *                     position), not at the agreed K; everything else is
+ *                     pcl's (markers, hold, commit). A rank behind the
+ *                     others checkpoints one iteration early: orphans.
+ *  vcl-bug-nochannel  vcl whose STORE keeps no channel-state record: the
+ *                     messages in transit across the cut are lost at a
+ *                     rollback.
+ *
+ * Both wrap the real cores (ft_protocol_pcl, ft_protocol_vcl) and change
+ * only what their updates say; like every core they own no global mutable
+ * state, never allocate and never call MPI. */
+#include <stdalign.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "../ft_protocol.h"
+#include "../pcl/pcl.h"
+#include "../vcl/vcl.h"
+
+/* ---- pcl-bug-nofreeze ---- */
+
+struct nofreeze {
+  int rank, ranks;
+  int wave;        /* the inner core's wave when last seen */
+  int64_t index;   /* safe points passed */
+  int64_t own;     /* this wave's image goes here (0: no wave heard of) */
+  int taken;       /* the image of this wave was taken at `own` */
+  int asked;       /* the inner core asked for its (suppressed) checkpoint */
+  int stored;      /* the early image is stored, the core not told yet */
+  double deadline; /* the inner core's last deadline */
+  size_t n_sends;
+  /* then: sends[4 * ranks], then the inner pcl state */
+};
+
+static size_t header_size(void) {
+  size_t a = alignof(max_align_t);
+  return (sizeof(struct nofreeze) + a - 1) / a * a;
+}
+
+static struct ft_control *nf_sends(struct nofreeze *s) {
+  return (struct ft_control *)((char *)s + header_size());
+}
+
+static size_t sends_bytes(int ranks) {
+  size_t a = alignof(max_align_t);
+  size_t b = 4 * (size_t)(ranks > 0 ? ranks : 0) * sizeof(struct ft_control);
+  return (b + a - 1) / a * a;
+}
+
+static void *nf_inner(struct nofreeze *s) {
+  return (char *)s + header_size() + sends_bytes(s->ranks);
+}
+
+static size_t nf_state_size(const struct ft_core_config *config) {
+  return header_size() + sends_bytes(config->ranks) +
+         ft_protocol_pcl.state_size(config);
+}
+
+static int nf_init(void *state, const struct ft_core_config *config) {
+  struct nofreeze *s = state;
+  s->rank = config->rank;
+  s->ranks = config->ranks;
+  s->deadline = -1;
+  return ft_protocol_pcl.init(nf_inner(s), config);
+}
+
+static void nf_append(struct nofreeze *s, const struct ft_update *u) {
+  for (size_t i = 0; i < u->n_sends; i++)
+    nf_sends(s)[s->n_sends++] = u->sends[i];
+}
+
+static int sends_kind(const struct ft_update *u, enum ft_control_kind kind) {
+  for (size_t i = 0; i < u->n_sends; i++)
+    if (u->sends[i].kind == kind)
+      return 1;
+  return 0;
+}
+
+static int nf_step(void *state, const struct ft_event *e, struct ft_update *u) {
+  struct nofreeze *s = state;
+  void *inner = nf_inner(s);
+  if (e->type == FT_EVENT_IMAGE_STORED && s->taken && !s->asked &&
+      e->wave == s->wave) {
+    s->stored = 1; /* told to the core once it asks for its checkpoint */
+    *u = (struct ft_update){.deadline = s->deadline};
+    return 0;
+  }
+  if (e->type == FT_EVENT_SAFE_POINT)
+    s->index = e->index;
+  if (ft_protocol_pcl.step(inner, e, u) != 0)
+    return -1;
+  if (e->type == FT_EVENT_ROLLBACK || ft_pcl_wave(inner) != s->wave) {
+    s->wave = ft_pcl_wave(inner);
+    s->own = 0;
+    s->taken = s->asked = s->stored = 0;
+    if (e->type == FT_EVENT_ROLLBACK)
+      s->index = e->index;
+  }
+  /* The wave is heard of: rank 0 starts it, the others get its request. */
+  if (s->own == 0 && (sends_kind(u, FT_CONTROL_WAVE_REQUEST) ||
+                      (e->type == FT_EVENT_CONTROL &&
+                       e->control.kind == FT_CONTROL_WAVE_REQUEST)))
+    s->own = s->index + 1;
+  int checkpoint_now = (u->flags & FT_UPDATE_CHECKPOINT) != 0;
+  if (e->type == FT_EVENT_SAFE_POINT && s->own && !s->taken &&
+      s->index >= s->own) {
+    /* The bug: the image of this wave is this safe point's. */
+    u->flags |= FT_UPDATE_CHECKPOINT;
+    u->wave = s->wave;
+    s->taken = 1;
+    s->asked = checkpoint_now;
+  } else if (checkpoint_now && s->taken) {
+    u->flags &= ~(unsigned)FT_UPDATE_CHECKPOINT; /* taken already */
+    s->asked = 1;
+    if (s->stored) { /* tell the core now: it sends DONE or commits */
+      s->n_sends = 0;
+      nf_append(s, u);
+      struct ft_update first = *u, second;
+      struct ft_event stored = {.type = FT_EVENT_IMAGE_STORED,
+                                .time = e->time,
+                                .peer = -1,
+                                .tag = -1,
+                                .wave = s->wave};
+      if (ft_protocol_pcl.step(inner, &stored, &second) != 0)
+        return -1;
+      nf_append(s, &second);
+      *u = second;
+      u->flags |= first.flags;
+      if (!(second.flags & FT_UPDATE_COMMIT))
+        u->wave = first.wave;
+      u->sends = nf_sends(s);
+      u->n_sends = s->n_sends;
+      s->stored = 0;
+    }
+  } else if (checkpoint_now) {
+    s->taken = s->asked = 1; /* no wave heard of: pcl's own checkpoint */
+  }
+  s->deadline = u->deadline;
+  return 0;
+}
+
+static const struct ft_protocol_ops pcl_bug_nofreeze = {
+    .name = "pcl-bug-nofreeze",
+    .summary = "TEST ONLY: pcl whose ranks checkpoint at their own next "
+               "safe point, not the agreed one (orphan messages)",
+    .state_size = nf_state_size,
+    .init = nf_init,
+    .step = nf_step,
+    .recovers = 1,
+    .has_scheduler = 0,
+};
+
+/* ---- vcl-bug-nochannel ---- */
+
+static int nc_step(void *state, const struct ft_event *e, struct ft_update *u) {
+  if (ft_protocol_vcl.step(state, e, u) != 0)
+    return -1;
+  if (u->flags & FT_UPDATE_STORE) { /* the bug: keep no channel state */
+    u->keep = NULL;
+    u->n_keep = 0;
+  }
+  return 0;
+}
+
+static size_t nc_state_size(const struct ft_core_config *config) {
+  return ft_protocol_vcl.state_size(config);
+}
+
+static int nc_init(void *state, const struct ft_core_config *config) {
+  return ft_protocol_vcl.init(state, config);
+}
+
+static const struct ft_protocol_ops vcl_bug_nochannel = {
+    .name = "vcl-bug-nochannel",
+    .summary = "TEST ONLY: vcl whose checkpoints keep no channel state "
+               "(in-transit messages lost at a rollback)",
+    .state_size = nc_state_size,
+    .init = nc_init,
+    .step = nc_step,
+    .recovers = 1,
+    .has_scheduler = 1,
+};
+
+/* The hook registry.c looks for (weak there). */
+const struct ft_protocol_ops *ft_protocol_test_variant(size_t i);
+
+const struct ft_protocol_ops *ft_protocol_test_variant(size_t i) {
+  static const struct ft_protocol_ops *const variants[] = {&pcl_bug_nofreeze,
+                                                           &vcl_bug_nochannel};
+  return i < sizeof variants / sizeof variants[0] ? variants[i] : NULL;
+}

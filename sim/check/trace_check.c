@@ -1,0 +1,977 @@
+/* The trace checker (see trace_check.h).
+ *
+ * Reading builds, per channel (incarnation, communicator, p2p or
+ * collective, sender, receiver, tag), the trace lines of its sends and of
+ * its deliveries in sequence order; per rank, its safe points, checkpoints,
+ * rollbacks and restores; and the commits. A line number is a position in
+ * its rank's history, so "sent before the sender's checkpoint" is "its send
+ * line comes before the line of the safe point the checkpoint took".
+ *
+ * The checks, in the order of the trace's time (first violation wins):
+ *  - every delivery has its send (phantom);
+ *  - a committed wave is a consistent cut: per channel, R (messages the
+ *    receiver had received at its checkpoint) <= S (messages the sender had
+ *    sent at its own), else message S+1 is an orphan;
+ *  - its recorded channel state (chanrec) is exactly the messages in
+ *    transit, R+1..S, per channel (empty for pcl, which records none);
+ *  - a rollback to wave W replays the failure-free sequence: after the
+ *    restore, the k-th message the receiver gets on a channel is message
+ *    R+k of the failure-free numbering, and the sender's k-th message after
+ *    its restore is R+k when it is a replay of channel state (resend) and
+ *    S+j for its j-th new message; both ends must agree on every message
+ *    (S > R ... lost; S < R ... delivered twice).
+ * Logging protocols: check_logging() below is where their rules go. */
+#define _POSIX_C_SOURCE 200809L
+#include "trace_check.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errmsg.h"
+
+/* ---- Growing arrays ---- */
+
+static void *grow_array(void *p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap)
+    return p;
+  size_t c = *cap ? 2 * *cap : 16;
+  void *q = realloc(p, c * size);
+  if (!q) {
+    fprintf(stderr, "ftsim check: out of memory\n");
+    abort();
+  }
+  *cap = c;
+  return q;
+}
+
+#define PUSH(arr, n, cap, value)                                               \
+  do {                                                                         \
+    (arr) = grow_array((arr), &(cap), (n), sizeof *(arr));                     \
+    (arr)[(n)++] = (value);                                                    \
+  } while (0)
+
+/* ---- The model ---- */
+
+struct send_line {
+  uint32_t line;
+  uint32_t resend; /* a vcl replay of channel state */
+};
+
+struct chanrec {
+  int wave;
+  int64_t seq;
+  uint32_t line;
+};
+
+struct channel {
+  int inc, comm, coll, src, dst, tag;
+  struct send_line *sends;
+  size_t n_sends, cap_sends;
+  uint32_t *dels;
+  size_t n_dels, cap_dels;
+  struct chanrec *recs;
+  size_t n_recs, cap_recs;
+};
+
+/* A safe point (wave unused), checkpoint, rollback or restore. */
+struct mark {
+  int inc, wave;
+  int64_t index;
+  uint32_t line;
+  double time;
+};
+
+struct rank_trace {
+  int present;
+  char name[512];
+  struct mark *safes, *ckpts, *rollbacks, *restores;
+  size_t n_safes, cap_safes, n_ckpts, cap_ckpts, n_rollbacks, cap_rollbacks,
+      n_restores, cap_restores;
+  int last_inc;
+};
+
+struct commit {
+  int wave, inc, rank;
+  uint32_t line;
+  double time;
+};
+
+struct ft_check {
+  int ranks; /* 0 until the first header */
+  char protocol[32];
+  struct rank_trace *rank; /* ranks + 1: the scheduler's is the last */
+  struct channel *chans;
+  size_t n_chans, cap_chans;
+  size_t *table; /* open addressing: channel index + 1, 0 empty */
+  size_t cap_table;
+  struct commit *commits;
+  size_t n_commits, cap_commits;
+  uint64_t events, messages, reserved, torn;
+};
+
+struct ft_check *ft_check_new(void) {
+  return calloc(1, sizeof(struct ft_check));
+}
+
+void ft_check_free(struct ft_check *ck) {
+  if (!ck)
+    return;
+  for (size_t i = 0; i < ck->n_chans; i++) {
+    free(ck->chans[i].sends);
+    free(ck->chans[i].dels);
+    free(ck->chans[i].recs);
+  }
+  for (int r = 0; ck->rank && r <= ck->ranks; r++) {
+    free(ck->rank[r].safes);
+    free(ck->rank[r].ckpts);
+    free(ck->rank[r].rollbacks);
+    free(ck->rank[r].restores);
+  }
+  free(ck->rank);
+  free(ck->chans);
+  free(ck->table);
+  free(ck->commits);
+  free(ck);
+}
+
+/* ---- Channels ---- */
+
+static size_t chan_hash(int inc, int comm, int coll, int src, int dst,
+                        int tag) {
+  uint64_t h = 1469598103934665603ull;
+  const int v[6] = {inc, comm, coll, src, dst, tag};
+  for (int i = 0; i < 6; i++)
+    h = (h ^ (uint32_t)v[i]) * 1099511628211ull;
+  return (size_t)(h ^ (h >> 31));
+}
+
+static int chan_is(const struct channel *c, int inc, int comm, int coll,
+                   int src, int dst, int tag) {
+  return c->inc == inc && c->comm == comm && c->coll == coll && c->src == src &&
+         c->dst == dst && c->tag == tag;
+}
+
+static size_t *chan_slot(struct ft_check *ck, int inc, int comm, int coll,
+                         int src, int dst, int tag) {
+  size_t mask = ck->cap_table - 1;
+  for (size_t i = chan_hash(inc, comm, coll, src, dst, tag) & mask;;
+       i = (i + 1) & mask)
+    if (ck->table[i] == 0 ||
+        chan_is(&ck->chans[ck->table[i] - 1], inc, comm, coll, src, dst, tag))
+      return &ck->table[i];
+}
+
+/* The channel, or NULL when `create` is 0 and it has no message. */
+static struct channel *channel(struct ft_check *ck, int inc, int comm, int coll,
+                               int src, int dst, int tag, int create) {
+  if (ck->cap_table == 0 && !create)
+    return NULL;
+  if (2 * (ck->n_chans + 1) > ck->cap_table) {
+    size_t cap = ck->cap_table ? 2 * ck->cap_table : 1024;
+    free(ck->table);
+    ck->table = calloc(cap, sizeof *ck->table);
+    if (!ck->table) {
+      fprintf(stderr, "ftsim check: out of memory\n");
+      abort();
+    }
+    ck->cap_table = cap;
+    for (size_t i = 0; i < ck->n_chans; i++) {
+      const struct channel *c = &ck->chans[i];
+      *chan_slot(ck, c->inc, c->comm, c->coll, c->src, c->dst, c->tag) = i + 1;
+    }
+  }
+  size_t *slot = chan_slot(ck, inc, comm, coll, src, dst, tag);
+  if (*slot)
+    return &ck->chans[*slot - 1];
+  if (!create)
+    return NULL;
+  struct channel c = {.inc = inc,
+                      .comm = comm,
+                      .coll = coll,
+                      .src = src,
+                      .dst = dst,
+                      .tag = tag};
+  PUSH(ck->chans, ck->n_chans, ck->cap_chans, c);
+  *slot = ck->n_chans;
+  return &ck->chans[ck->n_chans - 1];
+}
+
+/* ---- Reading ---- */
+
+enum { MAX_FIELDS = 16 };
+
+struct reader {
+  struct ft_check *ck;
+  const char *name;
+  int line;
+  int rank; /* the file's */
+  struct ft_check_result *res;
+  char *tok[MAX_FIELDS];
+  int n;
+};
+
+static int bad(struct reader *rd, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int bad(struct reader *rd, const char *field, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ft_errmsg_v(rd->res->message, sizeof rd->res->message, rd->name, rd->line,
+              field, fmt, ap);
+  va_end(ap);
+  rd->res->status = FT_CHECK_MALFORMED;
+  rd->res->kind = "";
+  return -1;
+}
+
+/* Parses token i as an integer in [min, max]. */
+static int int_field(struct reader *rd, int i, const char *field, int64_t min,
+                     int64_t max, int64_t *out) {
+  if (i >= rd->n)
+    return bad(rd, field, "missing");
+  const char *s = rd->tok[i];
+  int neg = *s == '-';
+  const char *p = s + neg;
+  if (!*p)
+    return bad(rd, field, "expected an integer, got '%s'", s);
+  uint64_t v = 0;
+  for (; *p; p++) {
+    if (*p < '0' || *p > '9' || v > (UINT64_MAX - 9) / 10)
+      return bad(rd, field, "expected an integer, got '%s'", s);
+    v = v * 10 + (uint64_t)(*p - '0');
+  }
+  if (v > (uint64_t)INT64_MAX)
+    return bad(rd, field, "integer '%s' out of range", s);
+  int64_t x = neg ? -(int64_t)v : (int64_t)v;
+  if (x < min || x > max)
+    return bad(rd, field, "%s is outside [%lld, %lld]", s, (long long)min,
+               (long long)max);
+  *out = x;
+  return 0;
+}
+
+static int int32_field(struct reader *rd, int i, const char *field, int64_t min,
+                       int64_t max, int *out) {
+  int64_t v;
+  if (int_field(rd, i, field, min, max, &v))
+    return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int expect_fields(struct reader *rd, int n, const char *names) {
+  if (rd->n == n)
+    return 0;
+  return bad(rd, NULL,
+             "record '%s' has %d fields after the kind, expected %d "
+             "(%s)",
+             rd->tok[3], rd->n - 4, n - 4, names);
+}
+
+static int channel_kind(struct reader *rd, int i, int *coll) {
+  if (strcmp(rd->tok[i], "p") == 0 || strcmp(rd->tok[i], "c") == 0) {
+    *coll = rd->tok[i][0] == 'c';
+    return 0;
+  }
+  return bad(rd, "channel", "expected p or c, got '%s'", rd->tok[i]);
+}
+
+static const char MSG_FIELDS[] = "COMM CH PEER TAG SEQ BYTES";
+
+/* send, resend, deliver. */
+static int read_message(struct reader *rd, int inc, int deliver, int resend) {
+  struct ft_check *ck = rd->ck;
+  int comm, coll, peer, tag;
+  int64_t seq, bytes;
+  if (expect_fields(rd, 10, MSG_FIELDS) ||
+      int32_field(rd, 4, "comm", 0, INT32_MAX, &comm) ||
+      channel_kind(rd, 5, &coll) ||
+      int32_field(rd, 6, "peer", 0, ck->ranks - 1, &peer) ||
+      int32_field(rd, 7, "tag", INT32_MIN, INT32_MAX, &tag) ||
+      int_field(rd, 8, "seq", 1, INT64_MAX, &seq) ||
+      int_field(rd, 9, "bytes", 0, INT64_MAX, &bytes))
+    return -1;
+  if (rd->rank >= ck->ranks)
+    return bad(rd, NULL, "the scheduler's trace holds a message");
+  int src = deliver ? peer : rd->rank, dst = deliver ? rd->rank : peer;
+  struct channel *c = channel(ck, inc, comm, coll, src, dst, tag, 1);
+  size_t have = deliver ? c->n_dels : c->n_sends;
+  if ((uint64_t)seq != have + 1)
+    return bad(rd, "seq",
+               "expected %zu (message %zu of channel comm %d %s %d->%d tag "
+               "%d in incarnation %d), got %lld",
+               have + 1, have + 1, comm, coll ? "c" : "p", src, dst, tag, inc,
+               (long long)seq);
+  if (deliver) {
+    PUSH(c->dels, c->n_dels, c->cap_dels, (uint32_t)rd->line);
+  } else {
+    struct send_line s = {(uint32_t)rd->line, (uint32_t)resend};
+    PUSH(c->sends, c->n_sends, c->cap_sends, s);
+    ck->messages++;
+  }
+  return 0;
+}
+
+static int read_chanrec(struct reader *rd, int inc) {
+  int wave, comm, coll, peer, tag;
+  int64_t seq;
+  if (expect_fields(rd, 10, "WAVE COMM CH PEER TAG SEQ") ||
+      int32_field(rd, 4, "wave", 1, INT32_MAX, &wave) ||
+      int32_field(rd, 5, "comm", 0, INT32_MAX, &comm) ||
+      channel_kind(rd, 6, &coll) ||
+      int32_field(rd, 7, "peer", 0, rd->ck->ranks - 1, &peer) ||
+      int32_field(rd, 8, "tag", INT32_MIN, INT32_MAX, &tag) ||
+      int_field(rd, 9, "seq", 1, INT64_MAX, &seq))
+    return -1;
+  if (rd->rank >= rd->ck->ranks)
+    return bad(rd, NULL, "the scheduler's trace holds channel state");
+  struct channel *c = channel(rd->ck, inc, comm, coll, peer, rd->rank, tag, 1);
+  if ((uint64_t)seq > c->n_dels)
+    return bad(rd, "seq",
+               "channel state names message %lld, which rank %d has not "
+               "received (%zu so far)",
+               (long long)seq, rd->rank, c->n_dels);
+  struct chanrec r = {wave, seq, (uint32_t)rd->line};
+  PUSH(c->recs, c->n_recs, c->cap_recs, r);
+  return 0;
+}
+
+/* safe, restore, ckpt, rollback: one or two numbers. */
+static int read_mark(struct reader *rd, int inc, double time, const char *kind,
+                     struct rank_trace *t) {
+  struct mark m = {.inc = inc, .line = (uint32_t)rd->line, .time = time};
+  int is_safe = strcmp(kind, "safe") == 0;
+  if (is_safe) {
+    if (expect_fields(rd, 5, "INDEX") ||
+        int_field(rd, 4, "index", 1, INT64_MAX, &m.index))
+      return -1;
+  } else if (expect_fields(rd, 6, "WAVE INDEX") ||
+             int32_field(rd, 4, "wave", strcmp(kind, "ckpt") == 0 ? 1 : 0,
+                         INT32_MAX, &m.wave) ||
+             int_field(rd, 5, "index", 0, INT64_MAX, &m.index)) {
+    return -1;
+  }
+  if (rd->rank >= rd->ck->ranks)
+    return bad(rd, NULL, "the scheduler's trace holds a '%s' record", kind);
+  if (is_safe || strcmp(kind, "restore") == 0)
+    PUSH(t->safes, t->n_safes, t->cap_safes, m);
+  if (strcmp(kind, "restore") == 0)
+    PUSH(t->restores, t->n_restores, t->cap_restores, m);
+  else if (strcmp(kind, "ckpt") == 0)
+    PUSH(t->ckpts, t->n_ckpts, t->cap_ckpts, m);
+  else if (strcmp(kind, "rollback") == 0)
+    PUSH(t->rollbacks, t->n_rollbacks, t->cap_rollbacks, m);
+  return 0;
+}
+
+static int read_commit(struct reader *rd, double time) {
+  struct commit c = {
+      .rank = rd->rank, .line = (uint32_t)rd->line, .time = time};
+  if (expect_fields(rd, 6, "WAVE INC") ||
+      int32_field(rd, 4, "wave", 1, INT32_MAX, &c.wave) ||
+      int32_field(rd, 5, "inc", 0, INT32_MAX, &c.inc))
+    return -1;
+  PUSH(rd->ck->commits, rd->ck->n_commits, rd->ck->cap_commits, c);
+  return 0;
+}
+
+static int read_control(struct reader *rd) {
+  static const char *const names[] = {"wave-request", "position", "wave-at",
+                                      "marker",       "done",     "cut"};
+  int64_t v;
+  if (expect_fields(rd, 8, "CTL PEER WAVE VALUE"))
+    return -1;
+  size_t k = 0;
+  while (k < sizeof names / sizeof names[0] && strcmp(names[k], rd->tok[4]))
+    k++;
+  if (k == sizeof names / sizeof names[0])
+    return bad(rd, "ctl", "unknown control message '%s'", rd->tok[4]);
+  return int_field(rd, 5, "peer", 0, rd->ck->ranks, &v) ||
+                 int_field(rd, 6, "wave", 0, INT32_MAX, &v) ||
+                 int_field(rd, 7, "value", INT64_MIN, INT64_MAX, &v)
+             ? -1
+             : 0;
+}
+
+/* Reserved for the logging protocols: integers, kept only as counted. */
+static int read_reserved(struct reader *rd) {
+  int64_t v;
+  for (int i = 4; i < rd->n; i++)
+    if (int_field(rd, i, "value", INT64_MIN, INT64_MAX, &v))
+      return -1;
+  rd->ck->reserved++;
+  return 0;
+}
+
+static int read_record(struct reader *rd) {
+  struct ft_check *ck = rd->ck;
+  if (rd->n < 4)
+    return bad(rd, NULL, "expected TIME RANK INC KIND ..., got %d fields",
+               rd->n);
+  char *end;
+  errno = 0;
+  double time = strtod(rd->tok[0], &end);
+  if (errno || end == rd->tok[0] || *end || !(time >= 0))
+    return bad(rd, "time", "expected seconds >= 0, got '%s'", rd->tok[0]);
+  int rank, inc;
+  if (int32_field(rd, 1, "rank", rd->rank, rd->rank, &rank) ||
+      int32_field(rd, 2, "inc", 0, INT32_MAX, &inc))
+    return -1;
+  struct rank_trace *t = &ck->rank[rd->rank];
+  if (inc < t->last_inc)
+    return bad(rd, "inc", "incarnation %d after %d", inc, t->last_inc);
+  t->last_inc = inc;
+  const char *kind = rd->tok[3];
+  ck->events++;
+  if (strcmp(kind, "send") == 0)
+    return read_message(rd, inc, 0, 0);
+  if (strcmp(kind, "deliver") == 0)
+    return read_message(rd, inc, 1, 0);
+  if (strcmp(kind, "resend") == 0)
+    return read_message(rd, inc, 0, 1);
+  if (strcmp(kind, "safe") == 0 || strcmp(kind, "restore") == 0 ||
+      strcmp(kind, "ckpt") == 0 || strcmp(kind, "rollback") == 0)
+    return read_mark(rd, inc, time, kind, t);
+  if (strcmp(kind, "commit") == 0)
+    return read_commit(rd, time);
+  if (strcmp(kind, "chanrec") == 0)
+    return read_chanrec(rd, inc);
+  if (strcmp(kind, "store") == 0) {
+    int64_t w;
+    return expect_fields(rd, 5, "WAVE") ||
+                   int_field(rd, 4, "wave", 1, INT32_MAX, &w)
+               ? -1
+               : 0;
+  }
+  if (strcmp(kind, "ctl-send") == 0 || strcmp(kind, "ctl-recv") == 0)
+    return read_control(rd);
+  if (strcmp(kind, "log") == 0 || strcmp(kind, "logged") == 0 ||
+      strcmp(kind, "replay") == 0)
+    return read_reserved(rd);
+  return bad(rd, "kind", "unknown record kind '%s'", kind);
+}
+
+static int read_header(struct reader *rd, char *text) {
+  struct ft_check *ck = rd->ck;
+  char proto[32];
+  int version, rank, ranks, used = 0;
+  if (sscanf(text, "# ftsim-trace %d rank %d ranks %d protocol %31s%n",
+             &version, &rank, &ranks, proto, &used) != 4 ||
+      text[used] != '\0')
+    return bad(rd, "header",
+               "expected '# ftsim-trace 1 rank R ranks N protocol P'");
+  if (version != 1)
+    return bad(rd, "header", "trace format %d, this checker reads 1", version);
+  if (ranks < 1 || ranks > 1 << 20 || rank < 0 || rank > ranks)
+    return bad(rd, "header", "rank %d of %d ranks", rank, ranks);
+  if (ck->ranks == 0) {
+    ck->ranks = ranks;
+    snprintf(ck->protocol, sizeof ck->protocol, "%s", proto);
+    ck->rank = calloc((size_t)ranks + 1, sizeof *ck->rank);
+    if (!ck->rank)
+      return bad(rd, NULL, "out of memory");
+  } else if (ranks != ck->ranks || strcmp(proto, ck->protocol) != 0) {
+    return bad(rd, "header",
+               "ranks %d protocol %s, but an earlier file says ranks %d "
+               "protocol %s",
+               ranks, proto, ck->ranks, ck->protocol);
+  }
+  if (ck->rank[rank].present)
+    return bad(rd, "rank", "a second trace of rank %d (first: %s)", rank,
+               ck->rank[rank].name);
+  ck->rank[rank].present = 1;
+  snprintf(ck->rank[rank].name, sizeof ck->rank[rank].name, "%s", rd->name);
+  rd->rank = rank;
+  return 0;
+}
+
+static char *slurp(FILE *f, size_t *len) {
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap)
+      break;
+    char *b = realloc(buf, 2 * cap + 1);
+    if (!b)
+      free(buf);
+    buf = b;
+    cap *= 2;
+  }
+  if (buf)
+    buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
+                  struct ft_check_result *res) {
+  struct reader rd = {.ck = ck, .name = name, .res = res, .rank = -1};
+  size_t len;
+  char *buf = slurp(f, &len);
+  if (!buf || ferror(f)) {
+    free(buf);
+    return bad(&rd, NULL, "cannot read");
+  }
+  int rc = 0;
+  char *p = buf, *end = buf + len;
+  while (rc == 0 && p < end) {
+    char *nl = memchr(p, '\n', (size_t)(end - p));
+    rd.line++;
+    if (!nl) { /* torn: the run ended in the middle of a line */
+      ck->torn++;
+      break;
+    }
+    *nl = '\0';
+    if (strlen(p) != (size_t)(nl - p))
+      rc = bad(&rd, NULL, "a NUL byte in the line");
+    else if (rd.line == 1)
+      rc = read_header(&rd, p);
+    else if (*p != '#') {
+      rd.n = 0;
+      for (char *s = NULL, *w = strtok_r(p, " ", &s); w;
+           w = strtok_r(NULL, " ", &s))
+        if (rd.n < MAX_FIELDS)
+          rd.tok[rd.n++] = w;
+      rc = read_record(&rd);
+    }
+    p = nl + 1;
+  }
+  if (rc == 0 && rd.rank < 0)
+    rc = bad(&rd, "header", "empty file: no header");
+  free(buf);
+  return rc;
+}
+
+/* ---- Checking ---- */
+
+struct checker {
+  struct ft_check *ck;
+  struct ft_check_result *res;
+  uint32_t *kpos; /* per rank: line of the safe point of a cut */
+};
+
+static int violation(struct checker *c, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int violation(struct checker *c, const char *kind, const char *fmt,
+                     ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->res->message, sizeof c->res->message, fmt, ap);
+  va_end(ap);
+  c->res->status = FT_CHECK_VIOLATION;
+  c->res->kind = kind;
+  return -1;
+}
+
+/* "msg (inc 0, comm 0 p, 1->2, tag 7, #15)" */
+static const char *msg_id(char *buf, size_t len, const struct channel *ch,
+                          int64_t seq) {
+  snprintf(buf, len, "message (inc %d, comm %d %s, %d->%d, tag %d, #%lld)",
+           ch->inc, ch->comm, ch->coll ? "c" : "p", ch->src, ch->dst, ch->tag,
+           (long long)seq);
+  return buf;
+}
+
+static const char *file_of(const struct ft_check *ck, int rank) {
+  return ck->rank[rank].name;
+}
+
+/* Lines (sorted) before `line`. */
+static size_t lines_before_u32(const uint32_t *v, size_t n, uint32_t line) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid] < line)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static size_t sends_before(const struct send_line *v, size_t n, uint32_t line) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].line < line)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static int check_phantoms(struct checker *c) {
+  char id[160];
+  for (size_t i = 0; i < c->ck->n_chans; i++) {
+    const struct channel *ch = &c->ck->chans[i];
+    if (ch->n_dels > ch->n_sends)
+      return violation(c, "phantom",
+                       "%s delivered at %s:%u was never sent by rank %d",
+                       msg_id(id, sizeof id, ch, (int64_t)ch->n_sends + 1),
+                       file_of(c->ck, ch->dst), ch->dels[ch->n_sends], ch->src);
+  }
+  return 0;
+}
+
+/* Fills c->kpos for the cut of commit `cm`: each rank's checkpoint of the
+ * wave in the commit's incarnation, and the line of its safe point. */
+static int cut_of(struct checker *c, const struct commit *cm) {
+  struct ft_check *ck = c->ck;
+  for (int r = 0; r < ck->ranks; r++) {
+    const struct rank_trace *t = &ck->rank[r];
+    const struct mark *k = NULL;
+    for (size_t i = 0; i < t->n_ckpts; i++)
+      if (t->ckpts[i].inc == cm->inc && t->ckpts[i].wave == cm->wave)
+        k = &t->ckpts[i];
+    if (!k)
+      return violation(c, "commit",
+                       "wave %d committed in incarnation %d (%s:%u) but rank "
+                       "%d took no checkpoint of it",
+                       cm->wave, cm->inc, file_of(ck, cm->rank), cm->line, r);
+    const struct mark *s = NULL;
+    for (size_t i = 0; i < t->n_safes && !s; i++)
+      if (t->safes[i].inc == k->inc && t->safes[i].index == k->index)
+        s = &t->safes[i];
+    if (!s)
+      return violation(c, "commit",
+                       "rank %d's checkpoint of wave %d (%s:%u) names safe "
+                       "point %lld, which it never reached in incarnation %d",
+                       r, cm->wave, t->name, k->line, (long long)k->index,
+                       k->inc);
+    c->kpos[r] = s->line;
+  }
+  return 0;
+}
+
+/* S and R of channel `ch` at the cut in c->kpos. */
+static void cut_counts(const struct checker *c, const struct channel *ch,
+                       size_t *S, size_t *R) {
+  *S = sends_before(ch->sends, ch->n_sends, c->kpos[ch->src]);
+  *R = lines_before_u32(ch->dels, ch->n_dels, c->kpos[ch->dst]);
+}
+
+static int check_channel_state(struct checker *c, const struct commit *cm,
+                               const struct channel *ch, size_t S, size_t R) {
+  char id[160];
+  int64_t want = (int64_t)R + 1; /* next message in transit */
+  for (size_t i = 0; i < ch->n_recs; i++) {
+    const struct chanrec *r = &ch->recs[i];
+    if (r->wave != cm->wave)
+      continue;
+    if (want <= (int64_t)S && r->seq > want)
+      break; /* `want` is missing */
+    if (r->seq != want || want > (int64_t)S)
+      return violation(
+          c, "channel-state",
+          "wave %d: rank %d recorded %s as channel state (%s:%u), but it is "
+          "not in transit: received %s its checkpoint, sent %s the "
+          "sender's",
+          cm->wave, ch->dst, msg_id(id, sizeof id, ch, r->seq),
+          file_of(c->ck, ch->dst), r->line,
+          (size_t)r->seq <= R ? "before" : "after",
+          (size_t)r->seq <= S ? "before" : "after");
+    want++;
+  }
+  if (want <= (int64_t)S)
+    return violation(
+        c, "channel-state",
+        "wave %d (committed at %s:%u): %s is in transit (sent by rank %d at "
+        "%s:%u before its checkpoint, received by rank %d after its own) "
+        "but missing from rank %d's channel state",
+        cm->wave, file_of(c->ck, cm->rank), cm->line,
+        msg_id(id, sizeof id, ch, want), ch->src, file_of(c->ck, ch->src),
+        ch->sends[want - 1].line, ch->dst, ch->dst);
+  return 0;
+}
+
+static int check_commit(struct checker *c, const struct commit *cm) {
+  char id[160];
+  if (cut_of(c, cm))
+    return -1;
+  for (size_t i = 0; i < c->ck->n_chans; i++) {
+    const struct channel *ch = &c->ck->chans[i];
+    if (ch->inc != cm->inc)
+      continue;
+    size_t S, R;
+    cut_counts(c, ch, &S, &R);
+    if (R > S)
+      return violation(
+          c, "orphan",
+          "wave %d (committed at %s:%u) is not a consistent cut: %s was "
+          "received by rank %d before its checkpoint (%s:%u) and sent by "
+          "rank %d after its own (%s:%u, safe point at line %u)",
+          cm->wave, file_of(c->ck, cm->rank), cm->line,
+          msg_id(id, sizeof id, ch, (int64_t)S + 1), ch->dst,
+          file_of(c->ck, ch->dst), ch->dels[S], ch->src,
+          file_of(c->ck, ch->src), ch->sends[S].line, c->kpos[ch->src]);
+    if (check_channel_state(c, cm, ch, S, R))
+      return -1;
+  }
+  c->res->waves++;
+  return 0;
+}
+
+static const struct mark *mark_of(const struct mark *v, size_t n, int inc) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i].inc == inc)
+      return &v[i];
+  return NULL;
+}
+
+/* Where the failure-free sequence resumes on `rank` in incarnation inc:
+ * its restore line (after a rollback to W > 0), its rollback line (W = 0),
+ * or past the end (it never got there). */
+static uint32_t resume_line(const struct rank_trace *t, int inc, int wave) {
+  const struct mark *m = wave > 0 ? mark_of(t->restores, t->n_restores, inc)
+                                  : mark_of(t->rollbacks, t->n_rollbacks, inc);
+  return m ? m->line : UINT32_MAX;
+}
+
+/* The channel of incarnation j replays the failure-free sequence from the
+ * cut (S, R) of its channel in the committed wave's incarnation. */
+static int check_replayed_channel(struct checker *c, const struct channel *ch,
+                                  int wave, size_t S, size_t R) {
+  const struct ft_check *ck = c->ck;
+  char id[160], id2[160];
+  uint32_t rs = resume_line(&ck->rank[ch->src], ch->inc, wave);
+  uint32_t rr = resume_line(&ck->rank[ch->dst], ch->inc, wave);
+  size_t resent = 0, fresh = 0, post = 0;
+  size_t n = ch->n_dels < ch->n_sends ? ch->n_dels : ch->n_sends;
+  for (size_t q = 0; q < ch->n_sends; q++)
+    if (ch->sends[q].resend && ++resent > S - R && S >= R)
+      return violation(
+          c, "duplicate",
+          "after the rollback to wave %d, rank %d replays %s (%s:%u) but "
+          "only %zu of its messages were in transit",
+          wave, ch->src, msg_id(id, sizeof id, ch, (int64_t)q + 1),
+          file_of(ck, ch->src), ch->sends[q].line, S - R);
+  resent = 0;
+  for (size_t q = 0; q < n; q++) {
+    const struct send_line *s = &ch->sends[q];
+    int spro = s->line < rs, rpro = ch->dels[q] < rr;
+    if (spro && rpro)
+      continue;
+    if (spro != rpro)
+      return violation(
+          c, "restore-order",
+          "%s crosses the restore point of the rollback to wave %d: sent "
+          "%s rank %d's restore (%s:%u), delivered %s rank %d's (%s:%u)",
+          msg_id(id, sizeof id, ch, (int64_t)q + 1), wave,
+          spro ? "before" : "after", ch->src, file_of(ck, ch->src), s->line,
+          rpro ? "before" : "after", ch->dst, file_of(ck, ch->dst),
+          ch->dels[q]);
+    size_t ls = s->resend ? R + ++resent : S + ++fresh;
+    size_t lr = R + ++post;
+    if (ls == lr)
+      continue;
+    snprintf(id2, sizeof id2, "channel comm %d %s %d->%d tag %d", ch->comm,
+             ch->coll ? "c" : "p", ch->src, ch->dst, ch->tag);
+    if (ls > lr)
+      return violation(
+          c, "lost",
+          "after the rollback to wave %d (incarnation %d), rank %d received "
+          "message %zu of the failure-free sequence of %s (%s, %s:%u) where "
+          "message %zu was due: messages %zu..%zu are lost",
+          wave, ch->inc, ch->dst, ls, id2,
+          msg_id(id, sizeof id, ch, (int64_t)q + 1), file_of(ck, ch->dst),
+          ch->dels[q], lr, lr, ls - 1);
+    return violation(c, "duplicate",
+                     "after the rollback to wave %d (incarnation %d), rank %d "
+                     "received message %zu of the failure-free sequence of %s "
+                     "again (%s, %s:%u): it had message %zu already",
+                     wave, ch->inc, ch->dst, ls, id2,
+                     msg_id(id, sizeof id, ch, (int64_t)q + 1),
+                     file_of(ck, ch->dst), ch->dels[q], lr - 1);
+  }
+  return 0;
+}
+
+static int check_rollback(struct checker *c, int inc) {
+  struct ft_check *ck = c->ck;
+  int wave = -1, first = -1;
+  for (int r = 0; r < ck->ranks; r++) {
+    const struct mark *m =
+        mark_of(ck->rank[r].rollbacks, ck->rank[r].n_rollbacks, inc);
+    if (!m)
+      continue;
+    if (wave >= 0 && m->wave != wave)
+      return violation(
+          c, "rollback",
+          "incarnation %d: rank %d restarts from wave %d "
+          "(%s:%u), rank %d from wave %d",
+          inc, first, wave, file_of(ck, first),
+          mark_of(ck->rank[first].rollbacks, ck->rank[first].n_rollbacks, inc)
+              ->line,
+          r, m->wave);
+    wave = m->wave;
+    if (first < 0)
+      first = r;
+  }
+  const struct commit *cm = NULL;
+  for (size_t i = 0; i < ck->n_commits; i++)
+    if (ck->commits[i].wave == wave && ck->commits[i].inc < inc &&
+        (!cm || ck->commits[i].inc >= cm->inc))
+      cm = &ck->commits[i];
+  if (wave > 0 && !cm)
+    return violation(
+        c, "rollback",
+        "incarnation %d restarts from wave %d (%s:%u), which no "
+        "earlier incarnation committed",
+        inc, wave, file_of(ck, first),
+        mark_of(ck->rank[first].rollbacks, ck->rank[first].n_rollbacks, inc)
+            ->line);
+  if (cm && cut_of(c, cm))
+    return -1;
+  for (size_t i = 0; i < ck->n_chans; i++) {
+    const struct channel *ch = &ck->chans[i];
+    if (ch->inc != inc)
+      continue;
+    size_t S = 0, R = 0;
+    const struct channel *base = cm ? channel(ck, cm->inc, ch->comm, ch->coll,
+                                              ch->src, ch->dst, ch->tag, 0)
+                                    : NULL;
+    if (base)
+      cut_counts(c, base, &S, &R);
+    if (check_replayed_channel(c, ch, wave, S, R))
+      return -1;
+  }
+  c->res->rollbacks++;
+  return 0;
+}
+
+/* The logging protocols' rules go here, over their records (log: an
+ * event sent to the event logger; logged: its acknowledgement; replay: a
+ * restarted rank reproduces a logged outcome). To be added with the
+ * pessimist's records:
+ *  - replay reproduces the logged outcomes: the k-th non-deterministic
+ *    event a restarted rank replays has the logged outcome of its k-th;
+ *  - no orphan process: no surviving rank delivered a message sent after a
+ *    failed rank's last logged (acknowledged) event.
+ * Until then the reserved records are read and counted only. */
+static int check_logging(struct checker *c) {
+  (void)c;
+  return 0;
+}
+
+/* One check: a commit or a rollback, at its time in the trace. */
+struct item {
+  double time;
+  int is_commit;
+  size_t commit;
+  int inc;
+};
+
+static int by_time(const void *a, const void *b) {
+  const struct item *x = a, *y = b;
+  return (x->time > y->time) - (x->time < y->time);
+}
+
+enum ft_check_status ft_check_run(struct ft_check *ck,
+                                  struct ft_check_result *res) {
+  struct checker c = {.ck = ck, .res = res};
+  res->status = FT_CHECK_OK;
+  res->kind = "";
+  res->message[0] = '\0';
+  res->events = ck->events;
+  res->messages = ck->messages;
+  res->torn_lines = ck->torn;
+  res->waves = res->rollbacks = 0;
+  res->ranks = ck->ranks;
+  snprintf(res->protocol, sizeof res->protocol, "%s", ck->protocol);
+  if (ck->ranks == 0) {
+    snprintf(res->message, sizeof res->message, "no trace read");
+    return res->status = FT_CHECK_MALFORMED;
+  }
+  for (int r = 0; r < ck->ranks; r++)
+    if (!ck->rank[r].present) {
+      snprintf(res->message, sizeof res->message, "no trace of rank %d (of %d)",
+               r, ck->ranks);
+      return res->status = FT_CHECK_MALFORMED;
+    }
+  /* Incarnations with a rollback, each once, at its first rollback. */
+  size_t n_items = ck->n_commits, cap = ck->n_commits + 1;
+  for (int r = 0; r < ck->ranks; r++)
+    cap += ck->rank[r].n_rollbacks;
+  struct item *items = malloc(cap * sizeof *items);
+  c.kpos = malloc((size_t)ck->ranks * sizeof *c.kpos);
+  if (!items || !c.kpos) {
+    fprintf(stderr, "ftsim check: out of memory\n");
+    abort();
+  }
+  for (size_t i = 0; i < ck->n_commits; i++)
+    items[i] = (struct item){ck->commits[i].time, 1, i, 0};
+  for (int r = 0; r < ck->ranks; r++)
+    for (size_t k = 0; k < ck->rank[r].n_rollbacks; k++) {
+      const struct mark *m = &ck->rank[r].rollbacks[k];
+      size_t j = ck->n_commits;
+      while (j < n_items && items[j].inc != m->inc)
+        j++;
+      if (j == n_items)
+        items[n_items++] = (struct item){m->time, 0, 0, m->inc};
+      else if (m->time < items[j].time)
+        items[j].time = m->time;
+    }
+  qsort(items, n_items, sizeof *items, by_time);
+  int rc = check_phantoms(&c);
+  for (size_t i = 0; rc == 0 && i < n_items; i++)
+    rc = items[i].is_commit ? check_commit(&c, &ck->commits[items[i].commit])
+                            : check_rollback(&c, items[i].inc);
+  if (rc == 0)
+    rc = check_logging(&c);
+  free(items);
+  free(c.kpos);
+  return res->status;
+}
+
+enum ft_check_status ft_check_files(const char *prefix,
+                                    struct ft_check_result *res) {
+  struct ft_check *ck = ft_check_new();
+  char name[1100];
+  memset(res, 0, sizeof *res);
+  res->kind = "";
+  if (!ck) {
+    snprintf(res->message, sizeof res->message, "out of memory");
+    return res->status = FT_CHECK_MALFORMED;
+  }
+  for (int r = 0; ck->ranks == 0 || r <= ck->ranks; r++) {
+    snprintf(name, sizeof name, "%s.%d", prefix, r);
+    FILE *f = fopen(name, "r");
+    if (!f && r > 0 && r == ck->ranks)
+      break; /* no scheduler's trace: fine */
+    if (!f) {
+      snprintf(res->message, sizeof res->message, "%.900s: cannot open: %s",
+               name, strerror(errno));
+      res->status = FT_CHECK_MALFORMED;
+      ft_check_free(ck);
+      return res->status;
+    }
+    int rc = ft_check_read(ck, name, f, res);
+    fclose(f);
+    if (rc) {
+      ft_check_free(ck);
+      return res->status;
+    }
+  }
+  enum ft_check_status st = ft_check_run(ck, res);
+  ft_check_free(ck);
+  return st;
+}
+
+void ft_check_summary(const struct ft_check_result *res, double seconds,
+                      char *buf, size_t len) {
+  int n = snprintf(
+      buf, len,
+      "ok: %llu events, %llu messages, %llu waves, %llu "
+      "rollbacks checked in %.3f s (protocol %s, %d ranks)",
+      (unsigned long long)res->events, (unsigned long long)res->messages,
+      (unsigned long long)res->waves, (unsigned long long)res->rollbacks,
+      seconds, res->protocol, res->ranks);
+  if (res->torn_lines && n > 0 && (size_t)n < len)
+    snprintf(buf + n, len - (size_t)n, "; %llu torn last line(s) ignored",
+             (unsigned long long)res->torn_lines);
+}

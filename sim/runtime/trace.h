@@ -1,0 +1,110 @@
+/* Event traces for the trace checker (`ftsim check`, sim/check/).
+ *
+ * With the runtime option trace=PATH every rank writes its protocol-relevant
+ * events to PATH.<world rank>, one whole line per event; the format is in
+ * README.md ("Traces") and sim/check/trace_check.h. Under SMPI all ranks
+ * share one process, but this module's globals are per rank (dlopen
+ * privatization), so each rank has its own FILE*.
+ *
+ * Messages are named without piggybacking: (communicator index in the
+ * runtime's table, p2p or collective channel, sender, receiver, tag,
+ * sequence number on that channel). MPI's non-overtaking rule makes the
+ * receiver's count equal the sender's; both sides count here, from the start
+ * or from the last rollback (a new incarnation, fresh communicators).
+ *
+ * Cost when tracing is off: the inline wrappers below test one global. */
+#ifndef FT_TRACE_H
+#define FT_TRACE_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "ft_protocol.h"
+
+struct ft_runtime;
+struct ft_update;
+struct ft_local_image;
+struct ft_record;
+struct ft_wire;
+
+extern int ft_trace_enabled; /* per rank: trace=PATH was given */
+
+/* Reads the option (MPI_Init, before the world is split). */
+void ft_trace_start(const struct ft_runtime *rt);
+/* Flushes and closes this rank's file (MPI_Finalize). */
+void ft_trace_stop(void);
+
+void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes);
+void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
+                            uint64_t bytes);
+void ft_trace_coll_send_(MPI_Comm inner, int dest, int tag, int count,
+                         MPI_Datatype type);
+void ft_trace_coll_delivery_(MPI_Comm inner, int source, int tag);
+void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e);
+void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u);
+void ft_trace_restore_(const struct ft_runtime *rt,
+                       const struct ft_local_image *img);
+void ft_trace_resend_(const struct ft_record *r);
+void ft_trace_commit_(int wave, int inc);
+/* Any other record: "TIME RANK INC KIND " then fmt's fields; `flush`: write
+ * it out at once (rare records). For the logging protocols' records (log,
+ * logged, replay: README.md, "Traces"); guard the call with
+ * ft_trace_enabled. */
+void ft_trace_line_(int flush, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* An application send of `bytes` to `dest` (rank in `user`). */
+static inline void ft_trace_app_send(MPI_Comm user, int dest, int tag,
+                                     uint64_t bytes) {
+  if (ft_trace_enabled)
+    ft_trace_app_send_(user, dest, tag, bytes);
+}
+/* A receive of the application completed (source and tag in status). */
+static inline void
+ft_trace_app_delivery(MPI_Comm user, const MPI_Status *status, uint64_t bytes) {
+  if (ft_trace_enabled)
+    ft_trace_app_delivery_(user, status, bytes);
+}
+/* A send of the runtime on `inner`: traced when it is a collective shadow
+ * (the application's point-to-point is traced by ft_trace_app_send). */
+static inline void ft_trace_coll_send(MPI_Comm inner, int dest, int tag,
+                                      int count, MPI_Datatype type) {
+  if (ft_trace_enabled)
+    ft_trace_coll_send_(inner, dest, tag, count, type);
+}
+/* A receive of the runtime on `inner` completed (from a named source). */
+static inline void ft_trace_coll_delivery(MPI_Comm inner, int source, int tag) {
+  if (ft_trace_enabled)
+    ft_trace_coll_delivery_(inner, source, tag);
+}
+/* An event goes to the core: safe points, control messages, rollbacks. */
+static inline void ft_trace_event(const struct ft_runtime *rt,
+                                  const struct ft_event *e) {
+  if (ft_trace_enabled)
+    ft_trace_event_(rt, e);
+}
+/* An update is carried out: control messages sent, checkpoints, channel
+ * state, commits. */
+static inline void ft_trace_update(const struct ft_runtime *rt,
+                                   const struct ft_update *u) {
+  if (ft_trace_enabled)
+    ft_trace_update_(rt, u);
+}
+/* The first safe point after a rollback restores `img`. */
+static inline void ft_trace_restore(const struct ft_runtime *rt,
+                                    const struct ft_local_image *img) {
+  if (ft_trace_enabled)
+    ft_trace_restore_(rt, img);
+}
+/* Vcl's replay sends a recorded message again (as its sender). */
+static inline void ft_trace_resend(const struct ft_record *r) {
+  if (ft_trace_enabled)
+    ft_trace_resend_(r);
+}
+/* The checkpoint scheduler (a service rank) commits `wave`. */
+static inline void ft_trace_commit(int wave, int inc) {
+  if (ft_trace_enabled)
+    ft_trace_commit_(wave, inc);
+}
+
+#endif /* FT_TRACE_H */

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Runs a test command with an event trace, then `ftsim check` on it: the
+# test fails if the command fails or the check does not say ok.
+# Usage:
+#   traced.sh FTSIM run EXPECT ARGS...   ftsim run --trace T ARGS..., which
+#                                        must succeed and print a line
+#                                        matching EXPECT (expect_ok.sh)
+#   traced.sh FTSIM env COMMAND...       COMMAND with trace=T added to
+#                                        FTSIM_OPTIONS (e.g. run_smpi.sh)
+set -u
+ftsim=$1 mode=$2
+shift 2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+here=$(dirname "$0")
+case $mode in
+run)
+  expect=$1
+  shift
+  sh "$here/../expect_ok.sh" "$expect" "$ftsim" run --trace "$tmp/t" "$@" ||
+    exit 1
+  ;;
+env)
+  FTSIM_OPTIONS="${FTSIM_OPTIONS:+$FTSIM_OPTIONS,}trace=$tmp/t" "$@" || exit 1
+  ;;
+*)
+  echo "traced.sh: mode must be run or env, got '$mode'"
+  exit 2
+  ;;
+esac
+"$ftsim" check "$tmp/t" || { echo "traced.sh: the trace check failed"; exit 1; }
