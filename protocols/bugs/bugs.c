@@ -18,6 +18,10 @@
  *  vcl-bug-nochannel  vcl whose STORE keeps no channel-state record: the
  *                     messages in transit across the cut are lost at a
  *                     rollback.
+ *  pessimist-bug-nowait  the pessimist without its pessimistic rule: a
+ *                     send leaves at once, even while events shipped to
+ *                     the event logger are not acknowledged (a failure
+ *                     then may lose an event another rank depends on).
  *
  * Both wrap the real cores (ft_protocol_pcl, ft_protocol_vcl) and change
  * only what their updates say; like every core they own no global mutable
@@ -28,6 +32,7 @@
 
 #include "../ft_protocol.h"
 #include "../pcl/pcl.h"
+#include "../pessimist/pessimist.h"
 #include "../vcl/vcl.h"
 
 /* ---- pcl-bug-nofreeze ---- */
@@ -195,10 +200,38 @@ static const struct ft_protocol_ops vcl_bug_nochannel = {
 };
 
 /* The hook registry.c looks for (weak there). */
+/* ---- pessimist-bug-nowait ---- */
+
+static size_t nowait_size(const struct ft_core_config *config) {
+  return ft_protocol_pessimist.state_size(config);
+}
+
+static int nowait_init(void *state, const struct ft_core_config *config) {
+  return ft_protocol_pessimist.init(state, config);
+}
+
+static int nowait_step(void *state, const struct ft_event *e,
+                       struct ft_update *u) {
+  int rc = ft_protocol_pessimist.step(state, e, u);
+  u->flags &= ~(unsigned)FT_UPDATE_WAIT_LOGGED; /* the bug */
+  return rc;
+}
+
+static const struct ft_protocol_ops pessimist_bug_nowait = {
+    .name = "pessimist-bug-nowait",
+    .summary = "test only: the pessimist sending before the event logger's "
+               "acknowledgement",
+    .state_size = nowait_size,
+    .init = nowait_init,
+    .step = nowait_step,
+    .recovers = 1,
+    .restarts_alone = 1,
+};
+
 const struct ft_protocol_ops *ft_protocol_test_variant(size_t i);
 
 const struct ft_protocol_ops *ft_protocol_test_variant(size_t i) {
-  static const struct ft_protocol_ops *const variants[] = {&pcl_bug_nofreeze,
-                                                           &vcl_bug_nochannel};
+  static const struct ft_protocol_ops *const variants[] = {
+      &pcl_bug_nofreeze, &vcl_bug_nochannel, &pessimist_bug_nowait};
   return i < sizeof variants / sizeof variants[0] ? variants[i] : NULL;
 }

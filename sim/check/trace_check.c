@@ -23,6 +23,7 @@
  * Logging protocols: check_logging() below is where their rules go. */
 #define _POSIX_C_SOURCE 200809L
 #include "trace_check.h"
+#include "ml_check.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -928,12 +929,36 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
   return res->status;
 }
 
+/* The message-logging protocols have their own records and rules
+ * (ml_check.h): returns 1 when PREFIX.0's header names one of them. */
+static int message_logging(const char *prefix, int *ranks,
+                           struct ft_check_result *res) {
+  char name[1100], proto[32] = "";
+  int version, rank;
+  snprintf(name, sizeof name, "%s.0", prefix);
+  FILE *f = fopen(name, "r");
+  if (!f)
+    return 0;
+  int n = fscanf(f, "# ftsim-trace %d rank %d ranks %d protocol %31s",
+                 &version, &rank, ranks, proto);
+  fclose(f);
+  if (n != 4 || (strcmp(proto, "pessimist") && strcmp(proto, "v2") &&
+                 strncmp(proto, "pessimist-", 10)))
+    return 0;
+  snprintf(res->protocol, sizeof res->protocol, "%s", proto);
+  res->ranks = *ranks;
+  return 1;
+}
+
 enum ft_check_status ft_check_files(const char *prefix,
                                     struct ft_check_result *res) {
-  struct ft_check *ck = ft_check_new();
   char name[1100];
+  int ranks;
   memset(res, 0, sizeof *res);
   res->kind = "";
+  if (message_logging(prefix, &ranks, res))
+    return ft_ml_check_files(prefix, ranks, res);
+  struct ft_check *ck = ft_check_new();
   if (!ck) {
     snprintf(res->message, sizeof res->message, "out of memory");
     return res->status = FT_CHECK_MALFORMED;
@@ -957,7 +982,8 @@ enum ft_check_status ft_check_files(const char *prefix,
       return res->status;
     }
   }
-  enum ft_check_status st = ft_check_run(ck, res);
+  enum ft_check_status st;
+  st = ft_check_run(ck, res);
   ft_check_free(ck);
   return st;
 }

@@ -197,7 +197,7 @@ static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
       ft_fatal("rank %d: out of memory for its message-logging state",
                rt->world_rank);
     ft_ml_region_write(ml, clock, ft_backend_now());
-    ft_ml_mark_checkpoint();
+    ft_ml_mark_checkpoint(wave);
     regions[n++] =
         (struct ft_image_region){.id = FT_ML_REGION, .ptr = ml, .bytes = bytes};
   }

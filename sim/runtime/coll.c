@@ -249,7 +249,7 @@ static void gather_at_root(void *rbuf, const int counts[], const int displs[],
       ft_irecv_internal(at(rbuf, displs[r], rtype), counts[r], rtype, r,
                         TAG_GATHER, c->coll, &reqs[r]);
   ft_waitall_internal(c->size, reqs, MPI_STATUSES_IGNORE);
-  for (int r = 0; ft_trace_enabled && r < c->size; r++)
+  for (int r = 0; ft_trace_enabled && !ft_runtime()->ml && r < c->size; r++)
     ft_trace_coll_delivery(c->coll, r == c->rank ? MPI_PROC_NULL : r,
                            TAG_GATHER);
   free(reqs);

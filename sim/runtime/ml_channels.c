@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "msglog.h"
+#include "trace.h"
 
 /* Per rank (SMPI privatizes this module's globals). */
 static struct ft_ml_channel *channels;
@@ -209,6 +210,10 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
                ch->coll ? c->coll : c->p2p, &r->req);
     ch->wire_sent++;
     rt->ml_resent++;
+    if (ft_trace_enabled)
+      ft_trace_line_(0, "resend", "%d %c %d %d %lld %zu", ch->comm,
+                     ch->coll ? 'c' : 'p', ch->peer, ch->tag,
+                     (long long)e->seq, e->bytes);
     ch->resend_next++;
   }
   ch->resend_next = 0;
@@ -216,9 +221,15 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
 
 /* ---- Checkpoints ---- */
 
-void ft_ml_mark_checkpoint(void) {
-  for (size_t i = 0; i < n_channels; i++)
-    channels[i].checkpointed = channels[i].delivered;
+void ft_ml_mark_checkpoint(int wave) {
+  for (size_t i = 0; i < n_channels; i++) {
+    struct ft_ml_channel *ch = &channels[i];
+    ch->checkpointed = ch->delivered;
+    if (ft_trace_enabled && ch->delivered > 0)
+      ft_trace_line_(0, "chk", "%d %d %c %d %d %lld", wave, ch->comm,
+                     ch->coll ? 'c' : 'p', ch->peer, ch->tag,
+                     (long long)ch->delivered);
+  }
 }
 
 void ft_ml_mark_pre(void) {

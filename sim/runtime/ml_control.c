@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "msglog.h"
+#include "trace.h"
 
 /* One channel in a resend request, an answer or a GC. */
 struct ml_record {
@@ -30,6 +31,10 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
   struct ft_wire m = {.kind = FT_WIRE_ML_LOG, .value = (int64_t)n};
   ft_control_send_payload(ft_ml_logger_of(rt, rt->world_rank), &m, copy,
                           bytes);
+  for (size_t i = 0; ft_trace_enabled && i < n; i++)
+    ft_trace_line_(0, "log", "%lld %d %d %d %lld", (long long)events[i].id,
+                   events[i].kind, events[i].peer, events[i].tag,
+                   (long long)events[i].value);
   rt->ml_events += n;
   rt->ml_el_messages++;
 }

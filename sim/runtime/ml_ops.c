@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "msglog.h"
+#include "trace.h"
 
 /* An operation's request, as the application (or a collective) holds it. */
 struct ml_req {
@@ -144,10 +145,6 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
   struct ft_ml_channel *ch = ft_ml_channel(r.comm, coll, peer, tag);
   r.seq = ++ch->sent;
   int on_wire = r.seq <= ch->hw;
-  if (getenv("FTSIM_ML_DEBUG"))
-    fprintf(stderr, "[%.6f] %d send c%d/%d ->%d t%d #%lld%s\n",
-            ft_backend_now(), rt->world_rank, r.comm, coll, peer, tag,
-            (long long)r.seq, on_wire ? " (on wire)" : "");
   rt->ml_sb_bytes += (uint64_t)bytes;
   struct ft_ml_entry *entry = ft_ml_log_add(ch, r.seq, data, (size_t)bytes);
   if (on_wire) {
@@ -168,6 +165,9 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
   if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
     r.copied += (double)bytes / (rt->options.copy_mbps * 1e6);
   entry->in_flight = 1;
+  if (ft_trace_enabled)
+    ft_trace_line_(0, "send", "%d %c %d %d %lld %d", r.comm, coll ? 'c' : 'p',
+                   peer, tag, (long long)r.seq, bytes);
   int rc = PMPI_Isend(entry->data, bytes, MPI_PACKED, dest, tag,
                       wire_of(c, coll), req);
   r.req = *req;
@@ -198,7 +198,6 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
   if (wildcard && ft_ml_replay_match(r.id, &peer, &logged_tag)) {
     source = rank_in(c, peer); /* "every promiscuous source is replaced" */
     tag = logged_tag;
-    r.wildcard = 0;
   }
   r.peer = source == MPI_ANY_SOURCE ? -1 : ft_comm_app_rank(c, source);
   r.tag = tag;
@@ -227,12 +226,12 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
       ft_ml_channel(r->comm, r->coll, peer, st->MPI_TAG);
   ch->delivered++;
   ch->wire_taken++;
-  if (getenv("FTSIM_ML_DEBUG"))
-    fprintf(stderr, "[%.6f] %d recv c%d/%d <-%d t%d #%lld id %lld\n",
-            ft_backend_now(), rt->world_rank, r->comm, r->coll, peer,
-            st->MPI_TAG, (long long)ch->delivered, (long long)r->id);
   rt->ml_deliveries++;
   PMPI_Get_count(st, MPI_BYTE, &bytes);
+  if (ft_trace_enabled)
+    ft_trace_line_(0, "deliver", "%d %c %d %d %lld %d", r->comm,
+                   r->coll ? 'c' : 'p', peer, st->MPI_TAG,
+                   (long long)ch->delivered, bytes > 0 ? bytes : 0);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
   struct ft_event e = {.type = FT_EVENT_DELIVERED,
                        .peer = peer,
@@ -242,6 +241,10 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
                        .wildcard = r->wildcard};
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
+  if (ft_trace_enabled && (r->wildcard || (u.flags & FT_UPDATE_COPY)))
+    ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)r->id,
+                   r->wildcard ? FT_LOGGED_MATCH : FT_LOGGED_DELIVERY, peer,
+                   st->MPI_TAG, bytes > 0 ? bytes : 0);
   if ((u.flags & FT_UPDATE_COPY) && rt->options.copy_mbps > 0)
     delay += (double)bytes / (rt->options.copy_mbps * 1e6);
   if (delay > 0)
@@ -315,7 +318,10 @@ static int64_t next_id(const struct ft_runtime *rt) {
 static void tell_completion(struct ft_runtime *rt, const int64_t *ids,
                             size_t n) {
   struct ft_event e = {.type = FT_EVENT_COMPLETION, .ids = ids, .n_ids = n};
-  step_with_id(rt, &e);
+  int64_t id = step_with_id(rt, &e);
+  for (size_t i = 0; ft_trace_enabled && i < n; i++)
+    ft_trace_line_(0, "nd", "%lld %d -1 -1 %lld", (long long)id,
+                   FT_LOGGED_COMPLETION, (long long)ids[i]);
 }
 
 /* The index in reqs_ of the request with that id (replay). */
@@ -338,10 +344,6 @@ static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs_[],
   size_t k;
   if (ft_ml_replay_completion(next_id(rt), ids, MAX_IDS, &k) < 0)
     return -1;
-  if (getenv("FTSIM_ML_DEBUG"))
-    fprintf(stderr, "[%.6f] %d replay completion op %lld: %zu ids, first %lld\n",
-            ft_backend_now(), rt->world_rank, (long long)next_id(rt), k,
-            k ? (long long)ids[0] : -1LL);
   for (size_t i = 0; i < k; i++) {
     idx[i] = index_of(n, reqs_, ids[i]);
     MPI_Status st;
@@ -537,7 +539,10 @@ static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
     e.tag = st->MPI_TAG;
     e.bytes = (uint64_t)(bytes > 0 ? bytes : 0);
   }
-  step_with_id(rt, &e);
+  int64_t id = step_with_id(rt, &e);
+  if (ft_trace_enabled && found)
+    ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)id,
+                   FT_LOGGED_PROBE, e.peer, e.tag, bytes > 0 ? bytes : 0);
 }
 
 /* Replays probe `next id`: 1 found (status in st), 0 not; -1 live. */
@@ -640,8 +645,8 @@ void ft_ml_feed_wildcards(void) {
   struct ft_runtime *rt = ft_runtime();
   for (size_t i = 0; i < n_zombies; i++) {
     const struct ml_req *z = &zombies[i];
-    if (!z->wildcard)
-      continue;
+    if (z->peer >= 0)
+      continue; /* its sender feeds it */
     struct ft_comm *c = ft_comm_at(z->comm);
     int tag = z->tag < 0 ? 0 : z->tag;
     MPI_Request req;

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "image.h"
 #include "msglog.h"
+#include "trace.h"
 
 /* Its last committed checkpoint, from its server (none: from the start). */
 static void fetch_checkpoint(struct ft_runtime *rt) {
@@ -74,6 +75,9 @@ void ft_ml_restart(struct ft_runtime *rt) {
   ft_ml_reset_logical();
   struct ft_event e = {.type = FT_EVENT_RESTART, .index = held, .id = horizon};
   ft_core_step(rt, &e);
+  if (ft_trace_enabled)
+    ft_trace_line_(1, "restart", "%d %lld %lld", rt->ml_life, (long long)held,
+                   (long long)horizon);
   rt->ml_clock = 0;
   rt->ml_waiting = 0;
   rt->comm_replay = 1; /* main() creates its communicators again */

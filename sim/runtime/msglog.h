@@ -101,7 +101,7 @@ size_t ft_ml_region_size(void);
 void ft_ml_region_write(void *dst, int64_t clock, double time);
 int64_t ft_ml_region_restore(const void *src, size_t size, double *time);
 /* At a checkpoint: remember what it delivered, for the GC at its commit. */
-void ft_ml_mark_checkpoint(void);
+void ft_ml_mark_checkpoint(int wave);
 /* At the first safe point of the first run: what set-up received. */
 void ft_ml_mark_pre(void);
 /* Logical counts to 0 (main() runs again). */
