@@ -1,7 +1,6 @@
 /* Message logging: the point-to-point operations of the application and of
  * the runtime's collectives, with their ids, sender-based copies, logged
  * events and replayed outcomes (see msglog.h). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -629,6 +628,8 @@ void ft_ml_drop_requests(void) {
       cap_zombies = cap;
     }
     zombies[n_zombies++] = *r;
+    if (r->peer >= 0) /* its sender is asked to feed it, on this channel */
+      ft_ml_channel(r->comm, r->coll, r->peer, r->tag);
   }
   n_reqs = 0;
 }
