@@ -55,8 +55,8 @@ void ft_ml_restart(struct ft_runtime *rt) {
   ft_ml_log_lose();
   ft_ml_replay_clear();
   ft_delivery_forget_all();
-  for (int i = 0; i < 2; i++)
-    ft_release_local_image(&rt->images[i]);
+  for (int i = 0; i < 2; i++) /* an upload on its way goes on: the */
+    rt->images[i] = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
   ft_backend_sleep(rt->restart_cost_s);
   rt->dead = 0;
   ft_ml_feed_wildcards();

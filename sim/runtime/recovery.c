@@ -8,6 +8,8 @@
  * restores the last committed wave and runs main() again from the top, as a
  * relaunched binary would. Control reaches a rank only inside MPI calls
  * (control.h), so "at once" means at the rank's next MPI call or wait. */
+#include <alloca.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,16 +268,32 @@ static void recover(struct ft_runtime *rt) {
 }
 
 /* Every rollback lands here: the frame of the first rollback stays below
- * the restarted main() for the rest of the run. */
+ * the restarted main() for the rest of the run.
+ *
+ * Under message logging the receives a lost life left posted complete
+ * later (ml_ops.c, zombies), writing into their buffers: some were on the
+ * lost life's stack, below this frame, where the recovery and the next
+ * run would now be. A gap as deep as that stack keeps them apart. */
 static _Noreturn void restart_loop(struct ft_runtime *rt) {
+  char top;
   rt->restart_armed = 1;
+  rt->loop_sp = (uintptr_t)&top;
   setjmp(rt->restart_env);
+  if (rt->ml) {
+    size_t depth = rt->loop_sp > rt->fail_sp ? rt->loop_sp - rt->fail_sp : 0;
+    if (depth + 65536 > rt->ml_gap)
+      rt->ml_gap = depth + 65536;
+    volatile char *gap = alloca(rt->ml_gap);
+    gap[0] = 0;
+  }
   recover(rt);
   int code = main(rt->argc, rt->argv);
   ft_backend_exit_rank(code);
 }
 
 _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
+  char here;
+  rt->fail_sp = (uintptr_t)&here;
   rt->running = 0;
   if (rt->restart_armed)
     longjmp(rt->restart_env, 1);

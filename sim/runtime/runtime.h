@@ -121,6 +121,9 @@ struct ft_runtime {
   /* Recovery (recovery.c). */
   jmp_buf restart_env;
   int restart_armed;        /* restart_env is set */
+  uintptr_t loop_sp, fail_sp; /* stack addresses: the restart loop's frame,
+                                 the last failure's (recovery.c) */
+  size_t ml_gap;              /* stack kept below the loop's frame */
   int running;              /* the application runs (not in recovery) */
   int dead;                 /* this rank failed: its memory is lost */
   int rollback_inc;         /* incarnation ordered by the last ROLLBACK */
