@@ -16,8 +16,7 @@ static size_t n_limbo, cap_limbo;
 static uint64_t log_bytes;
 struct resend {
   MPI_Request req;
-  size_t channel;
-  int64_t seq;
+  void *data; /* the entry's, in the log or in limbo */
 };
 static struct resend *resends; /* resends still on their way */
 static size_t n_resends, cap_resends;
@@ -118,8 +117,25 @@ uint64_t ft_ml_log_bytes(void) { return log_bytes; }
 void ft_ml_send_done(int comm, int coll, int peer, int tag, int64_t seq) {
   struct ft_ml_entry *e =
       find_entry(ft_ml_channel(comm, coll, peer, tag), seq);
-  if (e)
-    e->in_flight = 0;
+  if (e && e->in_flight > 0)
+    e->in_flight--;
+}
+
+/* A send from `data` completed: one less reads it. Its entry is in the log
+ * or, its life lost, in limbo, freed there once nothing reads it. */
+static void sent_from(void *data) {
+  for (size_t i = 0; i < n_channels; i++)
+    for (size_t k = 0; k < channels[i].n_log; k++)
+      if (channels[i].log[k].data == data) {
+        channels[i].log[k].in_flight--;
+        return;
+      }
+  for (size_t i = 0; i < n_limbo; i++)
+    if (limbo[i].data == data && --limbo[i].in_flight == 0) {
+      free(data);
+      limbo[i] = limbo[--n_limbo];
+      return;
+    }
 }
 
 /* Forgets the resends that completed: their entries may be freed. */
@@ -132,11 +148,9 @@ static void progress_resends(int wait) {
       PMPI_Wait(&r->req, MPI_STATUS_IGNORE);
     else
       PMPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
-    struct ft_ml_channel *ch = &channels[r->channel];
-    struct ft_ml_entry *e = flag ? find_entry(ch, r->seq) : NULL;
-    if (e)
-      e->in_flight = 0;
-    if (!flag)
+    if (flag)
+      sent_from(r->data);
+    else
       resends[kept++] = *r;
   }
   n_resends = kept;
@@ -203,9 +217,9 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
     if (n_resends == cap_resends)
       resends = grow(resends, &cap_resends, sizeof *resends, 16);
     struct resend *r = &resends[n_resends++];
-    r->channel = (size_t)(ch - channels);
-    r->seq = e->seq;
-    e->in_flight = 1;
+    r->data = e->data;
+    e->in_flight++; /* one more send reads it (a count: a peer restarted
+                       twice may have it on its way twice) */
     PMPI_Isend(e->data, (int)e->bytes, MPI_PACKED, dest, ch->tag,
                ch->coll ? c->coll : c->p2p, &r->req);
     ch->wire_sent++;

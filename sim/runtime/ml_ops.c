@@ -163,7 +163,7 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
   r.copied = ft_backend_now();
   if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
     r.copied += (double)bytes / (rt->options.copy_mbps * 1e6);
-  entry->in_flight = 1;
+  entry->in_flight++;
   if (ft_trace_enabled)
     ft_trace_line_(0, "send", "%d %c %d %d %lld %d", r.comm, coll ? 'c' : 'p',
                    peer, tag, (long long)r.seq, bytes);

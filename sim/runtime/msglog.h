@@ -53,7 +53,7 @@ struct ft_ml_entry {
   int64_t seq;
   size_t bytes; /* packed */
   void *data;
-  int in_flight; /* a send from `data` has not completed */
+  int in_flight; /* sends from `data` not completed yet */
 };
 
 struct ft_ml_channel {
