@@ -8,16 +8,20 @@
 #
 # Environment: SPECS_WORK (default ./specs-work): where pan is generated,
 # compiled and run (one directory per MODEL, N and variant; never the
-# source tree); SPIN (default spin), CC (default gcc).
+# source tree); SPIN (default spin), CC (default gcc); SPECS_DEFS: more
+# -D options for spin, e.g. "-DIT=3 -DMAXW=2" to change a model's bounds;
+# SPECS_MEMLIM: pan's memory limit in MB (default 1024).
 #
 # For every `ltl NAME` of the model, pan runs an exhaustive search (-a);
 # assertions, those of the models' Watch process (every run ends with
-# every rank finished) included, are checked in every run. Good
-# model: passes when every run says "errors: 0" and none was cut short
-# ("search depth too small", memory exhausted). Bad variant: passes when a
-# run finds an error and leaves a trail, which is replayed (spin -t) into
-# counterexample.txt. Prints one line per run: property, states stored,
-# transitions, seconds.
+# every rank finished) included, are checked in every run. Good model:
+# passes when every run says "errors: 0" and none was cut short ("search
+# depth too small", memory limit, "search not completed"). Bad variant:
+# passes when a run finds an error and leaves a trail, which replays
+# (spin -t) into counterexample.txt (the model's "MSC:" lines tell the
+# story; counterexample-full.txt has every step). Exit status: 0 pass, 1
+# fail, 2 bad usage. Prints one line per run: property, errors, states
+# stored, transitions, seconds of search.
 set -eu
 
 usage() {
