@@ -100,15 +100,15 @@ struct ft_event {
 /* A non-deterministic event, as the event logger stores it (message
  * logging; pessimist-openmpi-v, section 3.2). */
 enum ft_logged_kind {
-  FT_LOGGED_MATCH = 1,   /* a wildcard receive `id` matched peer/tag */
-  FT_LOGGED_PROBE,       /* probe `id` found a message: peer, tag, value =
-                            its bytes */
-  FT_LOGGED_COMPLETION,  /* completion call `id` completed request `value`
-                            (one event per completed request) */
-  FT_LOGGED_FAILED,      /* every probe or completion call without an event
-                            up to `id` found nothing (lazy logging) */
-  FT_LOGGED_DELIVERY,    /* v2: receive `id` delivered a message of
-                            peer/tag (every reception is an event) */
+  FT_LOGGED_MATCH = 1,  /* a wildcard receive `id` matched peer/tag */
+  FT_LOGGED_PROBE,      /* probe `id` found a message: peer, tag, value =
+                           its bytes */
+  FT_LOGGED_COMPLETION, /* completion call `id` completed request `value`
+                           (one event per completed request) */
+  FT_LOGGED_FAILED,     /* every probe or completion call without an event
+                           up to `id` found nothing (lazy logging) */
+  FT_LOGGED_DELIVERY,   /* v2: receive `id` delivered a message of
+                           peer/tag (every reception is an event) */
 };
 
 struct ft_logged_event {
@@ -149,15 +149,15 @@ enum ft_update_flag {
                                   keep the records in `keep`, add them to
                                   the captured image, send it to the server */
   /* Message logging. */
-  FT_UPDATE_LOG = 1u << 9,         /* ship events[0..n_events) to the event
-                                      logger */
+  FT_UPDATE_LOG = 1u << 9,          /* ship events[0..n_events) to the event
+                                       logger */
   FT_UPDATE_WAIT_LOGGED = 1u << 10, /* APP_SEND: the send leaves only after a
                                       later step says RELEASE (every event
                                       shipped is acknowledged) */
-  FT_UPDATE_SENDER_LOG = 1u << 11, /* APP_SEND: copy the payload into the
-                                      sender-based log */
-  FT_UPDATE_COPY = 1u << 12,       /* DELIVERED: the payload went through an
-                                      intermediate copy at the receiver */
+  FT_UPDATE_SENDER_LOG = 1u << 11,  /* APP_SEND: copy the payload into the
+                                       sender-based log */
+  FT_UPDATE_COPY = 1u << 12,        /* DELIVERED: the payload went through an
+                                       intermediate copy at the receiver */
 };
 
 /* Messages from `peer` numbered first..last (1-based, counted from the

@@ -10,11 +10,8 @@ extern const struct ft_protocol_ops ft_protocol_pessimist;
 extern const struct ft_protocol_ops ft_protocol_v2;
 
 static const struct ft_protocol_ops *const registry[] = {
-    &ft_protocol_none,
-    &ft_protocol_pcl,
-    &ft_protocol_vcl,
-    &ft_protocol_pessimist,
-    &ft_protocol_v2,
+    &ft_protocol_none,      &ft_protocol_pcl, &ft_protocol_vcl,
+    &ft_protocol_pessimist, &ft_protocol_v2,
 };
 
 /* Test-only variants with deliberate bugs (protocols/bugs/bugs.c): only

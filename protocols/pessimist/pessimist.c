@@ -15,10 +15,10 @@ struct pessimist_state {
   int classical; /* v2: every reception is an event, copied */
   double period; /* <= 0: never checkpoint */
   double next_checkpoint;
-  int64_t clock;   /* the last id given */
-  int64_t horizon; /* ids up to this one are replayed, not logged */
-  int64_t shipped; /* events shipped to the logger, in its count */
-  int64_t acked;   /* events the logger says it holds */
+  int64_t clock;       /* the last id given */
+  int64_t horizon;     /* ids up to this one are replayed, not logged */
+  int64_t shipped;     /* events shipped to the logger, in its count */
+  int64_t acked;       /* events the logger says it holds */
   int64_t lazy_failed; /* last probe/completion that found nothing and has
                           no event yet, or 0 */
   int waiting;         /* a send waits for the acknowledgements */
@@ -121,8 +121,7 @@ static int on_delivered(struct pessimist_state *s, const struct ft_event *e,
     u->flags |= FT_UPDATE_COPY;
   if (replayed(s, e->id) || (!e->wildcard && !s->classical))
     return 0;
-  return add_event(s, e->id,
-                   e->wildcard ? FT_LOGGED_MATCH : FT_LOGGED_DELIVERY,
+  return add_event(s, e->id, e->wildcard ? FT_LOGGED_MATCH : FT_LOGGED_DELIVERY,
                    e->peer, e->tag, (int64_t)e->bytes);
 }
 
@@ -280,8 +279,7 @@ static int step(void *state, const struct ft_event *event,
   }
   *update = (struct ft_update){.flags = 0, .deadline = -1.0};
   int rc = dispatch(s, event, update);
-  if (rc == 0 && !(update->flags & FT_UPDATE_LOG) &&
-      s->n_pending >= s->batch)
+  if (rc == 0 && !(update->flags & FT_UPDATE_LOG) && s->n_pending >= s->batch)
     ship(s, update); /* "events are sent in batches" */
   if (rc != 0)
     *update = (struct ft_update){.flags = 0, .deadline = -1.0};

@@ -50,8 +50,8 @@ static void *grow(void *p, size_t *cap, size_t size) {
   return q;
 }
 
-static struct channel *channel(struct ml_checker *c, int comm, int ch,
-                               int from, int to, int tag) {
+static struct channel *channel(struct ml_checker *c, int comm, int ch, int from,
+                               int to, int tag) {
   for (size_t i = c->n_chans; i-- > 0;) {
     struct channel *x = &c->chans[i];
     if (x->comm == comm && x->ch == ch && x->from == from && x->to == to &&
@@ -114,11 +114,13 @@ static int on_message(struct ml_checker *c, const char *kind, const char *f,
     return malformed(c, name, line, "memory");
   if (seq < x->next)
     return violation(c, "duplicate", name, line,
-                     "a message delivered again (its number, the expected one)", seq,
-                     x->next);
+                     "a message delivered again (its number, the expected one)",
+                     seq, x->next);
   if (seq > x->next)
     return violation(c, "lost", name, line,
-                     "a message delivered before an earlier one (its number, the one never delivered)", seq, x->next);
+                     "a message delivered before an earlier one (its number, "
+                     "the one never delivered)",
+                     seq, x->next);
   x->next++;
   return 0;
 }

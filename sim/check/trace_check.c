@@ -939,8 +939,8 @@ static int message_logging(const char *prefix, int *ranks,
   FILE *f = fopen(name, "r");
   if (!f)
     return 0;
-  int n = fscanf(f, "# ftsim-trace %d rank %d ranks %d protocol %31s",
-                 &version, &rank, ranks, proto);
+  int n = fscanf(f, "# ftsim-trace %d rank %d ranks %d protocol %31s", &version,
+                 &rank, ranks, proto);
   fclose(f);
   if (n != 4 || (strcmp(proto, "pessimist") && strcmp(proto, "v2") &&
                  strncmp(proto, "pessimist-", 10)))

@@ -220,8 +220,7 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
     ft_fatal("rank %d: out of memory for its channel state", rt->world_rank);
   const void *ml = NULL;
   size_t ml_bytes = 0;
-  int has_ml =
-      ft_image_find(image, size, FT_ML_REGION, &ml, &ml_bytes) == 0;
+  int has_ml = ft_image_find(image, size, FT_ML_REGION, &ml, &ml_bytes) == 0;
   void *ml_copy = has_ml ? malloc(ml_bytes + 1) : NULL;
   if (has_ml && !ml_copy)
     ft_fatal("rank %d: out of memory for its message-logging state",

@@ -226,8 +226,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   if (replay_creation(newcomm))
     return MPI_SUCCESS;
-  return created_now(
-      PMPI_Comm_split(ft_comm_inner(comm), color, key, newcomm), newcomm);
+  return created_now(PMPI_Comm_split(ft_comm_inner(comm), color, key, newcomm),
+                     newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
@@ -245,8 +245,8 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
                     const int periods[], int reorder, MPI_Comm *newcomm) {
   if (replay_creation(newcomm))
     return MPI_SUCCESS;
-  return created_now(PMPI_Cart_create(ft_comm_inner(comm), ndims, dims,
-                                      periods, reorder, newcomm),
+  return created_now(PMPI_Cart_create(ft_comm_inner(comm), ndims, dims, periods,
+                                      reorder, newcomm),
                      newcomm);
 }
 

@@ -104,8 +104,7 @@ void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
   ft_control_send(dest, m);
   struct payload *p = &payloads[n_payloads++];
   p->data = data;
-  PMPI_Isend(data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control,
-             &p->req);
+  PMPI_Isend(data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control, &p->req);
 }
 
 void *ft_control_payload(const struct ft_wire *m, size_t bytes) {

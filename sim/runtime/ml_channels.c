@@ -103,8 +103,7 @@ struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
   size_t at = ch->n_log;
   while (at > 0 && ch->log[at - 1].seq > seq)
     at--;
-  memmove(&ch->log[at + 1], &ch->log[at],
-          (ch->n_log - at) * sizeof ch->log[0]);
+  memmove(&ch->log[at + 1], &ch->log[at], (ch->n_log - at) * sizeof ch->log[0]);
   ch->log[at] = (struct ft_ml_entry){.seq = seq, .bytes = bytes, .data = data};
   ch->n_log++;
   log_bytes += bytes;
@@ -115,8 +114,7 @@ struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
 uint64_t ft_ml_log_bytes(void) { return log_bytes; }
 
 void ft_ml_send_done(int comm, int coll, int peer, int tag, int64_t seq) {
-  struct ft_ml_entry *e =
-      find_entry(ft_ml_channel(comm, coll, peer, tag), seq);
+  struct ft_ml_entry *e = find_entry(ft_ml_channel(comm, coll, peer, tag), seq);
   if (e && e->in_flight > 0)
     e->in_flight--;
 }
@@ -226,8 +224,8 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
     rt->ml_resent++;
     if (ft_trace_enabled)
       ft_trace_line_(0, "resend", "%d %c %d %d %lld %zu", ch->comm,
-                     ch->coll ? 'c' : 'p', ch->peer, ch->tag,
-                     (long long)e->seq, e->bytes);
+                     ch->coll ? 'c' : 'p', ch->peer, ch->tag, (long long)e->seq,
+                     e->bytes);
     ch->resend_next++;
   }
   ch->resend_next = 0;
@@ -256,8 +254,8 @@ void ft_ml_reset_logical(void) {
     channels[i].sent = channels[i].delivered = 0;
 }
 
-/* Region layout: int64 clock, int64 n, double time; per channel: int32 comm, coll,
- * peer, tag; int64 sent, delivered, n_log; per entry: int64 seq, bytes,
+/* Region layout: int64 clock, int64 n, double time; per channel: int32 comm,
+ * coll, peer, tag; int64 sent, delivered, n_log; per entry: int64 seq, bytes,
  * then the bytes padded to 8. */
 struct region_channel {
   int32_t comm, coll, peer, tag;
@@ -284,8 +282,8 @@ void ft_ml_region_write(void *dst, int64_t clock, double time) {
   p += 24;
   for (size_t i = 0; i < n_channels; i++) {
     const struct ft_ml_channel *ch = &channels[i];
-    struct region_channel rc = {ch->comm,      ch->coll, ch->peer, ch->tag,
-                                ch->sent,      ch->delivered,
+    struct region_channel rc = {ch->comm,          ch->coll, ch->peer,
+                                ch->tag,           ch->sent, ch->delivered,
                                 (int64_t)ch->n_log};
     memcpy(p, &rc, sizeof rc);
     p += sizeof rc;

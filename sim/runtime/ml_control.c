@@ -29,8 +29,7 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
     ft_fatal("rank %d: out of memory shipping %zu events", rt->world_rank, n);
   memcpy(copy, events, bytes);
   struct ft_wire m = {.kind = FT_WIRE_ML_LOG, .value = (int64_t)n};
-  ft_control_send_payload(ft_ml_logger_of(rt, rt->world_rank), &m, copy,
-                          bytes);
+  ft_control_send_payload(ft_ml_logger_of(rt, rt->world_rank), &m, copy, bytes);
   for (size_t i = 0; ft_trace_enabled && i < n; i++)
     ft_trace_line_(0, "log", "%lld %d %d %d %lld", (long long)events[i].id,
                    events[i].kind, events[i].peer, events[i].tag,
@@ -133,9 +132,10 @@ static void on_resend_request(const struct ft_wire *m) {
   struct ml_record *answer = records_alloc(total);
   for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
     if (ch->peer == f)
-      answer[k++] = (struct ml_record){
-          .comm = ch->comm, .coll = ch->coll, .tag = ch->tag,
-          .a = ch->wire_sent};
+      answer[k++] = (struct ml_record){.comm = ch->comm,
+                                       .coll = ch->coll,
+                                       .tag = ch->tag,
+                                       .a = ch->wire_sent};
   struct ft_wire a = {.kind = FT_WIRE_ML_RESEND_ANSWER,
                       .wave = m->wave,
                       .value = (int64_t)total};

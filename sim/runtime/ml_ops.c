@@ -63,9 +63,8 @@ static int64_t step_with_id(struct ft_runtime *rt, struct ft_event *e) {
   struct ft_update u;
   ft_core_decide(rt, e, &u);
   if (u.id != rt->ml_clock + 1)
-    ft_fatal("rank %d: protocol %s gave id %lld, expected %lld",
-             rt->world_rank, rt->protocol->name, (long long)u.id,
-             (long long)rt->ml_clock + 1);
+    ft_fatal("rank %d: protocol %s gave id %lld, expected %lld", rt->world_rank,
+             rt->protocol->name, (long long)u.id, (long long)rt->ml_clock + 1);
   rt->ml_clock = u.id;
   ft_apply_update(rt, &u);
   return u.id;
@@ -221,8 +220,7 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
   }
   struct ft_comm *c = ft_comm_at(r->comm);
   int peer = ft_comm_app_rank(c, st->MPI_SOURCE), bytes = 0;
-  struct ft_ml_channel *ch =
-      ft_ml_channel(r->comm, r->coll, peer, st->MPI_TAG);
+  struct ft_ml_channel *ch = ft_ml_channel(r->comm, r->coll, peer, st->MPI_TAG);
   ch->delivered++;
   ch->wire_taken++;
   rt->ml_deliveries++;
@@ -299,9 +297,8 @@ int ft_ml_wait(MPI_Request *req, MPI_Status *status) {
 
 int ft_ml_waitall(int n, MPI_Request reqs_[], MPI_Status statuses[]) {
   for (int i = 0; i < n; i++)
-    ft_ml_wait(&reqs_[i],
-               statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                               : &statuses[i]);
+    ft_ml_wait(&reqs_[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                          : &statuses[i]);
   return MPI_SUCCESS;
 }
 
@@ -310,9 +307,7 @@ int ft_ml_waitall(int n, MPI_Request reqs_[], MPI_Status statuses[]) {
 
 enum { MAX_IDS = 1024 };
 
-static int64_t next_id(const struct ft_runtime *rt) {
-  return rt->ml_clock + 1;
-}
+static int64_t next_id(const struct ft_runtime *rt) { return rt->ml_clock + 1; }
 
 static void tell_completion(struct ft_runtime *rt, const int64_t *ids,
                             size_t n) {
@@ -540,8 +535,8 @@ static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
   }
   int64_t id = step_with_id(rt, &e);
   if (ft_trace_enabled && found)
-    ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)id,
-                   FT_LOGGED_PROBE, e.peer, e.tag, bytes > 0 ? bytes : 0);
+    ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)id, FT_LOGGED_PROBE,
+                   e.peer, e.tag, bytes > 0 ? bytes : 0);
 }
 
 /* Replays probe `next id`: 1 found (status in st), 0 not; -1 live. */

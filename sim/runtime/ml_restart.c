@@ -42,8 +42,8 @@ static void load_log(struct ft_runtime *rt) {
   struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
   const void *region;
   size_t size;
-  if (img && ft_image_find(img->bytes, img->size, FT_ML_REGION, &region,
-                           &size) == 0)
+  if (img &&
+      ft_image_find(img->bytes, img->size, FT_ML_REGION, &region, &size) == 0)
     (void)ft_ml_region_restore(region, size, &img->time);
   else
     ft_ml_reset_logical();
@@ -87,9 +87,10 @@ void ft_ml_restart(struct ft_runtime *rt) {
   rt->restore_pending = 1;
   const struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
   double since = img ? img->time : rt->start_time;
-  struct ft_wire done = {.kind = FT_WIRE_ML_RESTARTED,
-                         .wave = rt->ml_life,
-                         .x = {failed_at - since, ft_backend_now() - failed_at}};
+  struct ft_wire done = {
+      .kind = FT_WIRE_ML_RESTARTED,
+      .wave = rt->ml_life,
+      .x = {failed_at - since, ft_backend_now() - failed_at}};
   ft_control_send(ft_dispatcher(rt), &done);
   rt->ml_restarts++;
   rt->running = 1;

@@ -66,7 +66,7 @@ struct ft_ml_channel {
                                                              none */
   /* In (peer sends to this rank). */
   int64_t delivered, wire_taken;
-  int64_t pre;        /* delivered before the first safe point */
+  int64_t pre;          /* delivered before the first safe point */
   int64_t checkpointed; /* delivered at the last checkpoint */
 };
 

@@ -172,12 +172,16 @@ struct run_totals {
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   struct run_totals t = {0};
   double start, ends[2] = {end, -rt->start_time}, max[2];
-  unsigned long long local[10] = {
-      rt->counters.messages, rt->counters.bytes, rt->ckpt_bytes,
-      rt->recorded,          rt->replays + rt->ml_resent,
-      rt->ml_events,         rt->ml_el_messages,
-      rt->ml_sb_bytes,       rt->ml_deliveries,
-      rt->ml_restarts};
+  unsigned long long local[10] = {rt->counters.messages,
+                                  rt->counters.bytes,
+                                  rt->ckpt_bytes,
+                                  rt->recorded,
+                                  rt->replays + rt->ml_resent,
+                                  rt->ml_events,
+                                  rt->ml_el_messages,
+                                  rt->ml_sb_bytes,
+                                  rt->ml_deliveries,
+                                  rt->ml_restarts};
   unsigned long long sum[10];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};

@@ -120,18 +120,18 @@ struct ft_runtime {
 
   /* Recovery (recovery.c). */
   jmp_buf restart_env;
-  int restart_armed;        /* restart_env is set */
+  int restart_armed;          /* restart_env is set */
   uintptr_t loop_sp, fail_sp; /* stack addresses: the restart loop's frame,
                                  the last failure's (recovery.c) */
   size_t ml_gap;              /* stack kept below the loop's frame */
-  int running;              /* the application runs (not in recovery) */
-  int dead;                 /* this rank failed: its memory is lost */
-  int rollback_inc;         /* incarnation ordered by the last ROLLBACK */
-  int rollback_wave;        /* committed wave to restore */
-  double restart_cost_s;    /* for a failed rank */
-  int go_inc;               /* last GO received */
-  int finished;             /* FINISH received */
-  struct ft_wire *deferred; /* core messages that arrived during recovery */
+  int running;                /* the application runs (not in recovery) */
+  int dead;                   /* this rank failed: its memory is lost */
+  int rollback_inc;           /* incarnation ordered by the last ROLLBACK */
+  int rollback_wave;          /* committed wave to restore */
+  double restart_cost_s;      /* for a failed rank */
+  int go_inc;                 /* last GO received */
+  int finished;               /* FINISH received */
+  struct ft_wire *deferred;   /* core messages that arrived during recovery */
   size_t n_deferred, cap_deferred;
   struct ft_wire image_offer; /* IMAGE answer from the server */
   void *image_bytes;          /* its bytes (NULL: the server had none) */
@@ -150,16 +150,16 @@ struct ft_runtime {
   uint64_t recorded, replays; /* messages kept as channel state, replayed */
 
   /* Message logging (protocols with restarts_alone; msglog.h). */
-  int ml;                  /* this protocol logs messages */
-  int ml_waiting;          /* a send waits for the logger's acks */
-  int64_t ml_clock;        /* the last id the core gave */
-  int ml_life;             /* restarts of this rank so far */
-  int ml_pre_marked;       /* the first safe point of the first run passed */
-  int ml_answers;          /* restart: resend answers in */
+  int ml;                   /* this protocol logs messages */
+  int ml_waiting;           /* a send waits for the logger's acks */
+  int64_t ml_clock;         /* the last id the core gave */
+  int ml_life;              /* restarts of this rank so far */
+  int ml_pre_marked;        /* the first safe point of the first run passed */
+  int ml_answers;           /* restart: resend answers in */
   void **ml_answer_records; /* restart: the answers, kept until the zombies
                                are fed (ml_control.c) */
-  int comm_replay;         /* main() runs again: its communicator creations
-                              return the existing ones (comm.c) */
+  int comm_replay;          /* main() runs again: its communicator creations
+                               return the existing ones (comm.c) */
   uint64_t ml_events, ml_el_messages, ml_sb_bytes, ml_deliveries;
   uint64_t ml_resent, ml_restarts;
 

@@ -53,7 +53,7 @@ struct dispatcher {
   double scheduler_deadline; /* its next timer (absolute time), or -1 */
   int64_t waves;             /* waves it committed */
   /* Message logging: a failed rank restarts alone. */
-  int *life;    /* per rank: restarts so far */
+  int *life;     /* per rank: restarts so far */
   char *is_done; /* per rank: DONE of its current life in */
 };
 
@@ -63,11 +63,11 @@ struct service {
   struct ft_image_store *store;
   struct transfer *transfers;
   size_t n_transfers, cap_transfers;
-  int inc;              /* the latest incarnation this server heard of */
-  int serves;           /* application ranks mapped to this server */
-  struct dispatcher *d; /* service 0 only */
+  int inc;                /* the latest incarnation this server heard of */
+  int serves;             /* application ranks mapped to this server */
+  struct dispatcher *d;   /* service 0 only */
   struct event_log *logs; /* an event logger: one per application rank */
-  double start;         /* the run's time 0 */
+  double start;           /* the run's time 0 */
   int stop;
 };
 

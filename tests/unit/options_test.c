@@ -35,7 +35,7 @@ Test(options, unknown_protocol_names_the_field_and_the_known_ones) {
       ft_options_parse("service_ranks=1,protocol=pcll", &o, err, sizeof err),
       -1);
   cr_assert_str_eq(err, "field 2 'protocol=pcll': unknown protocol 'pcll' "
-                        "(known: none, pcl, vcl)");
+                        "(known: none, pcl, vcl, pessimist, v2)");
 }
 
 Test(options, unknown_key_is_an_error) {

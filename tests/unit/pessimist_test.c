@@ -36,10 +36,8 @@ static struct ft_event delivered(int peer, int64_t id, int wildcard) {
 
 static struct ft_event logged(int64_t value) {
   struct ft_event e = ev(FT_EVENT_CONTROL, -1);
-  e.control = (struct ft_control){.kind = FT_CONTROL_LOGGED,
-                                  .from = 4,
-                                  .to = 1,
-                                  .value = value};
+  e.control = (struct ft_control){
+      .kind = FT_CONTROL_LOGGED, .from = 4, .to = 1, .value = value};
   return e;
 }
 
@@ -99,11 +97,10 @@ Test(pessimist, any_source_match_is_logged_before_the_next_send) {
 Test(pessimist, v2_logs_every_reception_and_copies_it) {
   void *s = core_new(&ft_protocol_v2, 0, 0);
   struct ft_update u;
-  cr_assert_eq(ft_protocol_v2.step(s, &(struct ft_event){.type =
-                                                             FT_EVENT_APP_RECV,
-                                                         .peer = 2},
-                                   &u),
-               0);
+  cr_assert_eq(
+      ft_protocol_v2.step(
+          s, &(struct ft_event){.type = FT_EVENT_APP_RECV, .peer = 2}, &u),
+      0);
   struct ft_event d = delivered(2, u.id, 0);
   cr_assert_eq(ft_protocol_v2.step(s, &d, &u), 0);
   cr_assert(u.flags & FT_UPDATE_COPY);
