@@ -54,8 +54,8 @@ failed=0
   for p in none pessimist v2; do
     for mode in named any; do
       extra=""
-      [ "$mode" = any ] && extra="--any-source"
-      echo "pp-$p-$mode --platform myrinet --np 2 --app pingpong --protocol $p $COPY -- --sizes $SIZES $ITERS $extra"
+      [ "$mode" = any ] && extra=" --any-source" # no trailing blank: xargs -L
+      echo "pp-$p-$mode --platform myrinet --np 2 --app pingpong --protocol $p $COPY -- --sizes $SIZES $ITERS$extra"
     done
   done
   for a in $APPS; do
@@ -67,8 +67,9 @@ failed=0
 } | run_jobs
 
 # us ID SIZE / mbps ID SIZE: rank 0's line for that size.
-us() { awk -v b="$2" '$2 == "bytes" && $1 == b { print $5 }' "$TMP/$1.out"; }
-mbps() { awk -v b="$2" '$2 == "bytes" && $1 == b { print $7 }' "$TMP/$1.out"; }
+# (the application's lines go to ftsim run's stderr)
+us() { awk -v b="$2" '$2 == "bytes" && $1 == b { print $5 }' "$TMP/$1.err"; }
+mbps() { awk -v b="$2" '$2 == "bytes" && $1 == b { print $7 }' "$TMP/$1.err"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
 
 for p in none pessimist v2; do
@@ -80,7 +81,7 @@ done
 echo "== 1. myrinet ping-pong: one-way latency (us) and bandwidth (Mb/s), ratio to none"
 printf '%8s %-6s %10s %10s %7s %10s %7s %10s %10s %7s\n' bytes mode none_us \
   pess_us ratio v2_us ratio none_Mbps pess_Mbps ratio
-for b in $(awk '$2 == "bytes" { print $1 }' "$TMP/pp-none-named.out"); do
+for b in $(awk '$2 == "bytes" { print $1 }' "$TMP/pp-none-named.err"); do
   for mode in named any; do
     n=$(us pp-none-$mode "$b") ps=$(us pp-pessimist-$mode "$b")
     v=$(us pp-v2-$mode "$b")
@@ -90,7 +91,7 @@ for b in $(awk '$2 == "bytes" { print $1 }' "$TMP/pp-none-named.out"); do
       "$(ratio "$pb" "$nb")"
   done
 done
-small=$(awk '$2 == "bytes" { print $1; exit }' "$TMP/pp-none-named.out")
+small=$(awk '$2 == "bytes" { print $1; exit }' "$TMP/pp-none-named.err")
 det=$(ratio "$(us pp-pessimist-named "$small")" "$(us pp-none-named "$small")")
 any=$(ratio "$(us pp-pessimist-any "$small")" "$(us pp-none-any "$small")")
 v2r=$(ratio "$(us pp-v2-named "$small")" "$(us pp-none-named "$small")")
@@ -125,10 +126,10 @@ elif "$FTSIM" run --real --np 2 --app pingpong --protocol none -- --sizes 0 \
   for p in none pessimist; do
     for mode in named any; do
       extra=""
-      [ "$mode" = any ] && extra="--any-source"
+      [ "$mode" = any ] && extra=" --any-source"
       sr=""
       [ "$p" = pessimist ] && sr="--service-ranks 1"
-      echo "real-$p-$mode --real --np 2 $sr --app pingpong --protocol $p -- --sizes $SIZES $ITERS $extra"
+      echo "real-$p-$mode --real --np 2 $sr --app pingpong --protocol $p -- --sizes $SIZES $ITERS$extra"
     done
   done | JOBS=1 run_jobs
   printf '%8s %-6s %10s %10s %7s\n' bytes mode none_us pess_us ratio
@@ -136,7 +137,7 @@ elif "$FTSIM" run --real --np 2 --app pingpong --protocol none -- --sizes 0 \
     check "real-none-$mode" "real pingpong none $mode" || failed=1
     check "real-pessimist-$mode" "real pingpong pessimist $mode" || failed=1
   done
-  for b in $(awk '$2 == "bytes" { print $1 }' "$TMP/real-none-named.out"); do
+  for b in $(awk '$2 == "bytes" { print $1 }' "$TMP/real-none-named.err"); do
     for mode in named any; do
       n=$(us real-none-$mode "$b") ps=$(us real-pessimist-$mode "$b")
       printf '%8s %-6s %10s %10s %7s\n' "$b" "$mode" "$n" "$ps" "$(ratio "$ps" "$n")"
