@@ -39,14 +39,7 @@ static void *checked_malloc(size_t bytes) {
 /* Appends *r to a growing array. */
 static void push_record(struct ft_record **list, size_t *n, size_t *cap,
                         const struct ft_record *r) {
-  if (*n == *cap) {
-    size_t c = *cap ? 2 * *cap : 16;
-    struct ft_record *p = realloc(*list, c * sizeof *p);
-    if (!p)
-      ft_fatal("out of memory for channel state");
-    *list = p;
-    *cap = c;
-  }
+  *list = ft_reserve(*list, *n + 1, cap, sizeof **list, "channel state");
   (*list)[(*n)++] = *r;
 }
 

@@ -67,6 +67,18 @@ int ft_comm_app_rank(const struct ft_comm *c, int rank) {
   return rank >= 0 && rank < c->size ? c->app_rank[rank] : rank;
 }
 
+int ft_comm_rank_of(const struct ft_comm *c, int app_rank) {
+  for (int r = 0; r < c->size; r++)
+    if (c->app_rank[r] == app_rank)
+      return r;
+  ft_fatal("application rank %d is not in communicator %d", app_rank,
+           ft_comm_index(c));
+}
+
+MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll) {
+  return coll ? c->coll : c->p2p;
+}
+
 struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll) {
   for (int i = used - 1; i >= 0; i--)
     if (table[i].p2p == inner || table[i].coll == inner) {
@@ -108,14 +120,8 @@ static MPI_Comm *abandoned;
 static size_t n_abandoned, cap_abandoned;
 
 static void keep_abandoned(MPI_Comm c) {
-  if (n_abandoned == cap_abandoned) {
-    size_t cap = cap_abandoned ? 2 * cap_abandoned : 16;
-    MPI_Comm *p = realloc(abandoned, cap * sizeof *p);
-    if (!p)
-      ft_fatal("out of memory remembering abandoned communicators");
-    abandoned = p;
-    cap_abandoned = cap;
-  }
+  abandoned = ft_reserve(abandoned, n_abandoned + 1, &cap_abandoned,
+                         sizeof *abandoned, "abandoned communicators");
   abandoned[n_abandoned++] = c;
 }
 
@@ -169,26 +175,17 @@ static MPI_Comm *created;
 static size_t n_created, cap_created, replayed;
 
 static void remember_created(MPI_Comm c) {
-  if (n_created == cap_created) {
-    size_t cap = cap_created ? 2 * cap_created : 16;
-    MPI_Comm *p = realloc(created, cap * sizeof *p);
-    if (!p)
-      ft_fatal("out of memory remembering communicators");
-    created = p;
-    cap_created = cap;
-  }
+  created = ft_reserve(created, n_created + 1, &cap_created, sizeof *created,
+                       "the communicators main() created");
   created[n_created++] = c;
 }
+
+void ft_comm_replay_creations(void) { replayed = 0; }
 
 /* Returns 1 and the communicator the first run made, when main() runs
  * again and has not caught up with its first run's creations. */
 static int replay_creation(MPI_Comm *newcomm) {
-  struct ft_runtime *rt = ft_runtime();
-  if (rt->comm_replay) {
-    rt->comm_replay = 0;
-    replayed = 0;
-  }
-  if (!rt->ml || replayed >= n_created)
+  if (!ft_runtime()->ml || replayed >= n_created)
     return 0;
   *newcomm = created[replayed++];
   return 1;

@@ -97,14 +97,8 @@ void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
    * ships events. */
   if (n_payloads >= 256)
     progress_payloads(0);
-  if (n_payloads == cap_payloads) {
-    size_t cap = cap_payloads ? 2 * cap_payloads : 16;
-    struct payload *p = realloc(payloads, cap * sizeof *p);
-    if (!p)
-      ft_fatal("out of memory for control payloads");
-    payloads = p;
-    cap_payloads = cap;
-  }
+  payloads = ft_reserve(payloads, n_payloads + 1, &cap_payloads,
+                        sizeof *payloads, "control payloads");
   ft_control_send(dest, m);
   struct payload *p = &payloads[n_payloads++];
   p->data = data;

@@ -33,14 +33,8 @@ void ft_delivery_posted(MPI_Request req, void *buf, int count,
                         MPI_Datatype type, MPI_Comm user) {
   if (req == MPI_REQUEST_NULL)
     return;
-  if (n_posted == cap_posted) {
-    size_t cap = cap_posted ? 2 * cap_posted : 64;
-    struct posted *p = realloc(posted, cap * sizeof *p);
-    if (!p)
-      ft_fatal("out of memory remembering posted receives");
-    posted = p;
-    cap_posted = cap;
-  }
+  posted = ft_reserve(posted, n_posted + 1, &cap_posted, sizeof *posted,
+                      "posted receives");
   posted[n_posted++] = (struct posted){
       .req = req, .buf = buf, .count = count, .type = type, .user = user};
 }

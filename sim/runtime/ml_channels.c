@@ -13,7 +13,6 @@ static int *slots; /* open addressing: index + 1 into channels, 0 empty */
 static size_t n_slots;
 static struct ft_ml_entry *limbo; /* entries of a lost life still sending */
 static size_t n_limbo, cap_limbo;
-static uint64_t log_bytes;
 struct resend {
   MPI_Request req;
   void *data; /* the entry's, in the log or in limbo */
@@ -26,15 +25,6 @@ static size_t hash(int comm, int coll, int peer, int tag) {
   h ^= (uint64_t)(uint32_t)peer * 0xC2B2AE3D27D4EB4Fu + (uint64_t)coll;
   h ^= (uint64_t)(uint32_t)tag * 0x165667B19E3779F9u;
   return (size_t)(h ^ (h >> 29));
-}
-
-static void *grow(void *p, size_t *cap, size_t size, size_t first) {
-  size_t n = *cap ? 2 * *cap : first;
-  void *q = realloc(p, n * size);
-  if (!q)
-    ft_fatal("message logging: out of memory");
-  *cap = n;
-  return q;
 }
 
 static void rehash(void) {
@@ -61,8 +51,8 @@ struct ft_ml_channel *ft_ml_channel(int comm, int coll, int peer, int tag) {
     if (c->comm == comm && c->coll == coll && c->peer == peer && c->tag == tag)
       return c;
   }
-  if (n_channels == cap_channels)
-    channels = grow(channels, &cap_channels, sizeof *channels, 64);
+  channels = ft_reserve(channels, n_channels + 1, &cap_channels,
+                        sizeof *channels, "message logging's channels");
   struct ft_ml_channel *c = &channels[n_channels++];
   memset(c, 0, sizeof *c);
   c->comm = comm;
@@ -98,20 +88,17 @@ struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
     free(data);
     return e;
   }
-  if (ch->n_log == ch->cap_log)
-    ch->log = grow(ch->log, &ch->cap_log, sizeof *ch->log, 8);
+  ch->log = ft_reserve(ch->log, ch->n_log + 1, &ch->cap_log, sizeof *ch->log,
+                       "a sender-based log");
   size_t at = ch->n_log;
   while (at > 0 && ch->log[at - 1].seq > seq)
     at--;
   memmove(&ch->log[at + 1], &ch->log[at], (ch->n_log - at) * sizeof ch->log[0]);
   ch->log[at] = (struct ft_ml_entry){.seq = seq, .bytes = bytes, .data = data};
   ch->n_log++;
-  log_bytes += bytes;
   ft_ml_serve(ch);
   return find_entry(ch, seq);
 }
-
-uint64_t ft_ml_log_bytes(void) { return log_bytes; }
 
 void ft_ml_send_done(int comm, int coll, int peer, int tag, int64_t seq) {
   struct ft_ml_entry *e = find_entry(ft_ml_channel(comm, coll, peer, tag), seq);
@@ -157,13 +144,12 @@ static void progress_resends(int wait) {
 void ft_ml_finish_resends(void) { progress_resends(1); }
 
 static void free_entry(struct ft_ml_entry *e) {
-  log_bytes -= e->bytes;
   if (!e->in_flight) {
     free(e->data);
     return;
   }
-  if (n_limbo == cap_limbo)
-    limbo = grow(limbo, &cap_limbo, sizeof *limbo, 16);
+  limbo = ft_reserve(limbo, n_limbo + 1, &cap_limbo, sizeof *limbo,
+                     "sender-based log entries still sending");
   limbo[n_limbo++] = *e; /* its send still reads it */
 }
 
@@ -194,6 +180,15 @@ void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto) {
 
 /* ---- Resends to a restarted peer ---- */
 
+MPI_Comm ft_ml_wire(const struct ft_ml_channel *ch, int *peer_rank) {
+  struct ft_comm *c = ft_comm_at(ch->comm);
+  if (!c)
+    ft_fatal("rank %d: a message-logging channel on unknown communicator %d",
+             ft_runtime()->world_rank, ch->comm);
+  *peer_rank = ft_comm_rank_of(c, ch->peer);
+  return ft_comm_traffic(c, ch->coll);
+}
+
 void ft_ml_serve(struct ft_ml_channel *ch) {
   struct ft_runtime *rt = ft_runtime();
   while (ch->resend_next > 0 && ch->resend_next <= ch->resend_to) {
@@ -204,22 +199,16 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
     struct ft_ml_entry *e = find_entry(ch, ch->resend_next);
     if (!e)
       return; /* a re-execution of mine will rebuild it */
-    struct ft_comm *c = ft_comm_at(ch->comm);
-    if (!c)
-      ft_fatal("rank %d: resend on unknown communicator %d", rt->world_rank,
-               ch->comm);
-    int dest = -1;
-    for (int r = 0; r < c->size; r++)
-      if (c->app_rank[r] == ch->peer)
-        dest = r;
-    if (n_resends == cap_resends)
-      resends = grow(resends, &cap_resends, sizeof *resends, 16);
+    int dest;
+    MPI_Comm comm = ft_ml_wire(ch, &dest);
+    resends = ft_reserve(resends, n_resends + 1, &cap_resends, sizeof *resends,
+                         "resends on their way");
     struct resend *r = &resends[n_resends++];
     r->data = e->data;
     e->in_flight++; /* one more send reads it (a count: a peer restarted
                        twice may have it on its way twice) */
-    PMPI_Isend(e->data, (int)e->bytes, MPI_PACKED, dest, ch->tag,
-               ch->coll ? c->coll : c->p2p, &r->req);
+    PMPI_Isend(e->data, (int)e->bytes, MPI_PACKED, dest, ch->tag, comm,
+               &r->req);
     ch->wire_sent++;
     rt->ml_resent++;
     if (ft_trace_enabled)

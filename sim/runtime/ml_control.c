@@ -45,18 +45,22 @@ static struct ml_record *records_alloc(size_t n) {
   return r;
 }
 
+/* How many channels this rank has with `peer` (either way). */
+static size_t channels_with(int peer) {
+  size_t n = 0;
+  struct ft_ml_channel *ch;
+  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+    n += ch->peer == peer;
+  return n;
+}
+
 /* After its commit, a rank's checkpoint holds what it delivered: the
  * senders may drop those messages from their logs. */
 static void collect_at_senders(struct ft_runtime *rt) {
   for (int peer = 0; peer < rt->app_ranks; peer++) {
     size_t n = 0;
     struct ft_ml_channel *ch;
-    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
-      n += ch->peer == peer && ch->checkpointed > ch->pre;
-    if (n == 0)
-      continue;
-    struct ml_record *r = records_alloc(n);
-    n = 0;
+    struct ml_record *r = records_alloc(channels_with(peer));
     for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
       if (ch->peer == peer && ch->checkpointed > ch->pre)
         r[n++] = (struct ml_record){.comm = ch->comm,
@@ -64,6 +68,10 @@ static void collect_at_senders(struct ft_runtime *rt) {
                                     .tag = ch->tag,
                                     .a = ch->pre,
                                     .b = ch->checkpointed};
+    if (n == 0) {
+      free(r);
+      continue;
+    }
     struct ft_wire m = {.kind = FT_WIRE_ML_GC, .value = (int64_t)n};
     ft_control_send_payload(peer, &m, r, n * sizeof *r);
   }
@@ -91,15 +99,11 @@ static void on_gc(const struct ft_wire *m) {
 /* Empty messages for the receives a failed rank left posted (ml_ops.c),
  * before the answer and the resends. */
 static void feed_zombies(struct ft_ml_channel *ch, int n) {
-  struct ft_comm *c = ft_comm_at(ch->comm);
-  for (int k = 0; c && k < n; k++) {
-    int dest = -1;
-    for (int q = 0; q < c->size; q++)
-      if (c->app_rank[q] == ch->peer)
-        dest = q;
+  int dest;
+  MPI_Comm comm = n > 0 ? ft_ml_wire(ch, &dest) : MPI_COMM_NULL;
+  for (int k = 0; k < n; k++) {
     MPI_Request req;
-    PMPI_Isend(NULL, 0, MPI_BYTE, dest, ch->tag, ch->coll ? c->coll : c->p2p,
-               &req);
+    PMPI_Isend(NULL, 0, MPI_BYTE, dest, ch->tag, comm, &req);
     PMPI_Request_free(&req);
     ch->wire_sent++;
   }
@@ -126,9 +130,7 @@ static void on_resend_request(const struct ft_wire *m) {
     feed_zombies(ch, r[i].zombies);
   }
   free(r);
-  size_t k = 0, total = 0;
-  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
-    total += ch->peer == f;
+  size_t k = 0, total = channels_with(f);
   struct ml_record *answer = records_alloc(total);
   for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
     if (ch->peer == f)
@@ -152,17 +154,10 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
                               const struct ml_record *r) {
   struct ft_ml_channel *ch = ft_ml_channel(r->comm, r->coll, from, r->tag);
   int64_t in_flight = r->a - ch->wire_taken;
-  struct ft_comm *c = ft_comm_at(r->comm);
   if (in_flight <= 0)
     return;
-  if (!c)
-    ft_fatal("rank %d: messages in flight on unknown communicator %d",
-             rt->world_rank, r->comm);
-  int source = -1;
-  for (int q = 0; q < c->size; q++)
-    if (c->app_rank[q] == from)
-      source = q;
-  MPI_Comm comm = r->coll ? c->coll : c->p2p;
+  int source;
+  MPI_Comm comm = ft_ml_wire(ch, &source);
   for (int64_t k = 0; k < in_flight; k++) {
     MPI_Status st;
     int bytes = 0;
@@ -217,10 +212,7 @@ void ft_ml_ask_resends(struct ft_runtime *rt) {
   for (int peer = 0; peer < rt->app_ranks; peer++) {
     size_t n = 0;
     struct ft_ml_channel *ch;
-    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
-      n += ch->peer == peer;
-    struct ml_record *r = records_alloc(n);
-    n = 0;
+    struct ml_record *r = records_alloc(channels_with(peer));
     for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
       if (ch->peer == peer)
         r[n++] = (struct ml_record){

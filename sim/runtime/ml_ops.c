@@ -29,14 +29,8 @@ static size_t n_reqs, cap_reqs;
 static void remember(const struct ml_req *r) {
   if (r->req == MPI_REQUEST_NULL)
     return;
-  if (n_reqs == cap_reqs) {
-    size_t cap = cap_reqs ? 2 * cap_reqs : 64;
-    struct ml_req *p = realloc(reqs, cap * sizeof *p);
-    if (!p)
-      ft_fatal("message logging: out of memory for requests");
-    reqs = p;
-    cap_reqs = cap;
-  }
+  reqs = ft_reserve(reqs, n_reqs + 1, &cap_reqs, sizeof *reqs,
+                    "message logging's requests");
   reqs[n_reqs++] = *r;
 }
 
@@ -68,18 +62,6 @@ static int64_t step_with_id(struct ft_runtime *rt, struct ft_event *e) {
   rt->ml_clock = u.id;
   ft_apply_update(rt, &u);
   return u.id;
-}
-
-static int rank_in(const struct ft_comm *c, int app_rank) {
-  for (int r = 0; r < c->size; r++)
-    if (c->app_rank[r] == app_rank)
-      return r;
-  ft_fatal("application rank %d is not in communicator %d", app_rank,
-           ft_comm_index(c));
-}
-
-static MPI_Comm wire_of(const struct ft_comm *c, int coll) {
-  return coll ? c->coll : c->p2p;
 }
 
 /* ---- Sends ---- */
@@ -139,7 +121,7 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
                      .tag = tag};
   while (rt->ml_waiting)
     ft_wait_control();
-  void *data = pack(buf, count, type, wire_of(c, coll), &bytes);
+  void *data = pack(buf, count, type, ft_comm_traffic(c, coll), &bytes);
   struct ft_ml_channel *ch = ft_ml_channel(r.comm, coll, peer, tag);
   r.seq = ++ch->sent;
   int on_wire = r.seq <= ch->hw;
@@ -167,7 +149,7 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
     ft_trace_line_(0, "send", "%d %c %d %d %lld %d", r.comm, coll ? 'c' : 'p',
                    peer, tag, (long long)r.seq, bytes);
   int rc = PMPI_Isend(entry->data, bytes, MPI_PACKED, dest, tag,
-                      wire_of(c, coll), req);
+                      ft_comm_traffic(c, coll), req);
   r.req = *req;
   remember(&r);
   return rc;
@@ -194,12 +176,14 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
                      .coll = coll};
   int peer, logged_tag;
   if (wildcard && ft_ml_replay_match(r.id, &peer, &logged_tag)) {
-    source = rank_in(c, peer); /* "every promiscuous source is replaced" */
+    source =
+        ft_comm_rank_of(c, peer); /* "every promiscuous source is replaced" */
     tag = logged_tag;
   }
   r.peer = source == MPI_ANY_SOURCE ? -1 : ft_comm_app_rank(c, source);
   r.tag = tag;
-  int rc = PMPI_Irecv(buf, count, type, source, tag, wire_of(c, coll), req);
+  int rc =
+      PMPI_Irecv(buf, count, type, source, tag, ft_comm_traffic(c, coll), req);
   r.req = *req;
   remember(&r);
   return rc;
@@ -545,7 +529,7 @@ static int replay_probe(struct ft_runtime *rt, struct ft_comm *c,
   int peer, tag;
   int logged = ft_ml_replay_probe(next_id(rt), &peer, &tag);
   if (logged == 1)
-    probe_until_found(rank_in(c, peer), tag, c->p2p, st);
+    probe_until_found(ft_comm_rank_of(c, peer), tag, c->p2p, st);
   if (logged >= 0)
     tell_probe(rt, c, logged, st);
   return logged;
@@ -614,14 +598,8 @@ void ft_ml_drop_requests(void) {
       took(r, &st);
       continue;
     }
-    if (n_zombies == cap_zombies) {
-      size_t cap = cap_zombies ? 2 * cap_zombies : 16;
-      struct ml_req *p = realloc(zombies, cap * sizeof *p);
-      if (!p)
-        ft_fatal("message logging: out of memory");
-      zombies = p;
-      cap_zombies = cap;
-    }
+    zombies = ft_reserve(zombies, n_zombies + 1, &cap_zombies, sizeof *zombies,
+                         "the lost life's receives");
     zombies[n_zombies++] = *r;
     if (r->peer >= 0) /* its sender is asked to feed it, on this channel */
       ft_ml_channel(r->comm, r->coll, r->peer, r->tag);
@@ -646,7 +624,8 @@ void ft_ml_feed_wildcards(void) {
     struct ft_comm *c = ft_comm_at(z->comm);
     int tag = z->tag < 0 ? 0 : z->tag;
     MPI_Request req;
-    PMPI_Isend(NULL, 0, MPI_BYTE, c->rank, tag, wire_of(c, z->coll), &req);
+    PMPI_Isend(NULL, 0, MPI_BYTE, c->rank, tag, ft_comm_traffic(c, z->coll),
+               &req);
     PMPI_Request_free(&req);
     ft_ml_channel(z->comm, z->coll, rt->world_rank, tag)->wire_sent++;
   }

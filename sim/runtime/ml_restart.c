@@ -10,32 +10,6 @@
 #include "msglog.h"
 #include "trace.h"
 
-/* Its last committed checkpoint, from its server (none: from the start). */
-static void fetch_checkpoint(struct ft_runtime *rt) {
-  int server = ft_server_of(rt, rt->world_rank);
-  struct ft_wire ask = {
-      .kind = FT_WIRE_IMAGE_REQUEST, .wave = -1, .inc = rt->ml_life};
-  rt->image_offered = 0;
-  ft_control_send(server, &ask);
-  while (!rt->image_offered)
-    ft_wait_control();
-  rt->restore_wave = 0;
-  if (!rt->image_bytes)
-    return;
-  struct ft_local_image *slot = &rt->images[0];
-  slot->bytes = rt->image_bytes;
-  slot->size = (size_t)rt->image_offer.value;
-  rt->image_bytes = NULL;
-  struct ft_image_info info;
-  char err[256];
-  if (ft_image_check(slot->bytes, slot->size, &info, err, sizeof err) != 0)
-    ft_fatal("rank %d: checkpoint %d from server %d: %s", rt->world_rank,
-             rt->image_offer.wave, server, err);
-  slot->wave = info.wave;
-  slot->index = info.index;
-  rt->restore_wave = info.wave;
-}
-
 /* The log and counts of the checkpoint (the counts tell the peers what to
  * resend; the log serves the peers that restart too). */
 static void load_log(struct ft_runtime *rt) {
@@ -54,13 +28,14 @@ void ft_ml_restart(struct ft_runtime *rt) {
   ft_ml_drop_requests();
   ft_ml_log_lose();
   ft_ml_replay_clear();
-  ft_delivery_forget_all();
-  for (int i = 0; i < 2; i++) /* an upload on its way goes on: the */
+  /* The local images are lost, but not waited for: an upload still on its
+   * way (its bytes leak) completes when the server takes it. */
+  for (int i = 0; i < 2; i++)
     rt->images[i] = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
   ft_backend_sleep(rt->restart_cost_s);
   rt->dead = 0;
   ft_ml_feed_wildcards();
-  fetch_checkpoint(rt);
+  rt->restore_wave = ft_fetch_image(rt, -1); /* 0: from the start */
   load_log(rt);
   int64_t horizon = 0;
   int64_t held = ft_ml_fetch_events(rt, &horizon);
@@ -80,7 +55,7 @@ void ft_ml_restart(struct ft_runtime *rt) {
                    (long long)horizon);
   rt->ml_clock = 0;
   rt->ml_waiting = 0;
-  rt->comm_replay = 1; /* main() creates its communicators again */
+  ft_comm_replay_creations();
   memset(rt->regions, 0, sizeof rt->regions);
   rt->safe_points = 0;
   rt->held = rt->at_safe_point = 0;

@@ -70,6 +70,9 @@ struct ft_ml_channel {
   int64_t checkpointed; /* delivered at the last checkpoint */
 };
 
+/* What carries the channel's messages, and the peer's rank in it; aborts
+ * on an unknown communicator. */
+MPI_Comm ft_ml_wire(const struct ft_ml_channel *ch, int *peer_rank);
 /* The channel of that key, created on first use. */
 struct ft_ml_channel *ft_ml_channel(int comm, int coll, int peer, int tag);
 /* Channels by index, for walks (NULL past the end). */
@@ -90,8 +93,6 @@ void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto);
 void ft_ml_finish_resends(void);
 /* Drops the log but the entries in flight (a failure). */
 void ft_ml_log_lose(void);
-/* Bytes the log holds now, and the most it held. */
-uint64_t ft_ml_log_bytes(void);
 
 /* Image region: size, write, and restore (counts and log of the image;
  * logical counts of channels absent from it reset). `clock` is the core's

@@ -25,14 +25,8 @@ extern int main(int argc, char **argv); /* the application's */
 static void receive_image(struct ft_runtime *rt, const struct ft_wire *m);
 
 static void defer(struct ft_runtime *rt, const struct ft_wire *m) {
-  if (rt->n_deferred == rt->cap_deferred) {
-    size_t cap = rt->cap_deferred ? 2 * rt->cap_deferred : 16;
-    struct ft_wire *p = realloc(rt->deferred, cap * sizeof *p);
-    if (!p)
-      ft_fatal("out of memory deferring control messages");
-    rt->deferred = p;
-    rt->cap_deferred = cap;
-  }
+  rt->deferred = ft_reserve(rt->deferred, rt->n_deferred + 1, &rt->cap_deferred,
+                            sizeof *rt->deferred, "deferred control messages");
   rt->deferred[rt->n_deferred++] = *m;
 }
 
@@ -171,17 +165,17 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
   rt->image_offered = 1;
 }
 
-static void fetch_image(struct ft_runtime *rt, int wave) {
+int ft_fetch_image(struct ft_runtime *rt, int wave) {
   int server = ft_server_of(rt, rt->world_rank);
-  struct ft_wire ask = {
-      .kind = FT_WIRE_IMAGE_REQUEST, .wave = wave, .inc = rt->incarnation};
+  struct ft_wire ask = {.kind = FT_WIRE_IMAGE_REQUEST,
+                        .wave = wave,
+                        .inc = rt->ml ? rt->ml_life : rt->incarnation};
   rt->image_offered = 0;
   ft_control_send(server, &ask);
   while (!rt->image_offered)
     ft_wait_control();
   if (!rt->image_bytes)
-    ft_fatal("rank %d: checkpoint server %d has no image of wave %d",
-             rt->world_rank, server, wave);
+    return 0;
   struct ft_local_image *slot = &rt->images[0];
   slot->bytes = rt->image_bytes;
   slot->size = (size_t)rt->image_offer.value;
@@ -190,9 +184,16 @@ static void fetch_image(struct ft_runtime *rt, int wave) {
   char err[256];
   if (ft_image_check(slot->bytes, slot->size, &info, err, sizeof err) != 0)
     ft_fatal("rank %d: image of wave %d from server %d: %s", rt->world_rank,
-             wave, server, err);
-  slot->wave = wave;
+             rt->image_offer.wave, server, err);
+  slot->wave = info.wave;
   slot->index = info.index;
+  return info.wave;
+}
+
+static void fetch_image(struct ft_runtime *rt, int wave) {
+  if (ft_fetch_image(rt, wave) == 0)
+    ft_fatal("rank %d: checkpoint server %d has no image of wave %d",
+             rt->world_rank, ft_server_of(rt, rt->world_rank), wave);
 }
 
 /* Drops local images: all of them (a failed rank), or those newer than the

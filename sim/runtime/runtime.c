@@ -19,6 +19,20 @@ struct ft_runtime *ft_runtime(void) {
   return &state;
 }
 
+void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
+                 const char *what) {
+  if (need <= *cap)
+    return array;
+  size_t n = *cap ? *cap : 16;
+  while (n < need)
+    n *= 2;
+  void *p = realloc(array, n * size);
+  if (!p)
+    ft_fatal("out of memory for %s", what);
+  *cap = n;
+  return p;
+}
+
 _Noreturn void ft_fatal(const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "ftsim: ");

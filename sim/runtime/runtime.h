@@ -158,8 +158,6 @@ struct ft_runtime {
   int ml_answers;           /* restart: resend answers in */
   void **ml_answer_records; /* restart: the answers, kept until the zombies
                                are fed (ml_control.c) */
-  int comm_replay;          /* main() runs again: its communicator creations
-                               return the existing ones (comm.c) */
   uint64_t ml_events, ml_el_messages, ml_sb_bytes, ml_deliveries;
   uint64_t ml_resent, ml_restarts;
 
@@ -177,6 +175,13 @@ struct ft_runtime *ft_runtime(void);
 _Noreturn void ft_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* Makes room for `need` elements of `size` bytes in `array` (capacity
+ * *cap, doubled as needed, 16 at first) and returns it, perhaps moved;
+ * aborts naming `what` when out of memory. For the runtime's growing
+ * arrays: `p = ft_reserve(p, n + 1, &cap, sizeof *p, "...")`. */
+void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
+                 const char *what);
+
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
 /* Resolves an application communicator; aborts on an unknown one. */
@@ -192,6 +197,10 @@ void ft_comm_abandon_all(void);
  * (MPI_Finalize): SimGrid's shutdown does not cope with messages left in
  * its mailboxes. */
 void ft_comm_drain_abandoned(void);
+/* Message logging: main() runs again, its creations of communicators return
+ * the ones its first run made, in order (a restarted rank cannot make a
+ * collective call alone). */
+void ft_comm_replay_creations(void);
 /* Frees every registered communicator (at MPI_Finalize). */
 void ft_comm_forget_all(void);
 /* The entry whose p2p or coll handle is `inner` (*coll says which); aborts
@@ -206,6 +215,12 @@ int ft_comm_index(const struct ft_comm *c);
 struct ft_comm *ft_comm_at(int index);
 /* Application rank (rank in the application's world) of `rank` in `c`. */
 int ft_comm_app_rank(const struct ft_comm *c, int rank);
+/* The rank in `c` of application rank `app_rank` (the inverse); aborts when
+ * it is not in `c`. */
+int ft_comm_rank_of(const struct ft_comm *c, int app_rank);
+/* What carries c's traffic: its point-to-point communicator, or (coll) its
+ * collectives' shadow. */
+MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll);
 
 /* The protocol hook every intercepted operation goes through (runtime.c).
  * `peer` is an application rank (see ft_comm_app_rank). */
@@ -309,6 +324,10 @@ int ft_dispatcher(const struct ft_runtime *rt);
 void ft_settle_control(struct ft_runtime *rt);
 
 /* Recovery (recovery.c). */
+/* Asks this rank's server for its image of `wave` (-1: its last committed
+ * one), checks it and puts it in images[0]; returns its wave, or 0 when the
+ * server has none. */
+int ft_fetch_image(struct ft_runtime *rt, int wave);
 /* Abandons the application and runs the recovery, then main() again. */
 _Noreturn void ft_rollback_now(struct ft_runtime *rt);
 /* MPI_Finalize's first step under a recovering protocol: waits until every

@@ -76,14 +76,9 @@ static void send_wire(int dest, struct ft_wire m) { ft_control_send(dest, &m); }
 /* ---- Transfers ---- */
 
 static struct transfer *new_transfer(struct service *s) {
-  if (s->n_transfers == s->cap_transfers) {
-    size_t cap = s->cap_transfers ? 2 * s->cap_transfers : 16;
-    struct transfer *t = realloc(s->transfers, cap * sizeof *t);
-    if (!t)
-      ft_fatal("checkpoint server: out of memory");
-    s->transfers = t;
-    s->cap_transfers = cap;
-  }
+  s->transfers =
+      ft_reserve(s->transfers, s->n_transfers + 1, &s->cap_transfers,
+                 sizeof *s->transfers, "a checkpoint server's transfers");
   struct transfer *t = &s->transfers[s->n_transfers++];
   memset(t, 0, sizeof *t);
   t->req = MPI_REQUEST_NULL;
@@ -419,16 +414,8 @@ static void on_log(struct service *s, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
   struct event_log *l = &s->logs[m->from];
-  if (l->n + n > l->cap) {
-    size_t cap = l->cap ? l->cap : 256;
-    while (cap < l->n + n)
-      cap *= 2;
-    struct ft_logged_event *p = realloc(l->events, cap * sizeof *p);
-    if (!p)
-      ft_fatal("event logger: out of memory");
-    l->events = p;
-    l->cap = cap;
-  }
+  l->events = ft_reserve(l->events, l->n + n, &l->cap, sizeof *l->events,
+                         "an event logger's events");
   memcpy(l->events + l->n, got, n * sizeof *got);
   l->n += n;
   free(got);

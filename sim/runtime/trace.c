@@ -143,7 +143,7 @@ static FILE *line(const char *kind) {
  * an abort) keeps its waves and rollbacks. */
 static void end_line(int flush) {
   fputc('\n', out);
-  if ((flush || getenv("FTSIM_TRACE_FLUSH")) && fflush(out) != 0)
+  if (flush && fflush(out) != 0)
     ft_fatal("cannot write the trace %s", path);
 }
 
