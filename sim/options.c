@@ -3,7 +3,9 @@
 #include "options.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,15 @@ static int fail(char *err, size_t errlen, int field, const char *entry,
   return -1;
 }
 
+/* Only the characters of a decimal number, starting with a digit, a sign
+ * or a point: strtod alone also takes blanks, hex, inf and nan. */
+static bool decimal_form(const char *s, const char *chars) {
+  return s[0] && strchr("+-.0123456789", s[0]) && strspn(s, chars) == strlen(s);
+}
+
 int ft_parse_int(const char *s, long min, long max, int *out) {
+  if (!decimal_form(s, "+-0123456789"))
+    return -1;
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
@@ -46,6 +56,32 @@ int ft_parse_int(const char *s, long min, long max, int *out) {
     return -1;
   *out = (int)v;
   return 0;
+}
+
+int ft_parse_double(const char *s, double min, double max, double *out) {
+  if (!decimal_form(s, "+-.eE0123456789"))
+    return FT_NUM_SYNTAX;
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end)
+    return FT_NUM_SYNTAX;
+  /* ERANGE: overflow, or underflow (1e-400) that is not a negative. */
+  if (errno == ERANGE || !isfinite(v) || v < min || v > max)
+    return FT_NUM_RANGE;
+  *out = v;
+  return FT_NUM_OK;
+}
+
+const char *ft_num_problem(int rc, const char *s) {
+  if (rc == FT_NUM_SYNTAX)
+    return "not a decimal number";
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno == ERANGE && fabs(v) < 1)
+    return "out of range: too small to represent, write 0";
+  return "out of range";
 }
 
 static void list_protocols(char *buf, size_t len) {
@@ -58,13 +94,7 @@ static void list_protocols(char *buf, size_t len) {
 }
 
 static int parse_double(const char *s, double min, double max, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || end == s || *end || !(v >= min && v <= max))
-    return -1;
-  *out = v;
-  return 0;
+  return ft_parse_double(s, min, max, out) == FT_NUM_OK ? 0 : -1;
 }
 
 static int parse_path(const char *s, char *out, size_t cap) {
@@ -83,8 +113,8 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
     return ft_parse_int(value, 0, 4096, &o->service_ranks);
   }
   if (strcmp(key, "period") == 0) {
-    *why = "period must be a number of seconds >= 0";
-    return parse_double(value, 0, 1e12, &o->period);
+    *why = "period must be a number of seconds in [0, 1e9]";
+    return parse_double(value, 0, FT_TIME_MAX_S, &o->period);
   }
   if (strcmp(key, "image_mb") == 0) {
     *why = "image_mb must be a number of MB in [0, 1e6]";
@@ -157,8 +187,16 @@ static int apply(struct ft_options *o, char *entry, int field, char *err,
   }
   const char *why = "";
   int rc = apply_value(o, key, value, &why);
-  if (rc <= 0)
-    return rc ? fail(err, errlen, field, shown, "%s", why) : 0;
+  if (rc == 0)
+    return 0;
+  if (rc < 0 && strstr(why, "a number")) {
+    double v;
+    int nrc = ft_parse_double(value, -HUGE_VAL, HUGE_VAL, &v);
+    return fail(err, errlen, field, shown, "%s (%s)", why,
+                ft_num_problem(nrc ? nrc : FT_NUM_RANGE, value));
+  }
+  if (rc < 0)
+    return fail(err, errlen, field, shown, "%s", why);
   return fail(err, errlen, field, shown, "unknown key '%s' (known: %s)", key,
               ft_options_known_keys());
 }
@@ -178,6 +216,40 @@ int ft_options_parse(const char *text, struct ft_options *options, char *err,
        e = strtok_r(NULL, ",", &save), field++)
     if (apply(options, e, field, err, errlen))
       return -1;
+  return 0;
+}
+
+static int complain(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Writes the message and returns -1. */
+static int complain(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
+  const struct ft_protocol_ops *p = ft_protocol_find(o->protocol);
+  if (!p)
+    return complain(err, errlen, "unknown protocol '%s'", o->protocol);
+  if (o->scenario[0] && !p->recovers)
+    return complain(err, errlen,
+                    "scenario=%s: protocol %s does not recover from failures "
+                    "(pcl, vcl, pessimist and v2 do)",
+                    o->scenario, o->protocol);
+  if (p->recovers && o->service_ranks < 1)
+    return complain(err, errlen,
+                    "service_ranks=%d: protocol %s needs at least one service "
+                    "rank (its checkpoint server and dispatcher)",
+                    o->service_ranks, o->protocol);
+  if (p->restarts_alone && o->event_loggers > o->service_ranks)
+    return complain(err, errlen,
+                    "event_loggers=%d but service_ranks=%d: the event loggers "
+                    "are service ranks (service_ranks=%d or more)",
+                    o->event_loggers, o->service_ranks, o->event_loggers);
   return 0;
 }
 

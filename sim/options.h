@@ -10,6 +10,12 @@
 
 #define FT_OPTIONS_ENV "FTSIM_OPTIONS"
 
+/* The largest time in seconds any input accepts (a period, a scenario's
+ * failure, detection or restart time, a sweep's MTBF): 1e9 s, about 32
+ * years, far beyond any run; larger values are input errors, not runs
+ * that would print 300-digit completion times. */
+#define FT_TIME_MAX_S 1e9
+
 struct ft_options {
   char protocol[32];  /* a name from the protocol registry; default "none" */
   int service_ranks;  /* extra MPI ranks split off for services: checkpoint
@@ -65,8 +71,32 @@ int ft_options_parse(const char *text, struct ft_options *options, char *err,
 
 /* Parses the whole of `s` as a decimal integer in [min, max] into *out.
  * Returns 0, or -1 (leaving *out alone) for anything else: empty text,
- * trailing characters, overflow, a value out of range. */
+ * blanks, trailing characters, overflow, a value out of range. */
 int ft_parse_int(const char *s, long min, long max, int *out);
+
+/* Checks that parsed options go together, as the runtime requires at
+ * MPI_Init: a scenario needs a protocol that recovers, such a protocol at
+ * least one service rank, message logging (pessimist, v2) at least
+ * event_loggers service ranks. Returns 0, or -1 with a message naming the
+ * keys, e.g. "event_loggers=3 but service_ranks=1: the event loggers are
+ * service ranks (service_ranks=3 or more)". */
+int ft_options_check(const struct ft_options *options, char *err,
+                     size_t errlen);
+
+/* What ft_parse_double returns. */
+enum ft_num_status { FT_NUM_OK = 0, FT_NUM_SYNTAX = -1, FT_NUM_RANGE = -2 };
+
+/* Parses the whole of `s` as a decimal number ([+-]digits[.digits][e[+-]N];
+ * no blanks, hex, inf or nan) in [min, max] into *out. Returns FT_NUM_OK,
+ * FT_NUM_SYNTAX (not such a number) or FT_NUM_RANGE (outside [min, max],
+ * overflow, or underflow: 1e-400 is out of range, not negative); *out is
+ * left alone on error. */
+int ft_parse_double(const char *s, double min, double max, double *out);
+
+/* Says why ft_parse_double(s, ...) returned `rc` (an error), for messages:
+ * "not a decimal number", "out of range", or "out of range: too small to
+ * represent, write 0" for an underflow. */
+const char *ft_num_problem(int rc, const char *s);
 
 /* Names the keys ft_options_parse accepts, comma-separated, for messages. */
 const char *ft_options_known_keys(void);

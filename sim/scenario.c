@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h" /* ft_parse_int */
+#include "options.h" /* ft_parse_int, ft_parse_double, FT_TIME_MAX_S */
 
 #define LINE_MAX_BYTES 1024 /* a line without its comment, NUL included */
 #define MAX_WORDS 8         /* words kept per line (more are counted) */
@@ -91,30 +91,41 @@ static int fail_at(struct parser *p, const char *field, const char *fmt, ...) {
   return -1;
 }
 
-/* Reads the whole word as a finite number >= min (> min when `strict`). */
-static int parse_number(const char *w, double min, bool strict, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(w, &end);
-  if (errno || end == w || *end || !isfinite(v) || v < min ||
-      (strict && v == min))
+/* Reads the whole word as a decimal number in [min, max] (> min when
+ * `strict`); returns 0, or -1 with `*why` saying what is wrong. */
+static int parse_number(const char *w, double min, double max, bool strict,
+                        double *out, const char **why) {
+  double v;
+  int rc = ft_parse_double(w, min, max, &v);
+  if (rc == FT_NUM_OK && strict && v == min)
+    rc = FT_NUM_RANGE;
+  if (rc != FT_NUM_OK) {
+    *why = ft_num_problem(rc, w);
     return -1;
+  }
   *out = v;
   return 0;
 }
 
+/* Times are decimal seconds in [0, FT_TIME_MAX_S] (options.h). */
 static int time_value(struct parser *p, const char *field, const char *w,
                       double *out) {
-  if (parse_number(w, 0, false, out) == 0)
+  const char *why;
+  if (parse_number(w, 0, FT_TIME_MAX_S, false, out, &why) == 0)
     return 0;
-  return fail_at(p, field, "time must be a number >= 0, got '%s'", w);
+  return fail_at(p, field,
+                 "time must be a number of seconds in [0, 1e9], "
+                 "got '%s' (%s)",
+                 w, why);
 }
 
 static int positive_value(struct parser *p, const char *field, const char *what,
-                          const char *w, double *out) {
-  if (parse_number(w, 0, true, out) == 0)
+                          double max, const char *w, double *out) {
+  const char *why;
+  if (parse_number(w, 0, max, true, out, &why) == 0)
     return 0;
-  return fail_at(p, field, "%s must be a number > 0, got '%s'", what, w);
+  return fail_at(p, field, "%s must be a number > 0%s, got '%s' (%s)", what,
+                 max == FT_TIME_MAX_S ? " and <= 1e9" : "", w, why);
 }
 
 static int apply_seed(struct parser *p, char **v) {
@@ -158,7 +169,8 @@ static int apply_trace(struct parser *p, char **v) {
 }
 
 static int apply_trace_scale(struct parser *p, char **v) {
-  return positive_value(p, "trace_scale", "scale", v[0], &p->s->trace_scale);
+  return positive_value(p, "trace_scale", "scale", HUGE_VAL, v[0],
+                        &p->s->trace_scale);
 }
 
 static int apply_trace_shift(struct parser *p, char **v) {
@@ -183,14 +195,16 @@ static int apply_trace_map(struct parser *p, char **v) {
 
 static int apply_exponential(struct parser *p, char **v) {
   p->s->dist = FT_DIST_EXPONENTIAL;
-  return positive_value(p, "exponential", "mean", v[0], &p->s->mean_s);
+  return positive_value(p, "exponential", "mean", FT_TIME_MAX_S, v[0],
+                        &p->s->mean_s);
 }
 
 static int apply_weibull(struct parser *p, char **v) {
   p->s->dist = FT_DIST_WEIBULL;
-  if (positive_value(p, "shape", "shape", v[0], &p->s->shape))
+  if (positive_value(p, "shape", "shape", HUGE_VAL, v[0], &p->s->shape))
     return -1;
-  return positive_value(p, "scale", "scale", v[1], &p->s->scale_s);
+  return positive_value(p, "scale", "scale", FT_TIME_MAX_S, v[1],
+                        &p->s->scale_s);
 }
 
 /* Inserts `f` after every failure at a time <= f.time (stable by time). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ftsim_cli_config.h"
 
@@ -51,13 +52,48 @@ static void join(const struct ft_strv *names, char *out, size_t len) {
   }
 }
 
+/* "WHAT 'NAME' does not exist", "... is a directory", "... is not a
+ * regular file" for a path that is_regular refused. */
+static void not_a_file(const char *what, const char *name, char *err,
+                       size_t errlen) {
+  struct stat st;
+  const char *why = stat(name, &st) != 0  ? "does not exist"
+                    : S_ISDIR(st.st_mode) ? "is a directory"
+                                          : "is not a regular file";
+  snprintf(err, errlen, "%s '%s' %s", what, name, why);
+}
+
+int ft_paths_check_output(const char *prefix, char *err, size_t errlen) {
+  char dir[4096];
+  const char *slash = strrchr(prefix, '/');
+  if (slash && !slash[1]) {
+    snprintf(err, errlen, "ends with '/': a file name prefix is needed");
+    return -1;
+  }
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s",
+             slash == prefix ? 1 : (int)(slash - prefix), prefix);
+  struct stat st;
+  if (stat(dir, &st) != 0)
+    snprintf(err, errlen, "directory '%s' does not exist", dir);
+  else if (!S_ISDIR(st.st_mode))
+    snprintf(err, errlen, "'%s' is not a directory", dir);
+  else if (access(dir, W_OK | X_OK) != 0)
+    snprintf(err, errlen, "directory '%s' is not writable", dir);
+  else
+    return 0;
+  return -1;
+}
+
 int ft_paths_platform(const struct ft_dirs *dirs, const char *name, char *out,
                       size_t len, char *err, size_t errlen) {
   if (ft_paths_is_path(name, PLATFORM_SUFFIX)) {
     snprintf(out, len, "%s", name);
     if (is_regular(out))
       return 0;
-    snprintf(err, errlen, "platform file '%s' does not exist", name);
+    not_a_file("platform file", name, err, errlen);
     return -1;
   }
   snprintf(out, len, "%s/platforms/%s%s", dirs->source, name, PLATFORM_SUFFIX);
@@ -101,7 +137,7 @@ int ft_paths_app(const struct ft_dirs *dirs, const char *name, bool real,
     snprintf(out, len, "%s", name);
     if (is_regular(out))
       return 0;
-    snprintf(err, errlen, "app '%s' does not exist", name);
+    not_a_file("app", name, err, errlen);
     return -1;
   }
   snprintf(out, len, "%s/apps/%s/%s", dirs->build, apps_dir(real), name);

@@ -32,7 +32,8 @@ bool ft_paths_is_path(const char *name, const char *suffix);
  * <source>/platforms/NAME.xml. Writes the file into `out` (len bytes).
  * Returns -1 with `err` set when the file does not exist:
  *   "unknown platform 'foo': no file /src/platforms/foo.xml (known: gige)"
- *   "platform file 'x/y.xml' does not exist" */
+ *   "platform file 'x/y.xml' does not exist" (or "is a directory", "is not
+ *   a regular file") */
 int ft_paths_platform(const struct ft_dirs *dirs, const char *name, char *out,
                       size_t len, char *err, size_t errlen);
 
@@ -40,7 +41,7 @@ int ft_paths_platform(const struct ft_dirs *dirs, const char *name, char *out,
  * (or <build>/apps/real/NAME when `real`). Returns -1 with `err` set when
  * it is not a regular file:
  *   "unknown app 'foo': no file /build/apps/smpi/foo (built: cg, lu)"
- *   "app 'x/y' does not exist" */
+ *   "app 'x/y' does not exist" (or "is a directory", ...) */
 int ft_paths_app(const struct ft_dirs *dirs, const char *name, bool real,
                  char *out, size_t len, char *err, size_t errlen);
 
@@ -51,6 +52,13 @@ int ft_paths_app(const struct ft_dirs *dirs, const char *name, bool real,
  *    one-failure)" */
 int ft_paths_scenario(const struct ft_dirs *dirs, const char *name, char *out,
                       size_t len, char *err, size_t errlen);
+
+/* Checks that files named PREFIX.<something> can be created: the
+ * directory part of `prefix` ("." without '/') exists, is a directory and
+ * is writable, and a file name follows the last '/'. Returns 0, or -1 with
+ * "directory 'no/such' does not exist", "'f' is not a directory",
+ * "directory 'd' is not writable" or "ends with '/': ..." in `err`. */
+int ft_paths_check_output(const char *prefix, char *err, size_t errlen);
 
 /* Fills `names` with the platform names (<source>/platforms/NAME.xml),
  * sorted. Missing directory: no names. */

@@ -94,6 +94,11 @@ static int resolve(struct run *r) {
       strcmp(r->options.scenario, r->scenario_file) != 0 &&
       (rc = check_scenario(r, r->options.scenario)))
     return rc;
+  if (ft_options_check(&r->options, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "options %s: %s", r->options_text, err);
+  if (r->options.trace[0] &&
+      ft_paths_check_output(r->options.trace, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "--trace %s: %s", r->options.trace, err);
   if (!r->args.real) {
     if (ft_paths_platform(&r->dirs, r->args.platform, r->platform_file,
                           sizeof r->platform_file, err, sizeof err))

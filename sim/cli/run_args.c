@@ -98,6 +98,7 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
       return ft_fail(err, errlen,
                      "--protocol: expected one protocol name, got '%s'", v);
     a->protocol = v;
+    a->protocol_given = true;
     return 0;
   case FLAG_SET:
     return apply_set(a, v, err, errlen);
@@ -235,6 +236,19 @@ static int append_trace(const char *path, char *text, size_t len,
   return append_checked(text, len, piece, "--trace", path, o, err, errlen);
 }
 
+/* --set protocol=Y must not contradict --protocol: the service ranks and
+ * the scenario check follow --protocol, the runtime the last protocol=. */
+static int check_set_protocol(const struct ft_run_args *args, const char *set,
+                              char *err, size_t errlen) {
+  if (strncmp(set, "protocol=", 9) != 0 || strcmp(set + 9, args->protocol) == 0)
+    return 0;
+  return ft_fail(err, errlen,
+                 "--set %s: conflicts with --protocol %s%s (name the protocol "
+                 "once, with --protocol)",
+                 set, args->protocol,
+                 args->protocol_given ? "" : " (the default)");
+}
+
 int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                         struct ft_options *options, char *err, size_t errlen) {
   char piece[128], shown[32];
@@ -271,7 +285,8 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
   if (args->trace && append_trace(args->trace, text, len, options, err, errlen))
     return -1;
   for (size_t i = 0; i < args->nsets; i++)
-    if (append_checked(text, len, args->sets[i], "--set", args->sets[i],
+    if (check_set_protocol(args, args->sets[i], err, errlen) ||
+        append_checked(text, len, args->sets[i], "--set", args->sets[i],
                        options, err, errlen))
       return -1;
   return 0;

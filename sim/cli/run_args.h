@@ -19,6 +19,7 @@ struct ft_run_args {
   bool platform_given;      /* --platform appeared (ignored with --real) */
   const char *app;          /* --app: a name or a path; default cg */
   const char *protocol;     /* --protocol; default none */
+  bool protocol_given;      /* --protocol appeared */
   const char *hostfile_out; /* --hostfile-out, or NULL for a temp file */
   const char *scenario;     /* --scenario: a name or a path, or NULL */
   const char *trace;        /* --trace: path prefix of the event trace (each
@@ -58,7 +59,10 @@ void ft_run_args_free(struct ft_run_args *args);
  *   "--protocol bogus: unknown protocol 'bogus' (known: none)"
  *   "--set colour=red: unknown key 'colour' (known: protocol, service_ranks)"
  *   "--scenario /a,b.txt: FTSIM_OPTIONS cannot carry a path with a comma"
- */
+ *   "--set protocol=none: conflicts with --protocol pcl (name the protocol
+ *    once, with --protocol)"
+ * The options' consistency (ft_options_check) is left to the caller, once
+ * the scenario file is checked. */
 int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                         struct ft_options *options, char *err, size_t errlen);
 

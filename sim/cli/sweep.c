@@ -186,30 +186,38 @@ static int check_names(const struct ft_sweep *s) {
   return 0;
 }
 
-static void print_points(const struct ft_sweep *s, const struct ft_points *pts,
+/* --dry-run: one line per point, streamed (nothing kept per point). */
+struct printer {
+  const struct ft_sweep *s;
+  const struct ft_sweep_csv *csv;
+  size_t index, done;
+};
+
+static void print_point(void *ctx, const struct ft_point *p) {
+  struct printer *pr = ctx;
+  struct ft_strv args = FT_STRV_INIT;
+  bool d = ft_sweep_csv_done(pr->csv, p);
+  pr->done += d;
+  ft_point_run_args(pr->s, p, ft_point_has_failures(p) ? "SCENARIO" : NULL,
+                    &args);
+  printf("%zu %s ftsim run", pr->index++, d ? "done" : "todo");
+  for (size_t k = 0; k < args.count; k++)
+    printf(" %s", args.items[k]);
+  if (ft_point_has_failures(p))
+    printf("   # %s%s seed %s", p->param[FT_COL_TRACE][0] ? "trace " : "mtbf ",
+           p->param[FT_COL_TRACE][0] ? p->param[FT_COL_TRACE]
+                                     : p->param[FT_COL_MTBF],
+           p->param[FT_COL_SEED]);
+  putchar('\n');
+  ft_strv_free(&args);
+}
+
+static void print_points(const struct ft_sweep *s,
                          const struct ft_sweep_csv *csv) {
-  size_t done = 0;
-  for (size_t i = 0; i < pts->count; i++) {
-    const struct ft_point *p = &pts->items[i];
-    struct ft_strv args = FT_STRV_INIT;
-    bool d = ft_sweep_csv_done(csv, p);
-    done += d;
-    ft_point_run_args(s, p, ft_point_has_failures(p) ? "SCENARIO" : NULL,
-                      &args);
-    printf("%zu %s ftsim run", i, d ? "done" : "todo");
-    for (size_t k = 0; k < args.count; k++)
-      printf(" %s", args.items[k]);
-    if (ft_point_has_failures(p))
-      printf("   # %s%s seed %s",
-             p->param[FT_COL_TRACE][0] ? "trace " : "mtbf ",
-             p->param[FT_COL_TRACE][0] ? p->param[FT_COL_TRACE]
-                                       : p->param[FT_COL_MTBF],
-             p->param[FT_COL_SEED]);
-    putchar('\n');
-    ft_strv_free(&args);
-  }
-  printf("# %zu points, %zu done, %zu to run\n", pts->count, done,
-         pts->count - done);
+  struct printer pr = {s, csv, 0, 0};
+  ft_points_each(s, print_point, &pr);
+  printf("# %zu points, %zu done, %zu to run\n", pr.index, pr.done,
+         pr.index - pr.done);
 }
 
 static int cores(void) {
@@ -268,25 +276,27 @@ static int sweep(const struct sweep_args *a) {
     return FT_EXIT_USAGE;
   }
   int rc = check_names(&s);
-  ft_points_expand(&s, &pts);
+  size_t npoints = ft_sweep_points_count(&s);
   if (a->output)
     snprintf(output, sizeof output, "%s", a->output);
   else
     default_output(a->file, output, sizeof output);
   snprintf(workdir, sizeof workdir, "%s.d", output);
-  if (!rc && a->point >= 0 && (size_t)a->point >= pts.count)
-    rc = usage_error("--point: the sweep has %zu points (0 to %zu)", pts.count,
-                     pts.count - 1);
+  if (!rc && a->point >= 0 && (size_t)a->point >= npoints)
+    rc = usage_error("--point: the sweep has %zu points (0 to %zu)", npoints,
+                     npoints - 1);
   if (!rc && a->slurm)
-    rc = ft_sweep_emit_slurm(a->slurm, a->file, output, workdir, pts.count);
+    rc = ft_sweep_emit_slurm(a->slurm, a->file, output, workdir, npoints);
   else if (!rc && ft_sweep_csv_open(&csv, output, err, sizeof err))
     rc = say(FT_EXIT_USAGE, "%s", err);
   else if (!rc && a->dry_run)
-    print_points(&s, &pts, &csv);
+    print_points(&s, &csv);
   else if (!rc && mkdir(workdir, 0755) != 0 && errno != EEXIST)
     rc = say(FT_EXIT_FAILED, "cannot create %s: %s", workdir, strerror(errno));
-  else if (!rc)
+  else if (!rc) {
+    ft_points_expand(&s, &pts);
     rc = run_points(a, &s, &pts, &csv, workdir);
+  }
   ft_sweep_csv_close(&csv);
   ft_points_free(&pts);
   ft_sweep_free(&s);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "errmsg.h"
 #include "failure_trace.h"
 #include "ft_protocol.h"
+#include "options.h"
 #include "run_args.h"
 
 #define LINE_MAX_BYTES 4096
@@ -57,15 +59,21 @@ static int fail_at(struct parser *p, const char *field, const char *fmt, ...) {
 
 /* ---- values */
 
-static bool number(const char *w, double min, bool strict) {
-  char *end;
-  errno = 0;
-  double v = strtod(w, &end);
-  return !errno && end != w && !*end && isfinite(v) && v >= min &&
-         !(strict && v == min);
+/* A decimal number in [min, max] (> min when `strict`); `why` says what
+ * is wrong otherwise ("out of range", "not a decimal number"). */
+static bool number(const char *w, double min, double max, bool strict,
+                   const char **why) {
+  double v;
+  int rc = ft_parse_double(w, min, max, &v);
+  if (rc == FT_NUM_OK && strict && v == min)
+    rc = FT_NUM_RANGE;
+  *why = rc == FT_NUM_OK ? "" : ft_num_problem(rc, w);
+  return rc == FT_NUM_OK;
 }
 
 static bool integer(const char *w, long long min, long long max) {
+  if (!strchr("+-0123456789", w[0]))
+    return false; /* strtoll would skip blanks */
   char *end;
   errno = 0;
   long long v = strtoll(w, &end, 10);
@@ -123,7 +131,7 @@ static int trace_value(struct parser *p, const char *w, char *out, size_t len) {
 
 /* Checks one value of axis `a`; returns 0 or -1 with the message. */
 static int axis_value(struct parser *p, enum ft_sweep_axis a, const char *w) {
-  const char *f = axis_names[a];
+  const char *f = axis_names[a], *why = "not a decimal number";
   switch (a) {
   case FT_AXIS_PROTOCOL:
     return check_protocol(p, w);
@@ -144,13 +152,17 @@ static int axis_value(struct parser *p, enum ft_sweep_axis a, const char *w) {
                ? 0
                : fail_at(p, f, "expected integers from 1 to 4096, got '%s'", w);
   case FT_AXIS_PERIOD:
-    return number(w, 0, false)
+    return number(w, 0, FT_TIME_MAX_S, false, &why)
                ? 0
-               : fail_at(p, f, "expected seconds >= 0, got '%s'", w);
+               : fail_at(p, f, "expected seconds in [0, 1e9], got '%s' (%s)", w,
+                         why);
   case FT_AXIS_MTBF:
-    return strcmp(w, "none") == 0 || number(w, 0, true)
+    return strcmp(w, "none") == 0 || number(w, 0, FT_TIME_MAX_S, true, &why)
                ? 0
-               : fail_at(p, f, "expected seconds > 0 or none, got '%s'", w);
+               : fail_at(p, f,
+                         "expected seconds > 0 and <= 1e9, or none, got '%s' "
+                         "(%s)",
+                         w, why);
   case FT_AXIS_SEED:
     return seed(w) ? 0
                    : fail_at(p, f,
@@ -186,13 +198,13 @@ static int apply_axis(struct parser *p, enum ft_sweep_axis a, char **w, int n) {
 /* Checks the value of a one-word setting. */
 static int setting_value(struct parser *p, enum ft_sweep_setting k,
                          const char *w) {
-  const char *f = setting_names[k];
+  const char *f = setting_names[k], *why = "";
   enum ft_trace_map map;
   switch (k) {
   case FT_SET_TRACE_SCALE:
-    return number(w, 0, true)
+    return number(w, 0, HUGE_VAL, true, &why)
                ? 0
-               : fail_at(p, f, "expected a number > 0, got '%s'", w);
+               : fail_at(p, f, "expected a number > 0, got '%s' (%s)", w, why);
   case FT_SET_MAX_FAILURES:
   case FT_SET_TRACE_SYSTEM:
     return integer(w, 0, INT_MAX)
@@ -202,10 +214,16 @@ static int setting_value(struct parser *p, enum ft_sweep_setting k,
     return ft_trace_map_parse(w, &map) == 0
                ? 0
                : fail_at(p, f, "expected modulo or first, got '%s'", w);
-  default:
-    return number(w, 0, false)
+  case FT_SET_IMAGE_MB:
+    return number(w, 0, 1e6, false, &why)
                ? 0
-               : fail_at(p, f, "expected a number >= 0, got '%s'", w);
+               : fail_at(p, f, "expected MB in [0, 1e6], got '%s' (%s)", w,
+                         why);
+  default: /* times in seconds */
+    return number(w, 0, FT_TIME_MAX_S, false, &why)
+               ? 0
+               : fail_at(p, f, "expected seconds in [0, 1e9], got '%s' (%s)", w,
+                         why);
   }
 }
 
@@ -230,17 +248,132 @@ static int apply_setting(struct parser *p, enum ft_sweep_setting k, char **w,
   return 0;
 }
 
+/* FTSIM_OPTIONS keys a sweep sets for each point itself. */
+static const char *owned_key(const char *entry) {
+  static const char *const owned[][2] = {
+      {"protocol=", "the protocols axis"},
+      {"service_ranks=", "the servers axis"},
+      {"period=", "the periods axis"},
+      {"image_mb=", "the image_mb setting"},
+      {"scenario=", "the mtbfs and traces axes"},
+      {"trace=", "ftsim run --trace (every point would write the same files)"},
+  };
+  for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
+    if (strncmp(entry, owned[i][0], strlen(owned[i][0])) == 0)
+      return owned[i][1];
+  return NULL;
+}
+
+/* One `set` entry: key=value that ft_options_parse accepts. */
+static int set_entry(struct parser *p, const char *w) {
+  const char *eq = strchr(w, '='), *owner = owned_key(w);
+  struct ft_options o;
+  char why[512];
+  if (!eq || eq == w || strchr(w, ','))
+    return fail_at(p, "set", "expected key=value without ',', got '%s'", w);
+  if (owner)
+    return fail_at(p, "set", "%.*s is set for each point by %s, got '%s'",
+                   (int)(eq - w), w, owner, w);
+  if (ft_options_parse(w, &o, why, sizeof why)) {
+    const char *q = strstr(why, "': ");
+    return fail_at(p, "set", "%s", q ? q + 3 : why);
+  }
+  return 0;
+}
+
 static int apply_set(struct parser *p, char **w, int n) {
   if (n < 1)
     return fail_at(p, "set", "expected key=value ...");
   for (int i = 0; i < n; i++) {
-    const char *eq = strchr(w[i], '=');
-    if (!eq || eq == w[i] || strchr(w[i], ','))
-      return fail_at(p, "set", "expected key=value without ',', got '%s'",
-                     w[i]);
+    if (set_entry(p, w[i]))
+      return -1;
     ft_strv_push(&p->s->sets, w[i]);
   }
   return 0;
+}
+
+/* Every (protocol, servers) of the grid with the `set`s must make options
+ * the runtime accepts (ft_options_check), e.g. event_loggers <= servers. */
+static int check_sets(struct parser *p, int set_line) {
+  const struct ft_strv *prot = &p->s->axis[FT_AXIS_PROTOCOL];
+  const struct ft_strv *srv = &p->s->axis[FT_AXIS_SERVERS];
+  for (size_t i = 0; i < prot->count; i++)
+    for (size_t k = 0; k < (srv->count ? srv->count : 1); k++) {
+      const char *servers = srv->count ? srv->items[k] : "1";
+      const struct ft_protocol_ops *ops = ft_protocol_find(prot->items[i]);
+      char text[1024], why[512];
+      int n = snprintf(text, sizeof text, "protocol=%s,service_ranks=%s",
+                       prot->items[i], ops->recovers ? servers : "0");
+      for (size_t j = 0; j < p->s->sets.count && n > 0; j++)
+        n += snprintf(text + n, sizeof text - (size_t)n, ",%s",
+                      p->s->sets.items[j]);
+      struct ft_options o;
+      if (n < 0 || (size_t)n >= sizeof text)
+        return fail_at(p, "set", "options longer than %zu bytes",
+                       sizeof text - 1);
+      if (ft_options_parse(text, &o, why, sizeof why) == 0 &&
+          ft_options_check(&o, why, sizeof why) == 0)
+        continue;
+      p->line = set_line;
+      return fail_at(p, "set", "protocol %s with servers %s: %s",
+                     prot->items[i], ops->recovers ? servers : "0", why);
+    }
+  return 0;
+}
+
+static size_t times(size_t a, size_t b) {
+  return a && b > SIZE_MAX / a ? SIZE_MAX : a * b;
+}
+
+static size_t plus(size_t a, size_t b) {
+  return b > SIZE_MAX - a ? SIZE_MAX : a + b;
+}
+
+size_t ft_sweep_points_count(const struct ft_sweep *s) {
+  const struct ft_strv *ax = s->axis;
+  size_t nm = ax[FT_AXIS_MTBF].count, nt = ax[FT_AXIS_TRACE].count;
+  size_t nseed = ax[FT_AXIS_SEED].count ? ax[FT_AXIS_SEED].count : 1;
+  size_t nnone = 0; /* mtbfs none: no failure, so one seed */
+  for (size_t i = 0; i < nm; i++)
+    nnone += strcmp(ax[FT_AXIS_MTBF].items[i], "none") == 0;
+  size_t sources =
+      nm + nt ? plus(plus(times(nm - nnone, nseed), nnone), nt) : 1;
+  size_t inner =
+      times(times(ax[FT_AXIS_SERVERS].count ? ax[FT_AXIS_SERVERS].count : 1,
+                  ax[FT_AXIS_PERIOD].count ? ax[FT_AXIS_PERIOD].count : 1),
+            sources);
+  size_t per_protocol = 0;
+  for (size_t i = 0; i < ax[FT_AXIS_PROTOCOL].count; i++) {
+    const struct ft_protocol_ops *ops =
+        ft_protocol_find(ax[FT_AXIS_PROTOCOL].items[i]);
+    per_protocol = plus(per_protocol, ops && ops->recovers ? inner : 1);
+  }
+  return times(times(times(per_protocol, ax[FT_AXIS_PLATFORM].count),
+                     ax[FT_AXIS_APP].count),
+               ax[FT_AXIS_RANKS].count);
+}
+
+static int check_size(struct parser *p) {
+  size_t n = ft_sweep_points_count(p->s);
+  if (n <= FT_SWEEP_MAX_POINTS)
+    return 0;
+  char count[32];
+  if (n == SIZE_MAX)
+    snprintf(count, sizeof count, "more than %zu", SIZE_MAX - 1);
+  else
+    snprintf(count, sizeof count, "%zu", n);
+  char sizes[256] = "";
+  for (int a = 0; a < FT_AXIS_COUNT; a++) {
+    size_t used = strlen(sizes);
+    if (p->s->axis[a].count > 1)
+      snprintf(sizes + used, sizeof sizes - used, "%s%zu %s", used ? " x " : "",
+               p->s->axis[a].count, axis_names[a]);
+  }
+  snprintf(p->err, p->errlen,
+           "%s: the grid has %s points (%s), more than the limit of %d: split "
+           "it into several sweep files",
+           p->s->name, count, sizes, FT_SWEEP_MAX_POINTS);
+  return -1;
 }
 
 /* ---- lines */
@@ -357,7 +490,8 @@ int ft_sweep_parse(const char *text, const char *name, int check_traces,
     }
     c = nl ? nl + 1 : end;
   }
-  if (check_required(&p)) {
+  if (check_required(&p) || check_size(&p) ||
+      check_sets(&p, p.first[FT_AXIS_COUNT + FT_SET_COUNT])) {
     ft_sweep_free(out);
     return -1;
   }

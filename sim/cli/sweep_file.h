@@ -27,6 +27,9 @@
 
 #define FT_SWEEP_MAX_BYTES (1 << 20)
 #define FT_SWEEP_NAME_LEN 4096
+/* Points of one sweep at most: a million runs is beyond any machine this
+ * runs on, and a larger grid is most likely a typo (one axis too many). */
+#define FT_SWEEP_MAX_POINTS 1000000
 
 /* The axes, in the order of the CSV columns and of the grid's loops. */
 enum ft_sweep_axis {
@@ -89,8 +92,16 @@ const char *ft_sweep_setting_name(enum ft_sweep_setting s);
  *   "NAME:LINE: unknown directive 'rank' (known: protocols, ...)"
  *   "NAME: field 'apps': missing (required: protocols, platforms, apps,
  *    ranks)"
- * Unless `check_traces` is 0, every trace file is parsed, its errors
- * reported as "NAME:LINE: field 'traces': <trace message>". */
+ *   "NAME:LINE: field 'set': unknown key 'foo' (known: protocol, ...)"
+ *   "NAME:LINE: field 'set': period is set for each point by the periods
+ *    axis, got 'period=1'"
+ *   "NAME:LINE: field 'set': protocol pessimist with servers 1:
+ *    event_loggers=3 but service_ranks=1: ..." (ft_options_check)
+ *   "NAME: the grid has 10000000 points (10 ranks x ...), more than the
+ *    limit of 1000000: split it into several sweep files"
+ * Every number is decimal (options.h ft_parse_double); times are at most
+ * FT_TIME_MAX_S. Unless `check_traces` is 0, every trace file is parsed,
+ * its errors reported as "NAME:LINE: field 'traces': <trace message>". */
 int ft_sweep_parse(const char *text, const char *name, int check_traces,
                    struct ft_sweep *out, char *err, size_t errlen);
 
@@ -98,6 +109,10 @@ int ft_sweep_parse(const char *text, const char *name, int check_traces,
  * Errors as ft_sweep_parse, plus "PATH: cannot read: <strerror>". */
 int ft_sweep_load(const char *path, struct ft_sweep *out, char *err,
                   size_t errlen);
+
+/* The number of points ft_points_expand makes of `s` (sweep_points.h),
+ * computed without making them; SIZE_MAX when it does not fit. */
+size_t ft_sweep_points_count(const struct ft_sweep *s);
 
 /* A setting's text, or `def` when it was not given. */
 const char *ft_sweep_get(const struct ft_sweep *s, enum ft_sweep_setting k,

@@ -17,7 +17,8 @@ static int recovers(const char *protocol) {
  * are distinct (the parser refuses a repeated one), and a collapsed axis
  * (servers, period, failures and seed for a protocol that does not
  * recover; the seed of a failure-free or trace point) is iterated once. */
-static void push(struct ft_points *out, const struct ft_point *p) {
+static void push(void *ctx, const struct ft_point *p) {
+  struct ft_points *out = ctx;
   if (out->count == out->cap) {
     out->cap = out->cap ? 2 * out->cap : 64;
     out->items = ft_xrealloc(out->items, out->cap * sizeof *out->items);
@@ -26,6 +27,12 @@ static void push(struct ft_points *out, const struct ft_point *p) {
   for (int c = 0; c < FT_COL_NPARAMS; c++)
     q->param[c] = ft_xstrdup(p->param[c]);
 }
+
+/* Where the points go. */
+struct visitor {
+  void (*visit)(void *ctx, const struct ft_point *p);
+  void *ctx;
+};
 
 /* The values of an axis, or its default when the sweep gives none. */
 static size_t values(const struct ft_sweep *s, enum ft_sweep_axis a,
@@ -61,7 +68,7 @@ static void set_source(const struct ft_sweep *s, size_t i, struct ft_point *p) {
 /* Expands the inner axes (servers, period, source, seed) of one
  * (protocol, platform, app, ranks). */
 static void expand_inner(const struct ft_sweep *s, struct ft_point *p,
-                         struct ft_points *out) {
+                         const struct visitor *out) {
   const char *v;
   const char *seed0;
   size_t nseed = values(s, FT_AXIS_SEED, FT_SWEEP_DEFAULT_SEED, &seed0, 0);
@@ -71,7 +78,7 @@ static void expand_inner(const struct ft_sweep *s, struct ft_point *p,
     p->param[FT_COL_MTBF] = "none";
     p->param[FT_COL_TRACE] = "";
     p->param[FT_COL_SEED] = (char *)seed0;
-    push(out, p);
+    out->visit(out->ctx, p);
     return;
   }
   size_t nsrv = values(s, FT_AXIS_SERVERS, FT_SWEEP_DEFAULT_SERVERS, &v, 0);
@@ -89,14 +96,17 @@ static void expand_inner(const struct ft_sweep *s, struct ft_point *p,
         for (size_t d = 0; d < (seeded ? nseed : 1); d++) {
           values(s, FT_AXIS_SEED, FT_SWEEP_DEFAULT_SEED, &v, d);
           p->param[FT_COL_SEED] = (char *)v;
-          push(out, p);
+          out->visit(out->ctx, p);
         }
       }
     }
   }
 }
 
-void ft_points_expand(const struct ft_sweep *s, struct ft_points *out) {
+void ft_points_each(const struct ft_sweep *s,
+                    void (*visit)(void *ctx, const struct ft_point *p),
+                    void *ctx) {
+  const struct visitor out = {visit, ctx};
   struct ft_point p;
   p.param[FT_COL_IMAGE_MB] = (char *)ft_sweep_get(s, FT_SET_IMAGE_MB, "0");
   p.param[FT_COL_DETECTION] = (char *)ft_sweep_get(s, FT_SET_DETECTION, "0");
@@ -111,8 +121,12 @@ void ft_points_expand(const struct ft_sweep *s, struct ft_points *out) {
           p.param[FT_COL_PLATFORM] = ax[FT_AXIS_PLATFORM].items[b];
           p.param[FT_COL_APP] = ax[FT_AXIS_APP].items[c];
           p.param[FT_COL_RANKS] = ax[FT_AXIS_RANKS].items[d];
-          expand_inner(s, &p, out);
+          expand_inner(s, &p, &out);
         }
+}
+
+void ft_points_expand(const struct ft_sweep *s, struct ft_points *out) {
+  ft_points_each(s, push, out);
 }
 
 void ft_points_free(struct ft_points *p) {

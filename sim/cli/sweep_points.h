@@ -29,8 +29,15 @@ struct ft_points {
   size_t count, cap;
 };
 
-/* Expands `s` into `out` (start it zeroed), without duplicates, in time
- * linear in the number of points. */
+/* Calls visit(ctx, p) for every point of `s` in expansion order, without
+ * duplicates, allocating nothing: `p` (its strings point into the sweep)
+ * is valid only during the call. */
+void ft_points_each(const struct ft_sweep *s,
+                    void (*visit)(void *ctx, const struct ft_point *p),
+                    void *ctx);
+
+/* Expands `s` into `out` (start it zeroed), copies of the points of
+ * ft_points_each, in time linear in the number of points. */
 void ft_points_expand(const struct ft_sweep *s, struct ft_points *out);
 
 /* Frees the list (not the strings, which belong to the sweep). */

@@ -35,7 +35,8 @@ static void parse_fails(const char *text, const char *msg) {
 
 Test(sweep_file, axes_settings_and_defaults) {
   parse_ok(BASE "periods 0.01 0.02 # comment\nmtbfs none 0.1\nseeds 1 2 3\n"
-                "image_mb 0.5\napp_args --iters 10 --tol 0\nset a=b c=d\n");
+                "image_mb 0.5\napp_args --iters 10 --tol 0\nset log_batch=8 "
+                "server_map=cyclic\n");
   cr_assert_eq(s.axis[FT_AXIS_PERIOD].count, 2);
   cr_assert_str_eq(s.axis[FT_AXIS_MTBF].items[0], "none");
   cr_assert_str_eq(ft_sweep_get(&s, FT_SET_IMAGE_MB, "0"), "0.5");
@@ -107,10 +108,13 @@ Test(sweep_file_errors, messages_name_file_line_and_field) {
   parse_fails("protocols none vcx\n",
               "dir/s.txt:1: field 'protocols': unknown protocol 'vcx' (known: "
               "none, pcl, vcl, pessimist, v2)");
-  parse_fails(BASE "periods 0.1 -1\n",
-              "dir/s.txt:5: field 'periods': expected seconds >= 0, got '-1'");
+  parse_fails(
+      BASE "periods 0.1 -1\n",
+      "dir/s.txt:5: field 'periods': expected seconds in [0, 1e9], got '-1' "
+      "(out of range)");
   parse_fails(BASE "mtbfs 0\n", "dir/s.txt:5: field 'mtbfs': expected seconds "
-                                "> 0 or none, got '0'");
+                                "> 0 and <= 1e9, or none, got '0' (out of "
+                                "range)");
   parse_fails(BASE "seeds x\n", "dir/s.txt:5: field 'seeds': expected "
                                 "integers from 0 to 2^64-1, got 'x'");
   parse_fails(BASE "traces swf:x\n",
@@ -119,9 +123,10 @@ Test(sweep_file_errors, messages_name_file_line_and_field) {
   parse_fails(BASE "traces lanl:nosuch.csv\n",
               "dir/s.txt:5: field 'traces': dir/nosuch.csv: cannot read: No "
               "such file or directory");
-  parse_fails(BASE "image_mb lots\n",
-              "dir/s.txt:5: field 'image_mb': expected a number >= 0, got "
-              "'lots'");
+  parse_fails(
+      BASE "image_mb lots\n",
+      "dir/s.txt:5: field 'image_mb': expected MB in [0, 1e6], got 'lots' "
+      "(not a decimal number)");
   parse_fails(BASE "trace_map random\n",
               "dir/s.txt:5: field 'trace_map': expected modulo or first, got "
               "'random'");
@@ -140,6 +145,83 @@ Test(sweep_file_errors, messages_name_file_line_and_field) {
                                     "key=value without ',', got 'novalue'");
   parse_fails(BASE "periods 0.1 0.1\n",
               "dir/s.txt:5: field 'periods': value '0.1' given twice");
+}
+
+/* Issue 13, defect 7: a `set` the runtime would refuse ran every point
+ * and exited 0; numbers out of range were misreported or accepted. */
+Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
+  parse_fails(BASE "set foo=1\n",
+              "dir/s.txt:5: field 'set': unknown key 'foo' (known: protocol, "
+              "service_ranks, period, image_mb, scenario, ckpt_dir, "
+              "server_map, daemon_latency_us, daemon_copy_mbps, "
+              "event_loggers, log_batch, copy_mbps, trace)");
+  parse_fails(BASE "set log_batch=0\n",
+              "dir/s.txt:5: field 'set': log_batch must be an integer in [1, "
+              "65536]");
+  parse_fails(BASE "set protocol=vcl\n",
+              "dir/s.txt:5: field 'set': protocol is set for each point by "
+              "the protocols axis, got 'protocol=vcl'");
+  parse_fails(BASE "set period=1\n",
+              "dir/s.txt:5: field 'set': period is set for each point by the "
+              "periods axis, got 'period=1'");
+  parse_fails("protocols none pessimist\nplatforms gige\napps cg\nranks 4\n"
+              "servers 1 2\nset event_loggers=2\n",
+              "dir/s.txt:6: field 'set': protocol pessimist with servers 1: "
+              "event_loggers=2 but service_ranks=1: the event loggers are "
+              "service ranks (service_ranks=2 or more)");
+  parse_ok("protocols pessimist\nplatforms gige\napps cg\nranks 4\n"
+           "servers 2 3\nset event_loggers=2\n");
+  ft_sweep_free(&s);
+}
+
+Test(sweep_file_errors, numbers_are_decimal_and_bounded) {
+  parse_fails(BASE "periods 1e-400\n",
+              "dir/s.txt:5: field 'periods': expected seconds in [0, 1e9], "
+              "got '1e-400' (out of range: too small to represent, write 0)");
+  parse_fails(BASE "restart 1e300\n",
+              "dir/s.txt:5: field 'restart': expected seconds in [0, 1e9], "
+              "got '1e300' (out of range)");
+  parse_fails(BASE "detection nan\n",
+              "dir/s.txt:5: field 'detection': expected seconds in [0, 1e9], "
+              "got 'nan' (not a decimal number)");
+  parse_fails(BASE "periods 0x10\n",
+              "dir/s.txt:5: field 'periods': expected seconds in [0, 1e9], "
+              "got '0x10' (not a decimal number)");
+  parse_fails(BASE "mtbfs inf\n",
+              "dir/s.txt:5: field 'mtbfs': expected seconds > 0 and <= 1e9, "
+              "or none, got 'inf' (not a decimal number)");
+  parse_fails(BASE "max_failures 99999999999999999999\n",
+              "dir/s.txt:5: field 'max_failures': expected an integer >= 0, "
+              "got '99999999999999999999'");
+}
+
+/* Issue 13, defect 7: 10^7 points took 92 s and 5.1 GB in --dry-run. */
+Test(sweep_file_errors, the_grid_is_capped) {
+  char text[8192] = "protocols pcl\nplatforms gige\napps cg\nranks";
+  for (int i = 1; i <= 100; i++)
+    snprintf(text + strlen(text), sizeof text - strlen(text), " %d", i);
+  strcat(text, "\nseeds");
+  for (int i = 1; i <= 100; i++)
+    snprintf(text + strlen(text), sizeof text - strlen(text), " %d", i);
+  strcat(text, "\nmtbfs 1 2 3 4 5 6 7 8 9 10\nperiods");
+  for (int i = 1; i <= 100; i++)
+    snprintf(text + strlen(text), sizeof text - strlen(text), " %d", i);
+  strcat(text, "\n");
+  parse_fails(text, "dir/s.txt: the grid has 10000000 points (100 ranks x 100 "
+                    "periods x 10 mtbfs x 100 seeds), more than the limit of "
+                    "1000000: split it into several sweep files");
+}
+
+Test(sweep_file, the_count_is_the_expansion) {
+  parse_ok(BASE "servers 1 2\nperiods 0.01 0.02\nmtbfs none 0.1 0.2\n"
+                "seeds 1 2 3\n");
+  struct ft_points p = {0};
+  ft_points_expand(&s, &p);
+  /* none once; pcl: 2 servers x 2 periods x (1 + 2 mtbfs x 3 seeds) */
+  cr_assert_eq(p.count, 1 + 2 * 2 * 7);
+  cr_assert_eq(ft_sweep_points_count(&s), p.count);
+  ft_points_free(&p);
+  ft_sweep_free(&s);
 }
 
 /* ---- the results CSV */
