@@ -66,6 +66,18 @@ void ft_plot_free(struct ft_plot_set *set);
 int ft_plot_write(const struct ft_plot_set *set, const struct ft_analysis *a,
                   const char *csv, const char *dir, char *err, size_t errlen);
 
+/* Writes `s` as a gnuplot single-quoted string: inside one, gnuplot
+ * expands nothing (no backquote command, no @macro, no backslash escape),
+ * and '' stands for a quote; control characters become '?', so the string
+ * stays on its line. Every text that reaches a script (CSV cells, sweep
+ * values, file names, titles) goes through here: a platform cell
+ * `gige"; system("touch pwned"); print "` is a title, never a command. */
+void ft_plot_gp_string(FILE *out, const char *s);
+
+/* Writes the gnuplot script of figure `f` (run in the directory of its
+ * data file ID.dat; makes ID.png and ID.svg). */
+void ft_plot_script(FILE *out, const struct ft_plot_figure *f);
+
 /* `ftsim plot [-o DIR] RESULTS.csv`: returns the exit status (0; 1 when
  * the CSV is bad or gnuplot failed; 2 on usage errors). */
 int ft_plot_main(int argc, char **argv);

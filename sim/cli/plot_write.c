@@ -17,6 +17,25 @@
 
 #define PATH_LEN 4096
 
+void ft_plot_gp_string(FILE *out, const char *s) {
+  fputc('\'', out);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '\'')
+      fputs("''", out);
+    else
+      fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
+  }
+  fputc('\'', out);
+}
+
+/* `s` on one line: control characters (a '\r' or '\n' in a cell would
+ * end a comment line of the data file) as '?'. */
+static void one_line(FILE *out, const char *s) {
+  for (; *s; s++)
+    fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
 static bool has_err(const struct ft_plot_series *s) {
   for (size_t i = 0; i < s->n; i++)
     if (isfinite(s->pts[i].err))
@@ -29,10 +48,14 @@ static int write_data(const struct ft_plot_figure *f, const char *path) {
   FILE *out = fopen(path, "w");
   if (!out)
     return -1;
-  fprintf(out, "# %s\n# x: %s; y: %s; err: 95%% half-width\n", f->title,
-          f->xlabel, f->ylabel);
+  fputs("# ", out);
+  one_line(out, f->title);
+  fprintf(out, "\n# x: %s; y: %s; err: 95%% half-width\n", f->xlabel,
+          f->ylabel);
   for (size_t s = 0; s < f->nseries; s++) {
-    fprintf(out, "%s# %s\n", s ? "\n\n" : "", f->series[s].name);
+    fprintf(out, "%s# ", s ? "\n\n" : "");
+    one_line(out, f->series[s].name);
+    fputc('\n', out);
     for (size_t i = 0; i < f->series[s].n; i++) {
       const struct ft_plot_point *p = &f->series[s].pts[i];
       fprintf(out, "%.9g %.9g %.9g\n", p->x, p->y,
@@ -86,19 +109,62 @@ static void x_tics(const struct ft_plot_figure *f, FILE *out) {
   fputs(")\n", out);
 }
 
+/* The file name `id`.`ext` as a gnuplot string. */
+static void gp_file(FILE *out, const char *id, const char *ext) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.%s", id, ext);
+  ft_plot_gp_string(out, name);
+}
+
 static void plot_command(const struct ft_plot_figure *f, FILE *out) {
   bool waves = strncmp(f->id, "time_vs_waves", 13) == 0;
   fputs("plot ", out);
   for (size_t s = 0; s < f->nseries; s++) {
     const struct ft_plot_series *se = &f->series[s];
-    fprintf(out, "%s'%s.dat' index %zu using 1:2%s with %s title '%s'",
-            s ? ", \\\n     " : "", f->id, s, has_err(se) ? ":3" : "",
+    fputs(s ? ", \\\n     " : "", out);
+    gp_file(out, f->id, "dat");
+    fprintf(out, " index %zu using 1:2%s with %s title ", s,
+            has_err(se) ? ":3" : "",
             waves         ? "points"
             : has_err(se) ? "yerrorlines"
-                          : "linespoints",
-            se->name);
+                          : "linespoints");
+    ft_plot_gp_string(out, se->name);
   }
   fputc('\n', out);
+}
+
+/* "set NAME 'value'\n" */
+static void gp_set(FILE *out, const char *name, const char *value) {
+  fprintf(out, "set %s ", name);
+  ft_plot_gp_string(out, value);
+  fputc('\n', out);
+}
+
+void ft_plot_script(FILE *out, const struct ft_plot_figure *f) {
+  fputs("# gnuplot ", out);
+  one_line(out, f->id);
+  fputs(".gp (in this directory) writes the PNG and SVG\n"
+        "set terminal pngcairo noenhanced size 900,600 font 'sans,10'\n"
+        "set output ",
+        out);
+  gp_file(out, f->id, "png");
+  fputc('\n', out);
+  gp_set(out, "title", f->title);
+  gp_set(out, "xlabel", f->xlabel);
+  gp_set(out, "ylabel", f->ylabel);
+  fputs("set key outside right top\nset grid\nset pointsize 1.3\n"
+        "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n",
+        out);
+  if (f->logx) /* the data's range, not the enclosing decades */
+    fputs("set logscale x\nset autoscale xfix\n", out);
+  x_range(f, out);
+  x_tics(f, out);
+  plot_command(f, out);
+  fputs("set terminal svg noenhanced size 900,600 dynamic font 'sans,10'\n"
+        "set output ",
+        out);
+  gp_file(out, f->id, "svg");
+  fputs("\nreplot\nunset output\n", out);
 }
 
 /* DIR/ID.gp: PNG then SVG of the figure. */
@@ -106,23 +172,7 @@ static int write_script(const struct ft_plot_figure *f, const char *path) {
   FILE *out = fopen(path, "w");
   if (!out)
     return -1;
-  fprintf(out,
-          "# gnuplot %s.gp (in this directory) writes %s.png and %s.svg\n"
-          "set terminal pngcairo noenhanced size 900,600 font 'sans,10'\n"
-          "set output '%s.png'\n"
-          "set title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
-          "set key outside right top\nset grid\nset pointsize 1.3\n"
-          "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n",
-          f->id, f->id, f->id, f->id, f->title, f->xlabel, f->ylabel);
-  if (f->logx) /* the data's range, not the enclosing decades */
-    fputs("set logscale x\nset autoscale xfix\n", out);
-  x_range(f, out);
-  x_tics(f, out);
-  plot_command(f, out);
-  fprintf(out,
-          "set terminal svg noenhanced size 900,600 dynamic font 'sans,10'\n"
-          "set output '%s.svg'\nreplot\nunset output\n",
-          f->id);
+  ft_plot_script(out, f);
   return fclose(out);
 }
 

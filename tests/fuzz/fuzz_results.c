@@ -1,8 +1,11 @@
 /* Fuzz target: results CSVs (sim/cli/results.c), then what analyze and
  * plot compute from them (analyze.c, plot.c; no file is written).
  * Invariants: 0 or -1; on -1 a message naming the input; on 0 every row
- * has every cell, the analysis covers every row once, and the complete
- * length ends at a line end. */
+ * has every cell, the analysis covers every row once, the complete
+ * length ends at a line end, and every gnuplot script keeps the input's
+ * text inside single-quoted strings (issue 13: a cell ran commands). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,49 @@
 #include "results.h"
 
 const char *const ft_fuzz_name = "results";
+
+/* Aborts unless every line of the gnuplot script `text` closes its
+ * single-quoted strings ('' is a quote inside one) and has, outside them
+ * and before a '#' comment, no double quote, backquote or '@' (the ways
+ * gnuplot runs commands or expands macros), nor any control character. */
+static void check_script(const char *text) {
+  bool in = false, comment = false;
+  for (const char *c = text; *c; c++) {
+    if (*c == '\n') {
+      if (in || (comment && c > text && c[-1] == '\\'))
+        abort(); /* an open string, or a comment continued by '\' */
+      comment = false;
+    } else if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+      abort();
+    } else if (in && *c == '\'') {
+      if (c[1] == '\'')
+        c++;
+      else
+        in = false;
+    } else if (!in && !comment) {
+      if (strchr("\"`@", *c))
+        abort();
+      in = *c == '\'';
+      comment = *c == '#';
+    }
+  }
+  if (in)
+    abort();
+}
+
+static void scripts(const struct ft_plot_set *set) {
+  for (size_t i = 0; i < set->count; i++) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+      continue;
+    ft_plot_script(out, &set->figs[i]);
+    fclose(out);
+    check_script(text);
+    free(text);
+  }
+}
 
 static void analyse(const struct ft_results *r) {
   struct ft_analysis a;
@@ -30,6 +76,7 @@ static void analyse(const struct ft_results *r) {
     fclose(null);
   }
   ft_plot_build(&a, r, &set);
+  scripts(&set);
   ft_plot_free(&set);
   ft_analysis_free(&a);
 }
