@@ -181,6 +181,7 @@ int ft_analyze_main(int argc, char **argv) {
   }
   if (partial)
     fprintf(stderr, "ftsim: %s: ignoring a half-written last line\n", file);
+  ft_results_dedup(&r, file, stderr);
   FILE *out = output ? fopen(output, "w") : stdout;
   if (!out) {
     fprintf(stderr, "ftsim: cannot write %s\n", output);

@@ -293,6 +293,7 @@ int ft_plot_main(int argc, char **argv) {
     fprintf(stderr, "ftsim: %s\n", err);
     return FT_EXIT_FAILED;
   }
+  ft_results_dedup(&r, file, stderr);
   struct ft_analysis a;
   struct ft_plot_set set;
   ft_analysis_build(&r, &a);

@@ -10,36 +10,38 @@
 
 #include "csv.h"
 #include "errmsg.h"
+#include "options.h"
 #include "strv.h"
 
 #define MAX_BYTES ((size_t)256 << 20)
 #define LINE_BUF 16384
 
 /* How a column's cells are checked when read. */
-enum kind { TEXT, INT, NUM, NUM_OR_NONE, BOOL };
+enum kind { TEXT, INT, NUM, NUM_OR_NONE, BOOL, SEED };
 
 struct column {
   const char *name;
   const char *json; /* summary member, or NULL */
   enum kind kind;
   bool required; /* may not be empty */
+  long long min; /* INT: smallest value (every NUM is >= 0) */
 };
 
 static const struct column columns[FT_COL_COUNT] = {
     [FT_COL_PROTOCOL] = {"protocol", NULL, TEXT, true},
     [FT_COL_PLATFORM] = {"platform", NULL, TEXT, true},
     [FT_COL_APP] = {"app", NULL, TEXT, true},
-    [FT_COL_RANKS] = {"ranks", NULL, INT, true},
+    [FT_COL_RANKS] = {"ranks", NULL, INT, true, 1},
     [FT_COL_SERVERS] = {"servers", NULL, INT, true},
     [FT_COL_PERIOD] = {"period_s", NULL, NUM, true},
     [FT_COL_MTBF] = {"mtbf_s", NULL, NUM_OR_NONE, false},
     [FT_COL_TRACE] = {"trace", NULL, TEXT, false},
-    [FT_COL_SEED] = {"seed", NULL, INT, true},
+    [FT_COL_SEED] = {"seed", NULL, SEED, true, 0},
     [FT_COL_IMAGE_MB] = {"image_mb", NULL, NUM, true},
     [FT_COL_DETECTION] = {"detection_s", NULL, NUM, true},
     [FT_COL_RESTART] = {"restart_s", NULL, NUM, true},
     [FT_COL_APP_ARGS] = {"app_args", NULL, TEXT, false},
-    [FT_COL_STATUS] = {"status", NULL, INT, true},
+    [FT_COL_STATUS] = {"status", NULL, INT, true, -1},
     [FT_COL_OUTCOME] = {"outcome", NULL, TEXT, true},
     [FT_COL_VERIFIED] = {"verified", "verified", BOOL, false},
     [FT_COL_COMPLETION] = {"completion_time_s", "completion_time_s", NUM,
@@ -110,33 +112,49 @@ static int fail(struct reader *r, const char *fmt, ...) {
   return -1;
 }
 
-static bool is_int(const char *w) {
+static bool is_int(const char *w, long long min) {
   char *end;
   errno = 0;
-  (void)strtoll(w, &end, 10);
-  return !errno && end != w && !*end;
+  long long v = strtoll(w, &end, 10);
+  return strchr("+-0123456789", w[0]) && !errno && end != w && !*end &&
+         v >= min;
 }
 
-static bool is_num(const char *w) {
+static bool is_seed(const char *w) {
   char *end;
   errno = 0;
-  double v = strtod(w, &end);
-  return !errno && end != w && !*end && isfinite(v);
+  (void)strtoull(w, &end, 10);
+  return w[0] >= '0' && w[0] <= '9' && !errno && !*end;
+}
+
+/* A decimal number >= 0 (a time, a size): negative, NaN or infinite
+ * completion times won the best period before. */
+static bool is_num(const char *w) {
+  double v;
+  return ft_parse_double(w, 0, HUGE_VAL, &v) == FT_NUM_OK;
 }
 
 static int check_cell(struct reader *r, enum ft_col c, const char *v) {
   const struct column *col = &columns[c];
   if (!*v)
     return col->required ? fail(r, "field '%s': empty", col->name) : 0;
-  bool ok = col->kind == TEXT || (col->kind == INT && is_int(v)) ||
+  bool ok = col->kind == TEXT || (col->kind == INT && is_int(v, col->min)) ||
+            (col->kind == SEED && is_seed(v)) ||
             (col->kind == NUM && is_num(v)) ||
             (col->kind == NUM_OR_NONE && (is_num(v) || !strcmp(v, "none"))) ||
             (col->kind == BOOL &&
              (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "null")));
   if (ok)
     return 0;
-  static const char *const what[] = {"text", "an integer", "a number",
-                                     "a number or none", "true, false or null"};
+  if (col->kind == INT)
+    return fail(r, "field '%s': expected an integer >= %lld, got '%s'",
+                col->name, col->min, v);
+  static const char *const what[] = {"text",
+                                     "an integer",
+                                     "a decimal number >= 0",
+                                     "a number >= 0 or none",
+                                     "true, false or null",
+                                     "an integer from 0 to 2^64-1"};
   return fail(r, "field '%s': expected %s, got '%s'", col->name,
               what[col->kind], v);
 }
@@ -242,6 +260,65 @@ int ft_results_load(const char *path, struct ft_results *out, bool *partial,
     *partial = rc == 0 && complete < len;
   free(buf);
   return rc;
+}
+
+struct keyed {
+  char *key;
+  size_t row;
+};
+
+static int by_key_then_row(const void *pa, const void *pb) {
+  const struct keyed *a = pa, *b = pb;
+  int d = strcmp(a->key, b->key);
+  return d ? d : (a->row > b->row) - (a->row < b->row);
+}
+
+/* Marks in `drop` every row whose key an earlier row has; warns. */
+static size_t mark_duplicates(const struct ft_results *r, bool *drop,
+                              const char *name, FILE *warn) {
+  struct keyed *k = ft_xrealloc(NULL, (r->count + 1) * sizeof *k);
+  char key[16384];
+  for (size_t i = 0; i < r->count; i++) {
+    ft_results_key(r->rows[i].cell, key, sizeof key);
+    k[i] = (struct keyed){ft_xstrdup(key), i};
+  }
+  if (r->count > 1)
+    qsort(k, r->count, sizeof *k, by_key_then_row);
+  size_t dropped = 0;
+  for (size_t i = 1, first = 0; i < r->count; i++) {
+    if (strcmp(k[i].key, k[first].key) != 0) {
+      first = i;
+      continue;
+    }
+    drop[k[i].row] = true;
+    dropped++;
+    if (warn)
+      fprintf(warn,
+              "ftsim: warning: %s:%d: same point and seed as line %d: row "
+              "ignored\n",
+              name, r->rows[k[i].row].line, r->rows[k[first].row].line);
+  }
+  for (size_t i = 0; i < r->count; i++)
+    free(k[i].key);
+  free(k);
+  return dropped;
+}
+
+size_t ft_results_dedup(struct ft_results *r, const char *name, FILE *warn) {
+  bool *drop = ft_xrealloc(NULL, (r->count + 1) * sizeof *drop);
+  memset(drop, 0, (r->count + 1) * sizeof *drop);
+  size_t dropped = mark_duplicates(r, drop, name, warn), keep = 0;
+  for (size_t i = 0; i < r->count; i++) {
+    if (!drop[i]) {
+      r->rows[keep++] = r->rows[i];
+      continue;
+    }
+    for (int c = 0; c < FT_COL_COUNT; c++)
+      free(r->rows[i].cell[c]);
+  }
+  r->count = keep;
+  free(drop);
+  return dropped;
 }
 
 void ft_results_free(struct ft_results *r) {

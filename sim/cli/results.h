@@ -94,7 +94,8 @@ void ft_results_key(char *const *cells, char *out, size_t len);
  * expected the columns of ftsim sweep (protocol,platform,...), got 'x,y'"
  *   "NAME:LINE: expected 29 fields, got 5"
  *   "NAME:LINE: field 'ranks': expected an integer >= 1, got 'x'"
- *   "NAME:LINE: field 'completion_time_s': expected a number, got 'abc'"
+ *   "NAME:LINE: field 'completion_time_s': expected a decimal number >= 0,
+ *    got '-1'" (every number column: no negative, NaN, inf or hex)
  *   "NAME:LINE: malformed CSV: unterminated quoted field".
  * `complete` (may be NULL) receives the length of the text up to the end
  * of its last '\n'-terminated line; a last line without '\n' (a row cut
@@ -108,6 +109,13 @@ int ft_results_parse(const char *text, size_t len, const char *name,
  * '\n' is reported with `*partial` (may be NULL) set to true. */
 int ft_results_load(const char *path, struct ft_results *out, bool *partial,
                     char *err, size_t errlen);
+
+/* Drops every row whose parameters and seed (ft_results_key) an earlier
+ * row already has: the first row of a point stands, as when a sweep
+ * resumes (a point with a row is not run again). Writes one line per
+ * dropped row to `warn` (may be NULL): "ftsim: warning: NAME:LINE: same
+ * point and seed as line L: row ignored". Returns the number dropped. */
+size_t ft_results_dedup(struct ft_results *r, const char *name, FILE *warn);
 
 /* Frees every row; leaves `r` empty. */
 void ft_results_free(struct ft_results *r);

@@ -282,7 +282,7 @@ Test(results_errors, bad_cells_and_header) {
   ft_results_free(&r);
   cr_assert_eq(parse_csv(ROW("1", "abc", "3"), NULL), -1);
   cr_assert_str_eq(err, "r.csv:2: field 'completion_time_s': expected a "
-                        "number, got 'abc'");
+                        "decimal number >= 0, got 'abc'");
   ft_results_free(&r);
   cr_assert_eq(parse_csv(ROW("1", "0.5", "\"3"), NULL), -1);
   cr_assert_str_eq(err, "r.csv:2: malformed CSV: unterminated quoted field");
@@ -294,6 +294,57 @@ Test(results_errors, bad_cells_and_header) {
   cr_assert_str_eq(err, "r.csv:1: field 'header': expected the 29 columns of "
                         "ftsim sweep (protocol,platform,app,...,wall_s), got "
                         "2 columns starting 'protocol'");
+}
+
+/* Issue 13, defect 7: a negative completion time was accepted and won the
+ * best period; NaN, inf and hex are refused the same way. */
+Test(results_errors, negative_nan_and_inf_numbers) {
+  static const char *const bad[] = {"-5", "nan", "inf", "0x1p3", "-0.1"};
+  char want[256];
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char body[1024];
+    snprintf(body, sizeof body,
+             "pcl,gige,cg,16,1,0.01,0.1,,1,0,0,0,--iters 10,0,ok,true,%s,3,1,"
+             "1,100,0.01,0.002,10,1000,1,,,2.5\n",
+             bad[i]);
+    cr_assert_eq(parse_csv(body, NULL), -1, "accepted %s", bad[i]);
+    snprintf(want, sizeof want,
+             "r.csv:2: field 'completion_time_s': expected a decimal number "
+             ">= 0, got '%s'",
+             bad[i]);
+    cr_assert_str_eq(err, want);
+    ft_results_free(&r);
+  }
+  cr_assert_eq(parse_csv("pcl,gige,cg,0,1,0.01,0.1,,1,0,0,0,x,0,ok,true,0.5,"
+                         "3,1,1,100,0.01,0.002,10,1000,1,,,2.5\n",
+                         NULL),
+               -1);
+  cr_assert_str_eq(err, "r.csv:2: field 'ranks': expected an integer >= 1, "
+                        "got '0'");
+  ft_results_free(&r);
+  cr_assert_eq(parse_csv(ROW("18446744073709551615", "0.5", "3"), NULL), 0,
+               "%s", err); /* a sweep's seeds go up to 2^64-1 */
+  ft_results_free(&r);
+}
+
+/* Issue 13, defect 7: a duplicated row was counted twice. */
+Test(results, duplicates_are_dropped_with_a_warning) {
+  cr_assert_eq(parse_csv(ROW("1", "0.5", "3") ROW("2", "0.6", "3")
+                             ROW("1", "0.1", "3"),
+                         NULL),
+               0, "%s", err);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *warn = open_memstream(&text, &len);
+  cr_assert_eq(ft_results_dedup(&r, "r.csv", warn), 1);
+  fclose(warn);
+  cr_assert_str_eq(text, "ftsim: warning: r.csv:4: same point and seed as "
+                         "line 2: row ignored\n");
+  free(text);
+  cr_assert_eq(r.count, 2);
+  cr_assert_str_eq(r.rows[0].cell[FT_COL_COMPLETION], "0.5");
+  cr_assert_str_eq(r.rows[1].cell[FT_COL_COMPLETION], "0.6");
+  ft_results_free(&r);
 }
 
 Test(results, json_members) {
