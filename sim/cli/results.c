@@ -251,6 +251,8 @@ int ft_results_load(const char *path, struct ft_results *out, bool *partial,
   if (bad || len > MAX_BYTES)
     snprintf(err, errlen, "%s: cannot read, or larger than %zu bytes", path,
              MAX_BYTES);
+  else if (len == 0)
+    snprintf(err, errlen, "%s:1: field 'header': empty file", path);
   else if (buf && memchr(buf, '\0', len))
     snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
   else

@@ -105,7 +105,9 @@ int ft_results_parse(const char *text, size_t len, const char *name,
                      size_t errlen);
 
 /* Reads and parses the file `path` (at most 256 MiB). Errors as
- * ft_results_parse, plus "PATH: cannot read: <strerror>". A missing final
+ * ft_results_parse, plus "PATH: cannot read: <strerror>" and "PATH:1:
+ * field 'header': empty file" (a sweep's CSV always has its header). A missing
+ * final
  * '\n' is reported with `*partial` (may be NULL) set to true. */
 int ft_results_load(const char *path, struct ft_results *out, bool *partial,
                     char *err, size_t errlen);
