@@ -43,30 +43,16 @@ _Noreturn void ft_fatal(const char *fmt, ...) {
   ft_backend_abort(2);
 }
 
-/* A scenario needs a protocol that recovers, and such a protocol needs a
- * service rank (checkpoint server and dispatcher). */
+/* The options must go together (ft_options_check: a scenario needs a
+ * protocol that recovers, which needs a service rank, and message logging
+ * its event loggers); `ftsim run` checked them before launching, this is
+ * for a program started by hand. */
 static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
-  const char *name = rt->protocol->name;
-  int no_recovery = rt->options.scenario[0] && !rt->protocol->recovers;
-  int no_service = rt->protocol->recovers && rt->options.service_ranks < 1;
-  if (no_recovery && rank == 0)
-    ft_fatal("a failure scenario needs a protocol that recovers (pcl, vcl, "
-             "pessimist, v2); protocol %s does not",
-             name);
-  if (no_service && rank == 0)
-    ft_fatal("protocol %s needs at least one service rank (its checkpoint "
-             "server and dispatcher): service_ranks=1 or more",
-             name);
-  if (no_recovery || no_service)
-    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
-  int loggers = rt->protocol->restarts_alone &&
-                rt->options.event_loggers > rt->options.service_ranks;
-  if (loggers && rank == 0)
-    ft_fatal("event_loggers=%d but only %d service ranks: the event loggers "
-             "are service ranks (service_ranks=%d or more)",
-             rt->options.event_loggers, rt->options.service_ranks,
-             rt->options.event_loggers);
-  if (loggers)
+  char err[512];
+  int bad = ft_options_check(&rt->options, err, sizeof err) != 0;
+  if (bad && rank == 0)
+    ft_fatal("%s", err);
+  if (bad)
     PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->recovering_protocol = rt->protocol->recovers;
   rt->ml = rt->protocol->restarts_alone;
