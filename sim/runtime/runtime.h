@@ -162,7 +162,8 @@ struct ft_runtime {
   uint64_t ml_resent, ml_restarts;
 
   /* Figures for the summary. */
-  uint64_t waves_committed; /* rank 0 */
+  uint64_t waves_committed; /* rank 0 (pcl; vcl: the scheduler's, from
+                               FINISH); message logging: this rank's */
   uint64_t ckpt_bytes;      /* image bytes sent, modelled ones included */
   struct ft_failure_figures failures; /* rank 0, from the dispatcher */
 };
