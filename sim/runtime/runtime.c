@@ -125,6 +125,7 @@ static void split_world(struct ft_runtime *rt) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   if (is_service) {
     ft_service_main(rt, mine);
+    ft_trace_stop(rt);
     PMPI_Comm_free(&mine);
     PMPI_Comm_free(&rt->control);
     PMPI_Finalize();
@@ -288,7 +289,7 @@ int MPI_Finalize(void) {
   free(rt->protocol_state);
   rt->protocol_state = NULL;
   rt->finalized = 1;
-  ft_trace_stop();
+  ft_trace_stop(rt);
   return PMPI_Finalize();
 }
 

@@ -166,6 +166,8 @@ struct ft_runtime {
                                FINISH); message logging: this rank's */
   uint64_t ckpt_bytes;      /* image bytes sent, modelled ones included */
   struct ft_failure_figures failures; /* rank 0, from the dispatcher */
+
+  uint64_t trace_run; /* the run's identity in its trace (trace.h) */
 };
 
 /* This rank's runtime state (never NULL). */
