@@ -40,6 +40,8 @@ struct ml_checker {
   size_t n_pending, cap_pending;
   struct count *counts;
   size_t n_counts, cap_counts;
+  int ended;           /* the rank's end record was read */
+  char truncated[600]; /* the first truncated file and why; "" none */
 };
 
 static void *grow(void *p, size_t *cap, size_t size) {
@@ -83,6 +85,19 @@ static int malformed(struct ml_checker *c, const char *name, long line,
   c->res->status = FT_CHECK_MALFORMED;
   snprintf(c->res->message, sizeof c->res->message,
            "%.400s:%ld: field '%s': malformed record", name, line, field);
+  return -1;
+}
+
+/* A malformed file as a whole: "NAME:LINE: why" ("NAME: why" for line 0). */
+static int bad_file(struct ml_checker *c, const char *name, long line,
+                    const char *why) {
+  c->res->status = FT_CHECK_MALFORMED;
+  if (line > 0)
+    snprintf(c->res->message, sizeof c->res->message, "%.400s:%ld: %.500s",
+             name, line, why);
+  else
+    snprintf(c->res->message, sizeof c->res->message, "%.400s: %.500s", name,
+             why);
   return -1;
 }
 
@@ -205,7 +220,7 @@ static int on_restart(struct ml_checker *c, const char *f, const char *name,
   for (size_t i = 0; i < c->n_chans; i++)
     if (c->chans[i].to == c->rank)
       c->chans[i].next = 1;
-  c->res->rollbacks++;
+  c->res->restarts++;
   return 0;
 }
 
@@ -272,9 +287,56 @@ static int on_record(struct ml_checker *c, const char *kind, const char *f,
     return on_restore(c, f, name, line);
   if (!strcmp(kind, "chk"))
     return on_chk(c, f, name, line);
-  if (!strcmp(kind, "ckpt"))
+  if (!strcmp(kind, "commit"))
     c->res->waves++;
-  return 0; /* safe, commit, control: nothing to check here */
+  if (!strcmp(kind, "end"))
+    c->ended = 1;
+  return 0; /* safe, ckpt, control: nothing to check here */
+}
+
+/* A truncated file: checked up to there (every rule but the last,
+ * check_all_delivered, holds on a prefix of each history), then reported
+ * as malformed unless a violation comes first. Returns 0. */
+static int note_truncated(struct ml_checker *c, const char *name, long line,
+                          const char *why) {
+  char where[32] = "";
+  if (line > 0)
+    snprintf(where, sizeof where, ":%ld", line);
+  if (!c->truncated[0])
+    snprintf(c->truncated, sizeof c->truncated,
+             "%.500s%s: %s: the trace is truncated (the run did not finish)",
+             name, where, why);
+  return 0;
+}
+
+/* Line 1: the header of rank c->rank in the run of the first file. */
+static int read_header(struct ml_checker *c, const char *name, char *buf) {
+  struct ft_trace_header h;
+  char err[160], why[400];
+  buf[strcspn(buf, "\n")] = '\0';
+  if (ft_check_header(buf, &h, err, sizeof err) != 0) {
+    snprintf(why, sizeof why, "field 'header': %s", err);
+    return bad_file(c, name, 1, why);
+  }
+  if (c->rank == 0)
+    c->res->run = h.run;
+  if (h.run != c->res->run) {
+    snprintf(why, sizeof why,
+             "field 'run': run %016llx, but rank 0's file is of run %016llx: "
+             "files of different runs",
+             (unsigned long long)h.run, (unsigned long long)c->res->run);
+    return bad_file(c, name, 1, why);
+  }
+  if (h.rank != c->rank || h.ranks != c->res->ranks ||
+      strcmp(h.protocol, c->res->protocol) != 0) {
+    snprintf(why, sizeof why,
+             "field 'header': rank %d of %d ranks, protocol %s; expected rank "
+             "%d of %d, protocol %s",
+             h.rank, h.ranks, h.protocol, c->rank, c->res->ranks,
+             c->res->protocol);
+    return bad_file(c, name, 1, why);
+  }
+  return 0;
 }
 
 static int read_rank(struct ml_checker *c, const char *name, FILE *in) {
@@ -282,14 +344,20 @@ static int read_rank(struct ml_checker *c, const char *name, FILE *in) {
   long line = 0;
   c->horizon = c->shipped = c->acked = 0;
   c->n_logged = c->n_pending = c->n_counts = 0;
+  c->ended = 0;
   while (fgets(buf, sizeof buf, in)) {
     line++;
+    if (!strchr(buf, '\n')) /* a run that ended abruptly */
+      return note_truncated(c, name, line,
+                            "the last line is cut in the middle");
+    if (line == 1 && read_header(c, name, buf) != 0)
+      return -1;
     if (buf[0] == '#')
       continue;
-    if (!strchr(buf, '\n')) { /* a run that ended abruptly */
-      c->res->torn_lines++;
-      break;
-    }
+    if (c->ended)
+      return bad_file(c, name, line,
+                      "field 'kind': a record after the end record: two runs "
+                      "in one file?");
     double t;
     int rank, inc, at = 0;
     char kind[16];
@@ -299,6 +367,10 @@ static int read_rank(struct ml_checker *c, const char *name, FILE *in) {
     if (on_record(c, kind, buf + at, name, line) != 0)
       return -1;
   }
+  if (line == 0)
+    return bad_file(c, name, 0, "field 'header': empty file: no header");
+  if (!c->ended)
+    return note_truncated(c, name, 0, "no end record");
   return 0;
 }
 
@@ -339,8 +411,17 @@ enum ft_check_status ft_ml_check_files(const char *prefix, int ranks,
     rc = read_rank(&c, name, in);
     fclose(in);
   }
-  if (rc == 0)
+  if (rc == 0 && !c.truncated[0])
     rc = check_all_delivered(&c);
+  if (c.truncated[0] && res->status == FT_CHECK_VIOLATION) {
+    size_t n = strlen(res->message);
+    snprintf(res->message + n, sizeof res->message - n,
+             " [in a truncated trace: %.400s]", c.truncated);
+  } else if (c.truncated[0] && rc == 0) {
+    snprintf(res->message, sizeof res->message, "%s", c.truncated);
+    res->status = FT_CHECK_MALFORMED;
+    rc = -1;
+  }
   free(c.chans);
   free(c.logged);
   free(c.pending);

@@ -19,8 +19,11 @@
  *    R+k of the failure-free numbering, and the sender's k-th message after
  *    its restore is R+k when it is a replay of channel state (resend) and
  *    S+j for its j-th new message; both ends must agree on every message
- *    (S > R ... lost; S < R ... delivered twice).
- * Logging protocols: check_logging() below is where their rules go. */
+ *    (S > R ... lost; S < R ... delivered twice);
+ *  - at the end (every rank's end record, in one final incarnation): every
+ *    message of the final incarnation was delivered, and its rollback's
+ *    replay re-sent every message in transit at the restored cut (lost).
+ * The message-logging protocols have their own rules (ml_check.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "trace_check.h"
 #include "ml_check.h"
@@ -91,6 +94,8 @@ struct rank_trace {
   size_t n_safes, cap_safes, n_ckpts, cap_ckpts, n_rollbacks, cap_rollbacks,
       n_restores, cap_restores;
   int last_inc;
+  int ended, end_inc; /* its end record was read; its incarnation */
+  uint32_t end_line;
 };
 
 struct commit {
@@ -102,6 +107,8 @@ struct commit {
 struct ft_check {
   int ranks; /* 0 until the first header */
   char protocol[32];
+  uint64_t run;            /* the run's identity, from the first header */
+  char truncated[600];     /* the first truncated file and why; "" none */
   struct rank_trace *rank; /* ranks + 1: the scheduler's is the last */
   struct channel *chans;
   size_t n_chans, cap_chans;
@@ -109,7 +116,7 @@ struct ft_check {
   size_t cap_table;
   struct commit *commits;
   size_t n_commits, cap_commits;
-  uint64_t events, messages, reserved, torn;
+  uint64_t events, messages;
 };
 
 struct ft_check *ft_check_new(void) {
@@ -396,13 +403,13 @@ static int read_control(struct reader *rd) {
              : 0;
 }
 
-/* Reserved for the logging protocols: integers, kept only as counted. */
-static int read_reserved(struct reader *rd) {
-  int64_t v;
-  for (int i = 4; i < rd->n; i++)
-    if (int_field(rd, i, "value", INT64_MIN, INT64_MAX, &v))
-      return -1;
-  rd->ck->reserved++;
+/* The last record of a file: the rank finished, in incarnation inc. */
+static int read_end(struct reader *rd, int inc, struct rank_trace *t) {
+  if (expect_fields(rd, 4, "none"))
+    return -1;
+  t->ended = 1;
+  t->end_inc = inc;
+  t->end_line = (uint32_t)rd->line;
   return 0;
 }
 
@@ -421,6 +428,11 @@ static int read_record(struct reader *rd) {
       int32_field(rd, 2, "inc", 0, INT32_MAX, &inc))
     return -1;
   struct rank_trace *t = &ck->rank[rd->rank];
+  if (t->ended)
+    return bad(rd, "kind",
+               "a '%s' record after the end record (line %u): two runs in "
+               "one file?",
+               rd->tok[3], t->end_line);
   if (inc < t->last_inc)
     return bad(rd, "inc", "incarnation %d after %d", inc, t->last_inc);
   t->last_inc = inc;
@@ -448,36 +460,75 @@ static int read_record(struct reader *rd) {
   }
   if (strcmp(kind, "ctl-send") == 0 || strcmp(kind, "ctl-recv") == 0)
     return read_control(rd);
-  if (strcmp(kind, "log") == 0 || strcmp(kind, "logged") == 0 ||
-      strcmp(kind, "replay") == 0)
-    return read_reserved(rd);
+  if (strcmp(kind, "end") == 0)
+    return read_end(rd, inc, t);
   return bad(rd, "kind", "unknown record kind '%s'", kind);
+}
+
+int ft_check_header(const char *line, struct ft_trace_header *h, char *err,
+                    size_t len) {
+  int version, used = 0;
+  unsigned long long run;
+  if (sscanf(line, "# ftsim-trace %d", &version) == 1 && version != 2) {
+    snprintf(err, len,
+             "trace format %d, this checker reads 2 (trace again with this "
+             "build)",
+             version);
+    return -1;
+  }
+  if (sscanf(line,
+             "# ftsim-trace 2 rank %d ranks %d protocol %31s run %16llx%n",
+             &h->rank, &h->ranks, h->protocol, &run, &used) != 4 ||
+      line[used] != '\0') {
+    snprintf(err, len,
+             "expected '# ftsim-trace 2 rank R ranks N protocol P run ID'");
+    return -1;
+  }
+  h->run = run;
+  if (h->ranks < 1 || h->ranks > 1 << 20 || h->rank < 0 || h->rank > h->ranks) {
+    snprintf(err, len, "rank %d of %d ranks", h->rank, h->ranks);
+    return -1;
+  }
+  return 0;
+}
+
+/* The first file's header says which run; every other must be of it. */
+static int same_run(struct reader *rd, const struct ft_trace_header *h) {
+  const struct ft_check *ck = rd->ck;
+  const char *first = "the first file";
+  for (int r = 0; r <= ck->ranks; r++)
+    if (ck->rank[r].present) {
+      first = ck->rank[r].name;
+      break;
+    }
+  if (h->run != ck->run)
+    return bad(rd, "run",
+               "run %016llx, but %s is of run %016llx: files of different "
+               "runs",
+               (unsigned long long)h->run, first, (unsigned long long)ck->run);
+  if (h->ranks != ck->ranks || strcmp(h->protocol, ck->protocol) != 0)
+    return bad(rd, "header",
+               "ranks %d protocol %s, but %s says ranks %d protocol %s",
+               h->ranks, h->protocol, first, ck->ranks, ck->protocol);
+  return 0;
 }
 
 static int read_header(struct reader *rd, char *text) {
   struct ft_check *ck = rd->ck;
-  char proto[32];
-  int version, rank, ranks, used = 0;
-  if (sscanf(text, "# ftsim-trace %d rank %d ranks %d protocol %31s%n",
-             &version, &rank, &ranks, proto, &used) != 4 ||
-      text[used] != '\0')
-    return bad(rd, "header",
-               "expected '# ftsim-trace 1 rank R ranks N protocol P'");
-  if (version != 1)
-    return bad(rd, "header", "trace format %d, this checker reads 1", version);
-  if (ranks < 1 || ranks > 1 << 20 || rank < 0 || rank > ranks)
-    return bad(rd, "header", "rank %d of %d ranks", rank, ranks);
+  struct ft_trace_header h;
+  char err[160];
+  if (ft_check_header(text, &h, err, sizeof err) != 0)
+    return bad(rd, "header", "%s", err);
+  int rank = h.rank;
   if (ck->ranks == 0) {
-    ck->ranks = ranks;
-    snprintf(ck->protocol, sizeof ck->protocol, "%s", proto);
-    ck->rank = calloc((size_t)ranks + 1, sizeof *ck->rank);
+    ck->ranks = h.ranks;
+    ck->run = h.run;
+    snprintf(ck->protocol, sizeof ck->protocol, "%s", h.protocol);
+    ck->rank = calloc((size_t)h.ranks + 1, sizeof *ck->rank);
     if (!ck->rank)
       return bad(rd, NULL, "out of memory");
-  } else if (ranks != ck->ranks || strcmp(proto, ck->protocol) != 0) {
-    return bad(rd, "header",
-               "ranks %d protocol %s, but an earlier file says ranks %d "
-               "protocol %s",
-               ranks, proto, ck->ranks, ck->protocol);
+  } else if (same_run(rd, &h) != 0) {
+    return -1;
   }
   if (ck->rank[rank].present)
     return bad(rd, "rank", "a second trace of rank %d (first: %s)", rank,
@@ -486,6 +537,20 @@ static int read_header(struct reader *rd, char *text) {
   snprintf(ck->rank[rank].name, sizeof ck->rank[rank].name, "%s", rd->name);
   rd->rank = rank;
   return 0;
+}
+
+/* A truncated file (the run did not finish) is bad input, reported after
+ * the checks that hold on a prefix of every rank's history. */
+static void note_truncated(struct reader *rd, const char *why) {
+  struct ft_check *ck = rd->ck;
+  if (ck->truncated[0])
+    return;
+  char where[32] = "";
+  if (rd->line > 0)
+    snprintf(where, sizeof where, ":%d", rd->line);
+  snprintf(ck->truncated, sizeof ck->truncated,
+           "%.500s%s: %s: the trace is truncated (the run did not finish)",
+           rd->name, where, why);
 }
 
 static char *slurp(FILE *f, size_t *len) {
@@ -521,8 +586,10 @@ int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
   while (rc == 0 && p < end) {
     char *nl = memchr(p, '\n', (size_t)(end - p));
     rd.line++;
+    if (!nl && rd.rank < 0)
+      rc = bad(&rd, "header", "the header is cut in the middle");
     if (!nl) { /* torn: the run ended in the middle of a line */
-      ck->torn++;
+      note_truncated(&rd, "the last line is cut in the middle");
       break;
     }
     *nl = '\0';
@@ -542,6 +609,10 @@ int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
   }
   if (rc == 0 && rd.rank < 0)
     rc = bad(&rd, "header", "empty file: no header");
+  if (rc == 0 && !ck->rank[rd.rank].ended) {
+    rd.line = 0;
+    note_truncated(&rd, "no end record");
+  }
   free(buf);
   return rc;
 }
@@ -792,6 +863,18 @@ static int check_replayed_channel(struct checker *c, const struct channel *ch,
   return 0;
 }
 
+/* The commit a rollback to `wave` starting incarnation `inc` restores: the
+ * latest commit of that wave in an earlier incarnation, or NULL. */
+static const struct commit *restored_commit(const struct ft_check *ck, int inc,
+                                            int wave) {
+  const struct commit *cm = NULL;
+  for (size_t i = 0; i < ck->n_commits; i++)
+    if (ck->commits[i].wave == wave && ck->commits[i].inc < inc &&
+        (!cm || ck->commits[i].inc >= cm->inc))
+      cm = &ck->commits[i];
+  return cm;
+}
+
 static int check_rollback(struct checker *c, int inc) {
   struct ft_check *ck = c->ck;
   int wave = -1, first = -1;
@@ -813,11 +896,7 @@ static int check_rollback(struct checker *c, int inc) {
     if (first < 0)
       first = r;
   }
-  const struct commit *cm = NULL;
-  for (size_t i = 0; i < ck->n_commits; i++)
-    if (ck->commits[i].wave == wave && ck->commits[i].inc < inc &&
-        (!cm || ck->commits[i].inc >= cm->inc))
-      cm = &ck->commits[i];
+  const struct commit *cm = restored_commit(ck, inc, wave);
   if (wave > 0 && !cm)
     return violation(
         c, "rollback",
@@ -845,17 +924,82 @@ static int check_rollback(struct checker *c, int inc) {
   return 0;
 }
 
-/* The logging protocols' rules go here, over their records (log: an
- * event sent to the event logger; logged: its acknowledgement; replay: a
- * restarted rank reproduces a logged outcome). To be added with the
- * pessimist's records:
- *  - replay reproduces the logged outcomes: the k-th non-deterministic
- *    event a restarted rank replays has the logged outcome of its k-th;
- *  - no orphan process: no surviving rank delivered a message sent after a
- *    failed rank's last logged (acknowledged) event.
- * Until then the reserved records are read and counted only. */
-static int check_logging(struct checker *c) {
-  (void)c;
+/* Every rank finished in the same incarnation: *inc. */
+static int final_incarnation(struct checker *c, int *inc) {
+  const struct ft_check *ck = c->ck;
+  *inc = ck->rank[0].end_inc;
+  for (int r = 1; r < ck->ranks; r++)
+    if (ck->rank[r].end_inc != *inc)
+      return violation(c, "end",
+                       "rank %d finished in incarnation %d (%s:%u), rank 0 "
+                       "in incarnation %d (%s:%u)",
+                       r, ck->rank[r].end_inc, file_of(ck, r),
+                       ck->rank[r].end_line, *inc, file_of(ck, 0),
+                       ck->rank[0].end_line);
+  return 0;
+}
+
+static size_t resends_of(const struct channel *ch) {
+  size_t n = 0;
+  for (size_t q = 0; ch && q < ch->n_sends; q++)
+    n += ch->sends[q].resend;
+  return n;
+}
+
+/* The final incarnation `inc` rolled back to a committed wave: its replay
+ * re-sent every message in transit at that wave's cut (a message dropped
+ * by the rollback and never re-sent is lost). */
+static int check_final_replay(struct checker *c, int inc) {
+  struct ft_check *ck = c->ck;
+  char id[160];
+  const struct mark *m = NULL;
+  for (int r = 0; r < ck->ranks && !m; r++)
+    m = mark_of(ck->rank[r].rollbacks, ck->rank[r].n_rollbacks, inc);
+  const struct commit *cm = m ? restored_commit(ck, inc, m->wave) : NULL;
+  if (!cm || cut_of(c, cm))
+    return cm ? -1 : 0;
+  for (size_t i = 0; i < ck->n_chans; i++) {
+    const struct channel *base = &ck->chans[i];
+    if (base->inc != cm->inc)
+      continue;
+    size_t S, R;
+    cut_counts(c, base, &S, &R);
+    size_t resent = resends_of(channel(ck, inc, base->comm, base->coll,
+                                       base->src, base->dst, base->tag, 0));
+    if (S > R && resent < S - R)
+      return violation(
+          c, "lost",
+          "%s was in transit at the cut of wave %d, which incarnation %d "
+          "restored, but rank %d re-sent only %zu of the %zu messages in "
+          "transit on its channel before the end",
+          msg_id(id, sizeof id, base, (int64_t)(R + resent + 1)), cm->wave, inc,
+          base->src, resent, S - R);
+  }
+  return 0;
+}
+
+/* At the end: every message of the final incarnation was delivered (every
+ * rank finished: its receiver had its chance), and the final rollback's
+ * replay re-sent what was in transit. Messages of abandoned incarnations
+ * are not owed: the rollback dropped them. */
+static int check_end(struct checker *c) {
+  const struct ft_check *ck = c->ck;
+  char id[160];
+  int inc;
+  if (final_incarnation(c, &inc) || check_final_replay(c, inc))
+    return -1;
+  for (size_t i = 0; i < ck->n_chans; i++) {
+    const struct channel *ch = &ck->chans[i];
+    if (ch->inc == inc && ch->n_dels < ch->n_sends)
+      return violation(
+          c, "lost",
+          "%s, sent at %s:%u, was never delivered: rank %d finished "
+          "(%s:%u) after %zu of the %zu messages of its channel",
+          msg_id(id, sizeof id, ch, (int64_t)ch->n_dels + 1),
+          file_of(ck, ch->src), ch->sends[ch->n_dels].line, ch->dst,
+          file_of(ck, ch->dst), ck->rank[ch->dst].end_line, ch->n_dels,
+          ch->n_sends);
+  }
   return 0;
 }
 
@@ -872,6 +1016,21 @@ static int by_time(const void *a, const void *b) {
   return (x->time > y->time) - (x->time < y->time);
 }
 
+/* A violation found before the truncation says so; otherwise the trace is
+ * malformed. */
+static void report_truncated(const struct ft_check *ck,
+                             struct ft_check_result *res) {
+  if (res->status == FT_CHECK_VIOLATION) {
+    size_t n = strlen(res->message);
+    snprintf(res->message + n, sizeof res->message - n,
+             " [in a truncated trace: %.400s]", ck->truncated);
+    return;
+  }
+  snprintf(res->message, sizeof res->message, "%s", ck->truncated);
+  res->status = FT_CHECK_MALFORMED;
+  res->kind = "";
+}
+
 enum ft_check_status ft_check_run(struct ft_check *ck,
                                   struct ft_check_result *res) {
   struct checker c = {.ck = ck, .res = res};
@@ -880,9 +1039,9 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
   res->message[0] = '\0';
   res->events = ck->events;
   res->messages = ck->messages;
-  res->torn_lines = ck->torn;
-  res->waves = res->rollbacks = 0;
+  res->waves = res->rollbacks = res->restarts = 0;
   res->ranks = ck->ranks;
+  res->run = ck->run;
   snprintf(res->protocol, sizeof res->protocol, "%s", ck->protocol);
   if (ck->ranks == 0) {
     snprintf(res->message, sizeof res->message, "no trace read");
@@ -918,14 +1077,20 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
         items[j].time = m->time;
     }
   qsort(items, n_items, sizeof *items, by_time);
-  int rc = check_phantoms(&c);
+  /* A truncated trace lacks the tails of some histories: a delivery
+   * whose send was not written yet, the end. Its other checks hold on
+   * what was written (rare records are flushed with what precedes them). */
+  int truncated = ck->truncated[0] != '\0';
+  int rc = truncated ? 0 : check_phantoms(&c);
   for (size_t i = 0; rc == 0 && i < n_items; i++)
     rc = items[i].is_commit ? check_commit(&c, &ck->commits[items[i].commit])
                             : check_rollback(&c, items[i].inc);
-  if (rc == 0)
-    rc = check_logging(&c);
+  if (rc == 0 && !truncated)
+    rc = check_end(&c);
   free(items);
   free(c.kpos);
+  if (truncated)
+    report_truncated(ck, res);
   return res->status;
 }
 
@@ -933,20 +1098,22 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
  * (ml_check.h): returns 1 when PREFIX.0's header names one of them. */
 static int message_logging(const char *prefix, int *ranks,
                            struct ft_check_result *res) {
-  char name[1100], proto[32] = "";
-  int version, rank;
+  char name[1100], line[256] = "", err[160];
+  struct ft_trace_header h;
   snprintf(name, sizeof name, "%s.0", prefix);
   FILE *f = fopen(name, "r");
   if (!f)
     return 0;
-  int n = fscanf(f, "# ftsim-trace %d rank %d ranks %d protocol %31s", &version,
-                 &rank, ranks, proto);
+  if (!fgets(line, sizeof line, f))
+    line[0] = '\0';
   fclose(f);
-  if (n != 4 || (strcmp(proto, "pessimist") && strcmp(proto, "v2") &&
-                 strncmp(proto, "pessimist-", 10)))
+  line[strcspn(line, "\n")] = '\0';
+  if (ft_check_header(line, &h, err, sizeof err) != 0 ||
+      (strcmp(h.protocol, "pessimist") && strcmp(h.protocol, "v2") &&
+       strncmp(h.protocol, "pessimist-", 10)))
     return 0;
-  snprintf(res->protocol, sizeof res->protocol, "%s", proto);
-  res->ranks = *ranks;
+  snprintf(res->protocol, sizeof res->protocol, "%s", h.protocol);
+  res->ranks = *ranks = h.ranks;
   return 1;
 }
 
@@ -990,14 +1157,11 @@ enum ft_check_status ft_check_files(const char *prefix,
 
 void ft_check_summary(const struct ft_check_result *res, double seconds,
                       char *buf, size_t len) {
-  int n = snprintf(
-      buf, len,
-      "ok: %llu events, %llu messages, %llu waves, %llu "
-      "rollbacks checked in %.3f s (protocol %s, %d ranks)",
-      (unsigned long long)res->events, (unsigned long long)res->messages,
-      (unsigned long long)res->waves, (unsigned long long)res->rollbacks,
-      seconds, res->protocol, res->ranks);
-  if (res->torn_lines && n > 0 && (size_t)n < len)
-    snprintf(buf + n, len - (size_t)n, "; %llu torn last line(s) ignored",
-             (unsigned long long)res->torn_lines);
+  snprintf(buf, len,
+           "ok: %llu events, %llu messages, %llu waves, %llu rollbacks, %llu "
+           "restarts checked in %.3f s (protocol %s, %d ranks, run %016llx)",
+           (unsigned long long)res->events, (unsigned long long)res->messages,
+           (unsigned long long)res->waves, (unsigned long long)res->rollbacks,
+           (unsigned long long)res->restarts, seconds, res->protocol,
+           res->ranks, (unsigned long long)res->run);
 }

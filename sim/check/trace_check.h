@@ -4,8 +4,10 @@
  *
  * Trace files: TRACE.<rank> for every application rank 0..N-1 (required)
  * and TRACE.N (the checkpoint scheduler's, optional). Each starts with
- *   # ftsim-trace 1 rank R ranks N protocol P
- * then one record per line, "TIME RANK INC KIND FIELDS..." (TIME: simulated
+ *   # ftsim-trace 2 rank R ranks N protocol P run ID
+ * (ID: 16 hex digits drawn once per run, the same in every file of a run)
+ * and ends with its rank's end record, written at MPI_Finalize; between
+ * them, one record per line, "TIME RANK INC KIND FIELDS..." (TIME: simulated
  * seconds, INC: the rank's incarnation). Kinds and fields (README.md,
  * "Traces", has the table):
  *   send     COMM CH PEER TAG SEQ BYTES  application or collective send
@@ -26,7 +28,9 @@
  *   ctl-send CTL PEER WAVE VALUE         core control message (CTL: marker,
  *   ctl-recv CTL PEER WAVE VALUE         wave-request, position, wave-at,
  *                                        done, cut)
- *   log, logged, replay  INTEGERS...     reserved for the logging protocols
+ *   end                                 the last record of a file: the
+ *                                        rank finished (INC: its final
+ *                                        incarnation)
  * CH is p (point-to-point) or c (a collective's shadow channel). A message
  * is (INC, COMM, CH, sender, receiver, TAG, SEQ): SEQ counts the messages
  * of one channel from the start of the incarnation, on both sides. */
@@ -46,13 +50,34 @@ enum ft_check_status {
 struct ft_check_result {
   enum ft_check_status status;
   /* Violations: "orphan", "channel-state", "lost", "duplicate",
-   * "restore-order", "phantom", "commit", "rollback"; "" otherwise. */
+   * "restore-order", "phantom", "commit", "rollback", "end" (ranks
+   * finished in different incarnations); message logging's in ml_check.h;
+   * "" otherwise. */
   const char *kind;
   char message[1024]; /* the violation, or the malformed input */
-  uint64_t events, messages, waves, rollbacks, torn_lines;
+  uint64_t events, messages;
+  /* What the run's summary counts, derived from the trace: waves (pcl,
+   * vcl: commit records, each a checked consistent cut; message logging:
+   * every rank's commit records), rollbacks (incarnations with rollback
+   * records) and restarts (message logging: restart records). */
+  uint64_t waves, rollbacks, restarts;
   int ranks;
   char protocol[32];
+  uint64_t run; /* the run's identity, from the headers */
 };
+
+/* A trace file's first line. */
+struct ft_trace_header {
+  int rank, ranks;
+  char protocol[32];
+  uint64_t run;
+};
+
+/* Parses `line` (no newline) as a header
+ * "# ftsim-trace 2 rank R ranks N protocol P run ID". Returns 0, or -1 with
+ * the reason in err (a version other than 2 is named). */
+int ft_check_header(const char *line, struct ft_trace_header *h, char *err,
+                    size_t len);
 
 struct ft_check;
 
@@ -62,12 +87,21 @@ void ft_check_free(struct ft_check *ck);
 
 /* Reads one trace file (`name` for messages) from `f`. Returns 0, or -1
  * with res->status FT_CHECK_MALFORMED and a message naming name:line and
- * the field. A last line without its newline (a run that ended abruptly)
- * is ignored and counted in res->torn_lines. */
+ * the field. Malformed too: a header of another run (its ID, ranks or
+ * protocol differ from the first file's). A truncated file (a last line
+ * without its newline, or no end record: the run did not finish) is read
+ * up to there and noted: ft_check_run reports it. */
 int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
                   struct ft_check_result *res);
 
-/* Runs every check on what was read; fills res and returns res->status. */
+/* Runs every check on what was read; fills res and returns res->status.
+ * On a truncated trace, only the checks that hold on a prefix of each
+ * history run (not phantom, not the end): a violation among them is
+ * reported with the truncation noted, otherwise the trace is malformed
+ * (the first truncated file and why).
+ * Beyond the per-wave and per-rollback checks: at the end every message
+ * of the final incarnation was delivered, and the replay of the final
+ * rollback re-sent every message in transit at its wave's cut ("lost"). */
 enum ft_check_status ft_check_run(struct ft_check *ck,
                                   struct ft_check_result *res);
 

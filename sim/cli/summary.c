@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "summary.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,49 @@ int ft_summary_verified(const char *json) {
     int v = verified_member(b, m);
     if (v >= 0)
       return v;
+  }
+  return -1;
+}
+
+/* Reads a member text `"key" : N` (N a non-negative integer). */
+static int count_member(const char *p, const char *end, const char *key,
+                        unsigned long long *out) {
+  size_t k = strlen(key);
+  trim(&p, &end);
+  if ((size_t)(end - p) < k + 3 || *p != '"' || memcmp(p + 1, key, k) ||
+      p[k + 1] != '"')
+    return -1;
+  p += k + 2;
+  trim(&p, &end);
+  if (p == end || *p++ != ':')
+    return -1;
+  trim(&p, &end);
+  if (p == end)
+    return -1;
+  unsigned long long v = 0;
+  for (; p < end; p++) {
+    if (*p < '0' || *p > '9' || v > (ULLONG_MAX - 9) / 10)
+      return -1;
+    v = v * 10 + (unsigned long long)(*p - '0');
+  }
+  *out = v;
+  return 0;
+}
+
+int ft_summary_count(const char *json, const char *key,
+                     unsigned long long *out) {
+  const char *b = json, *e = json + strlen(json);
+  if (ft_summary_is_line(json, strlen(json)))
+    b += PREFIX_LEN;
+  trim(&b, &e);
+  if (e - b < 2 || *b != '{' || e[-1] != '}')
+    return -1;
+  b++, e--;
+  for (const char *m; b < e; b = m + 1) {
+    if (!(m = member_end(b, e)))
+      return -1;
+    if (count_member(b, m, key, out) == 0)
+      return 0;
   }
   return -1;
 }

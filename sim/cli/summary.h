@@ -41,4 +41,11 @@ char *ft_summary_splice(const char *line, size_t len,
  * 1 for true, 0 for false, -1 when absent or neither. */
 int ft_summary_verified(const char *json);
 
+/* Reads the top-level member `key` (without quotes) of a raw, spliced or
+ * FT_SUMMARY_PREFIX-prefixed object text as a non-negative integer, e.g.
+ * "waves" or "rollbacks". Returns 0, or -1 when absent or not such an
+ * integer (a float such as 2.5 is not). */
+int ft_summary_count(const char *json, const char *key,
+                     unsigned long long *out);
+
 #endif /* FT_CLI_SUMMARY_H */

@@ -111,6 +111,7 @@ static void split_world(struct ft_runtime *rt) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   if (is_service) {
     ft_service_main(rt, mine);
+    ft_trace_stop(rt);
     PMPI_Comm_free(&mine);
     PMPI_Comm_free(&rt->control);
     PMPI_Finalize();
@@ -166,13 +167,14 @@ struct run_totals {
   double completion_s;
   unsigned long long messages, bytes, ckpt_bytes, recorded, replayed;
   unsigned long long events, el_messages, sb_bytes, deliveries, restarts;
+  unsigned long long commits; /* checkpoints committed, all ranks */
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
 
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   struct run_totals t = {0};
   double start, ends[2] = {end, -rt->start_time}, max[2];
-  unsigned long long local[10] = {rt->counters.messages,
+  unsigned long long local[11] = {rt->counters.messages,
                                   rt->counters.bytes,
                                   rt->ckpt_bytes,
                                   rt->recorded,
@@ -181,12 +183,13 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
                                   rt->ml_el_messages,
                                   rt->ml_sb_bytes,
                                   rt->ml_deliveries,
-                                  rt->ml_restarts};
-  unsigned long long sum[10];
+                                  rt->ml_restarts,
+                                  rt->waves_committed};
+  unsigned long long sum[11];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
   PMPI_Reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
-  PMPI_Reduce(local, sum, 10, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+  PMPI_Reduce(local, sum, 11, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
               rt->app_world);
   PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
   start = -max[1];
@@ -201,6 +204,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   t.sb_bytes = sum[7];
   t.deliveries = sum[8];
   t.restarts = sum[9];
+  t.commits = sum[10];
   t.reported = counts[0];
   t.verified = counts[1];
   return t;
@@ -226,9 +230,9 @@ static void print_summary(const struct ft_runtime *rt,
          "\"el_messages\":%llu}\n",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, verified, result, t->messages, t->bytes,
-         (unsigned long long)rt->waves_committed, t->ckpt_bytes, f->failures,
-         f->rollbacks, f->lost_work_s, f->recovery_s, t->recorded, t->replayed,
-         t->restarts, t->events,
+         rt->ml ? t->commits : (unsigned long long)rt->waves_committed,
+         t->ckpt_bytes, f->failures, f->rollbacks, f->lost_work_s,
+         f->recovery_s, t->recorded, t->replayed, t->restarts, t->events,
          t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
          t->sb_bytes, t->el_messages);
   fflush(stdout);
@@ -257,9 +261,9 @@ int MPI_Finalize(void) {
   if (rt->recovering_protocol)
     ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
   struct run_totals totals = reduce_totals(rt, end);
+  ft_service_shutdown(rt); /* rank 0: the final figures come back */
   if (rt->world_rank == 0)
     print_summary(rt, &totals);
-  ft_service_shutdown(rt);
   ft_channel_finish(rt);
   if (rt->ml)
     ft_ml_finish_resends();
@@ -271,7 +275,7 @@ int MPI_Finalize(void) {
   free(rt->protocol_state);
   rt->protocol_state = NULL;
   rt->finalized = 1;
-  ft_trace_stop();
+  ft_trace_stop(rt);
   return PMPI_Finalize();
 }
 

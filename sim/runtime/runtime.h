@@ -162,9 +162,12 @@ struct ft_runtime {
   uint64_t ml_resent, ml_restarts;
 
   /* Figures for the summary. */
-  uint64_t waves_committed; /* rank 0 */
+  uint64_t waves_committed; /* rank 0 (pcl; vcl: the scheduler's, from
+                               FINISH); message logging: this rank's */
   uint64_t ckpt_bytes;      /* image bytes sent, modelled ones included */
   struct ft_failure_figures failures; /* rank 0, from the dispatcher */
+
+  uint64_t trace_run; /* the run's identity in its trace (trace.h) */
 };
 
 /* This rank's runtime state (never NULL). */

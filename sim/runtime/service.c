@@ -321,7 +321,6 @@ static void order_rollback(struct service *s, struct dispatcher *d) {
                       .x = {d->scenario.restart_s}};
   d->rollback_due = 0;
   d->done = 0;
-  d->figures.rollbacks++;
   for (int r = 0; r < s->rt->app_ranks; r++)
     send_wire(r, m);
   for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
@@ -370,7 +369,21 @@ static void on_ready(struct service *s, struct dispatcher *d,
   d->figures.recovery_s += now - d->recovering_since;
   d->recovering_since = -1;
   d->last_resume = now;
+  /* A rollback performed: every rank restored the wave and resumes (the
+   * trace's rollback records of this incarnation). Orders overtaken by a
+   * later failure before GO are not rollbacks. */
+  d->figures.rollbacks++;
   to_all_ranks(s, (struct ft_wire){.kind = FT_WIRE_GO, .inc = d->inc});
+}
+
+/* FINISH with the run's figures: value = the waves the scheduler
+ * committed, x = failures, rollbacks, lost work, recovery time. */
+static struct ft_wire final_figures(const struct dispatcher *d) {
+  return (struct ft_wire){.kind = FT_WIRE_FINISH,
+                          .inc = d->inc,
+                          .value = d->waves,
+                          .x = {d->figures.failures, d->figures.rollbacks,
+                                d->figures.lost_work_s, d->figures.recovery_s}};
 }
 
 static void on_done(struct service *s, struct dispatcher *d,
@@ -383,12 +396,7 @@ static void on_done(struct service *s, struct dispatcher *d,
   if (m->inc != d->inc || d->rollback_due || ++d->done < s->rt->app_ranks)
     return;
   d->finished = 1;
-  to_all_ranks(s, (struct ft_wire){
-                      .kind = FT_WIRE_FINISH,
-                      .inc = d->inc,
-                      .value = d->waves,
-                      .x = {d->figures.failures, d->figures.rollbacks,
-                            d->figures.lost_work_s, d->figures.recovery_s}});
+  to_all_ranks(s, final_figures(d));
 }
 
 /* ---- Messages ---- */
@@ -484,6 +492,9 @@ static void on_message(struct service *s, const struct ft_wire *m) {
     break;
   case FT_WIRE_SHUTDOWN:
     s->stop = 1;
+    if (s->d) /* the figures again, now final: a wave may have committed
+                 after FINISH (its last DONE came late) */
+      send_wire(m->from, final_figures(s->d));
     break;
   default:
     if (m->kind < FT_WIRE_STORE) {
@@ -590,4 +601,16 @@ void ft_service_shutdown(struct ft_runtime *rt) {
   for (int r = rt->app_ranks; r < rt->world_size; r++)
     send_wire(
         r, (struct ft_wire){.kind = FT_WIRE_SHUTDOWN, .inc = rt->incarnation});
+  if (rt->world_size == rt->app_ranks || !rt->recovering_protocol)
+    return;
+  /* The dispatcher answers with the final figures; anything else is
+   * dropped, as ft_control_drain does: the run is over. */
+  for (;;) {
+    PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+    struct ft_wire m = ft_control_take();
+    if (m.kind == FT_WIRE_FINISH && m.from == ft_dispatcher(rt)) {
+      ft_control_handle(&m);
+      return;
+    }
+  }
 }

@@ -11,7 +11,10 @@
 void ft_service_main(struct ft_runtime *rt, MPI_Comm services);
 
 /* Called by every application rank in MPI_Finalize: rank 0 tells every
- * service rank to stop. */
+ * service rank to stop and, under a recovering protocol, waits for the
+ * dispatcher's final figures (rt->failures; vcl: rt->waves_committed), which
+ * count a wave committed after FINISH. Other control messages that reach
+ * rank 0 meanwhile are dropped. */
 void ft_service_shutdown(struct ft_runtime *rt);
 
 #endif /* FT_SERVICE_H */

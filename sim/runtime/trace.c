@@ -1,11 +1,14 @@
 /* Event traces for the trace checker (see trace.h; the format is in
  * README.md, "Traces", and sim/check/trace_check.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "trace.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "runtime.h"
@@ -112,8 +115,30 @@ static void push_provisional(const struct provisional *p) {
 
 /* ---- Output ---- */
 
-void ft_trace_start(const struct ft_runtime *rt) {
+/* 64 random bits (the clock and the process id if /dev/urandom fails). */
+static uint64_t draw_run_id(void) {
+  uint64_t id = 0;
+  FILE *f = fopen("/dev/urandom", "rb");
+  if (!f || fread(&id, sizeof id, 1, f) != 1) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    id = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^
+         ((uint64_t)getpid() << 40);
+  }
+  if (f)
+    fclose(f);
+  return id ? id : 1;
+}
+
+void ft_trace_start(struct ft_runtime *rt) {
   ft_trace_enabled = rt->options.trace[0] != '\0';
+  if (!ft_trace_enabled)
+    return;
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  uint64_t id = rank == 0 ? draw_run_id() : 0;
+  PMPI_Bcast(&id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  rt->trace_run = id;
 }
 
 static void open_file(const struct ft_runtime *rt) {
@@ -125,8 +150,9 @@ static void open_file(const struct ft_runtime *rt) {
   if (!out)
     ft_fatal("rank %d cannot write its trace %s", rank, path);
   setvbuf(out, NULL, _IOFBF, 1 << 16);
-  fprintf(out, "# ftsim-trace 1 rank %d ranks %d protocol %s\n", rank,
-          rt->app_ranks, rt->protocol ? rt->protocol->name : "none");
+  fprintf(out, "# ftsim-trace 2 rank %d ranks %d protocol %s run %016llx\n",
+          rank, rt->app_ranks, rt->protocol ? rt->protocol->name : "none",
+          (unsigned long long)rt->trace_run);
 }
 
 /* Starts a record: time, rank, incarnation, kind. */
@@ -147,7 +173,13 @@ static void end_line(int flush) {
     ft_fatal("cannot write the trace %s", path);
 }
 
-void ft_trace_stop(void) {
+void ft_trace_stop(const struct ft_runtime *rt) {
+  if (!ft_trace_enabled)
+    return;
+  if (out || rt->world_rank < rt->app_ranks) {
+    line("end");
+    end_line(0);
+  }
   if (out && fclose(out) != 0)
     ft_fatal("cannot write the trace %s", path);
   out = NULL;

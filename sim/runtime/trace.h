@@ -29,10 +29,17 @@ struct ft_wire;
 
 extern int ft_trace_enabled; /* per rank: trace=PATH was given */
 
-/* Reads the option (MPI_Init, before the world is split). */
-void ft_trace_start(const struct ft_runtime *rt);
-/* Flushes and closes this rank's file (MPI_Finalize). */
-void ft_trace_stop(void);
+/* Reads the option (MPI_Init, before the world is split: a collective
+ * over MPI_COMM_WORLD when tracing). World rank 0 draws the run's identity
+ * (rt->trace_run, from /dev/urandom) and broadcasts it: every file's header
+ * names it, so that the checker can tell files of different runs apart. */
+void ft_trace_start(struct ft_runtime *rt);
+/* Writes this rank's end record ("end", no field), flushes and closes its file
+ * (MPI_Finalize). An application rank that wrote nothing still gets its file; a
+ * service rank writes one only if it wrote a record (the scheduler's commits).
+ * A file without its end record is a run that did not finish: the checker
+ * rejects it. */
+void ft_trace_stop(const struct ft_runtime *rt);
 
 void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes);
 void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,

@@ -42,7 +42,10 @@ int main(int argc, char **argv) {
       perror(name);
       return 1;
     }
-    fprintf(f, "# ftsim-trace 1 rank %d ranks %d protocol pcl\n", r, n);
+    fprintf(f,
+            "# ftsim-trace 2 rank %d ranks %d protocol pcl run "
+            "00000000000000aa\n",
+            r, n);
     long step = 0, end0 = fail ? fail : iters;
     for (long k = 1; k <= end0; k++, step++) { /* incarnation 0 */
       double t = (double)step * 1e-3;
@@ -73,6 +76,7 @@ int main(int argc, char **argv) {
           iteration(f, r, n, 1, k, ++seq, t + 2e-4);
       }
     }
+    fprintf(f, "%.9f %d %d end\n", (double)step * 1e-3 + 1.0, r, fail ? 1 : 0);
     if (fclose(f) != 0) {
       perror(name);
       return 1;

@@ -30,22 +30,25 @@ static enum ft_check_status check(const char *const texts[], int n,
   return st;
 }
 
-#define H0 "# ftsim-trace 1 rank 0 ranks 2 protocol pcl\n"
-#define H1 "# ftsim-trace 1 rank 1 ranks 2 protocol pcl\n"
-#define V0 "# ftsim-trace 1 rank 0 ranks 2 protocol vcl\n"
-#define V1 "# ftsim-trace 1 rank 1 ranks 2 protocol vcl\n"
+#define RUN " run 00000000000000aa\n"
+#define H0 "# ftsim-trace 2 rank 0 ranks 2 protocol pcl" RUN
+#define H1 "# ftsim-trace 2 rank 1 ranks 2 protocol pcl" RUN
+#define V0 "# ftsim-trace 2 rank 0 ranks 2 protocol vcl" RUN
+#define V1 "# ftsim-trace 2 rank 1 ranks 2 protocol vcl" RUN
+/* The end record of rank R in incarnation I. */
+#define END(r, i) "9.0 " #r " " #i " end\n"
 
 Test(trace_check, consistent_wave_is_ok) {
   const char *t[] = {H0 "0.1 0 0 safe 1\n"
                         "0.1 0 0 ckpt 1 1\n"
                         "0.2 0 0 send 0 p 1 7 1 8\n"
-                        "0.3 0 0 commit 1 0\n",
+                        "0.3 0 0 commit 1 0\n" END(0, 0),
                      H1 "0.1 1 0 safe 1\n"
                         "0.1 1 0 ckpt 1 1\n"
-                        "0.25 1 0 deliver 0 p 0 7 1 8\n"};
+                        "0.25 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
-  cr_assert_eq(res.events, 7);
+  cr_assert_eq(res.events, 9);
   cr_assert_eq(res.messages, 1);
   cr_assert_eq(res.waves, 1);
 }
@@ -54,11 +57,11 @@ Test(trace_check, orphan_is_named) {
   const char *t[] = {H0 "0.1 0 0 safe 1\n"
                         "0.1 0 0 ckpt 1 1\n"
                         "0.2 0 0 send 0 p 1 7 1 8\n"
-                        "0.5 0 0 commit 1 0\n",
+                        "0.5 0 0 commit 1 0\n" END(0, 0),
                      H1 "0.1 1 0 safe 1\n"
                         "0.25 1 0 deliver 0 p 0 7 1 8\n"
                         "0.3 1 0 safe 2\n"
-                        "0.3 1 0 ckpt 1 2\n"};
+                        "0.3 1 0 ckpt 1 2\n" END(1, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
   cr_assert_str_eq(res.kind, "orphan");
@@ -77,13 +80,13 @@ Test(trace_check, orphan_is_named) {
      "0.2 1 0 ckpt 1 1\n"                                                      \
      "0.3 1 0 deliver 0 p 0 7 1 8\n"
 #define SCHED                                                                  \
-  "# ftsim-trace 1 rank 2 ranks 2 protocol vcl\n"                              \
-  "0.4 2 0 commit 1 0\n"
+  "# ftsim-trace 2 rank 2 ranks 2 protocol vcl" RUN                            \
+  "0.4 2 0 commit 1 0\n" END(2, 0)
 
 Test(trace_check, channel_state_holds_the_message_in_transit) {
-  const char *t[] = {IN_TRANSIT_0,
+  const char *t[] = {IN_TRANSIT_0 END(0, 0),
                      IN_TRANSIT_1 "0.3 1 0 chanrec 1 0 p 0 7 1\n"
-                                  "0.3 1 0 store 1\n",
+                                  "0.3 1 0 store 1\n" END(1, 0),
                      SCHED};
   struct ft_check_result res;
   cr_assert_eq(check(t, 3, &res), FT_CHECK_OK, "%s", res.message);
@@ -91,7 +94,8 @@ Test(trace_check, channel_state_holds_the_message_in_transit) {
 }
 
 Test(trace_check, missing_channel_state_is_named) {
-  const char *t[] = {IN_TRANSIT_0, IN_TRANSIT_1 "0.3 1 0 store 1\n", SCHED};
+  const char *t[] = {IN_TRANSIT_0 END(0, 0),
+                     IN_TRANSIT_1 "0.3 1 0 store 1\n" END(1, 0), SCHED};
   struct ft_check_result res;
   cr_assert_eq(check(t, 3, &res), FT_CHECK_VIOLATION);
   cr_assert_str_eq(res.kind, "channel-state");
@@ -101,11 +105,11 @@ Test(trace_check, missing_channel_state_is_named) {
 Test(trace_check, channel_state_of_a_message_not_in_transit) {
   const char *t[] = {V0 "0.1 0 0 safe 1\n"
                         "0.1 0 0 ckpt 1 1\n"
-                        "0.2 0 0 send 0 p 1 7 1 8\n",
+                        "0.2 0 0 send 0 p 1 7 1 8\n" END(0, 0),
                      V1 "0.1 1 0 safe 1\n"
                         "0.1 1 0 ckpt 1 1\n"
                         "0.3 1 0 deliver 0 p 0 7 1 8\n"
-                        "0.3 1 0 chanrec 1 0 p 0 7 1\n",
+                        "0.3 1 0 chanrec 1 0 p 0 7 1\n" END(1, 0),
                      SCHED};
   struct ft_check_result res;
   cr_assert_eq(check(t, 3, &res), FT_CHECK_VIOLATION);
@@ -119,14 +123,14 @@ Test(trace_check, channel_state_of_a_message_not_in_transit) {
   "1.0 1 1 rollback 1 1\n"                                                     \
   "1.1 1 1 restore 1 1\n"                                                      \
   "1.2 1 1 deliver 0 p 0 7 1 8\n"                                              \
-  "1.3 1 1 deliver 0 p 0 7 2 8\n",                                             \
+  "1.3 1 1 deliver 0 p 0 7 2 8\n" END(1, 1),                                   \
       SCHED
 
 Test(trace_check, replay_after_rollback_is_the_failure_free_sequence) {
   const char *t[] = {IN_TRANSIT_0 "1.0 0 1 rollback 1 1\n"
                                   "1.1 0 1 restore 1 1\n"
                                   "1.1 0 1 resend 0 p 1 7 1 8\n"
-                                  "1.15 0 1 send 0 p 1 7 2 8\n",
+                                  "1.15 0 1 send 0 p 1 7 2 8\n" END(0, 1),
                      IN_TRANSIT_1 "0.3 1 0 chanrec 1 0 p 0 7 1\n" ROLLBACK_1};
   struct ft_check_result res;
   cr_assert_eq(check(t, 3, &res), FT_CHECK_OK, "%s", res.message);
@@ -138,7 +142,7 @@ Test(trace_check, message_in_transit_not_replayed_is_lost) {
   const char *t[] = {IN_TRANSIT_0 "1.0 0 1 rollback 1 1\n"
                                   "1.1 0 1 restore 1 1\n"
                                   "1.15 0 1 send 0 p 1 7 1 8\n"
-                                  "1.16 0 1 send 0 p 1 7 2 8\n",
+                                  "1.16 0 1 send 0 p 1 7 2 8\n" END(0, 1),
                      IN_TRANSIT_1 "0.3 1 0 chanrec 1 0 p 0 7 1\n" ROLLBACK_1};
   struct ft_check_result res;
   cr_assert_eq(check(t, 3, &res), FT_CHECK_VIOLATION);
@@ -153,13 +157,13 @@ Test(trace_check, replay_of_a_message_not_in_transit_is_a_duplicate) {
                         "0.4 0 0 commit 1 0\n"
                         "1.0 0 1 rollback 1 1\n"
                         "1.1 0 1 restore 1 1\n"
-                        "1.1 0 1 resend 0 p 1 7 1 8\n",
+                        "1.1 0 1 resend 0 p 1 7 1 8\n" END(0, 1),
                      H1 "0.15 1 0 deliver 0 p 0 7 1 8\n"
                         "0.2 1 0 safe 1\n"
                         "0.2 1 0 ckpt 1 1\n"
                         "1.0 1 1 rollback 1 1\n"
                         "1.1 1 1 restore 1 1\n"
-                        "1.2 1 1 deliver 0 p 0 7 1 8\n"};
+                        "1.2 1 1 deliver 0 p 0 7 1 8\n" END(1, 1)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
   cr_assert_str_eq(res.kind, "duplicate");
@@ -167,15 +171,16 @@ Test(trace_check, replay_of_a_message_not_in_transit_is_a_duplicate) {
 
 Test(trace_check, rollback_to_an_uncommitted_wave) {
   const char *t[] = {H0 "0.1 0 0 safe 1\n"
-                        "1.0 0 1 rollback 1 1\n",
-                     H1 "1.0 1 1 rollback 1 1\n"};
+                        "1.0 0 1 rollback 1 1\n" END(0, 1),
+                     H1 "1.0 1 1 rollback 1 1\n" END(1, 1)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
   cr_assert_str_eq(res.kind, "rollback");
 }
 
 Test(trace_check, delivery_without_send_is_a_phantom) {
-  const char *t[] = {H0, H1 "0.2 1 0 deliver 0 c 0 3 1 0\n"};
+  const char *t[] = {H0 END(0, 0),
+                     H1 "0.2 1 0 deliver 0 c 0 3 1 0\n" END(1, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
   cr_assert_str_eq(res.kind, "phantom");
@@ -186,8 +191,8 @@ Test(trace_check, delivery_without_send_is_a_phantom) {
 Test(trace_check, commit_without_every_checkpoint) {
   const char *t[] = {H0 "0.1 0 0 safe 1\n"
                         "0.1 0 0 ckpt 1 1\n"
-                        "0.3 0 0 commit 1 0\n",
-                     H1 "0.1 1 0 safe 1\n"};
+                        "0.3 0 0 commit 1 0\n" END(0, 0),
+                     H1 "0.1 1 0 safe 1\n" END(1, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
   cr_assert_str_eq(res.kind, "commit");
@@ -195,8 +200,8 @@ Test(trace_check, commit_without_every_checkpoint) {
 
 Test(trace_check, bad_field_names_file_line_and_field) {
   const char *t[] = {H0 "0.1 0 0 safe 1\n"
-                        "0.2 0 0 send 0 p 1 7 2 8\n",
-                     H1};
+                        "0.2 0 0 send 0 p 1 7 2 8\n" END(0, 0),
+                     H1 END(1, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_MALFORMED);
   cr_assert(strstr(res.message, "t.0:3: field 'seq': expected 1"), "%s",
@@ -216,7 +221,13 @@ Test(trace_check, malformed_inputs) {
       {H0 "0.1 0 0 send 0 q 1 7 1 8\n", "t.0:2: field 'channel'"},
       {H0 "0.1 0 0 send 0 p 5 7 1 8\n", "t.0:2: field 'peer'"},
       {H0 "0.1 0 0 ctl-send hello 1 1 0\n", "t.0:2: field 'ctl'"},
+      {H0 "0.1 0 0 end 3\n", "t.0:2: record 'end' has 1 fields"},
       {"", "t.0: field 'header': empty file"},
+      {"# ftsim-trace 1 rank 0 ranks 2 protocol pcl\n",
+       "t.0:1: field 'header': trace format 1, this checker reads 2"},
+      {"# ftsim-trace 2 rank 0 ranks 2 protocol pcl\n",
+       "t.0:1: field 'header': expected '# ftsim-trace 2 rank R ranks N "
+       "protocol P run ID'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const char *t[] = {cases[i].text};
@@ -228,17 +239,10 @@ Test(trace_check, malformed_inputs) {
 }
 
 Test(trace_check, missing_rank_is_malformed) {
-  const char *t[] = {H0};
+  const char *t[] = {H0 END(0, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 1, &res), FT_CHECK_MALFORMED);
   cr_assert(strstr(res.message, "no trace of rank 1"), "%s", res.message);
-}
-
-Test(trace_check, torn_last_line_is_ignored) {
-  const char *t[] = {H0 "0.1 0 0 safe 1\n0.2 0 0 se", H1};
-  struct ft_check_result res;
-  cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
-  cr_assert_eq(res.torn_lines, 1);
 }
 
 Test(trace_check, files_read_by_prefix) {
@@ -246,8 +250,8 @@ Test(trace_check, files_read_by_prefix) {
   cr_assert_not_null(mkdtemp(dir));
   char prefix[64], name[80];
   snprintf(prefix, sizeof prefix, "%s/t", dir);
-  const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n",
-                     H1 "0.2 1 0 deliver 0 p 0 7 1 8\n"};
+  const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                     H1 "0.2 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
   for (int r = 0; r < 2; r++) {
     snprintf(name, sizeof name, "%s.%d", prefix, r);
     FILE *f = fopen(name, "w");
@@ -266,4 +270,186 @@ Test(trace_check, files_read_by_prefix) {
   cr_assert_eq(ft_check_files(prefix, &res), FT_CHECK_MALFORMED);
   cr_assert(strstr(res.message, "cannot open"), "%s", res.message);
   remove(dir);
+}
+
+/* ---- Issue 13, defect 8: the gaps of the checker ---- */
+
+/* A message sent and never delivered before the end is lost (pcl). */
+Test(trace_check, message_never_delivered_is_lost_pcl) {
+  const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n"
+                        "0.2 0 0 send 0 p 1 7 2 8\n" END(0, 0),
+                     H1 "0.15 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "lost");
+  cr_assert(strstr(res.message, "(inc 0, comm 0 p, 0->1, tag 7, #2), sent at "
+                                "t.0:3, was never delivered"),
+            "%s", res.message);
+}
+
+/* The same under vcl, on a collective's channel. */
+Test(trace_check, message_never_delivered_is_lost_vcl) {
+  const char *t[] = {V0 "0.1 0 0 send 0 c 1 3 1 0\n" END(0, 0), V1 END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "lost");
+  cr_assert(strstr(res.message, "comm 0 c, 0->1, tag 3, #1"), "%s",
+            res.message);
+}
+
+/* A message of an abandoned incarnation is not owed: the rollback (to the
+ * beginning) dropped it, and the new run sent and delivered its own. */
+Test(trace_check, message_of_an_abandoned_incarnation_is_not_lost) {
+  const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n"
+                        "1.0 0 1 rollback 0 0\n"
+                        "1.1 0 1 send 0 p 1 7 1 8\n" END(0, 1),
+                     H1 "1.0 1 1 rollback 0 0\n"
+                        "1.2 1 1 deliver 0 p 0 7 1 8\n" END(1, 1)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.rollbacks, 1);
+}
+
+/* Vcl: the message in transit at the restored cut is never re-sent by the
+ * final replay, and nothing after it shows the gap: lost at the end. */
+Test(trace_check, message_in_transit_never_replayed_is_lost_at_the_end) {
+  const char *t[] = {IN_TRANSIT_0 "1.0 0 1 rollback 1 1\n"
+                                  "1.1 0 1 restore 1 1\n" END(0, 1),
+                     IN_TRANSIT_1 "0.3 1 0 chanrec 1 0 p 0 7 1\n"
+                                  "1.0 1 1 rollback 1 1\n"
+                                  "1.1 1 1 restore 1 1\n" END(1, 1),
+                     SCHED};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 3, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "lost");
+  cr_assert(strstr(res.message, "(inc 0, comm 0 p, 0->1, tag 7, #1) was in "
+                                "transit at the cut of wave 1"),
+            "%s", res.message);
+}
+
+Test(trace_check, ranks_finishing_in_different_incarnations) {
+  const char *t[] = {H0 "1.0 0 1 rollback 0 0\n" END(0, 1), H1 END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "end");
+}
+
+/* A rank's file from another run of the same protocol. */
+Test(trace_check, file_of_another_run_is_malformed) {
+  const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                     "# ftsim-trace 2 rank 1 ranks 2 protocol pcl run "
+                     "00000000000000bb\n"
+                     "0.2 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(strstr(res.message, "t.1:1: field 'run': run 00000000000000bb, "
+                                "but t.0 is of run 00000000000000aa"),
+            "%s", res.message);
+}
+
+/* Truncated: the receiver's send-side file lost its tail. Before, the
+ * delivery without its send was reported as a protocol violation
+ * (phantom); it is bad input. */
+Test(trace_check, truncated_trace_is_malformed_not_a_phantom) {
+  const char *t[] = {H0 "0.1 0 0 safe 1\n",
+                     H1 "0.2 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(strstr(res.message, "t.0: no end record: the trace is truncated"),
+            "%s", res.message);
+}
+
+Test(trace_check, torn_last_line_is_malformed) {
+  const char *t[] = {H0 "0.1 0 0 safe 1\n0.2 0 0 se", H1 END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(strstr(res.message, "t.0:3: the last line is cut in the middle"),
+            "%s", res.message);
+}
+
+Test(trace_check, record_after_the_end_is_malformed) {
+  const char *t[] = {H0 END(0, 0) "9.1 0 0 safe 1\n", H1 END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(strstr(res.message, "t.0:3: field 'kind': a 'safe' record after "
+                                "the end record"),
+            "%s", res.message);
+}
+
+/* ---- Message logging (ml_check.c), through files ---- */
+
+#define P_RUN(r) "# ftsim-trace 2 rank " #r " ranks 2 protocol pessimist"
+
+/* Writes texts[r] to DIR/t.r and checks DIR/t. */
+static enum ft_check_status check_files(const char *const texts[], int n,
+                                        struct ft_check_result *res) {
+  char dir[] = "/tmp/trace_check_XXXXXX", prefix[64], name[80];
+  cr_assert_not_null(mkdtemp(dir));
+  snprintf(prefix, sizeof prefix, "%s/t", dir);
+  for (int r = 0; r < n; r++) {
+    snprintf(name, sizeof name, "%s.%d", prefix, r);
+    FILE *f = fopen(name, "w");
+    cr_assert_not_null(f);
+    fputs(texts[r], f);
+    fclose(f);
+  }
+  enum ft_check_status st = ft_check_files(prefix, res);
+  for (int r = 0; r < n; r++) {
+    snprintf(name, sizeof name, "%s.%d", prefix, r);
+    remove(name);
+  }
+  remove(dir);
+  return st;
+}
+
+Test(ml_check, consistent_run_counts_commits_and_restarts) {
+  const char *t[] = {P_RUN(0) RUN "0.1 0 0 send 0 p 1 7 1 8\n"
+                                  "0.2 0 0 commit 1 0\n" END(0, 0),
+                     P_RUN(1) RUN "0.1 1 0 restart 1 0 0\n"
+                                  "0.2 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(t, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.waves, 1);
+  cr_assert_eq(res.restarts, 1);
+  cr_assert_eq(res.rollbacks, 0);
+}
+
+Test(ml_check, file_of_another_run_is_malformed) {
+  const char *t[] = {P_RUN(0) RUN END(0, 0),
+                     P_RUN(1) " run 00000000000000bb\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(strstr(res.message, "t.1:1: field 'run': run 00000000000000bb"),
+            "%s", res.message);
+}
+
+Test(ml_check, truncated_trace_is_malformed) {
+  const char *t[] = {P_RUN(0) RUN "0.1 0 0 send 0 p 1 7 1 8\n",
+                     P_RUN(1) RUN END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(strstr(res.message, "t.0: no end record"), "%s", res.message);
+  const char *torn[] = {P_RUN(0) RUN "0.1 0 0 se", P_RUN(1) RUN END(1, 0)};
+  cr_assert_eq(check_files(torn, 2, &res), FT_CHECK_MALFORMED, "%s",
+               res.message);
+  cr_assert(strstr(res.message, "t.0:2: the last line is cut"), "%s",
+            res.message);
+}
+
+/* A run that deadlocked: what was written is checked, and a violation in
+ * it is named (with the truncation noted) rather than hidden. */
+Test(trace_check, violation_before_a_truncation_is_named) {
+  const char *t[] = {H0 "0.1 0 0 safe 1\n"
+                        "0.1 0 0 ckpt 1 1\n"
+                        "0.2 0 0 send 0 p 1 7 1 8\n"
+                        "0.5 0 0 commit 1 0\n",
+                     H1 "0.1 1 0 safe 1\n"
+                        "0.25 1 0 deliver 0 p 0 7 1 8\n"
+                        "0.3 1 0 safe 2\n"
+                        "0.3 1 0 ckpt 1 2\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "orphan");
+  cr_assert(strstr(res.message, "[in a truncated trace: t.0: no end record"),
+            "%s", res.message);
 }
