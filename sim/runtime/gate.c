@@ -19,7 +19,18 @@
  * it. A leader that rolls back before every member entered answers "do not"
  * to the ENTERs it holds or receives while it recovers (coordinated
  * protocols: every rank rolls back; under message logging the leader keeps
- * them, its next life reaches the same call). */
+ * them, its next life reaches the same call).
+ *
+ * The audit of every call an application can make (README, "Which MPI calls
+ * a rollback can interrupt"): point-to-point calls and their waits, and the
+ * collectives the runtime carries over point-to-point (coll.c), wait on the
+ * control receive too; the creations pass this gate; the local calls
+ * (Comm_rank, _size, _group, _free, Wtime) never wait for a peer; MPI_Init
+ * ends before control is posted; MPI_Finalize's reductions come after the
+ * dispatcher's FINISH, after which it injects no failure; MPI_Abort ends
+ * the run. The calls the runtime does not intercept (Scan, Exscan,
+ * Reduce_scatter, nonblocking collectives, Comm_split_type, Cart_sub) are
+ * not safe, and no workload makes them. */
 #include <stdlib.h>
 
 #include "runtime.h"
