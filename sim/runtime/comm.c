@@ -104,7 +104,8 @@ MPI_Comm ft_comm_inner(MPI_Comm user) {
 
 /* Frees the runtime's handles of entry i and removes it. */
 static void drop(int i) {
-  PMPI_Comm_free(&table[i].coll);
+  if (table[i].coll != MPI_COMM_NULL)
+    PMPI_Comm_free(&table[i].coll);
   free(table[i].app_rank);
   memmove(&table[i], &table[i + 1], (size_t)(used - i - 1) * sizeof table[0]);
   used--;
@@ -158,7 +159,8 @@ static void drain(MPI_Comm c) {
 
 void ft_comm_drain_abandoned(void) {
   for (size_t i = 0; i < n_abandoned; i++)
-    if (abandoned[i] != MPI_COMM_SELF && abandoned[i] != MPI_COMM_WORLD)
+    if (abandoned[i] != MPI_COMM_SELF && abandoned[i] != MPI_COMM_WORLD &&
+        abandoned[i] != MPI_COMM_NULL)
       drain(abandoned[i]);
 }
 
@@ -211,6 +213,17 @@ void ft_comm_register_world(MPI_Comm inner) {
   c->id = derive_id(0x77, ft_runtime()->incarnation, 0);
 }
 
+/* Message logging names a communicator by its index in the table
+ * (ft_comm_index), which must be the same on every rank: a creation that
+ * gave this rank no communicator (MPI_COMM_NULL) still takes a slot. Never
+ * freed before MPI_Finalize under message logging, so indices stay aligned. */
+static void register_none(void) {
+  if (used == FT_MAX_COMMS)
+    ft_fatal("more than %d communicators alive", FT_MAX_COMMS);
+  table[used++] = (struct ft_comm){
+      .user = MPI_COMM_NULL, .p2p = MPI_COMM_NULL, .coll = MPI_COMM_NULL};
+}
+
 /* A creation call made for real: registered, and remembered. */
 static int created_now(int rc, const struct ft_gate_call *call,
                        MPI_Comm *newcomm) {
@@ -224,6 +237,8 @@ static int created_now(int rc, const struct ft_gate_call *call,
                     : 0;
   if (*newcomm != MPI_COMM_NULL)
     ft_comm_register(*newcomm, *newcomm)->id = id;
+  else if (ft_runtime()->ml)
+    register_none();
   if (ft_runtime()->ml) {
     remember_created(*newcomm);
     replayed = n_created;
