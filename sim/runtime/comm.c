@@ -6,6 +6,7 @@
  * messages never match the application's. Communicators the runtime did not
  * create (MPI_COMM_SELF, or made by calls it does not intercept) are
  * registered on first use as themselves. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,8 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   struct ft_comm *c = &table[used++];
   c->user = user;
   c->p2p = inner;
+  c->id = 0;
+  c->gates = 0;
   PMPI_Comm_dup(inner, &c->coll);
   PMPI_Comm_rank(inner, &c->rank);
   PMPI_Comm_size(inner, &c->size);
@@ -101,7 +104,8 @@ MPI_Comm ft_comm_inner(MPI_Comm user) {
 
 /* Frees the runtime's handles of entry i and removes it. */
 static void drop(int i) {
-  PMPI_Comm_free(&table[i].coll);
+  if (table[i].coll != MPI_COMM_NULL)
+    PMPI_Comm_free(&table[i].coll);
   free(table[i].app_rank);
   memmove(&table[i], &table[i + 1], (size_t)(used - i - 1) * sizeof table[0]);
   used--;
@@ -155,7 +159,8 @@ static void drain(MPI_Comm c) {
 
 void ft_comm_drain_abandoned(void) {
   for (size_t i = 0; i < n_abandoned; i++)
-    if (abandoned[i] != MPI_COMM_SELF && abandoned[i] != MPI_COMM_WORLD)
+    if (abandoned[i] != MPI_COMM_SELF && abandoned[i] != MPI_COMM_WORLD &&
+        abandoned[i] != MPI_COMM_NULL)
       drain(abandoned[i]);
 }
 
@@ -191,17 +196,75 @@ static int replay_creation(MPI_Comm *newcomm) {
   return 1;
 }
 
+/* A value that tells apart the communicators derived from `parent` (a
+ * splitmix64 step): the same on every member, since every member counts
+ * the same calls on the parent and passes the same color. */
+static uint64_t derive_id(uint64_t parent, int k, int color) {
+  uint64_t z = parent + 0x9e3779b97f4a7c15u * ((uint64_t)(uint32_t)k + 1) +
+               ((uint64_t)(uint32_t)color << 32);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  z ^= z >> 31;
+  return z ? z : 1;
+}
+
+void ft_comm_register_world(MPI_Comm inner) {
+  struct ft_comm *c = ft_comm_register(MPI_COMM_WORLD, inner);
+  c->id = derive_id(0x77, ft_runtime()->incarnation, 0);
+}
+
+/* Message logging names a communicator by its index in the table
+ * (ft_comm_index), which must be the same on every rank: a creation that
+ * gave this rank no communicator (MPI_COMM_NULL) still takes a slot. Never
+ * freed before MPI_Finalize under message logging, so indices stay aligned. */
+static void register_none(void) {
+  if (used == FT_MAX_COMMS)
+    ft_fatal("more than %d communicators alive", FT_MAX_COMMS);
+  table[used++] = (struct ft_comm){
+      .user = MPI_COMM_NULL, .p2p = MPI_COMM_NULL, .coll = MPI_COMM_NULL};
+}
+
 /* A creation call made for real: registered, and remembered. */
-static int created_now(int rc, MPI_Comm *newcomm) {
+static int created_now(int rc, const struct ft_gate_call *call,
+                       MPI_Comm *newcomm) {
   if (rc != MPI_SUCCESS)
     return rc;
+  struct ft_comm *parent = ft_comm_get(call->user);
+  int k = ++parent->gates;
+  uint64_t id = parent->id
+                    ? derive_id(parent->id, k,
+                                call->kind == FT_GATE_SPLIT ? call->color : 0)
+                    : 0;
   if (*newcomm != MPI_COMM_NULL)
-    ft_comm_register(*newcomm, *newcomm);
+    ft_comm_register(*newcomm, *newcomm)->id = id;
+  else if (ft_runtime()->ml)
+    register_none();
   if (ft_runtime()->ml) {
     remember_created(*newcomm);
     replayed = n_created;
   }
   return rc;
+}
+
+int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm) {
+  MPI_Comm in = ft_comm_inner(call->user);
+  int rc = MPI_ERR_ARG;
+  switch (call->kind) {
+  case FT_GATE_DUP:
+    rc = PMPI_Comm_dup(in, newcomm);
+    break;
+  case FT_GATE_SPLIT:
+    rc = PMPI_Comm_split(in, call->color, call->key, newcomm);
+    break;
+  case FT_GATE_CREATE:
+    rc = PMPI_Comm_create(in, call->group, newcomm);
+    break;
+  case FT_GATE_CART:
+    rc = PMPI_Cart_create(in, call->ndims, call->dims, call->periods,
+                          call->reorder, newcomm);
+    break;
+  }
+  return created_now(rc, call, newcomm);
 }
 
 /* ---- Interposed communicator calls ---- */
@@ -217,21 +280,24 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   if (replay_creation(newcomm))
     return MPI_SUCCESS;
-  return created_now(PMPI_Comm_dup(ft_comm_inner(comm), newcomm), newcomm);
+  struct ft_gate_call call = {.kind = FT_GATE_DUP, .user = comm};
+  return ft_gate_create(&call, newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   if (replay_creation(newcomm))
     return MPI_SUCCESS;
-  return created_now(PMPI_Comm_split(ft_comm_inner(comm), color, key, newcomm),
-                     newcomm);
+  struct ft_gate_call call = {
+      .kind = FT_GATE_SPLIT, .user = comm, .color = color, .key = key};
+  return ft_gate_create(&call, newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   if (replay_creation(newcomm))
     return MPI_SUCCESS;
-  return created_now(PMPI_Comm_create(ft_comm_inner(comm), group, newcomm),
-                     newcomm);
+  struct ft_gate_call call = {
+      .kind = FT_GATE_CREATE, .user = comm, .group = group};
+  return ft_gate_create(&call, newcomm);
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
@@ -242,9 +308,17 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
                     const int periods[], int reorder, MPI_Comm *newcomm) {
   if (replay_creation(newcomm))
     return MPI_SUCCESS;
-  return created_now(PMPI_Cart_create(ft_comm_inner(comm), ndims, dims, periods,
-                                      reorder, newcomm),
-                     newcomm);
+  if (ndims < 0 || ndims > FT_GATE_MAX_DIMS)
+    ft_fatal("MPI_Cart_create with %d dimensions: ftsim's runtime takes 0 to "
+             "%d",
+             ndims, FT_GATE_MAX_DIMS);
+  struct ft_gate_call call = {
+      .kind = FT_GATE_CART, .user = comm, .ndims = ndims, .reorder = reorder};
+  for (int d = 0; d < ndims; d++) {
+    call.dims[d] = dims[d];
+    call.periods[d] = periods[d];
+  }
+  return ft_gate_create(&call, newcomm);
 }
 
 int MPI_Comm_free(MPI_Comm *comm) {

@@ -55,6 +55,10 @@ enum ft_wire_kind {
                                 `wave` (x[0] = when it was taken) */
   FT_WIRE_ML_RESTARTED,      /* restarted rank -> dispatcher: running again
                                 (wave = life, x[0] = lost work, s) */
+  FT_WIRE_GATE_ENTER,        /* member -> leader: I entered creation call
+                                `wave` on communicator `value` (gate.c) */
+  FT_WIRE_GATE_DECISION,     /* leader -> member: for that call, x[0] = 1
+                                make it, -1 do not */
 };
 
 /* One control message, sent as bytes. */

@@ -120,6 +120,10 @@ void ft_control_handle(const struct ft_wire *m) {
   case FT_WIRE_REPLAY:
     ft_channel_on_message(rt, m);
     break;
+  case FT_WIRE_GATE_ENTER:
+  case FT_WIRE_GATE_DECISION:
+    ft_gate_on_control(rt, m);
+    break;
   case FT_WIRE_ML_GC:
   case FT_WIRE_ML_RESEND_REQUEST:
   case FT_WIRE_ML_RESEND_ANSWER:
@@ -224,7 +228,7 @@ static void restore_memory(struct ft_runtime *rt) {
 static void resume(struct ft_runtime *rt) {
   PMPI_Comm_dup(rt->app_base, &rt->app_world);
   ft_comm_abandon_all();
-  ft_comm_register(MPI_COMM_WORLD, rt->app_world);
+  ft_comm_register_world(rt->app_world);
   memset(rt->regions, 0, sizeof rt->regions);
   ft_delivery_forget_all();
   ft_checkpoint_forget(rt);
@@ -251,6 +255,7 @@ static void resume(struct ft_runtime *rt) {
 static void recover(struct ft_runtime *rt) {
   rt->running = 0;
   rt->held = 0;
+  ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
   if (rt->ml) {
     ft_ml_restart(rt);
     return;

@@ -119,7 +119,7 @@ static void split_world(struct ft_runtime *rt) {
   }
   rt->app_base = mine;
   rt->app_world = mine;
-  ft_comm_register(MPI_COMM_WORLD, mine);
+  ft_comm_register_world(mine);
 }
 
 static int init_common(int *argc, char ***argv) {

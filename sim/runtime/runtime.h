@@ -24,6 +24,44 @@ struct ft_comm {
   MPI_Comm coll; /* carries the runtime's collectives (own matching space) */
   int rank, size;
   int *app_rank; /* app_rank[r]: application rank of rank r (size ints) */
+  uint64_t id;   /* the same on every member, new in every incarnation; 0:
+                    unknown (registered on first use): no gate (gate.c) */
+  int gates;     /* creation calls made on it so far (gate.c) */
+};
+
+/* A creation of a communicator, a collective call only the MPI library can
+ * make (gate.c): its arguments, copied so that the call can still be made
+ * after the application's frame is gone (a rollback). */
+enum ft_gate_kind {
+  FT_GATE_DUP = 1,
+  FT_GATE_SPLIT,
+  FT_GATE_CREATE,
+  FT_GATE_CART
+};
+enum { FT_GATE_MAX_DIMS = 8 };
+struct ft_gate_call {
+  enum ft_gate_kind kind;
+  MPI_Comm user;   /* the parent, as the application names it */
+  int color, key;  /* split */
+  MPI_Group group; /* create */
+  int ndims, reorder, dims[FT_GATE_MAX_DIMS], periods[FT_GATE_MAX_DIMS];
+};
+
+/* The gate this rank stands in, or stood in when a rollback came. */
+struct ft_gate {
+  int active;   /* ENTER sent (or this rank leads), call not made yet */
+  uint64_t id;  /* the parent's id */
+  int k;        /* the call's number on the parent (ft_comm.gates + 1) */
+  int leader;   /* world rank of the parent's rank 0: it decides */
+  int decision; /* 0: none yet; 1: every member entered, make the call;
+                   -1: the leader rolled back first, nobody makes it */
+  struct ft_gate_call call;
+};
+
+/* An ENTER kept by a leader until its own application reaches the gate. */
+struct ft_gate_enter {
+  uint64_t id;
+  int k, from;
 };
 
 struct ft_counters {
@@ -131,7 +169,10 @@ struct ft_runtime {
   double restart_cost_s;      /* for a failed rank */
   int go_inc;                 /* last GO received */
   int finished;               /* FINISH received */
-  struct ft_wire *deferred;   /* core messages that arrived during recovery */
+  struct ft_gate gate;        /* gate.c */
+  struct ft_gate_enter *gate_enters;
+  size_t n_gate_enters, cap_gate_enters;
+  struct ft_wire *deferred; /* core messages that arrived during recovery */
   size_t n_deferred, cap_deferred;
   struct ft_wire image_offer; /* IMAGE answer from the server */
   void *image_bytes;          /* its bytes (NULL: the server had none) */
@@ -204,6 +245,14 @@ void ft_comm_drain_abandoned(void);
  * the ones its first run made, in order (a restarted rank cannot make a
  * collective call alone). */
 void ft_comm_replay_creations(void);
+/* Registers `inner` as the application's MPI_COMM_WORLD of the current
+ * incarnation (its id depends on the incarnation). */
+void ft_comm_register_world(MPI_Comm inner);
+/* Makes the creation `call` with the MPI library, registers what it made
+ * (under message logging, remembers it for ft_comm_replay_creations) and
+ * counts it on its parent. Blocks until every member of the parent makes it
+ * too: callers pass the gate first (ft_gate_create). */
+int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm);
 /* Frees every registered communicator (at MPI_Finalize). */
 void ft_comm_forget_all(void);
 /* The entry whose p2p or coll handle is `inner` (*coll says which); aborts
@@ -325,6 +374,22 @@ int ft_dispatcher(const struct ft_runtime *rt);
 /* Last step before MPI_Finalize on every rank (runtime.c): waits until every
  * rank is there, then withdraws the control receive. */
 void ft_settle_control(struct ft_runtime *rt);
+
+/* Gates (gate.c): a collective call passed to the MPI library cannot be
+ * interrupted, so under a recovering protocol no member makes it before
+ * every member has entered it, and a member that a rollback took away from
+ * a call the others already make still makes it (ft_gate_settle). */
+/* Creates a communicator by `call` (a parent of one rank, an unknown parent
+ * or a protocol that does not recover: at once). Returns the MPI error
+ * code; may not return (rollback). */
+int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm);
+/* A gate's control message (FT_WIRE_GATE_ENTER or _DECISION). */
+void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m);
+/* First step of every recovery, before anything waits on a peer: aborts the
+ * gates this rank leads (coordinated protocols), then, if this rank stood
+ * in a gate as a member, waits for its leader's decision and makes the call
+ * when the others make it. */
+void ft_gate_settle(struct ft_runtime *rt);
 
 /* Recovery (recovery.c). */
 /* Asks this rank's server for its image of `wave` (-1: its last committed
