@@ -431,16 +431,36 @@ static void on_done(struct service *s, struct dispatcher *d,
 
 /* ---- Messages ---- */
 
+/* A wave is committed here, on the dispatcher, where rollbacks are
+ * ordered, not where rank 0 finds it complete (issue 13, defect 5: rank 0
+ * traced "commit 1", a failure came before its COMMIT reached the
+ * dispatcher, which ordered "rollback 0" and then dropped the COMMIT as
+ * stale: a committed wave was lost). Rank 0 only proposes (checkpoint.c
+ * sends its COMMIT to the dispatcher alone). The argument: the dispatcher
+ * handles one message or timed event at a time; it accepts a proposal of
+ * incarnation inc only while no rollback of inc was ordered (m->inc ==
+ * s->inc: order_rollback moves s->inc on), and every later ROLLBACK carries
+ * committed_wave, which it set on acceptance. So a rollback ordered after
+ * an acceptance restores that wave or a later one, and a proposal that
+ * comes after the rollback was never committed: nobody was told it was
+ * (its trace line is written here, on acceptance). The other servers hear
+ * of the commit from the dispatcher, before any ROLLBACK it sends them (MPI
+ * keeps one sender's messages in order), so their stores agree. The
+ * scheduler's commits (vcl) are decided here too, in scheduler_commit. */
 static void on_commit(struct service *s, const struct ft_wire *m) {
   char err[512];
   if (m->inc < s->inc)
     return;
-  if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
-    ft_fatal("checkpoint server %d: %s", s->index, err);
-  if (s->d) {
+  if (s->d && m->from < s->rt->app_ranks) { /* rank 0's proposal */
+    struct ft_wire relay = *m;
     s->d->committed_wave = m->wave;
     s->d->committed_time = m->x[0] - s->start;
+    ft_trace_commit(m->wave, m->inc);
+    for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
+      send_wire(r, relay);
   }
+  if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
 }
 
 /* ---- Event logger (message logging) ---- */
