@@ -66,4 +66,42 @@ void *ft_backend_padding_receive(int from, int to);
  * released); NULL handles are complete. With `block`, waits for it. */
 int ft_backend_padding_done(void *handle, int block);
 
+/* ---- Waiting for "a request, a modelled transfer or a deadline" (the
+ * service ranks). MPI has no wait with a timeout; under SMPI a helper actor
+ * of the calling rank blocks in MPI_Waitany on the rank's behalf while the
+ * rank blocks on a semaphore with a timeout, so the rank wakes exactly when
+ * a request completes, a modelled transfer ends or its deadline comes. In
+ * reference mode the wait tests the requests every 100 us of wall time. */
+
+struct ft_waiter;
+
+/* What ft_backend_wait returns when no request completed. */
+enum { FT_WAIT_DEADLINE = -1, FT_WAIT_PADDING = -2 };
+
+/* A waiter for the calling rank (one per rank; its helper actor lives on
+ * the rank's host). Never NULL: out of memory is fatal. */
+struct ft_waiter *ft_backend_waiter_create(void);
+
+/* Ends the waiter's helper and frees it. Precondition: no wait of it is
+ * in progress in the background (the last ft_backend_wait returned a
+ * request, or none was ever waited for). */
+void ft_backend_waiter_destroy(struct ft_waiter *w);
+
+/* Blocks until one of the n requests *reqs[i] completes (then sets it to
+ * MPI_REQUEST_NULL and returns i), a modelled transfer watched by `w` ends
+ * (FT_WAIT_PADDING), or the clock reaches `deadline` (absolute time in
+ * ft_backend_now's scale; < 0: none; returns FT_WAIT_DEADLINE). Null
+ * requests are skipped. The handles must stay at their addresses until one
+ * of them is returned: when the call returns for a transfer or the
+ * deadline, the wait for the requests goes on in the background, and the
+ * next calls continue it (requests added meanwhile are waited for only
+ * after one of the earlier ones completed: add requests only right after
+ * a request was returned). */
+int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
+                    double deadline);
+
+/* Makes the end of the modelled transfer `handle` (from
+ * ft_backend_padding_receive, not NULL) wake `w`'s wait once. */
+void ft_backend_padding_notify(void *handle, struct ft_waiter *w);
+
 #endif /* FT_BACKEND_H */

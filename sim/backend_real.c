@@ -71,3 +71,43 @@ int ft_backend_padding_done(void *handle, int block) {
   (void)block;
   return 1;
 }
+
+/* Reference mode: MPI has no wait with a timeout, and wall time is not the
+ * simulation's, so the waiter tests the requests every 100 us. */
+struct ft_waiter {
+  int unused;
+};
+
+struct ft_waiter *ft_backend_waiter_create(void) {
+  struct ft_waiter *w = calloc(1, sizeof *w);
+  if (!w) {
+    fprintf(stderr, "ftsim: out of memory for a service's waiter\n");
+    ft_backend_abort(1);
+  }
+  return w;
+}
+
+void ft_backend_waiter_destroy(struct ft_waiter *w) { free(w); }
+
+int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
+                    double deadline) {
+  (void)w;
+  for (;;) {
+    for (int i = 0; i < n; i++) {
+      int flag = 0;
+      if (*reqs[i] == MPI_REQUEST_NULL)
+        continue;
+      PMPI_Test(reqs[i], &flag, MPI_STATUS_IGNORE);
+      if (flag)
+        return i;
+    }
+    if (deadline >= 0 && ft_backend_now() >= deadline)
+      return FT_WAIT_DEADLINE;
+    ft_backend_sleep(1e-4);
+  }
+}
+
+void ft_backend_padding_notify(void *handle, struct ft_waiter *w) {
+  (void)handle;
+  (void)w;
+}

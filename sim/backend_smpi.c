@@ -5,6 +5,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,10 +77,14 @@ void ft_backend_padding_send(int from, int to, double bytes) {
   sg_comm_detach(c, NULL);
 }
 
-/* The payload pointer is written at completion: it lives with the handle. */
+/* The payload pointer is written at completion: it lives with the handle.
+ * A watched transfer is waited for by its watcher actor, which sets
+ * `complete`. */
 struct padding_receive {
   sg_comm_t comm;
   void *data;
+  int watched, complete;
+  struct ft_waiter *waiter;
 };
 
 void *ft_backend_padding_receive(int from, int to) {
@@ -87,6 +92,8 @@ void *ft_backend_padding_receive(int from, int to) {
   if (!h)
     return NULL;
   h->data = NULL;
+  h->watched = h->complete = 0;
+  h->waiter = NULL;
   h->comm = sg_mailbox_get_async(padding_mailbox(from, to), &h->data);
   return h;
 }
@@ -95,10 +102,163 @@ int ft_backend_padding_done(void *handle, int block) {
   struct padding_receive *h = handle;
   if (!h)
     return 1;
-  if (block)
+  if (h->watched) {
+    while (block && !h->complete)
+      sg_actor_yield(); /* never used so: the service waits on its waiter */
+    if (!h->complete)
+      return 0;
+  } else if (block)
     sg_comm_wait(h->comm);
   else if (!sg_comm_test(h->comm))
     return 0;
   free(h);
   return 1;
+}
+
+/* ---- Waiter ---- */
+
+struct ft_waiter {
+  sg_sem_t wake;      /* one release per completion (request or transfer) */
+  sg_sem_t go;        /* the helper's turn to wait on `copy` */
+  sg_actor_t helper;  /* blocks in MPI_Waitany for the rank */
+  int busy;           /* the helper is waiting on `copy` */
+  int quit;           /* the helper returns at its next turn */
+  int n, cap;         /* requests in the helper's wait */
+  MPI_Request *copy;  /* their handles (the helper's Waitany array) */
+  MPI_Request **from; /* where the caller keeps each */
+  int completed;      /* index in copy completed by the helper, or -1 */
+};
+
+static void *waiter_of_args(char **argv) {
+  void *p = NULL;
+  if (sscanf(argv[1], "%p", &p) != 1)
+    abort();
+  return p;
+}
+
+/* The helper: an actor of the rank's host that SMPI lets call MPI on the
+ * rank's requests (SMPI_thread_create), so that the rank itself can block
+ * on a semaphore with a timeout. */
+static void waiter_helper(int argc, char **argv) {
+  struct ft_waiter *w = waiter_of_args(argv);
+  (void)argc;
+  SMPI_thread_create();
+  for (;;) {
+    sg_sem_acquire(w->go);
+    if (w->quit)
+      return;
+    int index = MPI_UNDEFINED;
+    PMPI_Waitany(w->n, w->copy, &index, MPI_STATUS_IGNORE);
+    w->completed = index;
+    sg_sem_release(w->wake);
+  }
+}
+
+static _Noreturn void waiter_fatal(const char *what) {
+  fprintf(stderr, "ftsim: %s\n", what);
+  ft_backend_abort(1);
+}
+
+struct ft_waiter *ft_backend_waiter_create(void) {
+  struct ft_waiter *w = calloc(1, sizeof *w);
+  if (!w)
+    waiter_fatal("out of memory for a service's waiter");
+  w->wake = sg_sem_init(0);
+  w->go = sg_sem_init(0);
+  w->completed = -1;
+  char ptr[32];
+  snprintf(ptr, sizeof ptr, "%p", (void *)w);
+  char *argv[] = {"ftsim-waiter", ptr, NULL};
+  w->helper = sg_actor_init("ftsim-waiter", sg_host_self());
+  sg_actor_start(w->helper, waiter_helper, 2, argv);
+  return w;
+}
+
+void ft_backend_waiter_destroy(struct ft_waiter *w) {
+  if (!w)
+    return;
+  if (w->busy)
+    waiter_fatal("a service's waiter destroyed while it waits");
+  w->quit = 1;
+  sg_sem_release(w->go);
+  sg_actor_join(w->helper, -1);
+  sg_sem_destroy(w->go);
+  sg_sem_destroy(w->wake);
+  free(w->copy);
+  free(w->from);
+  free(w);
+}
+
+/* Hands the active requests to the helper; returns 0 when there is none. */
+static int waiter_arm(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
+  if (n > w->cap) {
+    w->cap = n;
+    w->copy = realloc(w->copy, (size_t)n * sizeof *w->copy);
+    w->from = realloc(w->from, (size_t)n * sizeof *w->from);
+    if (!w->copy || !w->from)
+      waiter_fatal("out of memory for a service's waiter");
+  }
+  w->n = 0;
+  for (int i = 0; i < n; i++)
+    if (*reqs[i] != MPI_REQUEST_NULL) {
+      w->copy[w->n] = *reqs[i];
+      w->from[w->n++] = reqs[i];
+    }
+  if (w->n == 0)
+    return 0;
+  w->busy = 1;
+  w->completed = -1;
+  sg_sem_release(w->go);
+  return 1;
+}
+
+/* The helper completed a request: the caller's index of it. */
+static int waiter_take(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
+  w->busy = 0;
+  if (w->completed < 0 || w->completed >= w->n)
+    waiter_fatal("a service's wait completed no request");
+  MPI_Request *where = w->from[w->completed];
+  *where = MPI_REQUEST_NULL;
+  for (int i = 0; i < n; i++)
+    if (reqs[i] == where)
+      return i;
+  waiter_fatal("a service's completed request is no longer waited for");
+}
+
+int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
+                    double deadline) {
+  if (!w->busy)
+    (void)waiter_arm(w, n, reqs); /* none: a transfer or the deadline */
+  int timed_out = 0;
+  if (deadline < 0)
+    sg_sem_acquire(w->wake);
+  else {
+    double left = deadline - simgrid_get_clock();
+    timed_out = sg_sem_acquire_timeout(w->wake, left > 0 ? left : 0);
+  }
+  if (timed_out)
+    return FT_WAIT_DEADLINE;
+  if (w->busy && w->completed >= 0)
+    return waiter_take(w, n, reqs);
+  return FT_WAIT_PADDING;
+}
+
+static void watcher(int argc, char **argv) {
+  struct padding_receive *h = waiter_of_args(argv);
+  struct ft_waiter *w = h->waiter;
+  (void)argc;
+  sg_comm_wait(h->comm);
+  h->complete = 1;
+  sg_sem_release(w->wake); /* h may be freed from here on */
+}
+
+void ft_backend_padding_notify(void *handle, struct ft_waiter *w) {
+  struct padding_receive *h = handle;
+  h->watched = 1;
+  h->waiter = w;
+  char ptr[32];
+  snprintf(ptr, sizeof ptr, "%p", handle);
+  char *argv[] = {"ftsim-padding", ptr, NULL};
+  sg_actor_t a = sg_actor_init("ftsim-padding", sg_host_self());
+  sg_actor_start(a, watcher, 2, argv);
 }

@@ -14,6 +14,8 @@
  *    sent at its own), else message S+1 is an orphan;
  *  - its recorded channel state (chanrec) is exactly the messages in
  *    transit, R+1..S, per channel (empty for pcl, which records none);
+ *  - a rollback restores the last wave committed before it, or a later
+ *    one: never an older wave (a lost commit);
  *  - a rollback to wave W replays the failure-free sequence: after the
  *    restore, the k-th message the receiver gets on a channel is message
  *    R+k of the failure-free numbering, and the sender's k-th message after
@@ -905,6 +907,17 @@ static int check_rollback(struct checker *c, int inc) {
         inc, wave, file_of(ck, first),
         mark_of(ck->rank[first].rollbacks, ck->rank[first].n_rollbacks, inc)
             ->line);
+  for (size_t i = 0; i < ck->n_commits; i++)
+    if (ck->commits[i].inc < inc && ck->commits[i].wave > wave)
+      return violation(
+          c, "rollback",
+          "incarnation %d restarts from wave %d (%s:%u), but wave %d was "
+          "committed before it, in incarnation %d (%s:%u): a lost commit",
+          inc, wave, file_of(ck, first),
+          mark_of(ck->rank[first].rollbacks, ck->rank[first].n_rollbacks, inc)
+              ->line,
+          ck->commits[i].wave, ck->commits[i].inc,
+          file_of(ck, ck->commits[i].rank), ck->commits[i].line);
   if (cm && cut_of(c, cm))
     return -1;
   for (size_t i = 0; i < ck->n_chans; i++) {

@@ -252,11 +252,16 @@ void ft_commit_to_servers(const struct ft_runtime *rt, int wave, int inc,
     ft_control_send(rt->app_ranks + s, &m);
 }
 
+/* Rank 0 found every image of `wave` stored: it proposes the commit to the
+ * dispatcher, which decides it where rollbacks are ordered and tells the
+ * other servers (service.c, on_commit, has the ordering argument). */
 static void commit(struct ft_runtime *rt, int wave) {
   const struct ft_local_image *mine = ft_local_image_of(rt, wave);
-  rt->waves_committed++;
-  ft_commit_to_servers(rt, wave, rt->incarnation,
-                       mine ? mine->time : ft_backend_now());
+  struct ft_wire m = {.kind = FT_WIRE_COMMIT,
+                      .wave = wave,
+                      .inc = rt->incarnation,
+                      .x = {mine ? mine->time : ft_backend_now()}};
+  ft_control_send(rt->app_ranks, &m); /* counted where decided */
 }
 
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {

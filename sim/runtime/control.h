@@ -21,8 +21,9 @@ enum ft_wire_kind {
   FT_WIRE_STORE = 100, /* rank -> server: image of `wave` follows, value =
                           bytes, x[0] = modelled padding bytes */
   FT_WIRE_STORED,      /* server -> rank: image of `wave` stored */
-  FT_WIRE_COMMIT,      /* rank 0 -> servers: `wave` committed, x[0] = time of
-                          its checkpoint */
+  FT_WIRE_COMMIT,      /* rank 0 -> dispatcher: `wave` complete, commit it;
+                          dispatcher -> servers: `wave` committed; x[0] =
+                          time of rank 0's checkpoint */
   FT_WIRE_FAIL,        /* dispatcher -> victim: you failed (incarnation inc) */
   FT_WIRE_ROLLBACK,    /* dispatcher -> all: roll back to committed `wave`;
                           value = the victim, x[0] = its restart cost (s) */

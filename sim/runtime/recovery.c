@@ -85,8 +85,9 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->inc != rt->incarnation)
     return;
   rt->finished = 1;
-  if (rt->protocol->has_scheduler)
-    rt->waves_committed = (uint64_t)m->value; /* the scheduler commits */
+  if (!rt->ml) /* the dispatcher decides the commits (pcl) or its
+                   scheduler does (vcl) */
+    rt->waves_committed = (uint64_t)m->value;
   rt->failures = (struct ft_failure_figures){.failures = m->x[0],
                                              .rollbacks = m->x[1],
                                              .lost_work_s = m->x[2],

@@ -19,10 +19,6 @@
 #include "image_store.h"
 #include "scenario.h"
 
-/* How often a service with timed work or transfers in flight looks at its
- * messages (simulated seconds under SMPI). */
-#define POLL_S 1e-3
-
 /* An image on its way in (STORE) or out (IMAGE). */
 struct transfer {
   int rank, wave, inc, incoming;
@@ -61,13 +57,17 @@ struct service {
   struct ft_runtime *rt;
   int index; /* among the services */
   struct ft_image_store *store;
-  struct transfer *transfers;
+  struct transfer **transfers; /* each where its request is waited for */
   size_t n_transfers, cap_transfers;
+  MPI_Request **waited; /* the control receive, then the transfers' */
+  size_t cap_waited;
+  struct ft_waiter *waiter;
   int inc;                /* the latest incarnation this server heard of */
   int serves;             /* application ranks mapped to this server */
   struct dispatcher *d;   /* service 0 only */
   struct event_log *logs; /* an event logger: one per application rank */
   double start;           /* the run's time 0 */
+  double reached;         /* the last deadline the service woke at */
   int stop;
 };
 
@@ -79,9 +79,11 @@ static struct transfer *new_transfer(struct service *s) {
   s->transfers =
       ft_reserve(s->transfers, s->n_transfers + 1, &s->cap_transfers,
                  sizeof *s->transfers, "a checkpoint server's transfers");
-  struct transfer *t = &s->transfers[s->n_transfers++];
-  memset(t, 0, sizeof *t);
+  struct transfer *t = calloc(1, sizeof *t);
+  if (!t)
+    ft_fatal("checkpoint server: out of memory for a transfer");
   t->req = MPI_REQUEST_NULL;
+  s->transfers[s->n_transfers++] = t;
   return t;
 }
 
@@ -102,6 +104,8 @@ static void on_store(struct service *s, const struct ft_wire *m) {
   t->padding = m->x[0] >= 1
                    ? ft_backend_padding_receive(t->rank, s->rt->world_rank)
                    : NULL;
+  if (t->padding)
+    ft_backend_padding_notify(t->padding, s->waiter);
 }
 
 /* An image arrived whole: keep it (unless its run was abandoned) and tell
@@ -153,25 +157,42 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
   ft_backend_padding_send(s->rt->world_rank, m->from, answer.x[0]);
 }
 
-/* Completes what can be; returns how many transfers are still in flight. */
+/* Finishes the transfers whose request completed (ft_backend_wait set it
+ * to null) and whose modelled bytes arrived; returns how many are still in
+ * flight. Tests nothing: the waits say when something completed. */
 static size_t progress_transfers(struct service *s) {
   size_t kept = 0;
   for (size_t i = 0; i < s->n_transfers; i++) {
-    struct transfer *t = &s->transfers[i];
-    int flag = 1;
-    if (t->req != MPI_REQUEST_NULL)
-      PMPI_Test(&t->req, &flag, MPI_STATUS_IGNORE);
-    if (flag && ft_backend_padding_done(t->padding, 0)) {
+    struct transfer *t = s->transfers[i];
+    if (t->req == MPI_REQUEST_NULL && ft_backend_padding_done(t->padding, 0)) {
       t->padding = NULL;
       if (t->incoming)
         stored(s, t);
       free(t->bytes);
+      free(t);
       continue;
     }
-    s->transfers[kept++] = *t;
+    s->transfers[kept++] = t;
   }
   s->n_transfers = kept;
   return kept;
+}
+
+/* Waits for the control receive (when `control`), a transfer or the
+ * absolute time `deadline` (< 0: none). Returns 1 when a control message
+ * arrived. */
+static int wait_event(struct service *s, int control, double deadline) {
+  size_t n = 0;
+  s->waited = ft_reserve(s->waited, s->n_transfers + 1, &s->cap_waited,
+                         sizeof *s->waited, "a service's waits");
+  if (control)
+    s->waited[n++] = &s->rt->ctrl_req;
+  for (size_t i = 0; i < s->n_transfers; i++)
+    s->waited[n++] = &s->transfers[i]->req;
+  int got = ft_backend_wait(s->waiter, (int)n, s->waited, deadline);
+  if (got == FT_WAIT_DEADLINE)
+    s->reached = deadline;
+  return control && got == 0;
 }
 
 /* ---- Checkpoint scheduler (a protocol with has_scheduler: vcl) ---- */
@@ -239,7 +260,9 @@ static void scheduler_control(struct service *s, struct dispatcher *d,
   scheduler_step(s, d, &e);
 }
 
-/* Fires the scheduler's timer if due; returns its deadline in run time, or
+static double clock_of(const struct service *s);
+
+/* Fires the scheduler's timer if due; returns its deadline (absolute), or
  * -1. No wave starts once every rank finished, nor between a failure and
  * the rollback it causes: the wave would carry the new incarnation, which
  * the rollback resets the scheduler to before its markers are answered. */
@@ -247,17 +270,31 @@ static double scheduler_tick(struct service *s, struct dispatcher *d) {
   if (!d->scheduler || d->finished || d->rollback_due ||
       d->scheduler_deadline < 0)
     return -1;
-  if (ft_backend_now() >= d->scheduler_deadline) {
+  if (clock_of(s) >= d->scheduler_deadline) {
     struct ft_event e = {.type = FT_EVENT_TIMER, .peer = -1, .tag = -1};
     scheduler_step(s, d, &e);
   }
-  return d->scheduler_deadline < 0 ? -1 : d->scheduler_deadline - s->start;
+  return d->scheduler_deadline;
 }
 
 /* ---- Dispatcher ---- */
 
+/* The service's clock: the simulated time, or the deadline it last woke
+ * at, which the clock may miss by a rounding error (its timeout is "the
+ * deadline minus now"). */
+static double clock_of(const struct service *s) {
+  double now = ft_backend_now();
+  return now > s->reached ? now : s->reached;
+}
+
 static double run_time(const struct service *s) {
-  return ft_backend_now() - s->start;
+  return clock_of(s) - s->start;
+}
+
+/* Whether run time `t` has come; compared in absolute time, the scale of
+ * the deadlines the service waits for. */
+static int due(const struct service *s, double t) {
+  return clock_of(s) >= s->start + t;
 }
 
 static void load_scenario(struct service *s, struct dispatcher *d) {
@@ -336,20 +373,21 @@ static void order_rollback(struct service *s, struct dispatcher *d) {
   }
 }
 
-/* Fires what is due; returns the time of the next timed event, or -1. */
+/* Fires what is due; returns the absolute time of the next timed event,
+ * or -1. */
 static double dispatcher_tick(struct service *s, struct dispatcher *d) {
   double now = run_time(s);
-  if (!d->finished && d->has_next && now >= d->next.time && d->life)
+  if (!d->finished && d->has_next && due(s, d->next.time) && d->life)
     inject_alone(d);
-  else if (!d->finished && d->has_next && now >= d->next.time)
+  else if (!d->finished && d->has_next && due(s, d->next.time))
     inject(d, now);
-  if (d->rollback_due && now >= d->rollback_at)
+  if (d->rollback_due && due(s, d->rollback_at))
     order_rollback(s, d);
   double next = -1;
   if (!d->finished && d->has_next)
-    next = d->next.time;
-  if (d->rollback_due && (next < 0 || d->rollback_at < next))
-    next = d->rollback_at;
+    next = s->start + d->next.time;
+  if (d->rollback_due && (next < 0 || s->start + d->rollback_at < next))
+    next = s->start + d->rollback_at;
   double wave = scheduler_tick(s, d);
   if (wave >= 0 && (next < 0 || wave < next))
     next = wave;
@@ -376,8 +414,9 @@ static void on_ready(struct service *s, struct dispatcher *d,
   to_all_ranks(s, (struct ft_wire){.kind = FT_WIRE_GO, .inc = d->inc});
 }
 
-/* FINISH with the run's figures: value = the waves the scheduler
- * committed, x = failures, rollbacks, lost work, recovery time. */
+/* FINISH with the run's figures: value = the waves committed (by the
+ * dispatcher for pcl, its scheduler for vcl), x = failures, rollbacks, lost
+ * work, recovery time. */
 static struct ft_wire final_figures(const struct dispatcher *d) {
   return (struct ft_wire){.kind = FT_WIRE_FINISH,
                           .inc = d->inc,
@@ -401,16 +440,37 @@ static void on_done(struct service *s, struct dispatcher *d,
 
 /* ---- Messages ---- */
 
+/* A wave is committed here, on the dispatcher, where rollbacks are
+ * ordered, not where rank 0 finds it complete (issue 13, defect 5: rank 0
+ * traced "commit 1", a failure came before its COMMIT reached the
+ * dispatcher, which ordered "rollback 0" and then dropped the COMMIT as
+ * stale: a committed wave was lost). Rank 0 only proposes (checkpoint.c
+ * sends its COMMIT to the dispatcher alone). The argument: the dispatcher
+ * handles one message or timed event at a time; it accepts a proposal of
+ * incarnation inc only while no rollback of inc was ordered (m->inc ==
+ * s->inc: order_rollback moves s->inc on), and every later ROLLBACK carries
+ * committed_wave, which it set on acceptance. So a rollback ordered after
+ * an acceptance restores that wave or a later one, and a proposal that
+ * comes after the rollback was never committed: nobody was told it was
+ * (its trace line is written here, on acceptance). The other servers hear
+ * of the commit from the dispatcher, before any ROLLBACK it sends them (MPI
+ * keeps one sender's messages in order), so their stores agree. The
+ * scheduler's commits (vcl) are decided here too, in scheduler_commit. */
 static void on_commit(struct service *s, const struct ft_wire *m) {
   char err[512];
   if (m->inc < s->inc)
     return;
-  if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
-    ft_fatal("checkpoint server %d: %s", s->index, err);
-  if (s->d) {
+  if (s->d && m->from < s->rt->app_ranks) { /* rank 0's proposal */
+    struct ft_wire relay = *m;
+    s->d->waves++;
     s->d->committed_wave = m->wave;
     s->d->committed_time = m->x[0] - s->start;
+    ft_trace_commit(m->wave, m->inc);
+    for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
+      send_wire(r, relay);
   }
+  if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
 }
 
 /* ---- Event logger (message logging) ---- */
@@ -506,28 +566,18 @@ static void on_message(struct service *s, const struct ft_wire *m) {
   }
 }
 
-/* One round: timed events, transfers, at most one message. Blocks when
- * nothing is timed or in flight; polls every POLL_S otherwise. */
+/* One round: timed events, transfers, then a wait for whichever comes
+ * first of a message, a transfer's end and the next timed event; a message
+ * is handled at once. No polling: the service wakes exactly when something
+ * happens (defect 4 of issue 13: a 1 ms poll delayed every message while a
+ * failure was pending, even one due after the end of the run). */
 static void service_round(struct service *s) {
-  struct ft_runtime *rt = s->rt;
   double next = s->d ? dispatcher_tick(s, s->d) : -1;
-  size_t in_flight = progress_transfers(s);
-  int flag = 0;
-  if (next < 0 && in_flight == 0) {
-    PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
-    flag = 1;
-  } else {
-    PMPI_Test(&rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
-  }
-  if (flag) {
+  (void)progress_transfers(s);
+  if (wait_event(s, 1, next)) {
     struct ft_wire m = ft_control_take();
     on_message(s, &m);
-    return;
   }
-  double wait = POLL_S;
-  if (next >= 0 && next - run_time(s) < wait)
-    wait = next - run_time(s);
-  ft_backend_sleep(wait > 0 ? wait : 0);
 }
 
 /* The ranks this server stores: their images make a wave. */
@@ -569,17 +619,14 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     if (!s.logs)
       ft_fatal("event logger: out of memory");
   }
+  s.waiter = ft_backend_waiter_create();
   ft_control_start();
   while (!s.stop)
     service_round(&s);
-  /* Images still on their way were all asked for: they complete soon.
-   * The bound only keeps a bug from spinning forever. */
-  for (int i = 0; progress_transfers(&s) > 0; i++) {
-    if (i == 100000)
-      ft_fatal("service %d: %zu image transfers never completed", s.index,
-               s.n_transfers);
-    ft_backend_sleep(POLL_S);
-  }
+  /* Images still on their way were all asked for: they complete soon. */
+  while (progress_transfers(&s) > 0)
+    (void)wait_event(&s, 0, -1);
+  ft_backend_waiter_destroy(s.waiter);
   ft_control_finish_payloads();
   ft_settle_control(rt);
   ft_store_destroy(s.store);
@@ -593,6 +640,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     free(s.d->is_done);
   }
   free(s.transfers);
+  free(s.waited);
 }
 
 void ft_service_shutdown(struct ft_runtime *rt) {

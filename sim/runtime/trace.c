@@ -334,7 +334,7 @@ void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u) {
     fprintf(line("ckpt"), " %d %lld", u->wave, (long long)rt->safe_points);
     end_line(1);
   }
-  if (u->flags & FT_UPDATE_COMMIT)
+  if ((u->flags & FT_UPDATE_COMMIT) && rt->ml) /* else: the dispatcher */
     ft_trace_commit_(u->wave, rt->incarnation);
   if (u->flags & FT_UPDATE_STORE)
     store(u);
