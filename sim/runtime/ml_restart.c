@@ -46,6 +46,9 @@ void ft_ml_restart(struct ft_runtime *rt) {
   while (rt->ml_answers < rt->app_ranks)
     ft_wait_control();
   ft_ml_wait_zombies();
+  /* Every receive of the lost lives has taken its message: nothing writes
+   * into their heap any more. */
+  ft_app_heap_release(&rt->heap, rt->heap.life);
   ft_ml_discard_answers(rt);
   ft_ml_reset_logical();
   struct ft_event e = {.type = FT_EVENT_RESTART, .index = held, .id = horizon};

@@ -168,8 +168,21 @@ struct run_totals {
   unsigned long long messages, bytes, ckpt_bytes, recorded, replayed;
   unsigned long long events, el_messages, sb_bytes, deliveries, restarts;
   unsigned long long commits; /* checkpoints committed, all ranks */
+  unsigned long long heap_peak, heap_released, stack_gap; /* max, sum, max */
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
+
+/* What abandoned lives leave (app_heap.c, recovery.c): the most
+ * application heap one rank held, the bytes freed, the deepest stack gap. */
+static void reduce_memory(const struct ft_runtime *rt, struct run_totals *t) {
+  unsigned long long max[2] = {rt->heap.peak, rt->ml_gap_max}, top[2];
+  unsigned long long freed = rt->heap.released;
+  PMPI_Reduce(max, top, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, rt->app_world);
+  PMPI_Reduce(&freed, &t->heap_released, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+              rt->app_world);
+  t->heap_peak = top[0];
+  t->stack_gap = top[1];
+}
 
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   struct run_totals t = {0};
@@ -192,6 +205,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   PMPI_Reduce(local, sum, 11, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
               rt->app_world);
   PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
+  reduce_memory(rt, &t);
   start = -max[1];
   t.completion_s = max[0] - start;
   t.messages = sum[0];
@@ -227,14 +241,16 @@ static void print_summary(const struct ft_runtime *rt,
          "\"channel_msgs\":%llu,\"replayed_msgs\":%llu,"
          "\"ranks_restarted\":%llu,\"events_logged\":%llu,"
          "\"events_per_message\":%.6f,\"sb_bytes\":%llu,"
-         "\"el_messages\":%llu}\n",
+         "\"el_messages\":%llu,\"app_heap_peak\":%llu,"
+         "\"app_heap_released\":%llu,\"stack_gap\":%llu}\n",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, verified, result, t->messages, t->bytes,
          rt->ml ? t->commits : (unsigned long long)rt->waves_committed,
          t->ckpt_bytes, f->failures, f->rollbacks, f->lost_work_s,
          f->recovery_s, t->recorded, t->replayed, t->restarts, t->events,
          t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
-         t->sb_bytes, t->el_messages);
+         t->sb_bytes, t->el_messages, t->heap_peak, t->heap_released,
+         t->stack_gap);
   fflush(stdout);
 }
 

@@ -78,6 +78,18 @@ struct ft_protected {
   int used;
 };
 
+/* Application heap (app_heap.c): the blocks the application allocated,
+ * tagged with the life that allocated them, so that an abandoned life's
+ * can be freed (a logical failure leaves them allocated). */
+struct ft_heap_block;
+struct ft_app_heap {
+  struct ft_heap_block *blocks; /* every live block, newest first */
+  int64_t life;                 /* the current life: 0, then one more at
+                                   every failure that ends one */
+  uint64_t bytes, peak;         /* the application's bytes held now, most */
+  uint64_t released;            /* bytes of abandoned lives freed */
+};
+
 /* A local checkpoint: the image of one wave, kept in memory (the rank's own
  * copy; the server holds the durable one). */
 struct ft_local_image {
@@ -161,7 +173,12 @@ struct ft_runtime {
   int restart_armed;          /* restart_env is set */
   uintptr_t loop_sp, fail_sp; /* stack addresses: the restart loop's frame,
                                  the last failure's (recovery.c) */
-  size_t ml_gap;              /* stack kept below the loop's frame */
+  size_t ml_gap;              /* stack kept below the loop's frame during
+                                 a message-logging recovery */
+  size_t ml_gap_max;          /* the deepest gap of the run (summary) */
+  int life_running;           /* main() runs: the next failure ends a life
+                                 (not a recovery) */
+  struct ft_app_heap heap;    /* the application's blocks (app_heap.c) */
   int running;                /* the application runs (not in recovery) */
   int dead;                   /* this rank failed: its memory is lost */
   int rollback_inc;           /* incarnation ordered by the last ROLLBACK */
@@ -390,6 +407,27 @@ void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m);
  * in a gate as a member, waits for its leader's decision and makes the call
  * when the others make it. */
 void ft_gate_settle(struct ft_runtime *rt);
+/* Application heap (app_heap.c). */
+/* Bytes an application block needs beyond its own (header, alignment). */
+size_t ft_app_heap_extra(void);
+/* Makes `base` (ft_app_heap_extra() + size bytes from malloc, or NULL) a
+ * block of the current life; returns the application's pointer (NULL for
+ * NULL). */
+void *ft_app_heap_place(struct ft_app_heap *heap, void *base, size_t size);
+/* 1 if `data` is an application block's pointer (a pointer that is not,
+ * SMPI's or libc's, gives 0; its header is only read when it cannot sit on
+ * another page). */
+int ft_app_heap_owns(void *data);
+/* Takes the block of `data` out of the heap; returns what to free() and its
+ * size in *size (if size). A pointer that is not a block's is returned as
+ * is. */
+void *ft_app_heap_take(struct ft_app_heap *heap, void *data, size_t *size);
+/* The current life is abandoned: blocks allocated from now on belong to the
+ * next one. */
+void ft_app_heap_end_life(struct ft_app_heap *heap);
+/* Frees every block of lives before `before_life`. Precondition: nothing
+ * writes into them any more (no receive of those lives still pending). */
+void ft_app_heap_release(struct ft_app_heap *heap, int64_t before_life);
 
 /* Recovery (recovery.c). */
 /* Asks this rank's server for its image of `wave` (-1: its last committed
