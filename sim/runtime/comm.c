@@ -119,23 +119,67 @@ void ft_comm_forget(MPI_Comm user) {
     }
 }
 
-/* Communicators of abandoned runs (kept for ft_comm_drain_abandoned). */
-static MPI_Comm *abandoned;
+/* Communicators of abandoned runs, each with what names it on every member
+ * (id, coll) and the rollback that abandoned it: kept until every rank has
+ * settled what it left pending on them (settle.c), then freed. */
+struct abandoned {
+  MPI_Comm comm;
+  uint64_t id;
+  int coll; /* the collectives' shadow of a registered communicator */
+  int inc;  /* the incarnation whose rollback abandoned it */
+  int size;
+  int *app_rank; /* as in struct ft_comm (NULL for the shadow: the entry
+                    before it, the same communicator's p2p, owns it) */
+};
+static struct abandoned *abandoned;
 static size_t n_abandoned, cap_abandoned;
 
-static void keep_abandoned(MPI_Comm c) {
+static void keep_abandoned(const struct abandoned *a) {
   abandoned = ft_reserve(abandoned, n_abandoned + 1, &cap_abandoned,
                          sizeof *abandoned, "abandoned communicators");
-  abandoned[n_abandoned++] = c;
+  abandoned[n_abandoned++] = *a;
 }
 
-void ft_comm_abandon_all(void) {
+void ft_comm_abandon_all(int inc) {
   for (int i = 0; i < used; i++) {
-    free(table[i].app_rank);
-    keep_abandoned(table[i].p2p);
-    keep_abandoned(table[i].coll);
+    struct ft_comm *c = &table[i];
+    struct abandoned a = {.comm = c->p2p,
+                          .id = c->id,
+                          .inc = inc,
+                          .size = c->size,
+                          .app_rank = c->app_rank};
+    keep_abandoned(&a);
+    a.comm = c->coll;
+    a.coll = 1;
+    a.app_rank = NULL;
+    keep_abandoned(&a);
   }
   used = 0;
+}
+
+/* The entry of `comm` (p2p or shadow) among the abandoned, or NULL. */
+static const struct abandoned *abandoned_of(MPI_Comm comm) {
+  for (size_t i = n_abandoned; i-- > 0;)
+    if (abandoned[i].comm == comm)
+      return &abandoned[i];
+  return NULL;
+}
+
+int ft_comm_abandoned_peer(MPI_Comm comm, int rank, uint64_t *id, int *coll) {
+  const struct abandoned *a = abandoned_of(comm);
+  if (!a || a->id == 0 || rank < 0 || rank >= a->size)
+    return -1;
+  const struct abandoned *p2p = a->coll ? a - 1 : a;
+  *id = a->id;
+  *coll = a->coll;
+  return p2p->app_rank[rank];
+}
+
+MPI_Comm ft_comm_abandoned_find(uint64_t id, int coll) {
+  for (size_t i = n_abandoned; i-- > 0;)
+    if (abandoned[i].id == id && id != 0 && abandoned[i].coll == coll)
+      return abandoned[i].comm;
+  return MPI_COMM_NULL;
 }
 
 /* Receives and drops every message that has arrived on `c`. */
@@ -157,11 +201,41 @@ static void drain(MPI_Comm c) {
   }
 }
 
+/* MPI_COMM_SELF and the real world are not drained (the runtime has
+ * traffic of its own on them) nor freed; neither is the base of every
+ * incarnation's world, which carried the first run's world traffic. */
+static int drained(MPI_Comm c) {
+  return c != MPI_COMM_SELF && c != MPI_COMM_WORLD && c != MPI_COMM_NULL;
+}
+
+static int owned(MPI_Comm c) {
+  return drained(c) && c != ft_runtime()->app_base;
+}
+
 void ft_comm_drain_abandoned(void) {
   for (size_t i = 0; i < n_abandoned; i++)
-    if (abandoned[i] != MPI_COMM_SELF && abandoned[i] != MPI_COMM_WORLD &&
-        abandoned[i] != MPI_COMM_NULL)
-      drain(abandoned[i]);
+    if (drained(abandoned[i].comm))
+      drain(abandoned[i].comm);
+}
+
+void ft_comm_free_abandoned(int up_to_inc) {
+  size_t out = 0;
+  for (size_t i = 0; i < n_abandoned; i++) {
+    struct abandoned *a = &abandoned[i];
+    if (a->inc > up_to_inc) {
+      abandoned[out++] = *a;
+      continue;
+    }
+    if (owned(a->comm))
+      PMPI_Comm_free(&a->comm);
+    free(a->app_rank);
+  }
+  n_abandoned = out;
+  if (out == 0) {
+    free(abandoned);
+    abandoned = NULL;
+    cap_abandoned = 0;
+  }
 }
 
 void ft_comm_forget_all(void) {

@@ -159,28 +159,41 @@ static int any_active(int n, const MPI_Request reqs[]) {
   return 0;
 }
 
+/* Room for [control, n requests]: `small`, or the rank's scratch array,
+ * kept so that a rollback out of the wait leaks nothing. A wait made by a
+ * control message's handler during another may reuse (and move) it: the
+ * outer wait fills it again after every control message. */
+static MPI_Request *wait_room(struct ft_runtime *rt, int n,
+                              MPI_Request small[16]) {
+  if (n < 16)
+    return small;
+  rt->wait_scratch =
+      ft_reserve(rt->wait_scratch, (size_t)n + 1, &rt->cap_wait_scratch,
+                 sizeof *rt->wait_scratch, "a wait's requests");
+  return rt->wait_scratch;
+}
+
 /* Waits on [control, reqs...]; the control receive comes first so that a
- * stream of ready application messages cannot starve it. */
+ * stream of ready application messages cannot starve it. The completed
+ * request is forgotten by the settle's table (ft_pending_done). */
 static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
                              MPI_Status *status) {
-  MPI_Request small[16],
-      *all = n < 16 ? small : malloc(((size_t)n + 1) * sizeof *all);
-  if (!all)
-    ft_fatal("out of memory in a wait on %d requests", n);
+  MPI_Request small[16];
   int index = MPI_UNDEFINED;
   ft_check_deadline(rt);
   for (;;) {
+    MPI_Request *all = wait_room(rt, n, small);
     all[0] = rt->ctrl_req;
     memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
     PMPI_Waitany(n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
+    if (index > 0)
+      ft_pending_done(reqs[index - 1]);
     memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
     if (index != 0)
       break;
     rt->ctrl_req = MPI_REQUEST_NULL;
     control_arrived(); /* may not return */
   }
-  if (all != small)
-    free(all);
   return index - 1;
 }
 
@@ -228,8 +241,10 @@ int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
   if (!ft_runtime()->recovering_protocol || source == MPI_PROC_NULL)
     rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
   else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
-           MPI_SUCCESS)
+           MPI_SUCCESS) {
+    ft_pending_add(req, comm, 0, source, tag);
     rc = ft_wait_internal(&req, status);
+  }
   ft_trace_coll_delivery(comm, source, tag); /* a collective's only */
   return rc;
 }

@@ -60,6 +60,13 @@ enum ft_wire_kind {
                                 `wave` on communicator `value` (gate.c) */
   FT_WIRE_GATE_DECISION,     /* leader -> member: for that call, x[0] = 1
                                 make it, -1 do not */
+  /* Settling an abandoned run (settle.c; pcl, vcl), incarnation `inc`: */
+  FT_WIRE_FEED,    /* rank -> peer: send me an empty message on the
+                      abandoned communicator value (its id), x[0] = coll,
+                      x[1] = my rank in it, x[2] = tag */
+  FT_WIRE_FED,     /* peer -> rank: it is sent */
+  FT_WIRE_SETTLED, /* rank -> every other: what the abandoned runs left on
+                      this rank is complete */
 };
 
 /* One control message, sent as bytes. */

@@ -102,9 +102,7 @@ static void feed_zombies(struct ft_ml_channel *ch, int n) {
   int dest;
   MPI_Comm comm = n > 0 ? ft_ml_wire(ch, &dest) : MPI_COMM_NULL;
   for (int k = 0; k < n; k++) {
-    MPI_Request req;
-    PMPI_Isend(NULL, 0, MPI_BYTE, dest, ch->tag, comm, &req);
-    PMPI_Request_free(&req);
+    ft_feed_empty(comm, dest, ch->tag);
     ch->wire_sent++;
   }
 }

@@ -623,10 +623,7 @@ void ft_ml_feed_wildcards(void) {
       continue; /* its sender feeds it */
     struct ft_comm *c = ft_comm_at(z->comm);
     int tag = z->tag < 0 ? 0 : z->tag;
-    MPI_Request req;
-    PMPI_Isend(NULL, 0, MPI_BYTE, c->rank, tag, ft_comm_traffic(c, z->coll),
-               &req);
-    PMPI_Request_free(&req);
+    ft_feed_empty(ft_comm_traffic(c, z->coll), c->rank, tag);
     ft_ml_channel(z->comm, z->coll, rt->world_rank, tag)->wire_sent++;
   }
 }

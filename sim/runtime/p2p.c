@@ -104,7 +104,10 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(comm));
   MPI_Request req;
   int rc = PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), &req);
-  return rc != MPI_SUCCESS ? rc : ft_wait_internal(&req, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  ft_pending_add(req, ft_comm_inner(comm), 1, dest, tag);
+  return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -116,7 +119,10 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(comm));
   MPI_Request req;
   int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), &req);
-  return rc != MPI_SUCCESS ? rc : ft_wait_internal(&req, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  ft_pending_add(req, ft_comm_inner(comm), 1, dest, tag);
+  return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -126,7 +132,10 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(comm));
   MPI_Request req;
   int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(comm), &req);
-  return rc != MPI_SUCCESS ? rc : ft_wait_internal(&req, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  ft_pending_add(req, ft_comm_inner(comm), 1, dest, tag);
+  return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -137,7 +146,11 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
-  return PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+  int rc =
+      PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+  if (rc == MPI_SUCCESS)
+    ft_pending_add(*request, ft_comm_inner(comm), 1, dest, tag);
+  return rc;
 }
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -148,7 +161,11 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
-  return PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+  int rc =
+      PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+  if (rc == MPI_SUCCESS)
+    ft_pending_add(*request, ft_comm_inner(comm), 1, dest, tag);
+  return rc;
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
@@ -182,6 +199,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
     return MPI_SUCCESS;
   int rc =
       PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(comm), request);
+  if (rc == MPI_SUCCESS)
+    ft_pending_add(*request, ft_comm_inner(comm), 0, source, tag);
   if (rc == MPI_SUCCESS && ft_runtime()->track_deliveries &&
       source != MPI_PROC_NULL)
     ft_delivery_posted(*request, buf, count, type, comm);
@@ -198,7 +217,9 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   MPI_Request reqs[2];
   MPI_Status st[2];
   PMPI_Irecv(rbuf, rcount, rtype, source, rtag, comm, &reqs[0]);
+  ft_pending_add(reqs[0], comm, 0, source, rtag);
   PMPI_Isend(sbuf, scount, stype, dest, stag, comm, &reqs[1]);
+  ft_pending_add(reqs[1], comm, 1, dest, stag);
   ft_waitall_internal(2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
@@ -299,6 +320,7 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
   PMPI_Isend(buf, count, type, dest, tag, comm, &req);
+  ft_pending_add(req, comm, 1, dest, tag);
   return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
@@ -326,7 +348,10 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
     struct ft_comm *c = ft_comm_of_inner(comm, &coll);
     return ft_ml_irecv(buf, count, type, source, tag, c, coll, req);
   }
-  return PMPI_Irecv(buf, count, type, source, tag, comm, req);
+  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+  if (rc == MPI_SUCCESS)
+    ft_pending_add(*req, comm, 0, source, tag);
+  return rc;
 }
 
 /* ---- Completion calls. Deterministic (wait, waitall) or not (waitany,
@@ -452,6 +477,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   MPI_Status st;
   int rc = PMPI_Test(request, flag, &st);
   if (*flag)
+    ft_pending_done(before);
+  if (*flag)
     ft_delivery_completed(before, &st);
   if (*flag && status != MPI_STATUS_IGNORE)
     *status = st;
@@ -470,9 +497,13 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status *st = statuses_for(n, statuses, small_st);
   int rc = PMPI_Testall(n, requests, flag, st);
-  for (int i = 0; *flag && i < n; i++)
-    if (before[i] != MPI_REQUEST_NULL)
+  /* SMPI completes (and nulls) the requests that are done even when not
+   * all are: each of them is a delivery. */
+  for (int i = 0; i < n; i++)
+    if (before[i] != MPI_REQUEST_NULL && requests[i] == MPI_REQUEST_NULL) {
+      ft_pending_done(before[i]);
       ft_delivery_completed(before[i], &st[i]);
+    }
   handles_free(before, small);
   statuses_free(st, statuses, small_st);
   return rc;
@@ -490,6 +521,7 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
   MPI_Status st;
   int rc = PMPI_Testany(n, requests, index, flag, &st);
   if (*flag && *index != MPI_UNDEFINED) {
+    ft_pending_done(before[*index]);
     ft_delivery_completed(before[*index], &st);
     if (status != MPI_STATUS_IGNORE)
       *status = st;
@@ -510,9 +542,19 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status *st = statuses_for(n, statuses, small_st);
   int rc = PMPI_Testsome(n, requests, outcount, indices, st);
-  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++) {
+    ft_pending_done(before[indices[k]]);
     ft_delivery_completed(before[indices[k]], &st[k]);
+  }
   handles_free(before, small);
   statuses_free(st, statuses, small_st);
   return rc;
+}
+
+/* A request the application lets go: the runtime cannot wait for it any
+ * more either (a rollback before it completes leaves it to SMPI). */
+int MPI_Request_free(MPI_Request *request) {
+  if (!ft_runtime()->ml)
+    ft_pending_done(*request);
+  return PMPI_Request_free(request);
 }

@@ -125,6 +125,11 @@ void ft_control_handle(const struct ft_wire *m) {
   case FT_WIRE_GATE_DECISION:
     ft_gate_on_control(rt, m);
     break;
+  case FT_WIRE_FEED:
+  case FT_WIRE_FED:
+  case FT_WIRE_SETTLED:
+    ft_settle_on_control(rt, m);
+    break;
   case FT_WIRE_ML_GC:
   case FT_WIRE_ML_RESEND_REQUEST:
   case FT_WIRE_ML_RESEND_ANSWER:
@@ -225,21 +230,18 @@ static void restore_memory(struct ft_runtime *rt) {
 }
 
 /* A fresh world per incarnation: messages of an abandoned run never match
- * (DESIGN.md, "Incarnations"). */
+ * (DESIGN.md, "Incarnations"). Its creation is collective and cannot be
+ * interrupted: every rank makes it right after GO, before the settle, in
+ * which ranks wait for each other (settle.c). Then nothing of the
+ * abandoned runs is left, their heap included. */
 static void resume(struct ft_runtime *rt) {
+  ft_comm_abandon_all(rt->incarnation);
   PMPI_Comm_dup(rt->app_base, &rt->app_world);
-  ft_comm_abandon_all();
   ft_comm_register_world(rt->app_world);
-  memset(rt->regions, 0, sizeof rt->regions);
   ft_delivery_forget_all();
-  /* The heap of abandoned runs is not freed: their sends and receives on
-   * the abandoned communicators are neither cancelled nor waited for, and
-   * SMPI still reads or writes their buffers when one matches (pingpong's
-   * 8 MiB messages, random_failures.sh seed 5, crashed in the final drain
-   * when it was). */
+  ft_settle(rt); /* may not return: another rollback */
+  memset(rt->regions, 0, sizeof rt->regions);
   ft_checkpoint_forget(rt);
-  rt->n_resent = 0; /* replayed sends of the abandoned run: never waited for
-                       (their receivers rolled back), their buffers leak */
   rt->safe_points = 0;
   rt->held = 0;
   rt->at_safe_point = 0; /* a rollback may have left a held safe point */
@@ -279,13 +281,15 @@ static void recover(struct ft_runtime *rt) {
   resume(rt);
 }
 
-/* Under message logging the receives a lost life left posted complete
- * later (ml_ops.c, zombies), writing into their buffers: some were on the
- * lost life's stack, below the restart loop's frame, where the recovery
- * would now run. The recovery runs below a gap as deep as that stack; the
- * gap goes when the recovery returns, every zombie fed (ft_ml_restart), so
- * that the next main() starts right below the loop's frame again and the
- * gap stays as deep as one life, whatever the number of failures. */
+/* The receives a lost life left posted complete during the recovery
+ * (message logging: ml_ops.c, zombies; coordinated protocols: the settle,
+ * settle.c, and the transfers under way at the rollback), writing into
+ * their buffers: some were on the lost life's stack, below the restart
+ * loop's frame, where the recovery would now run. The recovery runs below
+ * a gap as deep as that stack; the gap goes when the recovery returns,
+ * every receive complete (ft_ml_restart, ft_settle), so that the next
+ * main() starts right below the loop's frame again and the gap stays as
+ * deep as one life, whatever the number of failures. */
 static __attribute__((noinline)) void recover_below(struct ft_runtime *rt,
                                                     size_t gap) {
   volatile char *keep = alloca(gap);
@@ -319,10 +323,7 @@ static _Noreturn void restart_loop(struct ft_runtime *rt) {
   rt->life_running = 0;
   if (life_ended)
     ft_app_heap_end_life(&rt->heap);
-  if (rt->ml)
-    recover_below(rt, gap_for(rt, life_ended));
-  else
-    recover(rt);
+  recover_below(rt, gap_for(rt, life_ended));
   rt->life_running = 1;
   int code = main(rt->argc, rt->argv);
   ft_backend_exit_rank(code);

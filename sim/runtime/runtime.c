@@ -286,7 +286,7 @@ int MPI_Finalize(void) {
   ft_control_finish_payloads();
   ft_comm_drain_abandoned();
   ft_settle_control(rt); /* every rank is here: what was sent has left */
-  ft_comm_drain_abandoned();
+  ft_settle_finish(rt);
   ft_comm_forget_all();
   free(rt->protocol_state);
   rt->protocol_state = NULL;

@@ -124,6 +124,15 @@ struct ft_record {
   MPI_Request req; /* a send of it in flight, or MPI_REQUEST_NULL */
 };
 
+/* A request the runtime started on an application communicator and that
+ * has not completed (settle.c). */
+struct ft_pending {
+  MPI_Request req;
+  MPI_Comm comm; /* the runtime's handle it runs on (p2p or shadow) */
+  int send;      /* 1: a send to peer; 0: a receive from peer */
+  int peer, tag; /* rank in comm (or MPI_ANY_SOURCE), tag (or MPI_ANY_TAG) */
+};
+
 /* What the dispatcher counts, reported to rank 0 at the end. */
 struct ft_failure_figures {
   double failures, rollbacks, lost_work_s, recovery_s;
@@ -174,19 +183,28 @@ struct ft_runtime {
   uintptr_t loop_sp, fail_sp; /* stack addresses: the restart loop's frame,
                                  the last failure's (recovery.c) */
   size_t ml_gap;              /* stack kept below the loop's frame during
-                                 a message-logging recovery */
+                                 a recovery (every protocol) */
   size_t ml_gap_max;          /* the deepest gap of the run (summary) */
   int life_running;           /* main() runs: the next failure ends a life
                                  (not a recovery) */
   struct ft_app_heap heap;    /* the application's blocks (app_heap.c) */
-  int running;                /* the application runs (not in recovery) */
-  int dead;                   /* this rank failed: its memory is lost */
-  int rollback_inc;           /* incarnation ordered by the last ROLLBACK */
-  int rollback_wave;          /* committed wave to restore */
-  double restart_cost_s;      /* for a failed rank */
-  int go_inc;                 /* last GO received */
-  int finished;               /* FINISH received */
-  struct ft_gate gate;        /* gate.c */
+  struct ft_pending *pending; /* settle.c: requests on application
+                                 communicators not yet complete, in
+                                 posting order (pcl, vcl) */
+  size_t n_pending, cap_pending;
+  int feeds_asked, feeds_done; /* this settle's FEED requests, answers */
+  int *settled;                /* settled[r]: the last incarnation
+                                  application rank r settled */
+  MPI_Request *wait_scratch;   /* control.c: requests of a long wait */
+  size_t cap_wait_scratch;
+  int running;           /* the application runs (not in recovery) */
+  int dead;              /* this rank failed: its memory is lost */
+  int rollback_inc;      /* incarnation ordered by the last ROLLBACK */
+  int rollback_wave;     /* committed wave to restore */
+  double restart_cost_s; /* for a failed rank */
+  int go_inc;            /* last GO received */
+  int finished;          /* FINISH received */
+  struct ft_gate gate;   /* gate.c */
   struct ft_gate_enter *gate_enters;
   size_t n_gate_enters, cap_gate_enters;
   struct ft_wire *deferred; /* core messages that arrived during recovery */
@@ -251,13 +269,26 @@ struct ft_comm *ft_comm_get(MPI_Comm user);
  * handle; creates its collective shadow. Returns the entry. */
 struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner);
 void ft_comm_forget(MPI_Comm user);
-/* Forgets every registered communicator without freeing anything: after a
- * rollback, the abandoned run's communicators may still have traffic. */
-void ft_comm_abandon_all(void);
-/* Receives and drops what arrived on the communicators of abandoned runs
- * (MPI_Finalize): SimGrid's shutdown does not cope with messages left in
- * its mailboxes. */
+/* Moves every registered communicator to the abandoned ones, marked with
+ * incarnation `inc` (the rollback's): the abandoned run may still have
+ * traffic on them (settle.c); ft_comm_free_abandoned frees them. */
+void ft_comm_abandon_all(int inc);
+/* Receives and drops what arrived on the abandoned communicators (a
+ * rollback's settle, MPI_Finalize): SimGrid's shutdown does not cope with
+ * messages left in its mailboxes, and a send waits until received. */
 void ft_comm_drain_abandoned(void);
+/* Frees the abandoned communicators of incarnations up to `up_to_inc`.
+ * Precondition: no rank has traffic on them any more (every rank settled
+ * that incarnation). */
+void ft_comm_free_abandoned(int up_to_inc);
+/* For an abandoned communicator `comm` (p2p or shadow) and a `rank` in it:
+ * returns that rank's application rank and what names the communicator on
+ * every member (*id, *coll); -1 when it has no such name (id 0: not made
+ * by the runtime) or is not abandoned. */
+int ft_comm_abandoned_peer(MPI_Comm comm, int rank, uint64_t *id, int *coll);
+/* This rank's handle of the abandoned communicator named (id, coll), or
+ * MPI_COMM_NULL. */
+MPI_Comm ft_comm_abandoned_find(uint64_t id, int coll);
 /* Message logging: main() runs again, its creations of communicators return
  * the ones its first run made, in order (a restarted rank cannot make a
  * collective call alone). */
@@ -428,6 +459,37 @@ void ft_app_heap_end_life(struct ft_app_heap *heap);
 /* Frees every block of lives before `before_life`. Precondition: nothing
  * writes into them any more (no receive of those lives still pending). */
 void ft_app_heap_release(struct ft_app_heap *heap, int64_t before_life);
+
+/* Settling what an abandoned run left pending (settle.c; pcl, vcl): the
+ * requests the runtime started on application communicators, remembered
+ * until they complete, so that a rollback can complete them all before it
+ * frees the abandoned life's heap. */
+/* Remembers `req` (a send to, or receive from, `peer` with `tag` on the
+ * runtime's communicator `comm`; MPI_ANY_SOURCE, MPI_ANY_TAG allowed).
+ * Does nothing under a protocol that does not roll every rank back, or for
+ * MPI_REQUEST_NULL. */
+void ft_pending_add(MPI_Request req, MPI_Comm comm, int send, int peer,
+                    int tag);
+/* The request whose handle was `req` completed or was freed: forgotten (a
+ * handle that is not remembered is ignored). Call it before any new request
+ * is started: SMPI may give the next one the same handle. */
+void ft_pending_done(MPI_Request req);
+/* Sends an empty message on `comm` to `dest` with `tag` and lets it go: it
+ * completes a receive an abandoned run left posted (a zero-byte message
+ * writes nothing). The one way the runtime feeds such receives (message
+ * logging's zombies too). */
+void ft_feed_empty(MPI_Comm comm, int dest, int tag);
+/* At a rollback, once every rank has stopped (after GO) and before main()
+ * runs again: completes every request the abandoned runs left (receives
+ * fed, messages still addressed to this rank drained, sends waited for),
+ * then frees the abandoned lives' heap and tells the other ranks, so that
+ * the abandoned communicators are freed once every rank settled. May not
+ * return (another rollback: what is left is settled by the next one). */
+void ft_settle(struct ft_runtime *rt);
+/* Control messages of the settle (FT_WIRE_FEED, _FED, _SETTLED). */
+void ft_settle_on_control(struct ft_runtime *rt, const struct ft_wire *m);
+/* At MPI_Finalize: drains and frees every abandoned communicator. */
+void ft_settle_finish(struct ft_runtime *rt);
 
 /* Recovery (recovery.c). */
 /* Asks this rank's server for its image of `wave` (-1: its last committed

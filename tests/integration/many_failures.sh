@@ -1,7 +1,9 @@
 #!/bin/sh
 # A thousand failures cost no more memory than ten (issue 13, defect 2:
 # pessimist died with SIGSEGV after ~476 failures, its stack gap growing by
-# a life per restart; every protocol kept the heap of each abandoned life).
+# a life per restart; every protocol kept the heap of each abandoned life;
+# pcl and vcl, whose abandoned sends and receives were left pending, until
+# a rollback settled them).
 #
 # Runs cg on 4 ranks under PROTOCOL with 'seed 5 / exponential 0.0016 /
 # max_failures N' for N = 10 and N = 1000. Both runs must exit 0, say
