@@ -71,9 +71,13 @@ static int enters_for(struct ft_runtime *rt, uint64_t id, int k, int decision) {
   return n;
 }
 
+/* An ENTER of an incarnation before this leader's comes from the run it
+ * abandoned (coordinated protocols): refused. One of its own incarnation is
+ * kept, even while this leader still recovers: after GO a member that has
+ * settled (settle.c) runs main() again and may reach a creation first. */
 void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   uint64_t id = (uint64_t)m->value;
-  if (m->kind == FT_WIRE_GATE_ENTER && !rt->running && !rt->ml)
+  if (m->kind == FT_WIRE_GATE_ENTER && !rt->ml && m->inc < rt->incarnation)
     send_decision(rt, m->from, id, m->wave, -1); /* this leader rolled back */
   else if (m->kind == FT_WIRE_GATE_ENTER)
     keep_enter(rt, id, m->wave, m->from);
