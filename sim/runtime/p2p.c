@@ -476,10 +476,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   MPI_Request before = *request;
   MPI_Status st;
   int rc = PMPI_Test(request, flag, &st);
-  if (*flag)
+  if (*flag) {
     ft_pending_done(before);
-  if (*flag)
     ft_delivery_completed(before, &st);
+  }
   if (*flag && status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
