@@ -199,6 +199,11 @@ void mpi_test_(F *request, F *flag, F *status, F *ierr) {
   if (fl)
     f_status(s, status);
 }
+void mpi_request_free_(F *request, F *ierr) {
+  MPI_Request r = MPI_Request_f2c(*request);
+  *ierr = MPI_Request_free(&r);
+  *request = MPI_Request_c2f(r);
+}
 void mpi_testall_(F *n, F *requests, F *flag, F *statuses, F *ierr) {
   MPI_Status *tmp, *s = c_statuses(*n, statuses, &tmp);
   MPI_Request *r = to_c(*n, requests);
