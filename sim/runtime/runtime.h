@@ -484,7 +484,8 @@ void ft_feed_empty(MPI_Comm comm, int dest, int tag);
  * fed, messages still addressed to this rank drained, sends waited for),
  * then frees the abandoned lives' heap and tells the other ranks, so that
  * the abandoned communicators are freed once every rank settled. May not
- * return (another rollback: what is left is settled by the next one). */
+ * return (another rollback: what is left is settled by the next one). In
+ * reference mode it only forgets what is pending (see settle.c). */
 void ft_settle(struct ft_runtime *rt);
 /* Control messages of the settle (FT_WIRE_FEED, _FED, _SETTLED). */
 void ft_settle_on_control(struct ft_runtime *rt, const struct ft_wire *m);
