@@ -22,6 +22,18 @@ void ft_backend_compute(double flops) {
     smpi_execute_flops_benched(flops);
 }
 
+/* SMPI measures a rank's computation in thread CPU time between its MPI
+ * calls (smpi_bench_begin at the exit of one, smpi_bench_end at the entry
+ * of the next). A SimGrid call made outside MPI (a sleep, a mailbox
+ * transfer) hands the thread to other ranks: under measured computation
+ * their CPU time would be charged to this rank. So the runtime's own
+ * SimGrid calls stop the timer first (charging what ran up to here, as an
+ * MPI call would) and restart it after, as smpi_execute_flops_benched
+ * does. Without measured computation this only stops and restarts a
+ * timer. */
+static void bench_pause(void) { smpi_bench_end(); }
+static void bench_resume(void) { smpi_bench_begin(); }
+
 _Noreturn void ft_backend_exit_rank(int code) {
   exit(code); /* smpi_helpers.h maps exit() to smpi_exit(): this rank only */
 }
@@ -53,8 +65,11 @@ void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
 }
 
 void ft_backend_sleep(double seconds) {
-  if (seconds > 0)
+  if (seconds > 0) {
+    bench_pause();
     sg_actor_sleep_for(seconds);
+    bench_resume();
+  }
 }
 
 static sg_mailbox_t padding_mailbox(int from, int to) {
@@ -71,9 +86,11 @@ void ft_backend_padding_send(int from, int to, double bytes) {
   void *token = calloc(1, 1); /* never read: only the size matters */
   if (!token)
     return;
+  bench_pause();
   sg_comm_t c =
       sg_mailbox_put_init(padding_mailbox(from, to), token, (long)bytes);
   sg_comm_detach(c, NULL);
+  bench_resume();
 }
 
 /* The payload pointer is written at completion: it lives with the handle. */
@@ -87,7 +104,9 @@ void *ft_backend_padding_receive(int from, int to) {
   if (!h)
     return NULL;
   h->data = NULL;
+  bench_pause();
   h->comm = sg_mailbox_get_async(padding_mailbox(from, to), &h->data);
+  bench_resume();
   return h;
 }
 
@@ -95,9 +114,10 @@ int ft_backend_padding_done(void *handle, int block) {
   struct padding_receive *h = handle;
   if (!h)
     return 1;
-  if (block)
-    sg_comm_wait(h->comm);
-  else if (!sg_comm_test(h->comm))
+  bench_pause();
+  int done = block ? (sg_comm_wait(h->comm), 1) : sg_comm_test(h->comm);
+  bench_resume();
+  if (!done)
     return 0;
   free(h);
   return 1;
