@@ -11,7 +11,7 @@
 ftsim=$1 app=$2 protocol=$3
 shift 3
 out=$("$ftsim" run --app "$app" --protocol "$protocol" --compute measured \
-  --set period=0.01 "$@" -- 8 snapshots) || { echo "$out"; exit 1; }
+  --set period=0.01 "$@" -- 6 snapshots) || { echo "$out"; exit 1; }
 echo "$out"
 get() { echo "$out" | sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
 echo "$out" | grep -qF '"verified":true' || { echo "FAIL: not verified"; exit 1; }
