@@ -86,7 +86,8 @@ static void put_extra(FILE *out, const struct ft_summary_extra *x) {
   put_string(out, x->mode);
 }
 
-/* Writes {first,extra,rest,"wall_s":w} for the inner text [b, e). */
+/* Writes {first,extra,rest,"compute":c,"wall_s":w} for the inner text [b, e).
+ */
 static char *build(const char *b, const char *e,
                    const struct ft_summary_extra *x) {
   char *text = NULL;
@@ -101,6 +102,8 @@ static char *build(const char *b, const char *e,
   put_extra(out, x);
   if (first < e)
     fprintf(out, ",%.*s", (int)(e - first - 1), first + 1);
+  fputs(",\"compute\":", out);
+  put_string(out, x->compute);
   fprintf(out, ",\"wall_s\":%.3f}", x->wall_s);
   fclose(out);
   return text;

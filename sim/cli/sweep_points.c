@@ -200,6 +200,10 @@ void ft_point_run_args(const struct ft_sweep *s, const struct ft_point *p,
   ft_strv_push(argv, p->param[FT_COL_APP]);
   ft_strv_push(argv, "--protocol");
   ft_strv_push(argv, p->param[FT_COL_PROTOCOL]);
+  if (s->setting[FT_SET_COMPUTE]) {
+    ft_strv_push(argv, "--compute");
+    ft_strv_push(argv, s->setting[FT_SET_COMPUTE]);
+  }
   if (recovers(p->param[FT_COL_PROTOCOL])) {
     ft_strv_push(argv, "--service-ranks");
     ft_strv_push(argv, p->param[FT_COL_SERVERS]);

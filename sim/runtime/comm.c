@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "runtime.h"
 
 enum { FT_MAX_COMMS = 512 };
@@ -51,6 +52,7 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->id = 0;
   c->gates = 0;
   PMPI_Comm_dup(inner, &c->coll);
+  ft_backend_bench_restart();
   PMPI_Comm_rank(inner, &c->rank);
   PMPI_Comm_size(inner, &c->size);
   c->app_rank = malloc((size_t)c->size * sizeof *c->app_rank);
@@ -264,6 +266,7 @@ int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm) {
                           call->reorder, newcomm);
     break;
   }
+  ft_backend_bench_restart();
   return created_now(rc, call, newcomm);
 }
 

@@ -228,6 +228,7 @@ static void restore_memory(struct ft_runtime *rt) {
  * (DESIGN.md, "Incarnations"). */
 static void resume(struct ft_runtime *rt) {
   PMPI_Comm_dup(rt->app_base, &rt->app_world);
+  ft_backend_bench_restart();
   ft_comm_abandon_all();
   ft_comm_register_world(rt->app_world);
   memset(rt->regions, 0, sizeof rt->regions);

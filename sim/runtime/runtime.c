@@ -109,6 +109,7 @@ static void split_world(struct ft_runtime *rt) {
   MPI_Comm mine;
   PMPI_Comm_split(MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
   PMPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
+  ft_backend_bench_restart();
   if (is_service) {
     ft_service_main(rt, mine);
     ft_trace_stop(rt);
@@ -236,7 +237,8 @@ static void print_summary(const struct ft_runtime *rt,
   printf("FTSIM_SUMMARY {\"protocol\":\"%s\",\"ranks\":%d,"
          "\"service_ranks\":%d,\"completion_time_s\":%.9f,"
          "\"verified\":%s,\"result\":%s,\"messages\":%llu,\"bytes\":%llu,"
-         "\"waves\":%llu,\"ckpt_bytes\":%llu,\"failures\":%.0f,"
+         "\"waves\":%llu,\"safe_points\":%lld,\"ckpt_bytes\":%llu,"
+         "\"failures\":%.0f,"
          "\"rollbacks\":%.0f,\"lost_work_s\":%.9f,\"recovery_s\":%.9f,"
          "\"channel_msgs\":%llu,\"replayed_msgs\":%llu,"
          "\"ranks_restarted\":%llu,\"events_logged\":%llu,"
@@ -246,12 +248,34 @@ static void print_summary(const struct ft_runtime *rt,
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, verified, result, t->messages, t->bytes,
          rt->ml ? t->commits : (unsigned long long)rt->waves_committed,
-         t->ckpt_bytes, f->failures, f->rollbacks, f->lost_work_s,
-         f->recovery_s, t->recorded, t->replayed, t->restarts, t->events,
+         (long long)rt->safe_points, t->ckpt_bytes, f->failures, f->rollbacks,
+         f->lost_work_s, f->recovery_s, t->recorded, t->replayed, t->restarts,
+         t->events,
          t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
          t->sb_bytes, t->el_messages, t->heap_peak, t->heap_released,
          t->stack_gap);
   fflush(stdout);
+}
+
+/* Issue 14, item 4: a program that never calls ft_snapshot gives the
+ * protocol no point at which to checkpoint (ft.h: checkpoints are taken at
+ * safe points only), so `period` has no effect and a failure restarts it
+ * from the top of main(). Said once, by rank 0, at the end of the run. */
+static void warn_no_safe_point(const struct ft_runtime *rt) {
+  if (!rt->recovering_protocol || rt->options.period <= 0 ||
+      rt->safe_points > 0)
+    return;
+  fprintf(stderr,
+          "ftsim: warning: period=%g but the program reached no safe point "
+          "(it never calls ft_snapshot), so protocol %s took no checkpoint "
+          "and a failure restarts it from the beginning (%.0f failures, "
+          "lost work %.3f s). Remedy: call ft_snapshot() at a safe point of "
+          "the main loop (the top of an iteration, no message in flight), "
+          "with the loop's state registered by ft_protect (see ft.h); "
+          "checkpoints at any MPI call are not available yet (they need "
+          "trace-driven replay)\n",
+          rt->options.period, rt->protocol->name, rt->failures.failures,
+          rt->failures.lost_work_s);
 }
 
 /* The last step before MPI_Finalize, on every rank, services included: a
@@ -278,8 +302,10 @@ int MPI_Finalize(void) {
     ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
   struct run_totals totals = reduce_totals(rt, end);
   ft_service_shutdown(rt); /* rank 0: the final figures come back */
-  if (rt->world_rank == 0)
+  if (rt->world_rank == 0) {
     print_summary(rt, &totals);
+    warn_no_safe_point(rt);
+  }
   ft_channel_finish(rt);
   if (rt->ml)
     ft_ml_finish_resends();
