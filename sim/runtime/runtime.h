@@ -245,6 +245,13 @@ void ft_comm_drain_abandoned(void);
  * the ones its first run made, in order (a restarted rank cannot make a
  * collective call alone). */
 void ft_comm_replay_creations(void);
+/* Message logging: how many creations of communicators main() has made in
+ * this rank's first run (saved with a checkpoint taken at a safe point). */
+int64_t ft_comm_creations(void);
+/* Message logging: main() stands at the safe point of a checkpoint taken
+ * after `made` creations: its next creations return the ones its first run
+ * made from there on. Aborts if `made` is more than it ever made. */
+void ft_comm_resume_creations(int64_t made);
 /* Registers `inner` as the application's MPI_COMM_WORLD of the current
  * incarnation (its id depends on the incarnation). */
 void ft_comm_register_world(MPI_Comm inner);
@@ -323,8 +330,13 @@ void ft_channel_reset_replay(struct ft_runtime *rt);
 /* Waits for the replayed sends still in flight (MPI_Finalize). */
 void ft_channel_finish(struct ft_runtime *rt);
 
-/* The id of the channel-state region in an image. */
-enum { FT_CHANNEL_REGION = FT_MAX_REGIONS };
+/* The id of the channel-state region in an image, and (message logging)
+ * of the region holding how many communicators main() had created at the
+ * checkpoint (int64, see ft_comm_resume_creations). */
+enum {
+  FT_CHANNEL_REGION = FT_MAX_REGIONS,
+  FT_CREATIONS_REGION = FT_MAX_REGIONS + 2
+};
 
 /* Point-to-point on the runtime's own channels, counted (p2p.c); used by
  * collectives (coll.c). */
