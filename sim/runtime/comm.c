@@ -212,10 +212,10 @@ static int replay_creation(MPI_Comm *newcomm) {
 
 /* A value that tells apart the communicators derived from `parent` (a
  * splitmix64 step): the same on every member, since every member counts
- * the same calls on the parent and passes the same color. */
-static uint64_t derive_id(uint64_t parent, int k, int color) {
+ * the same calls on the parent and has the same members (`tag`). */
+static uint64_t derive_id(uint64_t parent, int k, int tag) {
   uint64_t z = parent + 0x9e3779b97f4a7c15u * ((uint64_t)(uint32_t)k + 1) +
-               ((uint64_t)(uint32_t)color << 32);
+               ((uint64_t)(uint32_t)tag << 32);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
   z ^= z >> 31;
@@ -238,6 +238,18 @@ static void register_none(void) {
       .user = MPI_COMM_NULL, .p2p = MPI_COMM_NULL, .coll = MPI_COMM_NULL};
 }
 
+/* A value of c's members (their application ranks, in order): the same on
+ * every member, different for the disjoint communicators one call makes
+ * (split's colors, cart_sub's slices, split_type's nodes). FNV-1a. */
+static int members_tag(const struct ft_comm *c) {
+  uint32_t h = 2166136261u;
+  for (int r = 0; r < c->size; r++) {
+    h ^= (uint32_t)c->app_rank[r];
+    h *= 16777619u;
+  }
+  return (int)(h & 0x7fffffff);
+}
+
 /* A creation call made for real: registered, and remembered. */
 static int created_now(int rc, const struct ft_gate_call *call,
                        MPI_Comm *newcomm) {
@@ -245,13 +257,10 @@ static int created_now(int rc, const struct ft_gate_call *call,
     return rc;
   struct ft_comm *parent = ft_comm_get(call->user);
   int k = ++parent->gates;
-  uint64_t id = parent->id
-                    ? derive_id(parent->id, k,
-                                call->kind == FT_GATE_SPLIT ? call->color : 0)
-                    : 0;
-  if (*newcomm != MPI_COMM_NULL)
-    ft_comm_register(*newcomm, *newcomm)->id = id;
-  else if (ft_runtime()->ml)
+  if (*newcomm != MPI_COMM_NULL) {
+    struct ft_comm *c = ft_comm_register(*newcomm, *newcomm);
+    c->id = parent->id ? derive_id(parent->id, k, members_tag(c)) : 0;
+  } else if (ft_runtime()->ml)
     register_none();
   if (ft_runtime()->ml) {
     remember_created(*newcomm);
@@ -276,6 +285,12 @@ int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm) {
   case FT_GATE_CART:
     rc = PMPI_Cart_create(in, call->ndims, call->dims, call->periods,
                           call->reorder, newcomm);
+    break;
+  case FT_GATE_SPLIT_TYPE:
+    rc = PMPI_Comm_split_type(in, call->color, call->key, call->info, newcomm);
+    break;
+  case FT_GATE_CART_SUB:
+    rc = PMPI_Cart_sub(in, call->dims, newcomm);
     break;
   }
   return created_now(rc, call, newcomm);
@@ -332,6 +347,37 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
     call.dims[d] = dims[d];
     call.periods[d] = periods[d];
   }
+  return ft_gate_create(&call, newcomm);
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+  (void)info; /* hints only: a duplicate honours none */
+  return MPI_Comm_dup(comm, newcomm);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm *newcomm) {
+  if (replay_creation(newcomm))
+    return MPI_SUCCESS;
+  struct ft_gate_call call = {.kind = FT_GATE_SPLIT_TYPE,
+                              .user = comm,
+                              .color = split_type,
+                              .key = key,
+                              .info = info};
+  return ft_gate_create(&call, newcomm);
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
+  if (replay_creation(newcomm))
+    return MPI_SUCCESS;
+  struct ft_gate_call call = {.kind = FT_GATE_CART_SUB, .user = comm};
+  if (PMPI_Cartdim_get(ft_comm_inner(comm), &call.ndims) != MPI_SUCCESS)
+    return MPI_ERR_TOPOLOGY;
+  if (call.ndims > FT_GATE_MAX_DIMS)
+    ft_fatal("MPI_Cart_sub on %d dimensions: ftsim's runtime takes 0 to %d",
+             call.ndims, FT_GATE_MAX_DIMS);
+  for (int d = 0; d < call.ndims; d++)
+    call.dims[d] = remain_dims[d];
   return ft_gate_create(&call, newcomm);
 }
 

@@ -36,15 +36,19 @@ enum ft_gate_kind {
   FT_GATE_DUP = 1,
   FT_GATE_SPLIT,
   FT_GATE_CREATE,
-  FT_GATE_CART
+  FT_GATE_CART,
+  FT_GATE_SPLIT_TYPE,
+  FT_GATE_CART_SUB
 };
 enum { FT_GATE_MAX_DIMS = 8 };
 struct ft_gate_call {
   enum ft_gate_kind kind;
   MPI_Comm user;   /* the parent, as the application names it */
-  int color, key;  /* split */
+  int color, key;  /* split; split_type: color is the type */
+  MPI_Info info;   /* split_type */
   MPI_Group group; /* create */
   int ndims, reorder, dims[FT_GATE_MAX_DIMS], periods[FT_GATE_MAX_DIMS];
+  /* cart_sub: ndims of the parent, dims[] its remain_dims */
 };
 
 /* The gate this rank stands in, or stood in when a rollback came. */
@@ -218,6 +222,9 @@ struct ft_runtime *ft_runtime(void);
  * aborts every rank. */
 _Noreturn void ft_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+/* Stops the run (ft_fatal) because the application made `call` (its C
+ * name, "MPI_Ibcast"), which the runtime does not support (unsupported.c). */
+_Noreturn void ft_unsupported(const char *call);
 
 /* Makes room for `need` elements of `size` bytes in `array` (capacity
  * *cap, doubled as needed, 16 at first) and returns it, perhaps moved;
