@@ -49,6 +49,7 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->user = user;
   c->p2p = inner;
   c->id = 0;
+  c->name = user == MPI_COMM_SELF ? 1 : -1;
   c->gates = 0;
   PMPI_Comm_dup(inner, &c->coll);
   PMPI_Comm_rank(inner, &c->rank);
@@ -60,7 +61,12 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   return c;
 }
 
-int ft_comm_index(const struct ft_comm *c) { return (int)(c - table); }
+struct ft_comm *ft_comm_named(int name) {
+  for (int i = used - 1; i >= 0 && name >= 0; i--)
+    if (table[i].name == name)
+      return &table[i];
+  return NULL;
+}
 
 struct ft_comm *ft_comm_at(int index) {
   return index >= 0 && index < used ? &table[index] : NULL;
@@ -74,8 +80,7 @@ int ft_comm_rank_of(const struct ft_comm *c, int app_rank) {
   for (int r = 0; r < c->size; r++)
     if (c->app_rank[r] == app_rank)
       return r;
-  ft_fatal("application rank %d is not in communicator %d", app_rank,
-           ft_comm_index(c));
+  ft_fatal("application rank %d is not in communicator %d", app_rank, c->name);
 }
 
 MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll) {
@@ -222,22 +227,6 @@ static uint64_t derive_id(uint64_t parent, int k, int tag) {
   return z ? z : 1;
 }
 
-void ft_comm_register_world(MPI_Comm inner) {
-  struct ft_comm *c = ft_comm_register(MPI_COMM_WORLD, inner);
-  c->id = derive_id(0x77, ft_runtime()->incarnation, 0);
-}
-
-/* Message logging names a communicator by its index in the table
- * (ft_comm_index), which must be the same on every rank: a creation that
- * gave this rank no communicator (MPI_COMM_NULL) still takes a slot. Never
- * freed before MPI_Finalize under message logging, so indices stay aligned. */
-static void register_none(void) {
-  if (used == FT_MAX_COMMS)
-    ft_fatal("more than %d communicators alive", FT_MAX_COMMS);
-  table[used++] = (struct ft_comm){
-      .user = MPI_COMM_NULL, .p2p = MPI_COMM_NULL, .coll = MPI_COMM_NULL};
-}
-
 /* A value of c's members (their application ranks, in order): the same on
  * every member, different for the disjoint communicators one call makes
  * (split's colors, cart_sub's slices, split_type's nodes). FNV-1a. */
@@ -250,6 +239,33 @@ static int members_tag(const struct ft_comm *c) {
   return (int)(h & 0x7fffffff);
 }
 
+void ft_comm_register_world(MPI_Comm inner) {
+  struct ft_comm *c = ft_comm_register(MPI_COMM_WORLD, inner);
+  c->id = derive_id(0x77, ft_runtime()->incarnation, 0);
+  c->name = 0;
+}
+
+/* The name of a communicator created on `parent` by its k-th creation:
+ * derived like the id, but from the parent's name, which no incarnation
+ * changes (a rollback re-creates what main() creates before its first safe
+ * point with the same k's). Issue 13: vcl's channel state named the ring of
+ * `ahead_check 60 3000 uneven` by its index in each rank's table, which
+ * MPI_Comm_create had made differ, and the sender replayed on another
+ * communicator. Two alive communicators with one name stop the run. */
+static int derive_name(const struct ft_comm *parent, int k,
+                       const struct ft_comm *c) {
+  uint64_t z =
+      derive_id(0x6e616d65u + (uint64_t)parent->name, k, members_tag(c));
+  int name = (int)(z & 0x7fffffff);
+  name = name < 2 ? name + 2 : name; /* 0, 1: world and self */
+  const struct ft_comm *other = ft_comm_named(name);
+  if (other && other != c)
+    ft_fatal("two communicators named %d (a clash of 31-bit hashes): "
+             "ftsim's runtime cannot tell them apart",
+             name);
+  return name;
+}
+
 /* A creation call made for real: registered, and remembered. */
 static int created_now(int rc, const struct ft_gate_call *call,
                        MPI_Comm *newcomm) {
@@ -260,8 +276,8 @@ static int created_now(int rc, const struct ft_gate_call *call,
   if (*newcomm != MPI_COMM_NULL) {
     struct ft_comm *c = ft_comm_register(*newcomm, *newcomm);
     c->id = parent->id ? derive_id(parent->id, k, members_tag(c)) : 0;
-  } else if (ft_runtime()->ml)
-    register_none();
+    c->name = parent->name >= 0 ? derive_name(parent, k, c) : -1;
+  }
   if (ft_runtime()->ml) {
     remember_created(*newcomm);
     replayed = n_created;

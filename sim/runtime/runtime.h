@@ -26,6 +26,10 @@ struct ft_comm {
   int *app_rank; /* app_rank[r]: application rank of rank r (size ints) */
   uint64_t id;   /* the same on every member, new in every incarnation; 0:
                     unknown (registered on first use): no gate (gate.c) */
+  int name;      /* how records, channels and traces name it across ranks and
+                    rollbacks (comm.c): the same on every member and, for the
+                    communicators main() creates in the same order, in every
+                    incarnation; 0: MPI_COMM_WORLD, 1: MPI_COMM_SELF, -1: none */
   int gates;     /* creation calls made on it so far (gate.c) */
 };
 
@@ -108,7 +112,7 @@ struct ft_state_copy {
 struct ft_record {
   int peer;    /* application rank of the sender */
   int64_t seq; /* its number among the messages from peer */
-  int comm;    /* index of its communicator in the table (comm.c) */
+  int comm;    /* its communicator's name (ft_comm.name) */
   int dest;    /* this rank's rank in that communicator */
   int tag;
   size_t bytes; /* packed payload (MPI_Pack) */
@@ -274,10 +278,10 @@ void ft_comm_forget_all(void);
 struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
 MPI_Comm ft_comm_inner(MPI_Comm user);
-/* Position of `c` in the table: the same on every rank and in every run of
- * main() that created the same communicators in the same order. */
-int ft_comm_index(const struct ft_comm *c);
-/* The entry at `index`, or NULL. */
+/* The entry named `name` (ft_comm.name), or NULL if none is alive. */
+struct ft_comm *ft_comm_named(int name);
+/* The entry at `index` of the table (0, 1, ... while not NULL: a walk over
+ * this rank's communicators; indices differ between ranks), or NULL. */
 struct ft_comm *ft_comm_at(int index);
 /* Application rank (rank in the application's world) of `rank` in `c`. */
 int ft_comm_app_rank(const struct ft_comm *c, int rank);
