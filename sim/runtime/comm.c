@@ -100,7 +100,15 @@ struct ft_comm *ft_comm_get(MPI_Comm user) {
   if (user == MPI_COMM_NULL)
     ft_fatal("MPI_COMM_NULL passed where a communicator is needed");
   struct ft_comm *c = ft_comm_lookup(user);
-  return c ? c : ft_comm_register(user, user);
+  if (c)
+    return c;
+  /* Only the runtime's creations get a name the other ranks share. */
+  if (user != MPI_COMM_SELF && ft_runtime()->recovering_protocol)
+    ft_fatal("rank %d: a communicator ftsim's runtime did not create (not "
+             "MPI_COMM_WORLD, MPI_COMM_SELF or made by a call it "
+             "intercepts): it cannot name it to the other ranks",
+             ft_runtime()->world_rank);
+  return ft_comm_register(user, user);
 }
 
 MPI_Comm ft_comm_inner(MPI_Comm user) {

@@ -239,7 +239,10 @@ void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
 
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
-/* Resolves an application communicator; aborts on an unknown one. */
+/* Resolves an application communicator, registering MPI_COMM_SELF (and,
+ * under a protocol that does not recover, any other unknown one) on first
+ * use; aborts on MPI_COMM_NULL, and on any other communicator the runtime
+ * did not create under a protocol that recovers. */
 struct ft_comm *ft_comm_get(MPI_Comm user);
 /* Registers `inner` (already created with PMPI) as the application's `user`
  * handle; creates its collective shadow. Returns the entry. */
