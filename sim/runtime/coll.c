@@ -386,8 +386,6 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
                               void *rbuf, const int rcounts[],
                               const int rdispls[], MPI_Datatype rtype,
                               struct ft_comm *c) {
-  if (sbuf == MPI_IN_PLACE)
-    return MPI_ERR_BUFFER; /* not needed by the supported applications */
   int n = c->size, r = c->rank;
   for (int i = 0; i < n; i++) {
     int dst = (r + i) % n, src = (r - i + n) % n;
@@ -401,12 +399,16 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Datatype stype, void *rbuf, const int rcounts[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+  if (sbuf == MPI_IN_PLACE) /* stopped, not a silent error code */
+    ft_unsupported("MPI_Alltoallv with MPI_IN_PLACE");
   return alltoallv_pairwise(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                             rdispls, rtype, ft_comm_get(comm));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  if (sbuf == MPI_IN_PLACE)
+    ft_unsupported("MPI_Alltoall with MPI_IN_PLACE");
   struct ft_comm *c = ft_comm_get(comm);
   int *sc, *sd, *rc, *rd;
   regular(scount, c->size, &sc, &sd);
@@ -424,8 +426,6 @@ static int alltoallw_pairwise(const void *sbuf, const int scounts[],
                               void *rbuf, const int rcounts[],
                               const int rdispls[], const MPI_Datatype rtypes[],
                               struct ft_comm *c) {
-  if (sbuf == MPI_IN_PLACE)
-    return MPI_ERR_BUFFER; /* as alltoallv */
   int n = c->size, r = c->rank;
   for (int i = 0; i < n; i++) { /* displacements in bytes */
     int dst = (r + i) % n, src = (r - i + n) % n;
@@ -440,6 +440,8 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                   const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
                   const int rdispls[], const MPI_Datatype rtypes[],
                   MPI_Comm comm) {
+  if (sbuf == MPI_IN_PLACE)
+    ft_unsupported("MPI_Alltoallw with MPI_IN_PLACE");
   return alltoallw_pairwise(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
                             rdispls, rtypes, ft_comm_get(comm));
 }

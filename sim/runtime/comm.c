@@ -353,6 +353,12 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   return ft_gate_create(&call, newcomm);
 }
 
+/* MPI_COMM_WORLD is the application's world, not the library's (which
+ * holds the service ranks). */
+int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result) {
+  return PMPI_Comm_compare(ft_comm_inner(a), ft_comm_inner(b), result);
+}
+
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
   return PMPI_Comm_group(ft_comm_inner(comm), group);
 }

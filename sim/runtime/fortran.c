@@ -108,6 +108,11 @@ void mpi_comm_split_type_(F *comm, F *type, F *key, F *info, F *newcomm,
       MPI_Comm_split_type(comm_of(comm), *type, *key, MPI_Info_f2c(*info), &c);
   *newcomm = MPI_Comm_c2f(c);
 }
+void mpi_comm_compare_(F *a, F *b, F *result, F *ierr) {
+  int r = 0;
+  *ierr = MPI_Comm_compare(comm_of(a), comm_of(b), &r);
+  *result = r;
+}
 void mpi_comm_group_(F *comm, F *group, F *ierr) {
   MPI_Group g;
   *ierr = MPI_Comm_group(comm_of(comm), &g);

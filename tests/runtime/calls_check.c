@@ -8,10 +8,11 @@
  * Each iteration (a safe point at its top) computes for a time that depends
  * on the rank, then makes MPI_Scan (out of place and in place), MPI_Exscan,
  * MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Alltoallw,
- * MPI_Comm_split_type, MPI_Comm_dup_with_info, MPI_Cart_sub, MPI_Rsend and
- * MPI_Irsend, each checked against its closed form; the number of wrong
- * results is reduced at the end and given to ft_report_result; exit 1 on
- * any. Protected: the iteration and the error count. */
+ * MPI_Comm_split_type, MPI_Comm_dup_with_info, MPI_Comm_compare,
+ * MPI_Cart_sub, MPI_Rsend and MPI_Irsend, each checked against its closed form;
+ * the number of wrong results is reduced at the end and given to
+ * ft_report_result; exit 1 on any. Protected: the iteration and the error
+ * count. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,8 @@ static long creations(int rank, int size) {
   bad += got != n || sum_is(node, 1, n);
   MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &twin);
   bad += sum_is(twin, rank, (long)size * (size - 1) / 2);
+  MPI_Comm_compare(MPI_COMM_WORLD, twin, &got);
+  bad += got != MPI_CONGRUENT;
   MPI_Dims_create(size, 2, dims);
   MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
   MPI_Cart_sub(grid, remain, &column); /* same second coordinate c1 */
@@ -264,6 +267,12 @@ static int call_unsupported(const char *name) {
     MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, w, &base, &win);
   else if (!strcmp(name, "Win_create_dynamic"))
     MPI_Win_create_dynamic(MPI_INFO_NULL, w, &win);
+  else if (!strcmp(name, "Alltoall_in_place"))
+    MPI_Alltoall(MPI_IN_PLACE, 0, t, &y, 1, t, w);
+  else if (!strcmp(name, "Alltoallv_in_place"))
+    MPI_Alltoallv(MPI_IN_PLACE, zero, zero, t, &y, one, zero, t, w);
+  else if (!strcmp(name, "Alltoallw_in_place"))
+    MPI_Alltoallw(MPI_IN_PLACE, zero, zero, &t, &y, one, zero, &t, w);
   else if (!strcmp(name, "File_open"))
     MPI_File_open(w, "calls_check.tmp", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
   else
