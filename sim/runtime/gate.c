@@ -3,10 +3,10 @@
  * Every blocking call of the application waits on the control receive too
  * (control.h), so that a rollback order or a peer's request reaches it. A
  * collective call the MPI library makes (the creations of communicators:
- * MPI_Comm_dup, _split, _create, MPI_Cart_create) cannot: a rank inside it
- * waits for every member, deaf to control. If a member is taken away by a
- * rollback before it joins, the others wait for ever (issue 13: lu's final
- * MPI_Comm_split, `fail 1 at 0.385`, rank 3 never saw its ROLLBACK; under
+ * MPI_Comm_dup, _split, _split_type, _create, MPI_Cart_create, _sub) cannot: a
+ * rank inside it waits for every member, deaf to control. If a member is taken
+ * away by a rollback before it joins, the others wait for ever (issue 13: lu's
+ * final MPI_Comm_split, `fail 1 at 0.385`, rank 3 never saw its ROLLBACK; under
  * pessimist rank 3 never answered the restarted rank's resend request).
  *
  * So under a recovering protocol a creation first passes a gate: each
@@ -28,9 +28,10 @@
  * (Comm_rank, _size, _group, _free, Wtime) never wait for a peer; MPI_Init
  * ends before control is posted; MPI_Finalize's reductions come after the
  * dispatcher's FINISH, after which it injects no failure; MPI_Abort ends
- * the run. The calls the runtime does not intercept (Scan, Exscan,
- * Reduce_scatter, nonblocking collectives, Comm_split_type, Cart_sub) are
- * not safe, and no workload makes them. */
+ * the run. The calls the runtime cannot make safe (nonblocking and
+ * neighbourhood collectives, buffered and persistent sends, matched probes,
+ * intercommunicators, graph topologies, windows, files...) stop the run at
+ * once (unsupported.c). */
 #include <stdlib.h>
 
 #include "runtime.h"

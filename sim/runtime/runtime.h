@@ -26,6 +26,10 @@ struct ft_comm {
   int *app_rank; /* app_rank[r]: application rank of rank r (size ints) */
   uint64_t id;   /* the same on every member, new in every incarnation; 0:
                     unknown (registered on first use): no gate (gate.c) */
+  int name;      /* how records, channels and traces name it across ranks and
+                    rollbacks (comm.c): the same on every member and, for the
+                    communicators main() creates in the same order, in every
+                    incarnation; 0: MPI_COMM_WORLD, 1: MPI_COMM_SELF, -1: none */
   int gates;     /* creation calls made on it so far (gate.c) */
 };
 
@@ -36,15 +40,19 @@ enum ft_gate_kind {
   FT_GATE_DUP = 1,
   FT_GATE_SPLIT,
   FT_GATE_CREATE,
-  FT_GATE_CART
+  FT_GATE_CART,
+  FT_GATE_SPLIT_TYPE,
+  FT_GATE_CART_SUB
 };
 enum { FT_GATE_MAX_DIMS = 8 };
 struct ft_gate_call {
   enum ft_gate_kind kind;
   MPI_Comm user;   /* the parent, as the application names it */
-  int color, key;  /* split */
+  int color, key;  /* split; split_type: color is the type */
+  MPI_Info info;   /* split_type */
   MPI_Group group; /* create */
   int ndims, reorder, dims[FT_GATE_MAX_DIMS], periods[FT_GATE_MAX_DIMS];
+  /* cart_sub: ndims of the parent, dims[] its remain_dims */
 };
 
 /* The gate this rank stands in, or stood in when a rollback came. */
@@ -116,7 +124,7 @@ struct ft_state_copy {
 struct ft_record {
   int peer;    /* application rank of the sender */
   int64_t seq; /* its number among the messages from peer */
-  int comm;    /* index of its communicator in the table (comm.c) */
+  int comm;    /* its communicator's name (ft_comm.name) */
   int dest;    /* this rank's rank in that communicator */
   int tag;
   size_t bytes; /* packed payload (MPI_Pack) */
@@ -235,6 +243,9 @@ struct ft_runtime *ft_runtime(void);
  * aborts every rank. */
 _Noreturn void ft_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+/* Stops the run (ft_fatal) because the application made `call` (its C
+ * name, "MPI_Ibcast"), which the runtime does not support (unsupported.c). */
+_Noreturn void ft_unsupported(const char *call);
 
 /* Makes room for `need` elements of `size` bytes in `array` (capacity
  * *cap, doubled as needed, 16 at first) and returns it, perhaps moved;
@@ -245,7 +256,10 @@ void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
 
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
-/* Resolves an application communicator; aborts on an unknown one. */
+/* Resolves an application communicator, registering MPI_COMM_SELF (and,
+ * under a protocol that does not recover, any other unknown one) on first
+ * use; aborts on MPI_COMM_NULL, and on any other communicator the runtime
+ * did not create under a protocol that recovers. */
 struct ft_comm *ft_comm_get(MPI_Comm user);
 /* Registers `inner` (already created with PMPI) as the application's `user`
  * handle; creates its collective shadow. Returns the entry. */
@@ -262,6 +276,13 @@ void ft_comm_drain_abandoned(void);
  * the ones its first run made, in order (a restarted rank cannot make a
  * collective call alone). */
 void ft_comm_replay_creations(void);
+/* Message logging: how many creations of communicators main() has made in
+ * this rank's first run (saved with a checkpoint taken at a safe point). */
+int64_t ft_comm_creations(void);
+/* Message logging: main() stands at the safe point of a checkpoint taken
+ * after `made` creations: its next creations return the ones its first run
+ * made from there on. Aborts if `made` is more than it ever made. */
+void ft_comm_resume_creations(int64_t made);
 /* Registers `inner` as the application's MPI_COMM_WORLD of the current
  * incarnation (its id depends on the incarnation). */
 void ft_comm_register_world(MPI_Comm inner);
@@ -277,10 +298,10 @@ void ft_comm_forget_all(void);
 struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
 MPI_Comm ft_comm_inner(MPI_Comm user);
-/* Position of `c` in the table: the same on every rank and in every run of
- * main() that created the same communicators in the same order. */
-int ft_comm_index(const struct ft_comm *c);
-/* The entry at `index`, or NULL. */
+/* The entry named `name` (ft_comm.name), or NULL if none is alive. */
+struct ft_comm *ft_comm_named(int name);
+/* The entry at `index` of the table (0, 1, ... while not NULL: a walk over
+ * this rank's communicators; indices differ between ranks), or NULL. */
 struct ft_comm *ft_comm_at(int index);
 /* Application rank (rank in the application's world) of `rank` in `c`. */
 int ft_comm_app_rank(const struct ft_comm *c, int rank);
@@ -340,8 +361,13 @@ void ft_channel_reset_replay(struct ft_runtime *rt);
 /* Waits for the replayed sends still in flight (MPI_Finalize). */
 void ft_channel_finish(struct ft_runtime *rt);
 
-/* The id of the channel-state region in an image. */
-enum { FT_CHANNEL_REGION = FT_MAX_REGIONS };
+/* The id of the channel-state region in an image, and (message logging)
+ * of the region holding how many communicators main() had created at the
+ * checkpoint (int64, see ft_comm_resume_creations). */
+enum {
+  FT_CHANNEL_REGION = FT_MAX_REGIONS,
+  FT_CREATIONS_REGION = FT_MAX_REGIONS + 2
+};
 
 /* Point-to-point on the runtime's own channels, counted (p2p.c); used by
  * collectives (coll.c). */
