@@ -112,7 +112,13 @@ static void usage_behaviour(FILE *out) {
       "     (FILE:LINE: field ...), or a platform without the hosts the\n"
       "     placement needs; nothing was launched\n"
       "  3  the run completed but its result was not verified\n"
-      "     (\"verified\":false); the JSON line is printed\n",
+      "     (\"verified\":false); the JSON line is printed\n"
+      "  4  the run could not progress and was stopped\n"
+      "     (\"outcome\":\"no_progress\", \"verified\":null): the\n"
+      "     stall_failures-th failure in a row without progress (a committed\n"
+      "     wave; pessimist, v2: a completed restart; default 1000, 0:\n"
+      "     never), or max_time simulated seconds (default 0: no limit); the\n"
+      "     JSON line is printed with the simulated time reached\n",
       FT_OPTIONS_ENV);
 }
 
