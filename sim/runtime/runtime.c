@@ -222,9 +222,9 @@ static void print_summary(const struct ft_runtime *rt,
   const struct ft_failure_figures *f = &rt->failures;
   printf("FTSIM_SUMMARY {\"protocol\":\"%s\",\"ranks\":%d,"
          "\"service_ranks\":%d,\"completion_time_s\":%.9f,"
-         "\"outcome\":\"%s\",\"verified\":%s,\"result\":%s,\"messages\":%llu,"
-         "\"bytes\":%llu,"
-         "\"waves\":%llu,\"ckpt_bytes\":%llu,\"failures\":%.0f,"
+         "\"outcome\":\"%s\",\"verified\":%s,\"result\":%s,"
+         "\"messages\":%llu,\"bytes\":%llu,\"waves\":%llu,"
+         "\"ckpt_bytes\":%llu,\"failures\":%.0f,"
          "\"rollbacks\":%.0f,\"lost_work_s\":%.9f,\"recovery_s\":%.9f,"
          "\"channel_msgs\":%llu,\"replayed_msgs\":%llu,"
          "\"ranks_restarted\":%llu,\"events_logged\":%llu,"
