@@ -49,11 +49,11 @@ struct ft_options {
    * simulated time; the run ends with "outcome":"no_progress"). */
   double max_time;    /* simulated seconds of run time after which the run
                          is stopped; default 0: no limit */
-  int stall_failures; /* N: the N-th consecutive failure with no progress
-                         since the one before stops the run (progress: a
-                         committed wave, pcl and vcl; a failed rank's
-                         restart completed, pessimist and v2); default
-                         FT_STALL_FAILURES_DEFAULT, 0: never */
+  int stall_failures; /* N: after N failures in a row with no progress,
+                         the next failure due stops the run instead
+                         (progress: a committed wave, pcl and vcl; a failed
+                         rank's restart completed, pessimist and v2);
+                         default FT_STALL_FAILURES_DEFAULT, 0: never */
 };
 
 /* The default of stall_failures. */

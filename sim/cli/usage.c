@@ -114,11 +114,12 @@ static void usage_behaviour(FILE *out) {
       "  3  the run completed but its result was not verified\n"
       "     (\"verified\":false); the JSON line is printed\n"
       "  4  the run could not progress and was stopped\n"
-      "     (\"outcome\":\"no_progress\", \"verified\":null): the\n"
-      "     stall_failures-th failure in a row without progress (a committed\n"
-      "     wave; pessimist, v2: a completed restart; default 1000, 0:\n"
-      "     never), or max_time simulated seconds (default 0: no limit); the\n"
-      "     JSON line is printed with the simulated time reached\n",
+      "     (\"outcome\":\"no_progress\", \"verified\":null): a failure\n"
+      "     came after stall_failures failures in a row without progress (a\n"
+      "     committed wave; pessimist, v2: a completed restart; default\n"
+      "     1000, 0: never), or max_time simulated seconds passed (default\n"
+      "     0: no limit); the JSON line is printed with the simulated time\n"
+      "     reached\n",
       FT_OPTIONS_ENV);
 }
 

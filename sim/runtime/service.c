@@ -405,15 +405,19 @@ static void stop_run(struct service *s, struct dispatcher *d, double now,
   to_all_ranks(s, final_figures(d));
 }
 
-/* The failure due now, or the end of the run when it is the N-th in a row
- * without progress (options.stall_failures = N > 0): that one is counted,
- * not injected. */
+/* The failure due now, or the end of the run when N failures in a row
+ * came without progress (options.stall_failures = N > 0): the run is
+ * stopped instead, and this failure is not injected (nor counted). So a
+ * scenario of exactly N failures still ends normally (period 0, where no
+ * wave ever commits: e2e/pcl_1000_failures_bounded_memory). */
 static void failure_due(struct service *s, struct dispatcher *d, double now) {
   int n = s->rt->options.stall_failures;
-  if (n > 0 && ++d->stall >= n) {
-    d->figures.failures++;
+  if (n > 0 && d->stall >= n) {
     stop_run(s, d, now, "stall_failures");
-  } else if (d->life) {
+    return;
+  }
+  d->stall++;
+  if (d->life) {
     inject_alone(d);
   } else {
     inject(d, now);
