@@ -28,7 +28,7 @@ static const char *const axis_names[FT_AXIS_COUNT] = {
 static const char *const setting_names[FT_SET_COUNT] = {
     "image_mb",  "detection",   "restart",     "max_failures",
     "until",     "trace_scale", "trace_shift", "trace_system",
-    "trace_map", "timeout",     "app_args"};
+    "trace_map", "timeout",     "max_time",    "app_args"};
 
 const char *ft_sweep_axis_name(enum ft_sweep_axis a) { return axis_names[a]; }
 
