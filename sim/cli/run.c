@@ -317,6 +317,7 @@ static int report(const struct run *r, const struct capture *c,
       .summary = c->summary != NULL,
       .malformed = c->summary && !json ? why : NULL,
       .verified = json ? ft_summary_verified(json) : -1,
+      .no_progress = json && ft_summary_no_progress(json),
   };
   int status = (int)ft_outcome_judge(&o, msg, sizeof msg);
   if (json)

@@ -49,4 +49,11 @@ int ft_summary_verified(const char *json);
 int ft_summary_count(const char *json, const char *key,
                      unsigned long long *out);
 
+/* True when the top-level member "outcome" of a raw, spliced or
+ * FT_SUMMARY_PREFIX-prefixed object text is "no_progress": the run could
+ * not progress and was stopped (README, "Runs that cannot progress");
+ * false for "completed", for a summary without the member (older runs)
+ * and for a malformed text. */
+bool ft_summary_no_progress(const char *json);
+
 #endif /* FT_CLI_SUMMARY_H */

@@ -26,9 +26,9 @@ static const char *const axis_names[FT_AXIS_COUNT] = {
     "periods",   "mtbfs",     "traces", "seeds"};
 
 static const char *const setting_names[FT_SET_COUNT] = {
-    "image_mb",  "detection",   "restart",     "max_failures",
-    "until",     "trace_scale", "trace_shift", "trace_system",
-    "trace_map", "timeout",     "compute",     "app_args"};
+    "image_mb",    "detection",   "restart",      "max_failures", "until",
+    "trace_scale", "trace_shift", "trace_system", "trace_map",    "timeout",
+    "compute",     "max_time",    "app_args"};
 
 const char *ft_sweep_axis_name(enum ft_sweep_axis a) { return axis_names[a]; }
 

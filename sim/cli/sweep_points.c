@@ -215,6 +215,10 @@ void ft_point_run_args(const struct ft_sweep *s, const struct ft_point *p,
       ft_strv_push(argv, "--scenario");
       ft_strv_push(argv, scenario_file);
     }
+    if (s->setting[FT_SET_MAX_TIME]) { /* none has no dispatcher to stop */
+      ft_strv_push(argv, "--set");
+      ft_strv_pushf(argv, "max_time=%s", s->setting[FT_SET_MAX_TIME]);
+    }
   }
   for (size_t i = 0; i < s->sets.count; i++) {
     ft_strv_push(argv, "--set");

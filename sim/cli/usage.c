@@ -134,7 +134,14 @@ static void usage_behaviour(FILE *out) {
       "     (FILE:LINE: field ...), or a platform without the hosts the\n"
       "     placement needs; nothing was launched\n"
       "  3  the run completed but its result was not verified\n"
-      "     (\"verified\":false); the JSON line is printed\n",
+      "     (\"verified\":false); the JSON line is printed\n"
+      "  4  the run could not progress and was stopped\n"
+      "     (\"outcome\":\"no_progress\", \"verified\":null): a failure\n"
+      "     came after stall_failures failures in a row without progress (a\n"
+      "     committed wave; pessimist, v2: a completed restart; default\n"
+      "     1000, 0: never), or max_time simulated seconds passed (default\n"
+      "     0: no limit); the JSON line is printed with the simulated time\n"
+      "     reached\n",
       FT_OPTIONS_ENV);
 }
 

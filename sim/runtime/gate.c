@@ -74,7 +74,8 @@ static int enters_for(struct ft_runtime *rt, uint64_t id, int k, int decision) {
 
 void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   uint64_t id = (uint64_t)m->value;
-  if (m->kind == FT_WIRE_GATE_ENTER && !rt->running && !rt->ml)
+  if (m->kind == FT_WIRE_GATE_ENTER && !rt->running &&
+      (!rt->ml || rt->stopping))
     send_decision(rt, m->from, id, m->wave, -1); /* this leader rolled back */
   else if (m->kind == FT_WIRE_GATE_ENTER)
     keep_enter(rt, id, m->wave, m->from);
@@ -136,7 +137,8 @@ static void abort_held(struct ft_runtime *rt) {
 }
 
 void ft_gate_settle(struct ft_runtime *rt) {
-  if (!rt->ml)
+  int again = rt->ml && !rt->stopping; /* a next life reaches the call */
+  if (!again)
     abort_held(rt);
   if (!rt->gate.active)
     return;
@@ -144,7 +146,7 @@ void ft_gate_settle(struct ft_runtime *rt) {
     /* It had not decided (a decision makes the call at once). Coordinated:
      * the ENTERs were just refused. Message logging: the next life decides
      * when it reaches the call, with the ENTERs kept. */
-    rt->gate.active = rt->ml;
+    rt->gate.active = again;
     return;
   }
   while (rt->gate.decision == 0)

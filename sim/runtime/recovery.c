@@ -81,10 +81,15 @@ static void on_stored(struct ft_runtime *rt, const struct ft_wire *m) {
   ft_core_step(rt, &e);
 }
 
+/* A FINISH with wave 1 stops the run whatever this rank's incarnation
+ * (a failed rank may not know of the latest one yet) and wherever it is:
+ * running, recovering, or waiting for the others to finish. */
 static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
-  if (m->inc != rt->incarnation)
+  int stop = m->wave == 1;
+  if (m->inc != rt->incarnation && !stop)
     return;
   rt->finished = 1;
+  rt->stopped |= stop;
   if (!rt->ml) /* the dispatcher decides the commits (pcl) or its
                    scheduler does (vcl) */
     rt->waves_committed = (uint64_t)m->value;
@@ -92,6 +97,8 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
                                              .rollbacks = m->x[1],
                                              .lost_work_s = m->x[2],
                                              .recovery_s = m->x[3]};
+  if (stop && !rt->stopping)
+    ft_stop_now(rt);
 }
 
 void ft_control_handle(const struct ft_wire *m) {
@@ -336,6 +343,18 @@ _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
   if (rt->restart_armed)
     longjmp(rt->restart_env, 1);
   restart_loop(rt);
+}
+
+/* The run is stopped (it cannot progress): like a rollback, this rank
+ * abandons its application at once, but goes to the end of the run instead
+ * of main(). Called on top of the abandoned frames, which are never
+ * returned to. */
+_Noreturn void ft_stop_now(struct ft_runtime *rt) {
+  rt->stopping = 1;
+  rt->running = 0;
+  rt->held = 0;
+  ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
+  ft_finalize_stopped(rt);
 }
 
 void ft_wait_all_finished(struct ft_runtime *rt) {

@@ -194,6 +194,9 @@ struct ft_runtime {
   double restart_cost_s;      /* for a failed rank */
   int go_inc;                 /* last GO received */
   int finished;               /* FINISH received */
+  int stopped;                /* ... saying the run is stopped: it cannot
+                                 progress (FINISH's wave = 1) */
+  int stopping;               /* this rank is in ft_stop_now */
   struct ft_gate gate;        /* gate.c */
   struct ft_gate_enter *gate_enters;
   size_t n_gate_enters, cap_gate_enters;
@@ -417,6 +420,11 @@ int ft_dispatcher(const struct ft_runtime *rt);
 /* Last step before MPI_Finalize on every rank (runtime.c): waits until every
  * rank is there, then withdraws the control receive. */
 void ft_settle_control(struct ft_runtime *rt);
+/* The very last step before PMPI_Finalize on every rank, services
+ * included: a barrier on the control communicator, after which nothing is
+ * in flight (a service finishes its image transfers after
+ * ft_settle_control, and SimGrid fails a transfer whose peer has exited). */
+void ft_control_last_barrier(struct ft_runtime *rt);
 
 /* Gates (gate.c): a collective call passed to the MPI library cannot be
  * interrupted, so under a recovering protocol no member makes it before
@@ -462,6 +470,16 @@ void ft_app_heap_release(struct ft_app_heap *heap, int64_t before_life);
 int ft_fetch_image(struct ft_runtime *rt, int wave);
 /* Abandons the application and runs the recovery, then main() again. */
 _Noreturn void ft_rollback_now(struct ft_runtime *rt);
+/* The dispatcher stopped the run (it cannot progress: README, "Runs that
+ * cannot progress"): settles any gate this rank stands in, then ends the
+ * run with ft_finalize_stopped. Every application rank is told, so every
+ * one comes here. */
+_Noreturn void ft_stop_now(struct ft_runtime *rt);
+/* The end of a stopped run, on every application rank (runtime.c): its
+ * communicators abandoned, the figures reduced, the summary printed by
+ * rank 0 with "outcome":"no_progress" and "verified":null, the control
+ * channel settled, MPI finalized; the rank exits with status 0. */
+_Noreturn void ft_finalize_stopped(struct ft_runtime *rt);
 /* MPI_Finalize's first step under a recovering protocol: waits until every
  * rank finished (a rollback meanwhile does not return). */
 void ft_wait_all_finished(struct ft_runtime *rt);

@@ -126,3 +126,18 @@ Test(cli_summary, verified) {
                "inside a string it is not a member");
   cr_assert_eq(ft_summary_verified("not json"), -1);
 }
+
+/* Issue 13, defect 3: the outcome member of a stopped run. */
+Test(cli_summary, no_progress) {
+  cr_assert(ft_summary_no_progress(
+      "{\"completion_time_s\":0.5,\"outcome\":\"no_progress\","
+      "\"verified\":null}"));
+  cr_assert(ft_summary_no_progress(
+      "FTSIM_SUMMARY {\"a\":1, \"outcome\" : \"no_progress\" }"));
+  cr_assert_not(
+      ft_summary_no_progress("{\"outcome\":\"completed\",\"verified\":true}"));
+  cr_assert_not(ft_summary_no_progress("{\"verified\":true}")); /* older */
+  cr_assert_not(ft_summary_no_progress(
+      "{\"app\":\"\\\"outcome\\\":\\\"no_progress\\\"\"}"));
+  cr_assert_not(ft_summary_no_progress("{\"outcome\":\"no_progress\""));
+}
