@@ -41,6 +41,17 @@ install(FILES ${pkg_out}/include/ftsim/ft.h DESTINATION include/ftsim)
 set(FTSIM_SMPI_INCLUDE ${SMPI_INCLUDE_DIR}/smpi)
 set(FTSIM_SIMGRID_LIB ${SIMGRID_LIBRARY})
 set(FTSIM_ZLIB_LIB -lz)
+# What a program linked with the SMPI runtime must be linked with (the
+# runtime's INTERFACE_LINK_OPTIONS, e.g. the --wrap of SMPI's malloc
+# intercepts for runtime/app_heap.c): for the wrappers and ftsim.pc as -Wl,
+# flags, for the CMake package as they are.
+get_target_property(smpi_link_options ftsim_runtime_smpi INTERFACE_LINK_OPTIONS)
+if(NOT smpi_link_options)
+  set(smpi_link_options "")
+endif()
+set(FTSIM_SMPI_LINK_OPTIONS_CMAKE "${smpi_link_options}")
+list(TRANSFORM smpi_link_options REPLACE "^LINKER:" "-Wl,")
+list(JOIN smpi_link_options " " FTSIM_SMPI_LINK_OPTIONS)
 
 # ftsim_wrapper(name language compiler real-compiler)
 function(ftsim_wrapper name lang compiler real)
