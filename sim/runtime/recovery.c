@@ -18,7 +18,26 @@
 #include "msglog.h"
 #include "runtime.h"
 
-extern int main(int argc, char **argv); /* the application's */
+/* The application's entry point, found the way smpirun finds it
+ * (SimGrid 3.32, smpi_global.cpp, smpi_resolve_function): a Fortran main
+ * program that smpiff turned into `subroutine user_main` first, then C's,
+ * C++'s or gfortran's own `main`. Both are weak: a module has one or the
+ * other (smpiff's has no `main`, and -Wl,-z,defs accepts a weak undefined
+ * reference), and an unresolved one is NULL. */
+extern int main(int argc, char **argv) __attribute__((weak));
+extern void user_main_(void) __attribute__((weak));
+
+/* Runs the application's entry point again from the top; returns its
+ * exit code (0 for a Fortran main program that returns). */
+static int run_application(struct ft_runtime *rt) {
+  if (user_main_) {
+    user_main_();
+    return 0;
+  }
+  if (main)
+    return main(rt->argc, rt->argv);
+  ft_fatal("the program has neither main nor user_main_ to restart");
+}
 
 /* ---- Control messages ---- */
 
@@ -324,8 +343,7 @@ static _Noreturn void restart_loop(struct ft_runtime *rt) {
   else
     recover(rt);
   rt->life_running = 1;
-  int code = main(rt->argc, rt->argv);
-  ft_backend_exit_rank(code);
+  ft_backend_exit_rank(run_application(rt));
 }
 
 _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
