@@ -72,10 +72,10 @@ int main(int argc, char **argv) {
   ft_protect(1, u, sizeof u);
   for (s = 0; s < steps; s++) {
     ft_snapshot(); /* safe point: checkpoint, or restore s and u */
-    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 0, &u[N + 1], 1, MPI_DOUBLE,
-                 right, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&u[N], 1, MPI_DOUBLE, right, 1, &u[0], 1, MPI_DOUBLE, left,
-                 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 0, &u[N + 1], 1, MPI_DOUBLE, right,
+                 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[N], 1, MPI_DOUBLE, right, 1, &u[0], 1, MPI_DOUBLE, left, 1,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (left == MPI_PROC_NULL)
       u[0] = 0.0;
     if (right == MPI_PROC_NULL)

@@ -35,7 +35,8 @@ Registry registry; // constructed once per rank when the program is loaded
 
 class Ring {
 public:
-  Ring(MPI_Comm comm, int length) : comm_(comm), mine_(length), theirs_(length) {
+  Ring(MPI_Comm comm, int length)
+      : comm_(comm), mine_(length), theirs_(length) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     for (int i = 0; i < length; i++)
@@ -45,8 +46,8 @@ public:
   void round() {
     MPI_Request reqs[2];
     int right = (rank_ + 1) % size_, left = (rank_ + size_ - 1) % size_;
-    MPI_Irecv(theirs_.data(), static_cast<int>(theirs_.size()), MPI_LONG, left, 7,
-              comm_, &reqs[0]);
+    MPI_Irecv(theirs_.data(), static_cast<int>(theirs_.size()), MPI_LONG, left,
+              7, comm_, &reqs[0]);
     MPI_Isend(mine_.data(), static_cast<int>(mine_.size()), MPI_LONG, right, 7,
               comm_, &reqs[1]);
     MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
@@ -60,7 +61,9 @@ public:
       v = v * factor % 1000003;
   }
 
-  long checksum() const { return std::accumulate(mine_.begin(), mine_.end(), 0L) % 1000003; }
+  long checksum() const {
+    return std::accumulate(mine_.begin(), mine_.end(), 0L) % 1000003;
+  }
   int rank() const { return rank_; }
   int size() const { return size_; }
 
@@ -79,7 +82,9 @@ long expected(int size, int length, int rounds) {
     std::vector<long> next(v.size());
     for (int r = 0; r < size; r++)
       next[static_cast<size_t>(r)] =
-          (v[static_cast<size_t>(r)] + v[static_cast<size_t>((r + size - 1) % size)]) % 1000003;
+          (v[static_cast<size_t>(r)] +
+           v[static_cast<size_t>((r + size - 1) % size)]) %
+          1000003;
     v = next;
     if ((k + 1) % 25 == 0)
       for (long &x : v)
@@ -112,8 +117,8 @@ int main(int argc, char **argv) {
            registry.constructed == 1;
   if (ring.rank() == 0) {
     ok = ok && total == gathered;
-    std::printf("ring: %d ranks, %d rounds, checksum %ld: %s\n", ring.size(), rounds,
-                gathered % 1000003, ok ? "verified" : "FAILED");
+    std::printf("ring: %d ranks, %d rounds, checksum %ld: %s\n", ring.size(),
+                rounds, gathered % 1000003, ok ? "verified" : "FAILED");
   }
   ft_report_result(ok, static_cast<double>(gathered % 1000003));
   MPI_Finalize();
