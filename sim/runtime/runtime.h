@@ -176,6 +176,10 @@ struct ft_runtime {
   size_t ml_gap;              /* stack kept below the loop's frame during
                                  a message-logging recovery */
   size_t ml_gap_max;          /* the deepest gap of the run (summary) */
+  size_t zone_gap;            /* pcl, vcl: stack kept above the running life
+                                 (0, or zone_depth; recovery.c) */
+  size_t zone_depth;          /* pcl, vcl: the deepest lost life, plus a
+                                 margin */
   int life_running;           /* main() runs: the next failure ends a life
                                  (not a recovery) */
   struct ft_app_heap heap;    /* the application's blocks (app_heap.c) */
