@@ -11,8 +11,10 @@
  * (ft_report_result: the summary's "verified"); main returns 1 on a failed
  * check, so the run fails even without ft.h.
  *
- * Checkpoints (ft.h): the step and the local rod are protected and the top
- * of each step is a safe point (ft_snapshot), where no message is in flight.
+ * Checkpoints (ft.h): the step, the local rod and the last sum of the heat
+ * are protected (everything the loop carries from one step to the next) and
+ * the top of each step is a safe point (ft_snapshot), where no message is in
+ * flight.
  * After a failure the program runs again from the top of main, allocates and
  * initialises as before, and the first ft_snapshot restores both.
  *
@@ -70,6 +72,7 @@ int main(int argc, char **argv) {
   int s;
   ft_protect(0, &s, sizeof s);
   ft_protect(1, u, sizeof u);
+  ft_protect(2, &heat, sizeof heat); /* read after the loop: state too */
   for (s = 0; s < steps; s++) {
     ft_snapshot(); /* safe point: checkpoint, or restore s and u */
     MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 0, &u[N + 1], 1, MPI_DOUBLE, right,

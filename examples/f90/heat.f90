@@ -10,7 +10,8 @@
 ! every rank reports it to ftsim (ft_report_result).
 !
 ! Checkpoints (ftsim's Fortran entry points ft_protect and ft_snapshot): the
-! step and the local rod are protected and the top of each step is a safe
+! step, the local rod and the last sum of the heat (all the loop carries from
+! one step to the next) are protected and the top of each step is a safe
 ! point. They are VOLATILE (ft_snapshot writes them behind the compiler's
 ! back) and the loop is a DO WHILE (a DO loop's trip count is fixed when it
 ! starts). After a failure the program runs again from the top and the
@@ -22,7 +23,8 @@ program heat
   integer :: ierr, rank, nproc, left, right, i, st, ok
   integer, volatile :: s
   double precision, volatile :: u(0:n + 1)
-  double precision :: next(n), mine, total, diff
+  double precision, volatile :: total
+  double precision :: next(n), mine, diff
   double precision, allocatable :: rod(:)
   integer :: reqs(4)
   integer, external :: ft_snapshot
@@ -41,6 +43,7 @@ program heat
   total = 0.0d0
   call ft_protect(0, s, int(storage_size(s) / 8, 8))
   call ft_protect(1, u, int(size(u) * storage_size(u(0)) / 8, 8))
+  call ft_protect(2, total, int(storage_size(total) / 8, 8))
 
   s = 0
   do while (s < steps)
