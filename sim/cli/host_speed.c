@@ -225,6 +225,28 @@ int ft_host_speed_resolve(double given, double *flops, char *source,
   return rc;
 }
 
+int ft_host_speed_obtain(double given, double *flops, char *source,
+                         size_t srclen, char *err, size_t errlen) {
+  char file[4096], why[4096];
+  if (ft_host_speed_resolve(given, flops, source, srclen, err, errlen) == 0)
+    return 0;
+  if (given > 0 || env(FT_ENV_HOST_SPEED) ||
+      ft_host_speed_file(file, sizeof file) ||
+      ft_host_speed_load(file, flops, why, sizeof why) != 1)
+    return -1; /* a bad value or a malformed file: err says which */
+  double samples[FT_HOST_SPEED_REPEATS];
+  *flops = ft_host_speed_measure(FT_HOST_SPEED_REPEATS, samples);
+  int stored = ft_host_speed_store(file, *flops, FT_HOST_SPEED_REPEATS, why,
+                                   sizeof why) == 0;
+  fprintf(stderr,
+          "ftsim: no speed stored for this machine: measured %.6g flop/s "
+          "now (ftsim host-speed)%s%s\n",
+          *flops, stored ? " and stored it in " : "; not stored: ",
+          stored ? file : why);
+  snprintf(source, srclen, "%s", stored ? file : "a measure just taken");
+  return 0;
+}
+
 void ft_host_speed_usage(FILE *out) {
   char file[4096];
   if (ft_host_speed_file(file, sizeof file))

@@ -51,6 +51,14 @@ int ft_host_speed_store(const char *path, double flops, int repeats, char *err,
 int ft_host_speed_resolve(double given, double *flops, char *source,
                           size_t srclen, char *err, size_t errlen);
 
+/* As ft_host_speed_resolve, but when nothing gives the speed (no option,
+ * no variable, no file) measures it now as `ftsim host-speed` does (about
+ * a second), stores it in the file (best effort) and says so on stderr:
+ * a user's first measured run needs no extra step. Errors as
+ * ft_host_speed_resolve's (a malformed file stays an error). */
+int ft_host_speed_obtain(double given, double *flops, char *source,
+                         size_t srclen, char *err, size_t errlen);
+
 /* `ftsim host-speed [--show] [--repeat N]`: measures and stores the speed,
  * or with --show prints the one a run would use. Returns an exit status. */
 int ft_host_speed_main(int argc, char **argv);

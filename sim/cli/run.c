@@ -124,8 +124,8 @@ static int decide_compute(struct run *r) {
   }
   if (rc || !r->measured)
     return rc;
-  if (ft_host_speed_resolve(r->args.host_speed, &r->host_speed, r->speed_source,
-                            sizeof r->speed_source, err, sizeof err))
+  if (ft_host_speed_obtain(r->args.host_speed, &r->host_speed, r->speed_source,
+                           sizeof r->speed_source, err, sizeof err))
     return complain(FT_EXIT_USAGE, "%s (%s)", err, r->compute_why);
   return FT_EXIT_OK;
 }

@@ -173,8 +173,8 @@ static int check_host_speed(const struct ft_sweep *s) {
   char source[PATH_LEN], err[PATH_LEN + 256];
   double flops;
   if (!mode || strcmp(mode, "measured") != 0 ||
-      ft_host_speed_resolve(0, &flops, source, sizeof source, err,
-                            sizeof err) == 0)
+      ft_host_speed_obtain(0, &flops, source, sizeof source, err, sizeof err) ==
+          0)
     return 0;
   fprintf(stderr, "ftsim: %s: field 'compute': %s\n", s->name, err);
   return FT_EXIT_USAGE;

@@ -252,14 +252,6 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
 
 /* Rank 0: every image of `wave` is stored; the servers make it the
  * committed generation. */
-void ft_commit_to_servers(const struct ft_runtime *rt, int wave, int inc,
-                          double time) {
-  struct ft_wire m = {
-      .kind = FT_WIRE_COMMIT, .wave = wave, .inc = inc, .x = {time}};
-  for (int s = 0; s < rt->servers; s++)
-    ft_control_send(rt->app_ranks + s, &m);
-}
-
 /* Rank 0 found every image of `wave` stored: it proposes the commit to the
  * dispatcher, which decides it where rollbacks are ordered and tells the
  * other servers (service.c, on_commit, has the ordering argument). */

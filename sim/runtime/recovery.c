@@ -18,7 +18,26 @@
 #include "msglog.h"
 #include "runtime.h"
 
-extern int main(int argc, char **argv); /* the application's */
+/* The application's entry point, found the way smpirun finds it
+ * (SimGrid 3.32, smpi_global.cpp, smpi_resolve_function): a Fortran main
+ * program that smpiff turned into `subroutine user_main` first, then C's,
+ * C++'s or gfortran's own `main`. Both are weak: a module has one or the
+ * other (smpiff's has no `main`, and -Wl,-z,defs accepts a weak undefined
+ * reference), and an unresolved one is NULL. */
+extern int main(int argc, char **argv) __attribute__((weak));
+extern void user_main_(void) __attribute__((weak));
+
+/* Runs the application's entry point again from the top; returns its
+ * exit code (0 for a Fortran main program that returns). */
+static int run_application(struct ft_runtime *rt) {
+  if (user_main_) {
+    user_main_();
+    return 0;
+  }
+  if (main)
+    return main(rt->argc, rt->argv);
+  ft_fatal("the program has neither main nor user_main_ to restart");
+}
 
 /* ---- Control messages ---- */
 
@@ -315,6 +334,48 @@ static size_t gap_for(struct ft_runtime *rt, int life_ended) {
   return rt->ml_gap;
 }
 
+/* Under pcl and vcl nothing cancels the receives a lost life left posted on
+ * the abandoned communicators: they complete when the messages the peers'
+ * lost lives had sent arrive, and write into the lost life's buffers, some
+ * on its stack, right below the restart loop's frame, where the next life
+ * would run (examples/c/heat, its halos on main's stack, crashed at the
+ * second rollback: a double written over a return address, smpirun status
+ * 139; user/c_pcl_mtbf). So lives alternate between two zones: right below
+ * the loop's frame, and below a gap as deep as the deepest lost life (plus
+ * a margin); each life and its recovery run where the life before did not.
+ * The stack stays within two lives whatever the number of failures; a
+ * receive of two lives ago could still write only if its transfer outlasted
+ * a whole life and a recovery. The first rollback starts below the whole
+ * first life (the loop's frame is below the failure's): no gap. Returns the
+ * gap above the next life; a failure during a recovery keeps the zone. */
+static size_t zone_for(struct ft_runtime *rt, int life_ended) {
+  if (!life_ended)
+    return rt->zone_gap;
+  size_t depth = rt->loop_sp > rt->fail_sp ? rt->loop_sp - rt->fail_sp : 0;
+  if (depth == 0)
+    return rt->zone_gap = 0;
+  size_t own = depth > rt->zone_gap ? depth - rt->zone_gap : 0;
+  if (own + 65536 > rt->zone_depth)
+    rt->zone_depth = own + 65536;
+  rt->zone_gap = rt->zone_gap ? 0 : rt->zone_depth;
+  if (rt->zone_gap > rt->ml_gap_max)
+    rt->ml_gap_max = rt->zone_gap;
+  return rt->zone_gap;
+}
+
+/* Recovers, then runs the application, below a gap of `gap` bytes that
+ * lasts as long as the life (pcl, vcl: see zone_for). */
+static __attribute__((noinline, noreturn)) void run_below(struct ft_runtime *rt,
+                                                          size_t gap) {
+  volatile char *keep = alloca(gap ? gap : 1);
+  keep[0] = 0;
+  recover(rt);
+  rt->life_running = 1;
+  int code = run_application(rt);
+  keep[0] = 1; /* the gap lives until the life ends */
+  ft_backend_exit_rank(code);
+}
+
 /* Every rollback lands here: the frame of the first rollback stays below
  * the restarted main() for the rest of the run. */
 static _Noreturn void restart_loop(struct ft_runtime *rt) {
@@ -327,13 +388,11 @@ static _Noreturn void restart_loop(struct ft_runtime *rt) {
   rt->life_running = 0;
   if (life_ended)
     ft_app_heap_end_life(&rt->heap);
-  if (rt->ml)
-    recover_below(rt, gap_for(rt, life_ended));
-  else
-    recover(rt);
+  if (!rt->ml)
+    run_below(rt, zone_for(rt, life_ended));
+  recover_below(rt, gap_for(rt, life_ended));
   rt->life_running = 1;
-  int code = main(rt->argc, rt->argv);
-  ft_backend_exit_rank(code);
+  ft_backend_exit_rank(run_application(rt));
 }
 
 _Noreturn void ft_rollback_now(struct ft_runtime *rt) {

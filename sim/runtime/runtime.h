@@ -184,6 +184,10 @@ struct ft_runtime {
   size_t ml_gap;              /* stack kept below the loop's frame during
                                  a message-logging recovery */
   size_t ml_gap_max;          /* the deepest gap of the run (summary) */
+  size_t zone_gap;            /* pcl, vcl: stack kept above the running life
+                                 (0, or zone_depth; recovery.c) */
+  size_t zone_depth;          /* pcl, vcl: the deepest lost life, plus a
+                                 margin */
   int life_running;           /* main() runs: the next failure ends a life
                                  (not a recovery) */
   struct ft_app_heap heap;    /* the application's blocks (app_heap.c) */
@@ -408,10 +412,6 @@ struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave);
 /* Restores the protected buffers from `image` (size bytes); aborts the run
  * with a clear error when they do not match. */
 void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size);
-/* Tells every checkpoint server that `wave` is committed (incarnation
- * `inc`; `time`: when its checkpoint was taken, or committed). */
-void ft_commit_to_servers(const struct ft_runtime *rt, int wave, int inc,
-                          double time);
 /* World rank of the checkpoint server of application rank `rank`. */
 int ft_server_of(const struct ft_runtime *rt, int rank);
 /* World rank of the dispatcher (the first service rank). */

@@ -225,16 +225,33 @@ static void start_scheduler(struct service *s, struct dispatcher *d) {
 }
 
 /* The scheduler has every image of `wave`: the servers commit it. */
-static void scheduler_commit(struct service *s, struct dispatcher *d,
-                             int wave) {
-  double now = ft_backend_now();
+/* The dispatcher decides that `wave` is committed (pcl: rank 0's proposal,
+ * on_commit; vcl: its scheduler). `when`: the time the wave's checkpoint
+ * was taken, or its commit. Its own store commits at once and the other
+ * servers hear it from here: a rollback this dispatcher orders later
+ * reaches them after the COMMIT (one sender's messages stay in order), and
+ * its own store cannot discard the wave's images before committing them (a
+ * COMMIT it sent itself could: the rollback's discard came first, vcl, "rank
+ * 2 has no image of wave 10 (committed: 9, in progress: none)"). */
+static void decide_commit(struct service *s, struct dispatcher *d, int wave,
+                          int inc, double when) {
+  char err[512];
+  struct ft_wire m = {
+      .kind = FT_WIRE_COMMIT, .wave = wave, .inc = inc, .x = {when}};
   d->stall = 0; /* progress */
   d->waves++;
-  d->committed_wave = wave; /* at once: a rollback ordered before this
-                               message comes back restores it */
-  d->committed_time = now - s->start;
-  ft_trace_commit(wave, d->inc);
-  ft_commit_to_servers(s->rt, wave, d->inc, now);
+  d->committed_wave = wave; /* a rollback ordered from now on restores it */
+  d->committed_time = when - s->start;
+  ft_trace_commit(wave, inc);
+  for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
+    send_wire(r, m);
+  if (s->serves > 0 && ft_store_commit(s->store, wave, err, sizeof err) != 0)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
+}
+
+static void scheduler_commit(struct service *s, struct dispatcher *d,
+                             int wave) {
+  decide_commit(s, d, wave, d->inc, ft_backend_now());
 }
 
 static void scheduler_step(struct service *s, struct dispatcher *d,
@@ -517,17 +534,10 @@ static void on_commit(struct service *s, const struct ft_wire *m) {
   char err[512];
   if (m->inc < s->inc)
     return;
-  if (s->d && m->from < s->rt->app_ranks) { /* rank 0's proposal */
-    struct ft_wire relay = *m;
-    if (s->d->stopped)
-      return;        /* the run is over: nobody was told of this wave */
-    s->d->stall = 0; /* progress */
-    s->d->waves++;
-    s->d->committed_wave = m->wave;
-    s->d->committed_time = m->x[0] - s->start;
-    ft_trace_commit(m->wave, m->inc);
-    for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
-      send_wire(r, relay);
+  if (s->d) {           /* rank 0's proposal (pcl) */
+    if (!s->d->stopped) /* else the run is over: nobody hears of it */
+      decide_commit(s, s->d, m->wave, m->inc, m->x[0]);
+    return;
   }
   if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
