@@ -20,6 +20,8 @@ void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
       "  plot       gnuplot figures and a report page of a sweep's CSV\n"
       "  check      prove a run's event trace consistent (ftsim check "
       "--help)\n"
+      "  soak       random failure scenarios, every run judged (ftsim soak "
+      "--help)\n"
       "  protocols  list the fault-tolerance protocols\n"
       "  platforms  list the platforms (<source>/platforms/*.xml)\n"
       "  apps       list the built workloads (<build>/apps/{smpi,real})\n"
