@@ -293,7 +293,7 @@ struct stats {
   long per_protocol[MAX_LIST], per_protocol_bad[MAX_LIST];
   long verdicts[FT_SOAK_VERDICTS];
   long kinds[FT_SOAK_KINDS];
-  long failures, max_failures, max_failures_rss, peak_rss;
+  long failures, saw, max_failures, max_failures_rss, peak_rss;
 };
 
 struct soak {
@@ -369,8 +369,10 @@ static void count(struct soak *s, uint64_t seed,
     st->accepted++;
   else
     st->per_protocol_bad[p]++;
-  if (r->failures > 0)
+  if (r->failures > 0) {
     st->failures += r->failures;
+    st->saw++;
+  }
   if (r->failures > st->max_failures) {
     st->max_failures = r->failures;
     st->max_failures_rss = r->rss_kb;
@@ -496,10 +498,10 @@ static void summary(const struct soak *s) {
   for (int v = 0; v < FT_SOAK_VERDICTS; v++)
     printf(" %s %ld", ft_soak_verdict_name((enum ft_soak_verdict)v),
            st->verdicts[v]);
-  printf("\nsoak: failures injected %ld, at most %ld in one run (peak "
-         "memory %ld MB); peak memory of a run %ld MB\n",
-         st->failures, st->max_failures, st->max_failures_rss / 1024,
-         st->peak_rss / 1024);
+  printf("\nsoak: failures injected %ld in %ld runs, at most %ld in one run "
+         "(peak memory %ld MB); peak memory of a run %ld MB\n",
+         st->failures, st->saw, st->max_failures,
+         st->max_failures_rss / 1024, st->peak_rss / 1024);
   if (st->runs > st->accepted || s->o->keep)
     printf("soak: files kept in %s\n", s->work);
   printf("%ld passed, %ld failed\n", st->accepted, st->runs - st->accepted);
