@@ -500,8 +500,8 @@ static void summary(const struct soak *s) {
            st->verdicts[v]);
   printf("\nsoak: failures injected %ld in %ld runs, at most %ld in one run "
          "(peak memory %ld MB); peak memory of a run %ld MB\n",
-         st->failures, st->saw, st->max_failures,
-         st->max_failures_rss / 1024, st->peak_rss / 1024);
+         st->failures, st->saw, st->max_failures, st->max_failures_rss / 1024,
+         st->peak_rss / 1024);
   if (st->runs > st->accepted || s->o->keep)
     printf("soak: files kept in %s\n", s->work);
   printf("%ld passed, %ld failed\n", st->accepted, st->runs - st->accepted);
