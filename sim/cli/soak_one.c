@@ -314,8 +314,13 @@ static void print_defect(const struct run *r, enum ft_soak_verdict v,
     fputs(" check trace", out);
   }
   fputc('\n', out);
-  fprintf(out, "soak:   or: ftsim soak --seed %llu --runs 1 --protocols %s\n",
+  fprintf(out, "soak:   or: ftsim soak --seed %llu --runs 1 --protocols %s",
           (unsigned long long)c->seed, c->protocol);
+  size_t all;
+  ft_soak_apps(&all);
+  for (size_t i = 0; r->env->napps < all && i < r->env->napps; i++)
+    fprintf(out, "%s%s", i ? "," : " --apps ", r->env->apps[i]->name);
+  fputc('\n', out);
   fprintf(out, "soak:   output kept in %s\n", r->dir);
 }
 
