@@ -82,6 +82,7 @@ static void exec_child(const char *ftsim, struct ft_strv *args, const char *out,
 static void wait_step(pid_t pid, double timeout, struct step *st) {
   double deadline = now() + timeout;
   struct rusage ru;
+  memset(&ru, 0, sizeof ru);
   int ws = 0;
   for (;;) {
     pid_t got = wait4(pid, &ws, WNOHANG, &ru);
