@@ -11,6 +11,7 @@
 #include "paths.h"
 #include "plot.h"
 #include "run.h"
+#include "soak.h"
 #include "sweep.h"
 #include "usage.h"
 
@@ -23,6 +24,8 @@ static int help(int argc, char **argv, const struct ft_dirs *dirs) {
     ft_check_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "host-speed") == 0)
     ft_host_speed_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "soak") == 0)
+    ft_soak_usage(stdout);
   else
     ft_usage_main(stdout, dirs);
   return FT_EXIT_OK;
@@ -53,6 +56,8 @@ int main(int argc, char **argv) {
     return ft_check_main(argc - 2, argv + 2);
   if (strcmp(cmd, "host-speed") == 0)
     return ft_host_speed_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "soak") == 0)
+    return ft_soak_main(argc - 2, argv + 2);
   if (is_help(cmd))
     return help(argc - 2, argv + 2, &dirs);
   if (strcmp(cmd, "protocols") == 0) {
@@ -65,7 +70,7 @@ int main(int argc, char **argv) {
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
           "ftsim: unknown command '%s' (commands: run, sweep, analyze, "
-          "plot, check, host-speed, protocols, platforms, apps, help)\n",
+          "plot, check, host-speed, soak, protocols, platforms, apps, help)\n",
           cmd);
   return FT_EXIT_USAGE;
 }

@@ -23,6 +23,8 @@ void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
       "--help)\n"
       "  host-speed measure and store this machine's speed, for measured\n"
       "             computation (ftsim host-speed --help)\n"
+      "  soak       random failure scenarios, every run judged (ftsim soak "
+      "--help)\n"
       "  protocols  list the fault-tolerance protocols\n"
       "  platforms  list the platforms (<source>/platforms/*.xml)\n"
       "  apps       list the built workloads (<build>/apps/{smpi,real})\n"
