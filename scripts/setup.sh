@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PACKAGES="cmake ninja-build pkg-config gcc gfortran libsimgrid-dev
+PACKAGES="cmake ninja-build pkg-config gcc g++ gfortran libsimgrid-dev
   libcriterion-dev gnuplot-nox libopenmpi-dev openmpi-bin spin clang-format
   zlib1g-dev"
 

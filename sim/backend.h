@@ -42,6 +42,15 @@ int ft_backend_f_statuses_ignore(const void *p);
  * MPI_Status_c2f; its Fortran status has the C struct's layout). */
 void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f);
 
+/* Measured computation (SMPI): restarts this rank's benchmark timer
+ * without charging what it measured. Call it right after an MPI call that
+ * returns with the timer already running across other actors' work: SMPI
+ * 3.32's MPI_Comm_dup, _split, _create and MPI_Cart_create make MPI calls
+ * of their own inside, and the CPU time the other ranks spent meanwhile was
+ * charged to the caller at its next MPI call (a checkpoint server started
+ * 30 ms late). No-op for a real MPI. */
+void ft_backend_bench_restart(void);
+
 /* Sleeps `seconds` (simulated under SMPI, real otherwise). */
 void ft_backend_sleep(double seconds);
 

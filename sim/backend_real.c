@@ -45,6 +45,8 @@ void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
   MPI_Status_c2f(c, f);
 }
 
+void ft_backend_bench_restart(void) {}
+
 void ft_backend_sleep(double seconds) {
   if (seconds <= 0)
     return;

@@ -23,6 +23,20 @@ void ft_backend_compute(double flops) {
     smpi_execute_flops_benched(flops);
 }
 
+/* SMPI measures a rank's computation in thread CPU time between its MPI
+ * calls (smpi_bench_begin at the exit of one, smpi_bench_end at the entry
+ * of the next). A SimGrid call made outside MPI (a sleep, a mailbox
+ * transfer) hands the thread to other ranks: under measured computation
+ * their CPU time would be charged to this rank. So the runtime's own
+ * SimGrid calls stop the timer first (charging what ran up to here, as an
+ * MPI call would) and restart it after, as smpi_execute_flops_benched
+ * does. Without measured computation this only stops and restarts a
+ * timer. */
+static void bench_pause(void) { smpi_bench_end(); }
+static void bench_resume(void) { smpi_bench_begin(); }
+
+void ft_backend_bench_restart(void) { smpi_bench_begin(); }
+
 _Noreturn void ft_backend_exit_rank(int code) {
   exit(code); /* smpi_helpers.h maps exit() to smpi_exit(): this rank only */
 }
@@ -54,8 +68,11 @@ void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
 }
 
 void ft_backend_sleep(double seconds) {
-  if (seconds > 0)
+  if (seconds > 0) {
+    bench_pause();
     sg_actor_sleep_for(seconds);
+    bench_resume();
+  }
 }
 
 static sg_mailbox_t padding_mailbox(int from, int to) {
@@ -72,9 +89,11 @@ void ft_backend_padding_send(int from, int to, double bytes) {
   void *token = calloc(1, 1); /* never read: only the size matters */
   if (!token)
     return;
+  bench_pause();
   sg_comm_t c =
       sg_mailbox_put_init(padding_mailbox(from, to), token, (long)bytes);
   sg_comm_detach(c, NULL);
+  bench_resume();
 }
 
 /* The payload pointer is written at completion: it lives with the handle.
@@ -94,7 +113,9 @@ void *ft_backend_padding_receive(int from, int to) {
   h->data = NULL;
   h->watched = h->complete = 0;
   h->waiter = NULL;
+  bench_pause();
   h->comm = sg_mailbox_get_async(padding_mailbox(from, to), &h->data);
+  bench_resume();
   return h;
 }
 
@@ -102,14 +123,16 @@ int ft_backend_padding_done(void *handle, int block) {
   struct padding_receive *h = handle;
   if (!h)
     return 1;
+  bench_pause();
+  int done;
   if (h->watched) {
     while (block && !h->complete)
       sg_actor_yield(); /* never used so: the service waits on its waiter */
-    if (!h->complete)
-      return 0;
-  } else if (block)
-    sg_comm_wait(h->comm);
-  else if (!sg_comm_test(h->comm))
+    done = h->complete;
+  } else
+    done = block ? (sg_comm_wait(h->comm), 1) : sg_comm_test(h->comm);
+  bench_resume();
+  if (!done)
     return 0;
   free(h);
   return 1;
@@ -143,12 +166,20 @@ static void waiter_helper(int argc, char **argv) {
   struct ft_waiter *w = waiter_of_args(argv);
   (void)argc;
   SMPI_thread_create();
+  /* Measured computation: SMPI charges an actor the thread CPU time between
+   * two MPI calls, and every SimGrid call lets the other actors run in the
+   * same thread; so the helper's timer runs only around its MPI call (it
+   * was charged the ranks' computation and delayed the service's answers
+   * by tens of milliseconds: a STORED late, a commit lost,
+   * cli/measured_computation_through_a_failure_pessimist). */
   for (;;) {
     sg_sem_acquire(w->go);
     if (w->quit)
       return;
     int index = MPI_UNDEFINED;
+    bench_resume();
     PMPI_Waitany(w->n, w->copy, &index, MPI_STATUS_IGNORE);
+    bench_pause();
     w->completed = index;
     sg_sem_release(w->wake);
   }
@@ -169,8 +200,10 @@ struct ft_waiter *ft_backend_waiter_create(void) {
   char ptr[32];
   snprintf(ptr, sizeof ptr, "%p", (void *)w);
   char *argv[] = {"ftsim-waiter", ptr, NULL};
+  bench_pause(); /* a SimGrid call lets the other actors run */
   w->helper = sg_actor_init("ftsim-waiter", sg_host_self());
   sg_actor_start(w->helper, waiter_helper, 2, argv);
+  bench_resume();
   return w;
 }
 
@@ -180,10 +213,12 @@ void ft_backend_waiter_destroy(struct ft_waiter *w) {
   if (w->busy)
     waiter_fatal("a service's waiter destroyed while it waits");
   w->quit = 1;
+  bench_pause();
   sg_sem_release(w->go);
   sg_actor_join(w->helper, -1);
   sg_sem_destroy(w->go);
   sg_sem_destroy(w->wake);
+  bench_resume();
   free(w->copy);
   free(w->from);
   free(w);
@@ -227,6 +262,8 @@ static int waiter_take(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
 
 int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
                     double deadline) {
+  bench_pause(); /* measured computation: the ranks that run meanwhile are
+                    not this service's CPU time */
   if (!w->busy)
     (void)waiter_arm(w, n, reqs); /* none: a transfer or the deadline */
   int timed_out = 0;
@@ -236,6 +273,7 @@ int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
     double left = deadline - simgrid_get_clock();
     timed_out = sg_sem_acquire_timeout(w->wake, left > 0 ? left : 0);
   }
+  bench_resume();
   if (timed_out)
     return FT_WAIT_DEADLINE;
   if (w->busy && w->completed >= 0)
@@ -259,6 +297,8 @@ void ft_backend_padding_notify(void *handle, struct ft_waiter *w) {
   char ptr[32];
   snprintf(ptr, sizeof ptr, "%p", handle);
   char *argv[] = {"ftsim-padding", ptr, NULL};
+  bench_pause();
   sg_actor_t a = sg_actor_init("ftsim-padding", sg_host_self());
   sg_actor_start(a, watcher, 2, argv);
+  bench_resume();
 }

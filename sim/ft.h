@@ -20,6 +20,11 @@ extern "C" {
  * rank's host. Under SMPI the rank's simulated clock advances by
  * flops / host speed (the platform file gives the speed); in reference mode
  * this does nothing, since the real computation takes real time.
+ * A program that calls it declares its computation: `ftsim run --compute
+ * auto` then turns SMPI's measurement of CPU time off (modelled
+ * computation), since the same work would otherwise be charged twice; a
+ * program that never calls it is measured instead (README, "Computation:
+ * modelled or measured").
  * Precondition: flops >= 0 (a negative value is ignored). */
 void ft_compute(double flops);
 

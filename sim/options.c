@@ -20,12 +20,13 @@ void ft_options_defaults(struct ft_options *options) {
   options->server_map = FT_SERVER_MAP_BLOCK;
   options->event_loggers = 1;
   options->log_batch = 64;
+  options->stall_failures = FT_STALL_FAILURES_DEFAULT;
 }
 
 const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
          "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
-         "log_batch, copy_mbps, trace";
+         "log_batch, copy_mbps, trace, max_time, stall_failures";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -140,6 +141,14 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
     *why = "copy_mbps must be a number of MB/s in [0, 1e9]";
     return parse_double(value, 0, 1e9, &o->copy_mbps);
   }
+  if (strcmp(key, "max_time") == 0) {
+    *why = "max_time must be a number of seconds in [0, 1e9] (0: no limit)";
+    return parse_double(value, 0, FT_TIME_MAX_S, &o->max_time);
+  }
+  if (strcmp(key, "stall_failures") == 0) {
+    *why = "stall_failures must be an integer in [0, 1000000] (0: never)";
+    return ft_parse_int(value, 0, 1000000, &o->stall_failures);
+  }
   if (strcmp(key, "scenario") == 0) {
     *why = "scenario must be a file path (under 512 bytes)";
     return parse_path(value, o->scenario, sizeof o->scenario);
@@ -240,6 +249,11 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
                     "scenario=%s: protocol %s does not recover from failures "
                     "(pcl, vcl, pessimist and v2 do)",
                     o->scenario, o->protocol);
+  if (o->max_time > 0 && !p->recovers)
+    return complain(err, errlen,
+                    "max_time=%g: protocol %s has no dispatcher to stop the "
+                    "run (pcl, vcl, pessimist and v2 do)",
+                    o->max_time, o->protocol);
   if (p->recovers && o->service_ranks < 1)
     return complain(err, errlen,
                     "service_ranks=%d: protocol %s needs at least one service "

@@ -45,7 +45,19 @@ struct ft_options {
   char trace[512];   /* event trace for `ftsim check`: each rank writes
                         TRACE.<world rank> (sim/runtime/trace.h); default "":
                         no trace */
+  /* When a run that cannot progress ends (the dispatcher decides, in
+   * simulated time; the run ends with "outcome":"no_progress"). */
+  double max_time;    /* simulated seconds of run time after which the run
+                         is stopped; default 0: no limit */
+  int stall_failures; /* N: after N failures in a row with no progress,
+                         the next failure due stops the run instead
+                         (progress: a committed wave, pcl and vcl; a failed
+                         rank's restart completed, pessimist and v2);
+                         default FT_STALL_FAILURES_DEFAULT, 0: never */
 };
+
+/* The default of stall_failures. */
+#define FT_STALL_FAILURES_DEFAULT 1000
 
 /* How application ranks are spread over the checkpoint servers. */
 enum ft_server_map {
@@ -77,7 +89,8 @@ int ft_parse_int(const char *s, long min, long max, int *out);
 /* Checks that parsed options go together, as the runtime requires at
  * MPI_Init: a scenario needs a protocol that recovers, such a protocol at
  * least one service rank, message logging (pessimist, v2) at least
- * event_loggers service ranks. Returns 0, or -1 with a message naming the
+ * event_loggers service ranks, max_time > 0 a protocol that recovers (its
+ * dispatcher stops the run). Returns 0, or -1 with a message naming the
  * keys, e.g. "event_loggers=3 but service_ranks=1: the event loggers are
  * service ranks (service_ranks=3 or more)". */
 int ft_options_check(const struct ft_options *options, char *err,

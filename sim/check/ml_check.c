@@ -392,6 +392,24 @@ static int check_all_delivered(struct ml_checker *c) {
   return 0;
 }
 
+/* Whether the dispatcher's file PREFIX.RANKS (absent unless it wrote a
+ * record) has a stop record: the run could not progress and every rank
+ * abandoned its run where it stood, so nothing in flight is owed. */
+static int stopped_run(const char *prefix, int ranks) {
+  char name[1100], buf[256], kind[16];
+  snprintf(name, sizeof name, "%s.%d", prefix, ranks);
+  FILE *in = fopen(name, "r");
+  int stopped = 0;
+  double t;
+  int rank, inc;
+  while (in && !stopped && fgets(buf, sizeof buf, in))
+    stopped = sscanf(buf, "%lf %d %d %15s", &t, &rank, &inc, kind) == 4 &&
+              strcmp(kind, "stop") == 0;
+  if (in)
+    fclose(in);
+  return stopped;
+}
+
 enum ft_check_status ft_ml_check_files(const char *prefix, int ranks,
                                        struct ft_check_result *res) {
   struct ml_checker c = {.res = res};
@@ -411,7 +429,7 @@ enum ft_check_status ft_ml_check_files(const char *prefix, int ranks,
     rc = read_rank(&c, name, in);
     fclose(in);
   }
-  if (rc == 0 && !c.truncated[0])
+  if (rc == 0 && !c.truncated[0] && !stopped_run(prefix, ranks))
     rc = check_all_delivered(&c);
   if (c.truncated[0] && res->status == FT_CHECK_VIOLATION) {
     size_t n = strlen(res->message);

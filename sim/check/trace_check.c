@@ -119,6 +119,7 @@ struct ft_check {
   struct commit *commits;
   size_t n_commits, cap_commits;
   uint64_t events, messages;
+  int stopped; /* the dispatcher's stop record: the run could not progress */
 };
 
 struct ft_check *ft_check_new(void) {
@@ -415,6 +416,21 @@ static int read_end(struct reader *rd, int inc, struct rank_trace *t) {
   return 0;
 }
 
+/* The dispatcher stopped the run (it could not progress, README "Runs that
+ * cannot progress"): WHY is stall_failures or max_time, INC the
+ * dispatcher's incarnation then. */
+static int read_stop(struct reader *rd) {
+  int64_t v;
+  if (expect_fields(rd, 6, "WHY INC") ||
+      int_field(rd, 5, "inc", 0, INT32_MAX, &v))
+    return -1;
+  if (strcmp(rd->tok[4], "stall_failures") && strcmp(rd->tok[4], "max_time"))
+    return bad(rd, "why", "expected stall_failures or max_time, got '%s'",
+               rd->tok[4]);
+  rd->ck->stopped = 1;
+  return 0;
+}
+
 static int read_record(struct reader *rd) {
   struct ft_check *ck = rd->ck;
   if (rd->n < 4)
@@ -464,6 +480,8 @@ static int read_record(struct reader *rd) {
     return read_control(rd);
   if (strcmp(kind, "end") == 0)
     return read_end(rd, inc, t);
+  if (strcmp(kind, "stop") == 0)
+    return read_stop(rd);
   return bad(rd, "kind", "unknown record kind '%s'", kind);
 }
 
@@ -1098,7 +1116,10 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
   for (size_t i = 0; rc == 0 && i < n_items; i++)
     rc = items[i].is_commit ? check_commit(&c, &ck->commits[items[i].commit])
                             : check_rollback(&c, items[i].inc);
-  if (rc == 0 && !truncated)
+  /* A stopped run ended where each rank stood: no common final
+   * incarnation, nothing owed (every rank abandoned its run, as at a
+   * rollback). Every commit and rollback before the stop was checked. */
+  if (rc == 0 && !truncated && !ck->stopped)
     rc = check_end(&c);
   free(items);
   free(c.kpos);

@@ -31,6 +31,11 @@
  *   end                                 the last record of a file: the
  *                                        rank finished (INC: its final
  *                                        incarnation)
+ *   stop     WHY INC                     dispatcher: the run was stopped,
+ *                                        it could not progress (WHY:
+ *                                        stall_failures or max_time); the
+ *                                        end checks (final incarnation,
+ *                                        nothing lost) are not owed
  * CH is p (point-to-point) or c (a collective's shadow channel). A message
  * is (INC, COMM, CH, sender, receiver, TAG, SEQ): SEQ counts the messages
  * of one channel from the start of the incarnation, on both sides. */

@@ -69,6 +69,7 @@ static void summarise(struct ft_group *g, const struct ft_results *r) {
                               FT_COL_RECOVERY};
   for (size_t i = 0; i < g->nrows; i++) {
     const struct ft_row *row = &r->rows[g->rows[i]];
+    g->nstopped += strcmp(row->cell[FT_COL_OUTCOME], "no_progress") == 0;
     if (!row_ok(row))
       continue;
     t[g->nok++] = num(row->cell[FT_COL_COMPLETION]);

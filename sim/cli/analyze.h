@@ -30,6 +30,8 @@ struct ft_group {
   const struct ft_row *rep; /* its first row: the parameter cells */
   size_t *rows;             /* indices of its rows in the results */
   size_t nrows, nok;        /* rows, and rows with outcome ok */
+  size_t nstopped;          /* rows with outcome no_progress: stopped runs,
+                               out of the means like every row not ok */
   struct ft_stats time;     /* completion_time_s over the ok rows */
   double waves, failures, lost, recovery; /* means over the ok rows */
   double period, mtbf;           /* numbers; mtbf NAN for none or a trace */

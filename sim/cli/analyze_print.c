@@ -96,15 +96,18 @@ static void print_optima(FILE *out, const struct ft_analysis *a) {
 
 void ft_analysis_print_text(FILE *out, const struct ft_analysis *a,
                             const char *name) {
-  size_t rows = 0, ok = 0;
-  for (size_t i = 0; i < a->count; i++)
+  size_t rows = 0, ok = 0, stopped = 0;
+  for (size_t i = 0; i < a->count; i++) {
     rows += a->groups[i].nrows, ok += a->groups[i].nok;
+    stopped += a->groups[i].nstopped;
+  }
   fprintf(out,
-          "Sweep %s: %zu rows (%zu ok), %zu groups of seeds.\n"
+          "Sweep %s: %zu rows (%zu ok, %zu no_progress), %zu groups of "
+          "seeds.\n"
           "Completion time over the seeds of each group: mean, standard "
           "deviation, 95%% confidence half-width (Student t); n* when some "
           "rows did not end ok. eff = failure-free time / mean.\n\n",
-          name, rows, ok, a->count);
+          name, rows, ok, stopped, a->count);
   print_groups(out, a);
   fprintf(out, "\nOptimal periods per MTBF: the best period simulated, and "
                "Young's sqrt(2CM) and Daly's higher-order estimate from the "

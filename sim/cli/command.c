@@ -12,11 +12,18 @@ static void build_smpirun(const struct ft_command_spec *s,
   ft_strv_push(argv, s->platform_file);
   ft_strv_push(argv, "-hostfile");
   ft_strv_push(argv, s->hostfile);
-  ft_strv_push(argv, FT_SMPI_CFG_COMPUTATION);
+  if (s->measured) {
+    ft_strv_push(argv, FT_SMPI_CFG_MEASURED);
+    ft_strv_pushf(argv, "--cfg=smpi/host-speed:%.6gf", s->host_speed);
+  } else {
+    ft_strv_push(argv, FT_SMPI_CFG_COMPUTATION);
+  }
   ft_strv_push(argv, FT_SMPI_CFG_INJECTED);
   ft_strv_push(argv, FT_SMPI_CFG_PRIVATIZATION);
   ft_strv_push(argv, FT_SMPI_LOG_QUIET);
   ft_strv_push(argv, FT_SMPI_LOG_DEADLOCK);
+  for (size_t i = 0; i < s->ncfgs; i++)
+    ft_strv_pushf(argv, "--cfg=%s", s->cfgs[i]);
 }
 
 static void build_mpirun(const struct ft_command_spec *s,

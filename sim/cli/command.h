@@ -9,14 +9,17 @@
 
 #include "strv.h"
 
-/* SimGrid settings of every simulated run: computation is modelled, not
- * measured (DESIGN.md); MPI_Test and MPI_Iprobe cost a fixed simulated
+/* SimGrid settings of every simulated run: computation is modelled (only
+ * ft_compute costs time, DESIGN.md) unless the run measures it (then
+ * FT_SMPI_CFG_MEASURED and smpi/host-speed replace FT_SMPI_CFG_COMPUTATION);
+ * MPI_Test and MPI_Iprobe cost a fixed simulated
  * time (SMPI's default grows it with every unsuccessful call, in a counter
  * all ranks share: a service rank that polls would slow an application's
  * test loop down); the dlopen privatization interposition needs; only
  * warnings and errors from SimGrid, except the engine's INFO lines, which
  * list the blocked actors after "Deadlock detected". */
 #define FT_SMPI_CFG_COMPUTATION "--cfg=smpi/simulate-computation:no"
+#define FT_SMPI_CFG_MEASURED "--cfg=smpi/simulate-computation:yes"
 #define FT_SMPI_CFG_INJECTED "--cfg=smpi/grow-injected-times:no"
 #define FT_SMPI_CFG_PRIVATIZATION "--cfg=smpi/privatization:dlopen"
 #define FT_SMPI_LOG_QUIET "--log=root.thres:warning"
@@ -28,7 +31,11 @@ struct ft_command_spec {
   const char *mpirun;
   const char *platform_file; /* simulated only */
   const char *hostfile;      /* simulated only */
-  size_t ranks;              /* application + service ranks */
+  bool measured;             /* simulated only: SMPI measures computation */
+  double host_speed;         /* measured only: this machine's flop/s */
+  const char *const *cfgs;   /* simulated only: --cfg KEY:VALUE, in order */
+  size_t ncfgs;
+  size_t ranks; /* application + service ranks */
   const char *app_path;
   char *const *app_args;
   size_t napp_args;
@@ -37,7 +44,12 @@ struct ft_command_spec {
 };
 
 /* Appends to `argv` (empty) the launcher's command line:
- *   smpirun -np R -platform P -hostfile H <FT_SMPI_*> APP ARGS...
+ *   smpirun -np R -platform P -hostfile H <FT_SMPI_*> [--cfg=KEY:VALUE...]
+ *           APP ARGS...
+ * where FT_SMPI_* begins with FT_SMPI_CFG_COMPUTATION, or with
+ * FT_SMPI_CFG_MEASURED and --cfg=smpi/host-speed:<host_speed>f when
+ * `measured`; the user's --cfg come last, so that they win (SimGrid keeps
+ * the last value of an option);
  *   mpirun --oversubscribe -np R [--allow-run-as-root] -x ENV APP ARGS... */
 void ft_command_build(const struct ft_command_spec *spec, struct ft_strv *argv);
 

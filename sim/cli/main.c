@@ -5,11 +5,13 @@
 
 #include "analyze.h"
 #include "check.h"
+#include "host_speed.h"
 #include "listing.h"
 #include "outcome.h"
 #include "paths.h"
 #include "plot.h"
 #include "run.h"
+#include "soak.h"
 #include "sweep.h"
 #include "usage.h"
 
@@ -20,6 +22,10 @@ static int help(int argc, char **argv, const struct ft_dirs *dirs) {
     ft_sweep_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "check") == 0)
     ft_check_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "host-speed") == 0)
+    ft_host_speed_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "soak") == 0)
+    ft_soak_usage(stdout);
   else
     ft_usage_main(stdout, dirs);
   return FT_EXIT_OK;
@@ -48,6 +54,10 @@ int main(int argc, char **argv) {
     return ft_plot_main(argc - 2, argv + 2);
   if (strcmp(cmd, "check") == 0)
     return ft_check_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "host-speed") == 0)
+    return ft_host_speed_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "soak") == 0)
+    return ft_soak_main(argc - 2, argv + 2);
   if (is_help(cmd))
     return help(argc - 2, argv + 2, &dirs);
   if (strcmp(cmd, "protocols") == 0) {
@@ -60,7 +70,7 @@ int main(int argc, char **argv) {
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
           "ftsim: unknown command '%s' (commands: run, sweep, analyze, "
-          "plot, check, protocols, platforms, apps, help)\n",
+          "plot, check, host-speed, soak, protocols, platforms, apps, help)\n",
           cmd);
   return FT_EXIT_USAGE;
 }

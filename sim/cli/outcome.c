@@ -60,6 +60,12 @@ enum ft_exit ft_outcome_judge(const struct ft_outcome *o, char *msg,
     msg[0] = '\0';
   if (report_failures(o, msg, len))
     return FT_EXIT_FAILED;
+  if (o->no_progress) {
+    say(msg, len,
+        "the run could not progress and was stopped "
+        "(\"outcome\":\"no_progress\")");
+    return FT_EXIT_NO_PROGRESS;
+  }
   if (o->verified == 0) {
     say(msg, len, "the result was not verified (\"verified\":false)");
     return FT_EXIT_UNVERIFIED;

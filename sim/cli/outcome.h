@@ -8,10 +8,11 @@
 
 /* Exit statuses of `ftsim` (documented in `ftsim run --help`). */
 enum ft_exit {
-  FT_EXIT_OK = 0,         /* success, result verified (or not verifying) */
-  FT_EXIT_FAILED = 1,     /* the run failed */
-  FT_EXIT_USAGE = 2,      /* bad arguments, options, platform or app */
-  FT_EXIT_UNVERIFIED = 3, /* completed, but "verified":false */
+  FT_EXIT_OK = 0,          /* success, result verified (or not verifying) */
+  FT_EXIT_FAILED = 1,      /* the run failed */
+  FT_EXIT_USAGE = 2,       /* bad arguments, options, platform or app */
+  FT_EXIT_UNVERIFIED = 3,  /* completed, but "verified":false */
+  FT_EXIT_NO_PROGRESS = 4, /* stopped: "outcome":"no_progress" */
 };
 
 /* What was observed while the launcher ran. */
@@ -23,6 +24,7 @@ struct ft_outcome {
   bool summary;          /* a summary line came */
   const char *malformed; /* why the summary line is unusable, or NULL */
   int verified;          /* ft_summary_verified of the summary, or -1 */
+  bool no_progress;      /* ft_summary_no_progress of the summary */
 };
 
 /* Returns the exit status for `o` and writes into `msg` (len bytes) the
@@ -34,8 +36,11 @@ struct ft_outcome {
  *    \"FTSIM_SUMMARY \")"
  *   "ftsim: malformed summary line: <why>"
  *   "ftsim: the result was not verified (\"verified\":false)"
- * Any failure gives FT_EXIT_FAILED; else "verified":false gives
- * FT_EXIT_UNVERIFIED; else FT_EXIT_OK. */
+ *   "ftsim: the run could not progress and was stopped
+ *    (\"outcome\":\"no_progress\")"
+ * Any failure gives FT_EXIT_FAILED; else a stopped run gives
+ * FT_EXIT_NO_PROGRESS; else "verified":false gives FT_EXIT_UNVERIFIED; else
+ * FT_EXIT_OK. */
 enum ft_exit ft_outcome_judge(const struct ft_outcome *o, char *msg,
                               size_t len);
 

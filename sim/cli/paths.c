@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app_kind.h"
 #include "ftsim_cli_config.h"
 
 #define PLATFORM_SUFFIX ".xml"
@@ -136,13 +137,13 @@ int ft_paths_app(const struct ft_dirs *dirs, const char *name, bool real,
   if (ft_paths_is_path(name, NULL)) {
     snprintf(out, len, "%s", name);
     if (is_regular(out))
-      return 0;
+      return ft_app_check_kind(out, real, err, errlen);
     not_a_file("app", name, err, errlen);
     return -1;
   }
   snprintf(out, len, "%s/apps/%s/%s", dirs->build, apps_dir(real), name);
   if (is_regular(out))
-    return 0;
+    return ft_app_check_kind(out, real, err, errlen);
   struct ft_strv built = FT_STRV_INIT;
   char list[512];
   ft_paths_list_apps(dirs, real, &built);

@@ -41,7 +41,9 @@ int ft_paths_platform(const struct ft_dirs *dirs, const char *name, char *out,
  * (or <build>/apps/real/NAME when `real`). Returns -1 with `err` set when
  * it is not a regular file:
  *   "unknown app 'foo': no file /build/apps/smpi/foo (built: cg, lu)"
- *   "app 'x/y' does not exist" (or "is a directory", ...) */
+ *   "app 'x/y' does not exist" (or "is a directory", ...)
+ * or when it does not suit the mode (ft_app_check_kind): a module for the
+ * simulator with `real`, an executable without. */
 int ft_paths_app(const struct ft_dirs *dirs, const char *name, bool real,
                  char *out, size_t len, char *err, size_t errlen);
 

@@ -7,8 +7,8 @@
  *     ("none": no failure; empty for a trace point), trace ("FMT:PATH" or
  *     empty), seed, image_mb, detection_s, restart_s, app_args
  *   outcome: status (ftsim run's exit status: 0 ok, 1 failed, 2 usage, 3
- *     unverified; -1 killed by the sweep's timeout), outcome (ok, failed,
- *     usage, unverified, timeout)
+ *     unverified, 4 no progress; -1 killed by the sweep's timeout), outcome
+ *     (ok, failed, usage, unverified, no_progress, timeout)
  *   figures from the run's summary (empty when it printed none): verified,
  *     completion_time_s, waves, failures, rollbacks, ckpt_bytes,
  *     lost_work_s, recovery_s, messages, bytes, service_ranks,

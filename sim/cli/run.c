@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "elf_symbols.h"
+#include "host_speed.h"
 #include "launch.h"
 #include "outcome.h"
 #include "paths.h"
@@ -33,7 +35,11 @@ struct run {
   struct ft_strv hosts;
   struct ft_placement placement;
   char hostfile[PATH_LEN];
-  bool hostfile_temp; /* delete it at the end */
+  bool hostfile_temp;    /* delete it at the end */
+  bool measured;         /* simulated: SMPI measures computation */
+  char compute_why[512]; /* why this mode, for --dry-run */
+  double host_speed;     /* measured: flop/s */
+  char speed_source[PATH_LEN];
   struct ft_strv argv;
 };
 
@@ -81,6 +87,49 @@ static int resolve_scenario(struct run *r) {
   return FT_EXIT_OK;
 }
 
+/* --compute auto: modelled for one of ftsim's workloads (an app named, not
+ * a path: <build>/apps/smpi holds only them, and they all model their
+ * computation with ft_compute) or for a program that defines ft_compute
+ * (the linker takes it out of libftsim_compute only when the program calls
+ * it); measured for any other program, whose computation would otherwise
+ * cost no simulated time at all. */
+static int decide_auto(struct run *r) {
+  char err[1024];
+  if (!ft_paths_is_path(r->args.app, NULL)) {
+    r->measured = false;
+    snprintf(r->compute_why, sizeof r->compute_why,
+             "auto: %s is one of ftsim's workloads", r->app_name);
+    return FT_EXIT_OK;
+  }
+  int calls = ft_elf_defines(r->app_path, "ft_compute", err, sizeof err);
+  if (calls < 0)
+    return complain(FT_EXIT_USAGE, "--app %s: %s", r->args.app, err);
+  r->measured = calls == 0;
+  snprintf(r->compute_why, sizeof r->compute_why, "auto: %s %s ft_compute",
+           r->app_name, calls ? "calls" : "does not call");
+  return FT_EXIT_OK;
+}
+
+/* Chooses modelled or measured computation, and for measured this
+ * machine's speed. */
+static int decide_compute(struct run *r) {
+  char err[PATH_LEN + 256];
+  int rc = FT_EXIT_OK;
+  if (r->args.compute == FT_COMPUTE_AUTO)
+    rc = decide_auto(r);
+  else {
+    r->measured = r->args.compute == FT_COMPUTE_MEASURED;
+    snprintf(r->compute_why, sizeof r->compute_why, "--compute %s",
+             ft_compute_mode_name(r->args.compute));
+  }
+  if (rc || !r->measured)
+    return rc;
+  if (ft_host_speed_obtain(r->args.host_speed, &r->host_speed, r->speed_source,
+                           sizeof r->speed_source, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "%s (%s)", err, r->compute_why);
+  return FT_EXIT_OK;
+}
+
 static int resolve(struct run *r) {
   char err[1024];
   int rc = resolve_scenario(r);
@@ -110,7 +159,7 @@ static int resolve(struct run *r) {
                    sizeof r->app_path, err, sizeof err))
     return complain(FT_EXIT_USAGE, "%s", err);
   ft_paths_short_name(r->args.app, NULL, r->app_name, sizeof r->app_name);
-  return FT_EXIT_OK;
+  return r->args.real ? FT_EXIT_OK : decide_compute(r);
 }
 
 static int place(struct run *r) {
@@ -159,6 +208,10 @@ static void build_command(struct run *r) {
       .mpirun = r->dirs.mpirun,
       .platform_file = r->platform_file,
       .hostfile = r->hostfile,
+      .measured = r->measured,
+      .host_speed = r->host_speed,
+      .cfgs = r->args.cfgs,
+      .ncfgs = r->args.ncfgs,
       .ranks = (size_t)r->args.np + (size_t)r->options.service_ranks,
       .app_path = r->app_path,
       .app_args = r->args.app_args,
@@ -186,6 +239,10 @@ static int prepare(struct run *r) {
     return rc;
   if (r->args.real && r->args.platform_given)
     complain(0, "warning: --platform is ignored with --real");
+  if (r->args.real && (r->args.ncfgs || r->args.compute != FT_COMPUTE_AUTO ||
+                       r->args.host_speed > 0))
+    complain(0, "warning: --cfg, --compute and --host-speed are ignored with "
+                "--real (the real computation takes real time)");
   if (!r->args.real && ((rc = place(r)) || (rc = write_hostfile(r))))
     return rc;
   warn_split_args(r);
@@ -201,6 +258,12 @@ static void print_dry_run(const struct run *r) {
            r->args.np + r->options.service_ranks);
     return;
   }
+  if (r->measured)
+    printf("# computation: measured (%s), smpi/host-speed %.6g flop/s from "
+           "%s\n",
+           r->compute_why, r->host_speed, r->speed_source);
+  else
+    printf("# computation: modelled (%s)\n", r->compute_why);
   printf("# hostfile %s: %zu lines%s\n", r->hostfile, r->placement.ranks,
          r->hostfile_temp ? " (temporary, deleted when ftsim exits; keep it "
                             "with --hostfile-out FILE)"
@@ -238,6 +301,9 @@ static int report(const struct run *r, const struct capture *c,
       .platform = r->args.real ? NULL : r->platform_name,
       .app = r->app_name,
       .mode = r->args.real ? "real" : "simulated",
+      .compute = r->args.real  ? NULL
+                 : r->measured ? "measured"
+                               : "modelled",
       .wall_s = res->wall_s,
   };
   char *json = c->summary ? ft_summary_splice(c->summary, c->summary_len,
@@ -251,6 +317,7 @@ static int report(const struct run *r, const struct capture *c,
       .summary = c->summary != NULL,
       .malformed = c->summary && !json ? why : NULL,
       .verified = json ? ft_summary_verified(json) : -1,
+      .no_progress = json && ft_summary_no_progress(json),
   };
   int status = (int)ft_outcome_judge(&o, msg, sizeof msg);
   if (json)

@@ -23,6 +23,9 @@ enum flag_id {
   FLAG_HOSTFILE_OUT,
   FLAG_SCENARIO,
   FLAG_TRACE,
+  FLAG_COMPUTE,
+  FLAG_HOST_SPEED,
+  FLAG_CFG,
   FLAG_DRY_RUN,
   FLAG_REAL,
   FLAG_HELP,
@@ -37,6 +40,7 @@ struct flag {
 static const struct flag flags[] = {
     {"--platform", FLAG_PLATFORM, true},
     {"--np", FLAG_NP, true},
+    {"-np", FLAG_NP, true},
     {"--app", FLAG_APP, true},
     {"--protocol", FLAG_PROTOCOL, true},
     {"--set", FLAG_SET, true},
@@ -44,6 +48,9 @@ static const struct flag flags[] = {
     {"--hostfile-out", FLAG_HOSTFILE_OUT, true},
     {"--scenario", FLAG_SCENARIO, true},
     {"--trace", FLAG_TRACE, true},
+    {"--compute", FLAG_COMPUTE, true},
+    {"--host-speed", FLAG_HOST_SPEED, true},
+    {"--cfg", FLAG_CFG, true},
     {"--dry-run", FLAG_DRY_RUN, false},
     {"--real", FLAG_REAL, false},
     {"--help", FLAG_HELP, false},
@@ -66,6 +73,64 @@ static int apply_set(struct ft_run_args *a, const char *v, char *err,
   if (strchr(v, ','))
     return ft_fail(err, errlen, "--set: one key=value per --set, got '%s'", v);
   a->sets[a->nsets++] = v;
+  return 0;
+}
+
+static const char *const compute_names[] = {
+    [FT_COMPUTE_AUTO] = "auto",
+    [FT_COMPUTE_MODELLED] = "modelled",
+    [FT_COMPUTE_MEASURED] = "measured",
+};
+
+const char *ft_compute_mode_name(enum ft_compute_mode mode) {
+  return compute_names[mode];
+}
+
+int ft_compute_mode_parse(const char *word, enum ft_compute_mode *mode) {
+  for (size_t i = 0; i < sizeof compute_names / sizeof *compute_names; i++)
+    if (strcmp(word, compute_names[i]) == 0) {
+      *mode = (enum ft_compute_mode)i;
+      return 0;
+    }
+  return -1;
+}
+
+int ft_cfg_check(const char *cfg, char *err, size_t errlen) {
+  static const char key_chars[] = "abcdefghijklmnopqrstuvwxyz"
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                  "0123456789/_.-";
+  size_t key = strspn(cfg, key_chars);
+  if (key == 0 || cfg[key] != ':' || !cfg[key + 1] ||
+      strpbrk(cfg, " \t\n\r\v\f"))
+    return ft_fail(err, errlen,
+                   "--cfg: expected KEY:VALUE (a SimGrid option, e.g. "
+                   "smpi/cpu-threshold:1e-3), got '%s'",
+                   cfg);
+  return 0;
+}
+
+static int apply_compute(struct ft_run_args *a, const char *v, char *err,
+                         size_t errlen) {
+  if (ft_compute_mode_parse(v, &a->compute) == 0)
+    return 0;
+  return ft_fail(err, errlen,
+                 "--compute: expected auto, modelled or measured, got '%s'", v);
+}
+
+static int apply_host_speed(struct ft_run_args *a, const char *v, char *err,
+                            size_t errlen) {
+  if (ft_parse_double(v, 0, 1e18, &a->host_speed) == FT_NUM_OK &&
+      a->host_speed > 0)
+    return 0;
+  return ft_fail(err, errlen,
+                 "--host-speed: expected flop/s > 0 (e.g. 2.5e9), got '%s'", v);
+}
+
+static int apply_cfg(struct ft_run_args *a, const char *v, char *err,
+                     size_t errlen) {
+  if (ft_cfg_check(v, err, errlen))
+    return -1;
+  a->cfgs[a->ncfgs++] = v;
   return 0;
 }
 
@@ -114,6 +179,12 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
   case FLAG_TRACE:
     a->trace = v;
     return 0;
+  case FLAG_COMPUTE:
+    return apply_compute(a, v, err, errlen);
+  case FLAG_HOST_SPEED:
+    return apply_host_speed(a, v, err, errlen);
+  case FLAG_CFG:
+    return apply_cfg(a, v, err, errlen);
   case FLAG_DRY_RUN:
     a->dry_run = true;
     return 0;
@@ -134,6 +205,7 @@ static void set_defaults(struct ft_run_args *a, int argc) {
   a->protocol = FT_RUN_DEFAULT_PROTOCOL;
   a->np = FT_RUN_DEFAULT_NP;
   a->sets = ft_xrealloc(NULL, (size_t)(argc > 0 ? argc : 1) * sizeof *a->sets);
+  a->cfgs = ft_xrealloc(NULL, (size_t)(argc > 0 ? argc : 1) * sizeof *a->cfgs);
 }
 
 static int unknown_word(const char *w, char *err, size_t errlen) {
@@ -186,6 +258,9 @@ void ft_run_args_free(struct ft_run_args *args) {
   free(args->sets);
   args->sets = NULL;
   args->nsets = 0;
+  free(args->cfgs);
+  args->cfgs = NULL;
+  args->ncfgs = 0;
 }
 
 /* ft_options_parse says "field N 'entry': why"; the flag already names the

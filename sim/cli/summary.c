@@ -86,7 +86,8 @@ static void put_extra(FILE *out, const struct ft_summary_extra *x) {
   put_string(out, x->mode);
 }
 
-/* Writes {first,extra,rest,"wall_s":w} for the inner text [b, e). */
+/* Writes {first,extra,rest,"compute":c,"wall_s":w} for the inner text [b, e).
+ */
 static char *build(const char *b, const char *e,
                    const struct ft_summary_extra *x) {
   char *text = NULL;
@@ -101,6 +102,8 @@ static char *build(const char *b, const char *e,
   put_extra(out, x);
   if (first < e)
     fprintf(out, ",%.*s", (int)(e - first - 1), first + 1);
+  fputs(",\"compute\":", out);
+  put_string(out, x->compute);
   fprintf(out, ",\"wall_s\":%.3f}", x->wall_s);
   fclose(out);
   return text;
@@ -207,4 +210,36 @@ int ft_summary_count(const char *json, const char *key,
       return 0;
   }
   return -1;
+}
+
+/* True for a member text `"outcome" : "no_progress"`. */
+static bool no_progress_member(const char *p, const char *end) {
+  static const char key[] = "\"outcome\"", value[] = "\"no_progress\"";
+  trim(&p, &end);
+  if ((size_t)(end - p) < sizeof key || memcmp(p, key, sizeof key - 1))
+    return false;
+  p += sizeof key - 1;
+  trim(&p, &end);
+  if (p == end || *p++ != ':')
+    return false;
+  trim(&p, &end);
+  return (size_t)(end - p) == sizeof value - 1 &&
+         memcmp(p, value, sizeof value - 1) == 0;
+}
+
+bool ft_summary_no_progress(const char *json) {
+  const char *b = json, *e = json + strlen(json);
+  if (ft_summary_is_line(json, strlen(json)))
+    b += PREFIX_LEN;
+  trim(&b, &e);
+  if (e - b < 2 || *b != '{' || e[-1] != '}')
+    return false;
+  b++, e--;
+  for (const char *m; b < e; b = m + 1) {
+    if (!(m = member_end(b, e)))
+      return false;
+    if (no_progress_member(b, m))
+      return true;
+  }
+  return false;
 }

@@ -17,6 +17,7 @@ struct ft_summary_extra {
   const char *platform; /* JSON-escaped here; NULL prints null */
   const char *app;      /* JSON-escaped here; NULL prints null */
   const char *mode;     /* "simulated" or "real" */
+  const char *compute;  /* "modelled" or "measured"; NULL prints null */
   double wall_s;        /* wall-clock seconds of the run */
 };
 
@@ -26,9 +27,9 @@ bool ft_summary_is_line(const char *line, size_t len);
 
 /* Splices `extra` into the summary line `line` (len bytes): the result is
  * the runtime's object with "platform", "app" and "mode" inserted after its
- * first member and "wall_s" appended, e.g.
+ * first member and "compute" and "wall_s" appended, e.g.
  *   {"protocol":"none","platform":"gige","app":"cg","mode":"simulated",
- *    "ranks":16,...,"wall_s":12.345}
+ *    "ranks":16,...,"compute":"modelled","wall_s":12.345}
  * On success returns a heap string (free it) with no newline. On a malformed
  * line returns NULL with the reason in `err`: "the summary is not a JSON
  * object (it must start with '{' and end with '}')", "the summary has an
@@ -47,5 +48,12 @@ int ft_summary_verified(const char *json);
  * integer (a float such as 2.5 is not). */
 int ft_summary_count(const char *json, const char *key,
                      unsigned long long *out);
+
+/* True when the top-level member "outcome" of a raw, spliced or
+ * FT_SUMMARY_PREFIX-prefixed object text is "no_progress": the run could
+ * not progress and was stopped (README, "Runs that cannot progress");
+ * false for "completed", for a summary without the member (older runs)
+ * and for a malformed text. */
+bool ft_summary_no_progress(const char *json);
 
 #endif /* FT_CLI_SUMMARY_H */

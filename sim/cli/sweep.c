@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_speed.h"
 #include "options.h"
 #include "outcome.h"
 #include "paths.h"
@@ -165,6 +166,20 @@ static void default_output(const char *file, char *out, size_t len) {
 }
 
 /* Every platform and app of the sweep must exist before anything runs. */
+/* `compute measured` needs this machine's speed: said once, before any
+ * point runs (each point's ftsim run reads it again). */
+static int check_host_speed(const struct ft_sweep *s) {
+  const char *mode = s->setting[FT_SET_COMPUTE];
+  char source[PATH_LEN], err[PATH_LEN + 256];
+  double flops;
+  if (!mode || strcmp(mode, "measured") != 0 ||
+      ft_host_speed_obtain(0, &flops, source, sizeof source, err, sizeof err) ==
+          0)
+    return 0;
+  fprintf(stderr, "ftsim: %s: field 'compute': %s\n", s->name, err);
+  return FT_EXIT_USAGE;
+}
+
 static int check_names(const struct ft_sweep *s) {
   struct ft_dirs dirs;
   char path[PATH_LEN], err[1024];
@@ -183,7 +198,7 @@ static int check_names(const struct ft_sweep *s) {
               s->axis_line[FT_AXIS_APP], err);
       return FT_EXIT_USAGE;
     }
-  return 0;
+  return check_host_speed(s);
 }
 
 /* --dry-run: one line per point, streamed (nothing kept per point). */

@@ -26,9 +26,9 @@ static const char *const axis_names[FT_AXIS_COUNT] = {
     "periods",   "mtbfs",     "traces", "seeds"};
 
 static const char *const setting_names[FT_SET_COUNT] = {
-    "image_mb",  "detection",   "restart",     "max_failures",
-    "until",     "trace_scale", "trace_shift", "trace_system",
-    "trace_map", "timeout",     "app_args"};
+    "image_mb",    "detection",   "restart",      "max_failures", "until",
+    "trace_scale", "trace_shift", "trace_system", "trace_map",    "timeout",
+    "compute",     "max_time",    "app_args"};
 
 const char *ft_sweep_axis_name(enum ft_sweep_axis a) { return axis_names[a]; }
 
@@ -200,7 +200,13 @@ static int setting_value(struct parser *p, enum ft_sweep_setting k,
                          const char *w) {
   const char *f = setting_names[k], *why = "";
   enum ft_trace_map map;
+  enum ft_compute_mode mode;
   switch (k) {
+  case FT_SET_COMPUTE:
+    return ft_compute_mode_parse(w, &mode) == 0
+               ? 0
+               : fail_at(p, f, "expected auto, modelled or measured, got '%s'",
+                         w);
   case FT_SET_TRACE_SCALE:
     return number(w, 0, HUGE_VAL, true, &why)
                ? 0

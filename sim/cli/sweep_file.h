@@ -16,6 +16,10 @@
  *   image_mb 1  detection 0.001  restart 0.01  max_failures 50  until 10
  *   trace_scale 1e-5  trace_shift 0.01  trace_system 20  trace_map modulo
  *   timeout 600            (wall seconds per point; 0: none)
+ *   compute measured       (ftsim run --compute: auto, modelled, measured)
+ *   max_time 10            (simulated seconds after which a point of a
+ *                           protocol that recovers is stopped, outcome
+ *                           no_progress; 0: none)
  *   app_args --iters 200 --tol 0
  *   set key=value ...      (more FTSIM_OPTIONS for every point) */
 #ifndef FT_CLI_SWEEP_FILE_H
@@ -57,6 +61,8 @@ enum ft_sweep_setting {
   FT_SET_TRACE_SYSTEM,
   FT_SET_TRACE_MAP,
   FT_SET_TIMEOUT,
+  FT_SET_COMPUTE,
+  FT_SET_MAX_TIME,
   FT_SET_APP_ARGS,
   FT_SET_COUNT
 };

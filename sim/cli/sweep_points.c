@@ -200,6 +200,10 @@ void ft_point_run_args(const struct ft_sweep *s, const struct ft_point *p,
   ft_strv_push(argv, p->param[FT_COL_APP]);
   ft_strv_push(argv, "--protocol");
   ft_strv_push(argv, p->param[FT_COL_PROTOCOL]);
+  if (s->setting[FT_SET_COMPUTE]) {
+    ft_strv_push(argv, "--compute");
+    ft_strv_push(argv, s->setting[FT_SET_COMPUTE]);
+  }
   if (recovers(p->param[FT_COL_PROTOCOL])) {
     ft_strv_push(argv, "--service-ranks");
     ft_strv_push(argv, p->param[FT_COL_SERVERS]);
@@ -210,6 +214,10 @@ void ft_point_run_args(const struct ft_sweep *s, const struct ft_point *p,
     if (scenario_file) {
       ft_strv_push(argv, "--scenario");
       ft_strv_push(argv, scenario_file);
+    }
+    if (s->setting[FT_SET_MAX_TIME]) { /* none has no dispatcher to stop */
+      ft_strv_push(argv, "--set");
+      ft_strv_pushf(argv, "max_time=%s", s->setting[FT_SET_MAX_TIME]);
     }
   }
   for (size_t i = 0; i < s->sets.count; i++) {

@@ -145,6 +145,8 @@ static const char *outcome_name(int status, bool timed_out) {
     return "usage";
   case FT_EXIT_UNVERIFIED:
     return "unverified";
+  case FT_EXIT_NO_PROGRESS:
+    return "no_progress";
   default:
     return "failed";
   }

@@ -1,6 +1,7 @@
 /* Help texts (see usage.h). */
 #include "usage.h"
 
+#include "host_speed.h"
 #include "options.h"
 #include "run_args.h"
 
@@ -20,6 +21,10 @@ void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
       "  plot       gnuplot figures and a report page of a sweep's CSV\n"
       "  check      prove a run's event trace consistent (ftsim check "
       "--help)\n"
+      "  host-speed measure and store this machine's speed, for measured\n"
+      "             computation (ftsim host-speed --help)\n"
+      "  soak       random failure scenarios, every run judged (ftsim soak "
+      "--help)\n"
       "  protocols  list the fault-tolerance protocols\n"
       "  platforms  list the platforms (<source>/platforms/*.xml)\n"
       "  apps       list the built workloads (<build>/apps/{smpi,real})\n"
@@ -36,41 +41,60 @@ void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
 }
 
 static void usage_options(FILE *out) {
-  fprintf(out,
-          "Usage: ftsim run [options] [-- app arguments...]\n"
-          "\n"
-          "Runs one workload under one protocol, simulated (smpirun on a\n"
-          "SimGrid platform) or for real (--real: mpirun on this machine),\n"
-          "and prints one JSON line on stdout.\n"
-          "\n"
-          "Options (--flag VALUE or --flag=VALUE):\n"
-          "  --platform NAME|FILE  <source>/platforms/NAME.xml, or a platform "
-          "file\n"
-          "                        (default: %s)\n"
-          "  --np N                application ranks, N >= 1 (default: %d)\n"
-          "  --app NAME|PATH       <build>/apps/smpi/NAME, or apps/real/NAME "
-          "with\n"
-          "                        --real, or a path (default: %s)\n"
-          "  --protocol NAME       fault-tolerance protocol (default: %s; see\n"
-          "                        ftsim protocols)\n"
-          "  --service-ranks S     extra ranks for services (default: 0)\n"
-          "  --scenario NAME|FILE  failures: <source>/scenarios/NAME.txt, or "
-          "a file\n"
-          "                        (default: none; format in "
-          "scenarios/README.md)\n"
-          "  --trace FILE          write the event trace: FILE.<rank> per "
-          "rank, for\n"
-          "                        ftsim check FILE\n"
-          "  --set KEY=VALUE       one more runtime option, repeatable; known "
-          "keys:\n"
-          "                        %s\n"
-          "  --dry-run             print the command and the placement, run "
-          "nothing\n"
-          "  --real                reference mode: mpirun, no platform\n"
-          "  --hostfile-out FILE   write the hostfile there and keep it\n"
-          "  -h, --help            show this text\n",
-          FT_RUN_DEFAULT_PLATFORM, FT_RUN_DEFAULT_NP, FT_RUN_DEFAULT_APP,
-          FT_RUN_DEFAULT_PROTOCOL, ft_options_known_keys());
+  fprintf(
+      out,
+      "Usage: ftsim run [options] [-- app arguments...]\n"
+      "\n"
+      "Runs one workload under one protocol, simulated (smpirun on a\n"
+      "SimGrid platform) or for real (--real: mpirun on this machine),\n"
+      "and prints one JSON line on stdout.\n"
+      "\n"
+      "Options (--flag VALUE or --flag=VALUE):\n"
+      "  --platform NAME|FILE  <source>/platforms/NAME.xml, or a platform "
+      "file\n"
+      "                        (default: %s)\n"
+      "  --np N, -np N         application ranks, N >= 1 (default: %d)\n"
+      "  --app NAME|PATH       <build>/apps/smpi/NAME, or apps/real/NAME "
+      "with\n"
+      "                        --real, or a path (default: %s)\n"
+      "  --protocol NAME       fault-tolerance protocol (default: %s; see\n"
+      "                        ftsim protocols)\n"
+      "  --service-ranks S     extra ranks for services (default: 0, or 1 "
+      "for a\n"
+      "                        protocol that recovers)\n"
+      "  --scenario NAME|FILE  failures: <source>/scenarios/NAME.txt, or "
+      "a file\n"
+      "                        (default: none; format in "
+      "scenarios/README.md)\n"
+      "  --trace FILE          write the event trace: FILE.<rank> per "
+      "rank, for\n"
+      "                        ftsim check FILE\n"
+      "  --set KEY=VALUE       one more runtime option, repeatable; known "
+      "keys:\n"
+      "                        %s\n"
+      "  --compute MODE        computation between MPI calls: modelled "
+      "(only\n"
+      "                        ft_compute costs time), measured (SMPI "
+      "times it\n"
+      "                        and scales it by this machine's speed), "
+      "or auto\n"
+      "                        (default: modelled for ftsim's workloads and "
+      "programs\n"
+      "                        that call ft_compute, else measured)\n"
+      "  --host-speed FLOPS    this machine's flop/s for measured "
+      "computation\n"
+      "                        (default: $%s, else the file\n"
+      "                        that ftsim host-speed stores)\n"
+      "  --cfg KEY:VALUE       a SimGrid option for smpirun, repeatable, "
+      "after\n"
+      "                        ftsim's own (e.g. smpi/cpu-threshold:1e-3)\n"
+      "  --dry-run             print the command and the placement, run "
+      "nothing\n"
+      "  --real                reference mode: mpirun, no platform\n"
+      "  --hostfile-out FILE   write the hostfile there and keep it\n"
+      "  -h, --help            show this text\n",
+      FT_RUN_DEFAULT_PLATFORM, FT_RUN_DEFAULT_NP, FT_RUN_DEFAULT_APP,
+      FT_RUN_DEFAULT_PROTOCOL, ft_options_known_keys(), FT_ENV_HOST_SPEED);
 }
 
 static void usage_behaviour(FILE *out) {
@@ -112,7 +136,14 @@ static void usage_behaviour(FILE *out) {
       "     (FILE:LINE: field ...), or a platform without the hosts the\n"
       "     placement needs; nothing was launched\n"
       "  3  the run completed but its result was not verified\n"
-      "     (\"verified\":false); the JSON line is printed\n",
+      "     (\"verified\":false); the JSON line is printed\n"
+      "  4  the run could not progress and was stopped\n"
+      "     (\"outcome\":\"no_progress\", \"verified\":null): a failure\n"
+      "     came after stall_failures failures in a row without progress (a\n"
+      "     committed wave; pessimist, v2: a completed restart; default\n"
+      "     1000, 0: never), or max_time simulated seconds passed (default\n"
+      "     0: no limit); the JSON line is printed with the simulated time\n"
+      "     reached\n",
       FT_OPTIONS_ENV);
 }
 

@@ -6,8 +6,6 @@
 #include "backend.h"
 #include "runtime.h"
 
-void ft_compute(double flops) { ft_backend_compute(flops); }
-
 int ft_is_simulated(void) { return ft_backend_simulated(); }
 
 void ft_report_result(int verified, double value) {
@@ -22,8 +20,6 @@ void ft_report_result(int verified, double value) {
 void ft_report_result_(const MPI_Fint *verified, const double *value) {
   ft_report_result(*verified, *value);
 }
-
-void ft_compute_(const double *flops) { ft_compute(*flops); }
 
 /* Fortran: call ft_protect(id, buffer, bytes), INTEGER, any, INTEGER*8;
  * and status = ft_snapshot() as an INTEGER function. */

@@ -53,7 +53,7 @@ void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
   PMPI_Pack_size(received, type, c->p2p, &size);
   struct ft_record r = {.peer = peer,
                         .seq = seq,
-                        .comm = ft_comm_index(c),
+                        .comm = c->name,
                         .dest = c->rank,
                         .tag = status->MPI_TAG,
                         .data = checked_malloc((size_t)size),
@@ -240,7 +240,7 @@ void ft_channel_on_message(struct ft_runtime *rt, const struct ft_wire *m) {
 /* Sends again, as the application did, a message its receiver recorded,
  * and tells the core (the receiver counts it as a delivery). */
 static void resend(struct ft_runtime *rt, struct ft_record *r) {
-  struct ft_comm *c = ft_comm_at(r->comm);
+  struct ft_comm *c = ft_comm_named(r->comm);
   if (!c)
     ft_fatal("rank %d: replay on communicator %d, which the restarted "
              "application has not created",

@@ -187,9 +187,10 @@ static void write_image(struct ft_runtime *rt, int wave, int64_t index,
  * marker of every other process, it checkpoints and sends the resulting
  * image to the checkpoint server". */
 static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
-  struct ft_image_region regions[FT_MAX_REGIONS + 1];
+  struct ft_image_region regions[FT_MAX_REGIONS + 2];
   size_t n = collect_regions(rt, regions);
   void *ml = NULL;
+  int64_t made = ft_comm_creations(); /* taken at a safe point */
   if (rt->ml) { /* the clock, the counts and the sender-based log */
     size_t bytes = ft_ml_region_size();
     ml = malloc(bytes);
@@ -200,13 +201,15 @@ static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
     ft_ml_mark_checkpoint(wave);
     regions[n++] =
         (struct ft_image_region){.id = FT_ML_REGION, .ptr = ml, .bytes = bytes};
+    regions[n++] = (struct ft_image_region){
+        .id = FT_CREATIONS_REGION, .ptr = &made, .bytes = sizeof made};
   }
   write_image(rt, wave, rt->safe_points, regions, n);
   free(ml);
 }
 
 void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
-  struct ft_image_region regions[FT_MAX_REGIONS + 1];
+  struct ft_image_region regions[FT_MAX_REGIONS + 3];
   size_t n = collect_regions(rt, regions);
   const void *channel = NULL;
   size_t channel_bytes = 0;
@@ -215,11 +218,12 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
     regions[n++] = (struct ft_image_region){.id = FT_CHANNEL_REGION,
                                             .ptr = malloc(channel_bytes + 1),
                                             .bytes = channel_bytes};
+  void *channel_copy = channel ? regions[n - 1].ptr : NULL;
   char err[256];
-  if (channel && !regions[n - 1].ptr)
+  if (channel && !channel_copy)
     ft_fatal("rank %d: out of memory for its channel state", rt->world_rank);
-  const void *ml = NULL;
-  size_t ml_bytes = 0;
+  const void *ml = NULL, *found = NULL;
+  size_t ml_bytes = 0, made_bytes = 0;
   int has_ml = ft_image_find(image, size, FT_ML_REGION, &ml, &ml_bytes) == 0;
   void *ml_copy = has_ml ? malloc(ml_bytes + 1) : NULL;
   if (has_ml && !ml_copy)
@@ -228,15 +232,19 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
   if (has_ml) /* read by ft_ml_restore, from the image */
     regions[n++] = (struct ft_image_region){
         .id = FT_ML_REGION, .ptr = ml_copy, .bytes = ml_bytes};
+  int64_t made = -1;
+  if (ft_image_find(image, size, FT_CREATIONS_REGION, &found, &made_bytes) == 0)
+    regions[n++] = (struct ft_image_region){
+        .id = FT_CREATIONS_REGION, .ptr = &made, .bytes = sizeof made};
   int rc = ft_image_restore(image, size, regions, n, err, sizeof err);
   free(ml_copy);
-  if (has_ml)
-    n--;
   if (rc != 0)
     ft_fatal("rank %d cannot restore its checkpoint: %s", rt->world_rank, err);
+  if (made >= 0)
+    ft_comm_resume_creations(made);
   if (channel) {
-    ft_channel_replay(rt, regions[n - 1].ptr, channel_bytes);
-    free(regions[n - 1].ptr);
+    ft_channel_replay(rt, channel_copy, channel_bytes);
+    free(channel_copy);
   } else if (rt->protocol->has_scheduler) {
     ft_channel_replay(rt, NULL, 0);
   }
@@ -244,14 +252,6 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
 
 /* Rank 0: every image of `wave` is stored; the servers make it the
  * committed generation. */
-void ft_commit_to_servers(const struct ft_runtime *rt, int wave, int inc,
-                          double time) {
-  struct ft_wire m = {
-      .kind = FT_WIRE_COMMIT, .wave = wave, .inc = inc, .x = {time}};
-  for (int s = 0; s < rt->servers; s++)
-    ft_control_send(rt->app_ranks + s, &m);
-}
-
 /* Rank 0 found every image of `wave` stored: it proposes the commit to the
  * dispatcher, which decides it where rollbacks are ordered and tells the
  * other servers (service.c, on_commit, has the ordering argument). */

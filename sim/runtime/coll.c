@@ -6,7 +6,9 @@
  * barrier by dissemination, bcast on a binomial tree, reduce on a binomial
  * tree (linear, in rank order, for non-commutative operations), allreduce by
  * recursive doubling (reduce + bcast when non-commutative), gather/scatter
- * linear at the root, allgather on a ring, alltoall by pairwise exchange.
+ * linear at the root, allgather on a ring, alltoall(v, w) by pairwise
+ * exchange, scan and exscan along a chain in rank order, reduce_scatter as
+ * a reduce to rank 0 and a scatter.
  * Every rank posts receives from named sources only, so successive
  * collectives on one communicator cannot cross. */
 #include <stdlib.h>
@@ -22,7 +24,8 @@ enum {
   TAG_GATHER,
   TAG_SCATTER,
   TAG_ALLGATHER,
-  TAG_ALLTOALL
+  TAG_ALLTOALL,
+  TAG_SCAN
 };
 
 /* ---- Buffers ---- */
@@ -383,8 +386,6 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
                               void *rbuf, const int rcounts[],
                               const int rdispls[], MPI_Datatype rtype,
                               struct ft_comm *c) {
-  if (sbuf == MPI_IN_PLACE)
-    return MPI_ERR_BUFFER; /* not needed by the supported applications */
   int n = c->size, r = c->rank;
   for (int i = 0; i < n; i++) {
     int dst = (r + i) % n, src = (r - i + n) % n;
@@ -398,12 +399,16 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Datatype stype, void *rbuf, const int rcounts[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+  if (sbuf == MPI_IN_PLACE) /* stopped, not a silent error code */
+    ft_unsupported("MPI_Alltoallv with MPI_IN_PLACE");
   return alltoallv_pairwise(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                             rdispls, rtype, ft_comm_get(comm));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  if (sbuf == MPI_IN_PLACE)
+    ft_unsupported("MPI_Alltoall with MPI_IN_PLACE");
   struct ft_comm *c = ft_comm_get(comm);
   int *sc, *sd, *rc, *rd;
   regular(scount, c->size, &sc, &sd);
@@ -414,4 +419,106 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
   free(rc);
   free(rd);
   return err;
+}
+
+static int alltoallw_pairwise(const void *sbuf, const int scounts[],
+                              const int sdispls[], const MPI_Datatype stypes[],
+                              void *rbuf, const int rcounts[],
+                              const int rdispls[], const MPI_Datatype rtypes[],
+                              struct ft_comm *c) {
+  int n = c->size, r = c->rank;
+  for (int i = 0; i < n; i++) { /* displacements in bytes */
+    int dst = (r + i) % n, src = (r - i + n) % n;
+    ft_sendrecv_internal((const char *)sbuf + sdispls[dst], scounts[dst],
+                         stypes[dst], dst, (char *)rbuf + rdispls[src],
+                         rcounts[src], rtypes[src], src, TAG_ALLTOALL, c->coll);
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+                  const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
+                  const int rdispls[], const MPI_Datatype rtypes[],
+                  MPI_Comm comm) {
+  if (sbuf == MPI_IN_PLACE)
+    ft_unsupported("MPI_Alltoallw with MPI_IN_PLACE");
+  return alltoallw_pairwise(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
+                            rdispls, rtypes, ft_comm_get(comm));
+}
+
+/* ---- Scan and exscan: a chain in rank order ---- */
+
+/* Rank r > 0 receives the prefix of ranks 0..r-1 into `prefix`; every rank
+ * sends prefix op mine on to r + 1. `acc` holds this rank's contribution
+ * on entry and the inclusive prefix on return. Every operation is applied
+ * in rank order, so non-commutative ones are right too. */
+static void scan_chain(void *acc, void *prefix, int count, MPI_Datatype type,
+                       MPI_Op op, struct ft_comm *c) {
+  if (c->rank > 0) {
+    ft_recv_internal(prefix, count, type, c->rank - 1, TAG_SCAN, c->coll,
+                     MPI_STATUS_IGNORE);
+    PMPI_Reduce_local(prefix, acc, count, type, op); /* acc = prefix op acc */
+  }
+  if (c->rank + 1 < c->size)
+    ft_send_internal(acc, count, type, c->rank + 1, TAG_SCAN, c->coll);
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+             MPI_Op op, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  if (sbuf != MPI_IN_PLACE)
+    copy(rbuf, sbuf, count, type);
+  void *base, *prefix = scratch(count, type, &base);
+  scan_chain(rbuf, prefix, count, type, op, c);
+  free(base);
+  return MPI_SUCCESS;
+}
+
+/* The same chain, with this rank's contribution in a copy and the prefix
+ * received into rbuf; at rank 0, whose result is undefined (MPI-3.1,
+ * 5.11.2), rbuf is left as it was. */
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+               MPI_Op op, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  void *base, *acc = scratch(count, type, &base);
+  copy(acc, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type);
+  scan_chain(acc, rbuf, count, type, op, c);
+  free(base);
+  return MPI_SUCCESS;
+}
+
+/* ---- Reduce_scatter: a reduce to rank 0, then a scatter ---- */
+
+static int reduce_scatterv(const void *sbuf, void *rbuf, const int counts[],
+                           MPI_Datatype type, MPI_Op op, struct ft_comm *c) {
+  int *displs = malloc((size_t)c->size * sizeof *displs), total = 0;
+  if (!displs)
+    ft_fatal("out of memory in a reduce_scatter");
+  for (int r = 0; r < c->size; r++) {
+    displs[r] = total;
+    total += counts[r];
+  }
+  void *base, *acc = scratch(total, type, &base);
+  copy(acc, sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, type);
+  reduce_any(acc, total, type, op, 0, c);
+  scatterv_any(acc, counts, displs, type, rbuf, counts[c->rank], type, 0, c);
+  free(base);
+  free(displs);
+  return MPI_SUCCESS;
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatterv(sbuf, rbuf, rcounts, type, op, ft_comm_get(comm));
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
+                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(comm);
+  int *counts, *displs;
+  regular(rcount, c->size, &counts, &displs);
+  int rc = reduce_scatterv(sbuf, rbuf, counts, type, op, c);
+  free(counts);
+  free(displs);
+  return rc;
 }

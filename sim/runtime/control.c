@@ -249,6 +249,46 @@ int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
   return rc;
 }
 
+/* The tag of the bytes that follow a message of `m`'s kind, or 0. */
+static int payload_tag(const struct ft_wire *m) {
+  switch (m->kind) {
+  case FT_WIRE_STORE:
+    return FT_TAG_IMAGE;
+  case FT_WIRE_IMAGE:
+    return m->value >= 0 ? FT_TAG_IMAGE : 0;
+  case FT_WIRE_REPLAY:
+    return FT_TAG_REPLAY;
+  case FT_WIRE_ML_LOG:
+  case FT_WIRE_ML_EVENTS:
+  case FT_WIRE_ML_GC:
+  case FT_WIRE_ML_RESEND_REQUEST:
+  case FT_WIRE_ML_RESEND_ANSWER:
+    return FT_TAG_ML;
+  default:
+    return 0;
+  }
+}
+
+void ft_control_discard(const struct ft_wire *m) {
+  struct ft_runtime *rt = ft_runtime();
+  int tag = payload_tag(m), bytes = 0;
+  if (!tag || m->from < 0 || m->from >= rt->world_size)
+    return;
+  int images = m->kind == FT_WIRE_STORE || m->kind == FT_WIRE_IMAGE;
+  void *padding = images && m->x[0] >= 1
+                      ? ft_backend_padding_receive(m->from, rt->world_rank)
+                      : NULL;
+  MPI_Status st;
+  PMPI_Probe(m->from, tag, rt->control, &st); /* sent right after m */
+  PMPI_Get_count(&st, MPI_BYTE, &bytes);
+  void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
+  if (!buf)
+    ft_fatal("out of memory dropping %d bytes of a control message", bytes);
+  PMPI_Recv(buf, bytes, MPI_BYTE, m->from, tag, rt->control, MPI_STATUS_IGNORE);
+  free(buf);
+  ft_backend_padding_done(padding, 1);
+}
+
 void ft_control_drain(struct ft_runtime *rt) {
   int n = rt->world_size;
   int64_t *c = counts(rt), *expected = calloc((size_t)n, sizeof *expected);
@@ -258,7 +298,8 @@ void ft_control_drain(struct ft_runtime *rt) {
   for (int src = 0; src < n; src++)
     while (c[n + src] < expected[src] && rt->ctrl_req != MPI_REQUEST_NULL) {
       PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
-      (void)ft_control_take(); /* the run is over: dropped */
+      struct ft_wire m = ft_control_take(); /* the run is over: dropped */
+      ft_control_discard(&m);
     }
   free(expected);
 }

@@ -30,9 +30,10 @@ enum ft_wire_kind {
   FT_WIRE_READY,       /* rank -> dispatcher: restored, ready for incarnation */
   FT_WIRE_GO,          /* dispatcher -> ranks: resume incarnation `inc` */
   FT_WIRE_DONE,        /* rank -> dispatcher: my application finished */
-  FT_WIRE_FINISH,      /* dispatcher -> ranks: everybody finished; value =
-                          waves its scheduler committed (vcl); x[] =
-                          failures, rollbacks; y[] = lost work, recovery */
+  FT_WIRE_FINISH,      /* dispatcher -> ranks: everybody finished, or
+                          (wave = 1) the run is stopped: it cannot
+                          progress; value = waves committed; x[] =
+                          failures, rollbacks, lost work, recovery */
   FT_WIRE_IMAGE_REQUEST, /* restarting rank -> server: send my `wave` */
   FT_WIRE_IMAGE,         /* server -> rank: image follows, value = bytes,
                             x[0] = padding bytes; value < 0: none */
@@ -109,6 +110,12 @@ struct ft_wire ft_control_take(void);
  * and took from every other; an all-to-all tells what to expect). */
 struct ft_runtime;
 void ft_control_drain(struct ft_runtime *rt);
+
+/* Receives and drops the bytes that follow a dropped message `m` on the
+ * control communicator (an image, channel state, message-logging records,
+ * modelled image bytes), so that their sender's send completes: for the
+ * end of a run, where messages are dropped unhandled. */
+void ft_control_discard(const struct ft_wire *m);
 
 /* Sends `m` to world rank `dest` (small: never blocks for long). */
 void ft_control_send(int dest, const struct ft_wire *m);

@@ -86,9 +86,50 @@ void mpi_comm_dup_(F *comm, F *newcomm, F *ierr) {
   *ierr = MPI_Comm_dup(comm_of(comm), &c);
   *newcomm = MPI_Comm_c2f(c);
 }
+void mpi_comm_dup_with_info_(F *comm, F *info, F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_dup_with_info(comm_of(comm), MPI_Info_f2c(*info), &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
 void mpi_comm_split_(F *comm, F *color, F *key, F *newcomm, F *ierr) {
   MPI_Comm c;
   *ierr = MPI_Comm_split(comm_of(comm), *color, *key, &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
+void mpi_comm_create_(F *comm, F *group, F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_create(comm_of(comm), MPI_Group_f2c(*group), &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
+void mpi_comm_split_type_(F *comm, F *type, F *key, F *info, F *newcomm,
+                          F *ierr) {
+  MPI_Comm c;
+  *ierr =
+      MPI_Comm_split_type(comm_of(comm), *type, *key, MPI_Info_f2c(*info), &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
+void mpi_comm_compare_(F *a, F *b, F *result, F *ierr) {
+  int r = 0;
+  *ierr = MPI_Comm_compare(comm_of(a), comm_of(b), &r);
+  *result = r;
+}
+void mpi_comm_group_(F *comm, F *group, F *ierr) {
+  MPI_Group g;
+  *ierr = MPI_Comm_group(comm_of(comm), &g);
+  *group = MPI_Group_c2f(g);
+}
+/* LOGICAL arguments: gfortran's default LOGICAL is an INTEGER-sized 0 or 1
+ * (-ff2c does not change it). */
+void mpi_cart_create_(F *comm, F *ndims, F *dims, F *periods, F *reorder,
+                      F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr =
+      MPI_Cart_create(comm_of(comm), *ndims, dims, periods, *reorder != 0, &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
+void mpi_cart_sub_(F *comm, F *remain, F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Cart_sub(comm_of(comm), remain, &c);
   *newcomm = MPI_Comm_c2f(c);
 }
 void mpi_comm_free_(F *comm, F *ierr) {
@@ -106,6 +147,31 @@ void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
 void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *ierr) {
   *ierr = MPI_Ssend(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+}
+void mpi_rsend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                F *ierr) {
+  *ierr = MPI_Rsend(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+}
+void mpi_issend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                 F *request, F *ierr) {
+  MPI_Request r;
+  *ierr =
+      MPI_Issend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_irsend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                 F *request, F *ierr) {
+  MPI_Request r;
+  *ierr =
+      MPI_Irsend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_sendrecv_replace_(void *buf, F *count, F *type, F *dest, F *stag,
+                           F *source, F *rtag, F *comm, F *status, F *ierr) {
+  MPI_Status tmp, *s = c_status(status, &tmp);
+  *ierr = MPI_Sendrecv_replace(buf, *count, type_of(type), *dest, *stag,
+                               *source, *rtag, comm_of(comm), s);
+  f_status(s, status);
 }
 void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                F *status, F *ierr) {
@@ -297,3 +363,106 @@ void mpi_alltoallv_(void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf,
   *ierr = MPI_Alltoallv(in_buf(sbuf), scounts, sdispls, type_of(stype), rbuf,
                         rcounts, rdispls, type_of(rtype), comm_of(comm));
 }
+void mpi_scan_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
+               F *ierr) {
+  *ierr = MPI_Scan(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
+                   comm_of(comm));
+}
+void mpi_exscan_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
+                 F *ierr) {
+  *ierr = MPI_Exscan(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
+                     comm_of(comm));
+}
+void mpi_reduce_scatter_(void *sbuf, void *rbuf, F *rcounts, F *type, F *op,
+                         F *comm, F *ierr) {
+  *ierr = MPI_Reduce_scatter(in_buf(sbuf), rbuf, rcounts, type_of(type),
+                             MPI_Op_f2c(*op), comm_of(comm));
+}
+void mpi_reduce_scatter_block_(void *sbuf, void *rbuf, F *rcount, F *type,
+                               F *op, F *comm, F *ierr) {
+  *ierr = MPI_Reduce_scatter_block(in_buf(sbuf), rbuf, *rcount, type_of(type),
+                                   MPI_Op_f2c(*op), comm_of(comm));
+}
+
+/* Type arrays: Fortran handles -> a C array (free it). */
+static MPI_Datatype *types_of(int n, const F *f) {
+  MPI_Datatype *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
+  if (!c)
+    ft_fatal("out of memory converting %d Fortran datatypes", n);
+  for (int i = 0; i < n; i++)
+    c[i] = MPI_Type_f2c(f[i]);
+  return c;
+}
+void mpi_alltoallw_(void *sbuf, F *scounts, F *sdispls, F *stypes, void *rbuf,
+                    F *rcounts, F *rdispls, F *rtypes, F *comm, F *ierr) {
+  int n = 0;
+  MPI_Comm_size(comm_of(comm), &n);
+  MPI_Datatype *st = types_of(n, stypes), *rt = types_of(n, rtypes);
+  *ierr = MPI_Alltoallw(in_buf(sbuf), scounts, sdispls, st, rbuf, rcounts,
+                        rdispls, rt, comm_of(comm));
+  free(st);
+  free(rt);
+}
+
+/* ---- Calls the runtime does not support (unsupported.c) ----
+ *
+ * Without these, SimGrid's (or the MPI's) own Fortran bindings would make
+ * them behind the runtime's back. The arguments are never read, so the
+ * stubs declare none. */
+
+#define FT_UNSUPPORTED_F(fname, cname)                                         \
+  void fname(void);                                                            \
+  void fname(void) { ft_unsupported(cname); }
+FT_UNSUPPORTED_F(mpi_ibarrier_, "MPI_Ibarrier")
+FT_UNSUPPORTED_F(mpi_ibcast_, "MPI_Ibcast")
+FT_UNSUPPORTED_F(mpi_igather_, "MPI_Igather")
+FT_UNSUPPORTED_F(mpi_igatherv_, "MPI_Igatherv")
+FT_UNSUPPORTED_F(mpi_iallgather_, "MPI_Iallgather")
+FT_UNSUPPORTED_F(mpi_iallgatherv_, "MPI_Iallgatherv")
+FT_UNSUPPORTED_F(mpi_iscatter_, "MPI_Iscatter")
+FT_UNSUPPORTED_F(mpi_iscatterv_, "MPI_Iscatterv")
+FT_UNSUPPORTED_F(mpi_ireduce_, "MPI_Ireduce")
+FT_UNSUPPORTED_F(mpi_iallreduce_, "MPI_Iallreduce")
+FT_UNSUPPORTED_F(mpi_iscan_, "MPI_Iscan")
+FT_UNSUPPORTED_F(mpi_iexscan_, "MPI_Iexscan")
+FT_UNSUPPORTED_F(mpi_ireduce_scatter_, "MPI_Ireduce_scatter")
+FT_UNSUPPORTED_F(mpi_ireduce_scatter_block_, "MPI_Ireduce_scatter_block")
+FT_UNSUPPORTED_F(mpi_ialltoall_, "MPI_Ialltoall")
+FT_UNSUPPORTED_F(mpi_ialltoallv_, "MPI_Ialltoallv")
+FT_UNSUPPORTED_F(mpi_ialltoallw_, "MPI_Ialltoallw")
+FT_UNSUPPORTED_F(mpi_neighbor_allgather_, "MPI_Neighbor_allgather")
+FT_UNSUPPORTED_F(mpi_neighbor_allgatherv_, "MPI_Neighbor_allgatherv")
+FT_UNSUPPORTED_F(mpi_neighbor_alltoall_, "MPI_Neighbor_alltoall")
+FT_UNSUPPORTED_F(mpi_neighbor_alltoallv_, "MPI_Neighbor_alltoallv")
+FT_UNSUPPORTED_F(mpi_neighbor_alltoallw_, "MPI_Neighbor_alltoallw")
+FT_UNSUPPORTED_F(mpi_ineighbor_allgather_, "MPI_Ineighbor_allgather")
+FT_UNSUPPORTED_F(mpi_ineighbor_allgatherv_, "MPI_Ineighbor_allgatherv")
+FT_UNSUPPORTED_F(mpi_ineighbor_alltoall_, "MPI_Ineighbor_alltoall")
+FT_UNSUPPORTED_F(mpi_ineighbor_alltoallv_, "MPI_Ineighbor_alltoallv")
+FT_UNSUPPORTED_F(mpi_ineighbor_alltoallw_, "MPI_Ineighbor_alltoallw")
+FT_UNSUPPORTED_F(mpi_bsend_, "MPI_Bsend")
+FT_UNSUPPORTED_F(mpi_ibsend_, "MPI_Ibsend")
+FT_UNSUPPORTED_F(mpi_bsend_init_, "MPI_Bsend_init")
+FT_UNSUPPORTED_F(mpi_send_init_, "MPI_Send_init")
+FT_UNSUPPORTED_F(mpi_ssend_init_, "MPI_Ssend_init")
+FT_UNSUPPORTED_F(mpi_rsend_init_, "MPI_Rsend_init")
+FT_UNSUPPORTED_F(mpi_recv_init_, "MPI_Recv_init")
+FT_UNSUPPORTED_F(mpi_mprobe_, "MPI_Mprobe")
+FT_UNSUPPORTED_F(mpi_improbe_, "MPI_Improbe")
+FT_UNSUPPORTED_F(mpi_comm_create_group_, "MPI_Comm_create_group")
+FT_UNSUPPORTED_F(mpi_comm_idup_, "MPI_Comm_idup")
+FT_UNSUPPORTED_F(mpi_graph_create_, "MPI_Graph_create")
+FT_UNSUPPORTED_F(mpi_dist_graph_create_, "MPI_Dist_graph_create")
+FT_UNSUPPORTED_F(mpi_dist_graph_create_adjacent_,
+                 "MPI_Dist_graph_create_adjacent")
+FT_UNSUPPORTED_F(mpi_intercomm_create_, "MPI_Intercomm_create")
+FT_UNSUPPORTED_F(mpi_intercomm_merge_, "MPI_Intercomm_merge")
+FT_UNSUPPORTED_F(mpi_comm_spawn_, "MPI_Comm_spawn")
+FT_UNSUPPORTED_F(mpi_comm_connect_, "MPI_Comm_connect")
+FT_UNSUPPORTED_F(mpi_comm_accept_, "MPI_Comm_accept")
+FT_UNSUPPORTED_F(mpi_comm_join_, "MPI_Comm_join")
+FT_UNSUPPORTED_F(mpi_win_create_, "MPI_Win_create")
+FT_UNSUPPORTED_F(mpi_win_allocate_, "MPI_Win_allocate")
+FT_UNSUPPORTED_F(mpi_win_allocate_shared_, "MPI_Win_allocate_shared")
+FT_UNSUPPORTED_F(mpi_win_create_dynamic_, "MPI_Win_create_dynamic")
+FT_UNSUPPORTED_F(mpi_file_open_, "MPI_File_open")

@@ -3,10 +3,10 @@
  * Every blocking call of the application waits on the control receive too
  * (control.h), so that a rollback order or a peer's request reaches it. A
  * collective call the MPI library makes (the creations of communicators:
- * MPI_Comm_dup, _split, _create, MPI_Cart_create) cannot: a rank inside it
- * waits for every member, deaf to control. If a member is taken away by a
- * rollback before it joins, the others wait for ever (issue 13: lu's final
- * MPI_Comm_split, `fail 1 at 0.385`, rank 3 never saw its ROLLBACK; under
+ * MPI_Comm_dup, _split, _split_type, _create, MPI_Cart_create, _sub) cannot: a
+ * rank inside it waits for every member, deaf to control. If a member is taken
+ * away by a rollback before it joins, the others wait for ever (issue 13: lu's
+ * final MPI_Comm_split, `fail 1 at 0.385`, rank 3 never saw its ROLLBACK; under
  * pessimist rank 3 never answered the restarted rank's resend request).
  *
  * So under a recovering protocol a creation first passes a gate: each
@@ -28,9 +28,10 @@
  * (Comm_rank, _size, _group, _free, Wtime) never wait for a peer; MPI_Init
  * ends before control is posted; MPI_Finalize's reductions come after the
  * dispatcher's FINISH, after which it injects no failure; MPI_Abort ends
- * the run. The calls the runtime does not intercept (Scan, Exscan,
- * Reduce_scatter, nonblocking collectives, Comm_split_type, Cart_sub) are
- * not safe, and no workload makes them. */
+ * the run. The calls the runtime cannot make safe (nonblocking and
+ * neighbourhood collectives, buffered and persistent sends, matched probes,
+ * intercommunicators, graph topologies, windows, files...) stop the run at
+ * once (unsupported.c). */
 #include <stdlib.h>
 
 #include "runtime.h"
@@ -72,12 +73,14 @@ static int enters_for(struct ft_runtime *rt, uint64_t id, int k, int decision) {
 }
 
 /* An ENTER of an incarnation before this leader's comes from the run it
- * abandoned (coordinated protocols): refused. One of its own incarnation is
- * kept, even while this leader still recovers: after GO a member that has
- * settled (settle.c) runs main() again and may reach a creation first. */
+ * abandoned (coordinated protocols): refused, as is every ENTER once the run
+ * is stopped. One of its own incarnation is kept, even while this leader
+ * still recovers: after GO a member that has settled (settle.c) runs main()
+ * again and may reach a creation first. */
 void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   uint64_t id = (uint64_t)m->value;
-  if (m->kind == FT_WIRE_GATE_ENTER && !rt->ml && m->inc < rt->incarnation)
+  if (m->kind == FT_WIRE_GATE_ENTER &&
+      (rt->stopping || (!rt->ml && m->inc < rt->incarnation)))
     send_decision(rt, m->from, id, m->wave, -1); /* this leader rolled back */
   else if (m->kind == FT_WIRE_GATE_ENTER)
     keep_enter(rt, id, m->wave, m->from);
@@ -139,7 +142,8 @@ static void abort_held(struct ft_runtime *rt) {
 }
 
 void ft_gate_settle(struct ft_runtime *rt) {
-  if (!rt->ml)
+  int again = rt->ml && !rt->stopping; /* a next life reaches the call */
+  if (!again)
     abort_held(rt);
   if (!rt->gate.active)
     return;
@@ -147,7 +151,7 @@ void ft_gate_settle(struct ft_runtime *rt) {
     /* It had not decided (a decision makes the call at once). Coordinated:
      * the ENTERs were just refused. Message logging: the next life decides
      * when it reaches the call, with the ENTERs kept. */
-    rt->gate.active = rt->ml;
+    rt->gate.active = again;
     return;
   }
   while (rt->gate.decision == 0)

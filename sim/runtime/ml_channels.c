@@ -181,7 +181,7 @@ void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto) {
 /* ---- Resends to a restarted peer ---- */
 
 MPI_Comm ft_ml_wire(const struct ft_ml_channel *ch, int *peer_rank) {
-  struct ft_comm *c = ft_comm_at(ch->comm);
+  struct ft_comm *c = ft_comm_named(ch->comm);
   if (!c)
     ft_fatal("rank %d: a message-logging channel on unknown communicator %d",
              ft_runtime()->world_rank, ch->comm);

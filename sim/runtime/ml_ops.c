@@ -115,7 +115,7 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
   int peer = ft_comm_app_rank(c, dest), bytes;
   struct ft_event e = {.type = FT_EVENT_APP_SEND, .peer = peer, .tag = tag};
   struct ml_req r = {.id = step_with_id(rt, &e),
-                     .comm = ft_comm_index(c),
+                     .comm = c->name,
                      .coll = coll,
                      .peer = peer,
                      .tag = tag};
@@ -172,7 +172,7 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
   struct ml_req r = {.id = step_with_id(rt, &e),
                      .recv = 1,
                      .wildcard = wildcard,
-                     .comm = ft_comm_index(c),
+                     .comm = c->name,
                      .coll = coll};
   int peer, logged_tag;
   if (wildcard && ft_ml_replay_match(r.id, &peer, &logged_tag)) {
@@ -202,7 +202,7 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
       ft_backend_sleep(r->copied - now);
     return;
   }
-  struct ft_comm *c = ft_comm_at(r->comm);
+  struct ft_comm *c = ft_comm_named(r->comm);
   int peer = ft_comm_app_rank(c, st->MPI_SOURCE), bytes = 0;
   struct ft_ml_channel *ch = ft_ml_channel(r->comm, r->coll, peer, st->MPI_TAG);
   ch->delivered++;
@@ -580,7 +580,7 @@ static struct ml_req *zombies;
 static size_t n_zombies, cap_zombies;
 
 static void took(const struct ml_req *r, const MPI_Status *st) {
-  struct ft_comm *c = ft_comm_at(r->comm);
+  struct ft_comm *c = ft_comm_named(r->comm);
   ft_ml_channel(r->comm, r->coll, ft_comm_app_rank(c, st->MPI_SOURCE),
                 st->MPI_TAG)
       ->wire_taken++;
@@ -621,7 +621,7 @@ void ft_ml_feed_wildcards(void) {
     const struct ml_req *z = &zombies[i];
     if (z->peer >= 0)
       continue; /* its sender feeds it */
-    struct ft_comm *c = ft_comm_at(z->comm);
+    struct ft_comm *c = ft_comm_named(z->comm);
     int tag = z->tag < 0 ? 0 : z->tag;
     ft_feed_empty(ft_comm_traffic(c, z->coll), c->rank, tag);
     ft_ml_channel(z->comm, z->coll, rt->world_rank, tag)->wire_sent++;

@@ -125,8 +125,12 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
+/* A ready send is a valid standard send (MPI-3.1, 3.4): message logging
+ * takes it as one, so that it is logged like any other. */
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
+  if (ml())
+    return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(comm));
@@ -163,6 +167,21 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     return MPI_SUCCESS;
   int rc =
       PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+  if (rc == MPI_SUCCESS)
+    ft_pending_add(*request, ft_comm_inner(comm), 1, dest, tag);
+  return rc;
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
+  if (ml())
+    return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
+                       request);
+  app_send(count, type, dest, tag, comm);
+  if (proc_null_request(dest, request))
+    return MPI_SUCCESS;
+  int rc =
+      PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
   if (rc == MPI_SUCCESS)
     ft_pending_add(*request, ft_comm_inner(comm), 1, dest, tag);
   return rc;

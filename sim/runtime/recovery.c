@@ -18,7 +18,26 @@
 #include "msglog.h"
 #include "runtime.h"
 
-extern int main(int argc, char **argv); /* the application's */
+/* The application's entry point, found the way smpirun finds it
+ * (SimGrid 3.32, smpi_global.cpp, smpi_resolve_function): a Fortran main
+ * program that smpiff turned into `subroutine user_main` first, then C's,
+ * C++'s or gfortran's own `main`. Both are weak: a module has one or the
+ * other (smpiff's has no `main`, and -Wl,-z,defs accepts a weak undefined
+ * reference), and an unresolved one is NULL. */
+extern int main(int argc, char **argv) __attribute__((weak));
+extern void user_main_(void) __attribute__((weak));
+
+/* Runs the application's entry point again from the top; returns its
+ * exit code (0 for a Fortran main program that returns). */
+static int run_application(struct ft_runtime *rt) {
+  if (user_main_) {
+    user_main_();
+    return 0;
+  }
+  if (main)
+    return main(rt->argc, rt->argv);
+  ft_fatal("the program has neither main nor user_main_ to restart");
+}
 
 /* ---- Control messages ---- */
 
@@ -81,10 +100,15 @@ static void on_stored(struct ft_runtime *rt, const struct ft_wire *m) {
   ft_core_step(rt, &e);
 }
 
+/* A FINISH with wave 1 stops the run whatever this rank's incarnation
+ * (a failed rank may not know of the latest one yet) and wherever it is:
+ * running, recovering, or waiting for the others to finish. */
 static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
-  if (m->inc != rt->incarnation)
+  int stop = m->wave == 1;
+  if (m->inc != rt->incarnation && !stop)
     return;
   rt->finished = 1;
+  rt->stopped |= stop;
   if (!rt->ml) /* the dispatcher decides the commits (pcl) or its
                    scheduler does (vcl) */
     rt->waves_committed = (uint64_t)m->value;
@@ -92,6 +116,8 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
                                              .rollbacks = m->x[1],
                                              .lost_work_s = m->x[2],
                                              .recovery_s = m->x[3]};
+  if (stop && !rt->stopping)
+    ft_stop_now(rt);
 }
 
 void ft_control_handle(const struct ft_wire *m) {
@@ -237,6 +263,7 @@ static void restore_memory(struct ft_runtime *rt) {
 static void resume(struct ft_runtime *rt) {
   ft_comm_abandon_all(rt->incarnation);
   PMPI_Comm_dup(rt->app_base, &rt->app_world);
+  ft_backend_bench_restart();
   ft_comm_register_world(rt->app_world);
   ft_delivery_forget_all();
   ft_settle(rt); /* may not return: another rollback */
@@ -281,15 +308,13 @@ static void recover(struct ft_runtime *rt) {
   resume(rt);
 }
 
-/* The receives a lost life left posted complete during the recovery
- * (message logging: ml_ops.c, zombies; coordinated protocols: the settle,
- * settle.c, and the transfers under way at the rollback), writing into
- * their buffers: some were on the lost life's stack, below the restart
- * loop's frame, where the recovery would now run. The recovery runs below
- * a gap as deep as that stack; the gap goes when the recovery returns,
- * every receive complete (ft_ml_restart, ft_settle), so that the next
- * main() starts right below the loop's frame again and the gap stays as
- * deep as one life, whatever the number of failures. */
+/* Under message logging the receives a lost life left posted complete
+ * later (ml_ops.c, zombies), writing into their buffers: some were on the
+ * lost life's stack, below the restart loop's frame, where the recovery
+ * would now run. The recovery runs below a gap as deep as that stack; the
+ * gap goes when the recovery returns, every zombie fed (ft_ml_restart), so
+ * that the next main() starts right below the loop's frame again and the
+ * gap stays as deep as one life, whatever the number of failures. */
 static __attribute__((noinline)) void recover_below(struct ft_runtime *rt,
                                                     size_t gap) {
   volatile char *keep = alloca(gap);
@@ -311,6 +336,49 @@ static size_t gap_for(struct ft_runtime *rt, int life_ended) {
   return rt->ml_gap;
 }
 
+/* Under pcl and vcl nothing cancels the receives a lost life left posted on
+ * the abandoned communicators: they complete in the recovery's settle
+ * (settle.c: fed, or when a transfer under way at the failure ends), and
+ * write into the lost life's buffers, some on its stack, right below the
+ * restart loop's frame, where the recovery and the next life would run
+ * (examples/c/heat, its halos on main's stack, crashed at the second
+ * rollback: a double written over a return address, smpirun status 139;
+ * user/c_pcl_mtbf). So lives alternate between two zones: right below the
+ * loop's frame, and below a gap as deep as the deepest lost life (plus a
+ * margin); each life and its recovery run where the life before did not.
+ * The stack stays within two lives whatever the number of failures; after
+ * the settle nothing of a lost life writes any more. The first rollback starts
+ * below the whole first life (the loop's frame is below the failure's): no gap.
+ * Returns the gap above the next life; a failure during a recovery keeps the
+ * zone. */
+static size_t zone_for(struct ft_runtime *rt, int life_ended) {
+  if (!life_ended)
+    return rt->zone_gap;
+  size_t depth = rt->loop_sp > rt->fail_sp ? rt->loop_sp - rt->fail_sp : 0;
+  if (depth == 0)
+    return rt->zone_gap = 0;
+  size_t own = depth > rt->zone_gap ? depth - rt->zone_gap : 0;
+  if (own + 65536 > rt->zone_depth)
+    rt->zone_depth = own + 65536;
+  rt->zone_gap = rt->zone_gap ? 0 : rt->zone_depth;
+  if (rt->zone_gap > rt->ml_gap_max)
+    rt->ml_gap_max = rt->zone_gap;
+  return rt->zone_gap;
+}
+
+/* Recovers, then runs the application, below a gap of `gap` bytes that
+ * lasts as long as the life (pcl, vcl: see zone_for). */
+static __attribute__((noinline, noreturn)) void run_below(struct ft_runtime *rt,
+                                                          size_t gap) {
+  volatile char *keep = alloca(gap ? gap : 1);
+  keep[0] = 0;
+  recover(rt);
+  rt->life_running = 1;
+  int code = run_application(rt);
+  keep[0] = 1; /* the gap lives until the life ends */
+  ft_backend_exit_rank(code);
+}
+
 /* Every rollback lands here: the frame of the first rollback stays below
  * the restarted main() for the rest of the run. */
 static _Noreturn void restart_loop(struct ft_runtime *rt) {
@@ -323,10 +391,11 @@ static _Noreturn void restart_loop(struct ft_runtime *rt) {
   rt->life_running = 0;
   if (life_ended)
     ft_app_heap_end_life(&rt->heap);
+  if (!rt->ml)
+    run_below(rt, zone_for(rt, life_ended));
   recover_below(rt, gap_for(rt, life_ended));
   rt->life_running = 1;
-  int code = main(rt->argc, rt->argv);
-  ft_backend_exit_rank(code);
+  ft_backend_exit_rank(run_application(rt));
 }
 
 _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
@@ -336,6 +405,18 @@ _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
   if (rt->restart_armed)
     longjmp(rt->restart_env, 1);
   restart_loop(rt);
+}
+
+/* The run is stopped (it cannot progress): like a rollback, this rank
+ * abandons its application at once, but goes to the end of the run instead
+ * of main(). Called on top of the abandoned frames, which are never
+ * returned to. */
+_Noreturn void ft_stop_now(struct ft_runtime *rt) {
+  rt->stopping = 1;
+  rt->running = 0;
+  rt->held = 0;
+  ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
+  ft_finalize_stopped(rt);
 }
 
 void ft_wait_all_finished(struct ft_runtime *rt) {

@@ -109,6 +109,7 @@ static void split_world(struct ft_runtime *rt) {
   MPI_Comm mine;
   PMPI_Comm_split(MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
   PMPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
+  ft_backend_bench_restart();
   if (is_service) {
     ft_service_main(rt, mine);
     ft_trace_stop(rt);
@@ -227,16 +228,18 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
 static void print_summary(const struct ft_runtime *rt,
                           const struct run_totals *t) {
   char result[64] = "null";
-  const char *verified = !t->reported                 ? "null"
+  /* A stopped run did not finish: nothing to verify (null, not false). */
+  const char *verified = !t->reported || rt->stopped  ? "null"
                          : t->verified == t->reported ? "true"
                                                       : "false";
-  if (rt->result_reported)
+  if (rt->result_reported && !rt->stopped)
     snprintf(result, sizeof result, "%.17g", rt->result_value);
   const struct ft_failure_figures *f = &rt->failures;
   printf("FTSIM_SUMMARY {\"protocol\":\"%s\",\"ranks\":%d,"
          "\"service_ranks\":%d,\"completion_time_s\":%.9f,"
-         "\"verified\":%s,\"result\":%s,\"messages\":%llu,\"bytes\":%llu,"
-         "\"waves\":%llu,\"ckpt_bytes\":%llu,\"failures\":%.0f,"
+         "\"outcome\":\"%s\",\"verified\":%s,\"result\":%s,"
+         "\"messages\":%llu,\"bytes\":%llu,\"waves\":%llu,"
+         "\"safe_points\":%lld,\"ckpt_bytes\":%llu,\"failures\":%.0f,"
          "\"rollbacks\":%.0f,\"lost_work_s\":%.9f,\"recovery_s\":%.9f,"
          "\"channel_msgs\":%llu,\"replayed_msgs\":%llu,"
          "\"ranks_restarted\":%llu,\"events_logged\":%llu,"
@@ -244,14 +247,37 @@ static void print_summary(const struct ft_runtime *rt,
          "\"el_messages\":%llu,\"app_heap_peak\":%llu,"
          "\"app_heap_released\":%llu,\"stack_gap\":%llu}\n",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
-         t->completion_s, verified, result, t->messages, t->bytes,
+         t->completion_s, rt->stopped ? "no_progress" : "completed", verified,
+         result, t->messages, t->bytes,
          rt->ml ? t->commits : (unsigned long long)rt->waves_committed,
-         t->ckpt_bytes, f->failures, f->rollbacks, f->lost_work_s,
-         f->recovery_s, t->recorded, t->replayed, t->restarts, t->events,
+         (long long)rt->safe_points, t->ckpt_bytes, f->failures, f->rollbacks,
+         f->lost_work_s, f->recovery_s, t->recorded, t->replayed, t->restarts,
+         t->events,
          t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
          t->sb_bytes, t->el_messages, t->heap_peak, t->heap_released,
          t->stack_gap);
   fflush(stdout);
+}
+
+/* Issue 14, item 4: a program that never calls ft_snapshot gives the
+ * protocol no point at which to checkpoint (ft.h: checkpoints are taken at
+ * safe points only), so `period` has no effect and a failure restarts it
+ * from the top of main(). Said once, by rank 0, at the end of the run. */
+static void warn_no_safe_point(const struct ft_runtime *rt) {
+  if (!rt->recovering_protocol || rt->options.period <= 0 ||
+      rt->safe_points > 0)
+    return;
+  fprintf(stderr,
+          "ftsim: warning: period=%g but the program reached no safe point "
+          "(it never calls ft_snapshot), so protocol %s took no checkpoint "
+          "and a failure restarts it from the beginning (%.0f failures, "
+          "lost work %.3f s). Remedy: call ft_snapshot() at a safe point of "
+          "the main loop (the top of an iteration, no message in flight), "
+          "with the loop's state registered by ft_protect (see ft.h); "
+          "checkpoints at any MPI call are not available yet (they need "
+          "trace-driven replay)\n",
+          rt->options.period, rt->protocol->name, rt->failures.failures,
+          rt->failures.lost_work_s);
 }
 
 /* The last step before MPI_Finalize, on every rank, services included: a
@@ -271,6 +297,10 @@ void ft_settle_control(struct ft_runtime *rt) {
   rt->deferred = NULL;
 }
 
+void ft_control_last_barrier(struct ft_runtime *rt) {
+  PMPI_Barrier(rt->control);
+}
+
 int MPI_Finalize(void) {
   struct ft_runtime *rt = &state;
   double end = PMPI_Wtime();
@@ -278,21 +308,53 @@ int MPI_Finalize(void) {
     ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
   struct run_totals totals = reduce_totals(rt, end);
   ft_service_shutdown(rt); /* rank 0: the final figures come back */
-  if (rt->world_rank == 0)
+  if (rt->world_rank == 0) {
     print_summary(rt, &totals);
+    warn_no_safe_point(rt);
+  }
   ft_channel_finish(rt);
   if (rt->ml)
     ft_ml_finish_resends();
   ft_control_finish_payloads();
   ft_comm_drain_abandoned();
   ft_settle_control(rt); /* every rank is here: what was sent has left */
-  ft_settle_finish(rt);
+  ft_comm_drain_abandoned();
+  ft_control_last_barrier(rt);
+  ft_settle_finish(rt); /* frees the abandoned communicators */
   ft_comm_forget_all();
   free(rt->protocol_state);
   rt->protocol_state = NULL;
   rt->finalized = 1;
   ft_trace_stop(rt);
   return PMPI_Finalize();
+}
+
+_Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
+  double end = PMPI_Wtime();
+  ft_comm_abandon_all(rt->incarnation); /* their traffic is drained below */
+  rt->app_world = rt->app_base;
+  struct run_totals totals = reduce_totals(rt, end);
+  ft_service_shutdown(rt); /* rank 0: the final figures come back */
+  if (rt->world_rank == 0)
+    print_summary(rt, &totals);
+  /* The control channel first, then this rank's own sends: their receivers
+   * take what was sent to them only in their drains (ft_control_discard,
+   * ft_comm_drain_abandoned), which come after the drain's all-to-all. */
+  ft_settle_control(rt);
+  ft_comm_drain_abandoned();
+  ft_channel_finish(rt);
+  if (rt->ml)
+    ft_ml_finish_resends();
+  ft_control_finish_payloads();
+  ft_comm_drain_abandoned();
+  ft_control_last_barrier(rt);
+  ft_comm_forget_all();
+  free(rt->protocol_state);
+  rt->protocol_state = NULL;
+  rt->finalized = 1;
+  ft_trace_stop(rt);
+  PMPI_Finalize();
+  ft_backend_exit_rank(0);
 }
 
 /* A failed application takes its services down too, and the run ends

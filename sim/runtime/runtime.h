@@ -26,6 +26,10 @@ struct ft_comm {
   int *app_rank; /* app_rank[r]: application rank of rank r (size ints) */
   uint64_t id;   /* the same on every member, new in every incarnation; 0:
                     unknown (registered on first use): no gate (gate.c) */
+  int name;      /* how records, channels and traces name it across ranks and
+                    rollbacks (comm.c): the same on every member and, for the
+                    communicators main() creates in the same order, in every
+                    incarnation; 0: MPI_COMM_WORLD, 1: MPI_COMM_SELF, -1: none */
   int gates;     /* creation calls made on it so far (gate.c) */
 };
 
@@ -36,15 +40,19 @@ enum ft_gate_kind {
   FT_GATE_DUP = 1,
   FT_GATE_SPLIT,
   FT_GATE_CREATE,
-  FT_GATE_CART
+  FT_GATE_CART,
+  FT_GATE_SPLIT_TYPE,
+  FT_GATE_CART_SUB
 };
 enum { FT_GATE_MAX_DIMS = 8 };
 struct ft_gate_call {
   enum ft_gate_kind kind;
   MPI_Comm user;   /* the parent, as the application names it */
-  int color, key;  /* split */
+  int color, key;  /* split; split_type: color is the type */
+  MPI_Info info;   /* split_type */
   MPI_Group group; /* create */
   int ndims, reorder, dims[FT_GATE_MAX_DIMS], periods[FT_GATE_MAX_DIMS];
+  /* cart_sub: ndims of the parent, dims[] its remain_dims */
 };
 
 /* The gate this rank stands in, or stood in when a rollback came. */
@@ -116,7 +124,7 @@ struct ft_state_copy {
 struct ft_record {
   int peer;    /* application rank of the sender */
   int64_t seq; /* its number among the messages from peer */
-  int comm;    /* index of its communicator in the table (comm.c) */
+  int comm;    /* its communicator's name (ft_comm.name) */
   int dest;    /* this rank's rank in that communicator */
   int tag;
   size_t bytes; /* packed payload (MPI_Pack) */
@@ -183,8 +191,12 @@ struct ft_runtime {
   uintptr_t loop_sp, fail_sp; /* stack addresses: the restart loop's frame,
                                  the last failure's (recovery.c) */
   size_t ml_gap;              /* stack kept below the loop's frame during
-                                 a recovery (every protocol) */
+                                 a message-logging recovery */
   size_t ml_gap_max;          /* the deepest gap of the run (summary) */
+  size_t zone_gap;            /* pcl, vcl: stack kept above the running life
+                                 (0, or zone_depth; recovery.c) */
+  size_t zone_depth;          /* pcl, vcl: the deepest lost life, plus a
+                                 margin */
   int life_running;           /* main() runs: the next failure ends a life
                                  (not a recovery) */
   struct ft_app_heap heap;    /* the application's blocks (app_heap.c) */
@@ -204,6 +216,9 @@ struct ft_runtime {
   double restart_cost_s; /* for a failed rank */
   int go_inc;            /* last GO received */
   int finished;          /* FINISH received */
+  int stopped;           /* ... saying the run is stopped: it cannot
+                            progress (FINISH's wave = 1) */
+  int stopping;          /* this rank is in ft_stop_now */
   struct ft_gate gate;   /* gate.c */
   struct ft_gate_enter *gate_enters;
   size_t n_gate_enters, cap_gate_enters;
@@ -253,6 +268,9 @@ struct ft_runtime *ft_runtime(void);
  * aborts every rank. */
 _Noreturn void ft_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+/* Stops the run (ft_fatal) because the application made `call` (its C
+ * name, "MPI_Ibcast"), which the runtime does not support (unsupported.c). */
+_Noreturn void ft_unsupported(const char *call);
 
 /* Makes room for `need` elements of `size` bytes in `array` (capacity
  * *cap, doubled as needed, 16 at first) and returns it, perhaps moved;
@@ -263,7 +281,10 @@ void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
 
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
-/* Resolves an application communicator; aborts on an unknown one. */
+/* Resolves an application communicator, registering MPI_COMM_SELF (and,
+ * under a protocol that does not recover, any other unknown one) on first
+ * use; aborts on MPI_COMM_NULL, and on any other communicator the runtime
+ * did not create under a protocol that recovers. */
 struct ft_comm *ft_comm_get(MPI_Comm user);
 /* Registers `inner` (already created with PMPI) as the application's `user`
  * handle; creates its collective shadow. Returns the entry. */
@@ -293,6 +314,13 @@ MPI_Comm ft_comm_abandoned_find(uint64_t id, int coll);
  * the ones its first run made, in order (a restarted rank cannot make a
  * collective call alone). */
 void ft_comm_replay_creations(void);
+/* Message logging: how many creations of communicators main() has made in
+ * this rank's first run (saved with a checkpoint taken at a safe point). */
+int64_t ft_comm_creations(void);
+/* Message logging: main() stands at the safe point of a checkpoint taken
+ * after `made` creations: its next creations return the ones its first run
+ * made from there on. Aborts if `made` is more than it ever made. */
+void ft_comm_resume_creations(int64_t made);
 /* Registers `inner` as the application's MPI_COMM_WORLD of the current
  * incarnation (its id depends on the incarnation). */
 void ft_comm_register_world(MPI_Comm inner);
@@ -308,10 +336,10 @@ void ft_comm_forget_all(void);
 struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
 MPI_Comm ft_comm_inner(MPI_Comm user);
-/* Position of `c` in the table: the same on every rank and in every run of
- * main() that created the same communicators in the same order. */
-int ft_comm_index(const struct ft_comm *c);
-/* The entry at `index`, or NULL. */
+/* The entry named `name` (ft_comm.name), or NULL if none is alive. */
+struct ft_comm *ft_comm_named(int name);
+/* The entry at `index` of the table (0, 1, ... while not NULL: a walk over
+ * this rank's communicators; indices differ between ranks), or NULL. */
 struct ft_comm *ft_comm_at(int index);
 /* Application rank (rank in the application's world) of `rank` in `c`. */
 int ft_comm_app_rank(const struct ft_comm *c, int rank);
@@ -371,8 +399,13 @@ void ft_channel_reset_replay(struct ft_runtime *rt);
 /* Waits for the replayed sends still in flight (MPI_Finalize). */
 void ft_channel_finish(struct ft_runtime *rt);
 
-/* The id of the channel-state region in an image. */
-enum { FT_CHANNEL_REGION = FT_MAX_REGIONS };
+/* The id of the channel-state region in an image, and (message logging)
+ * of the region holding how many communicators main() had created at the
+ * checkpoint (int64, see ft_comm_resume_creations). */
+enum {
+  FT_CHANNEL_REGION = FT_MAX_REGIONS,
+  FT_CREATIONS_REGION = FT_MAX_REGIONS + 2
+};
 
 /* Point-to-point on the runtime's own channels, counted (p2p.c); used by
  * collectives (coll.c). */
@@ -410,10 +443,6 @@ struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave);
 /* Restores the protected buffers from `image` (size bytes); aborts the run
  * with a clear error when they do not match. */
 void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size);
-/* Tells every checkpoint server that `wave` is committed (incarnation
- * `inc`; `time`: when its checkpoint was taken, or committed). */
-void ft_commit_to_servers(const struct ft_runtime *rt, int wave, int inc,
-                          double time);
 /* World rank of the checkpoint server of application rank `rank`. */
 int ft_server_of(const struct ft_runtime *rt, int rank);
 /* World rank of the dispatcher (the first service rank). */
@@ -422,6 +451,11 @@ int ft_dispatcher(const struct ft_runtime *rt);
 /* Last step before MPI_Finalize on every rank (runtime.c): waits until every
  * rank is there, then withdraws the control receive. */
 void ft_settle_control(struct ft_runtime *rt);
+/* The very last step before PMPI_Finalize on every rank, services
+ * included: a barrier on the control communicator, after which nothing is
+ * in flight (a service finishes its image transfers after
+ * ft_settle_control, and SimGrid fails a transfer whose peer has exited). */
+void ft_control_last_barrier(struct ft_runtime *rt);
 
 /* Gates (gate.c): a collective call passed to the MPI library cannot be
  * interrupted, so under a recovering protocol no member makes it before
@@ -499,6 +533,16 @@ void ft_settle_finish(struct ft_runtime *rt);
 int ft_fetch_image(struct ft_runtime *rt, int wave);
 /* Abandons the application and runs the recovery, then main() again. */
 _Noreturn void ft_rollback_now(struct ft_runtime *rt);
+/* The dispatcher stopped the run (it cannot progress: README, "Runs that
+ * cannot progress"): settles any gate this rank stands in, then ends the
+ * run with ft_finalize_stopped. Every application rank is told, so every
+ * one comes here. */
+_Noreturn void ft_stop_now(struct ft_runtime *rt);
+/* The end of a stopped run, on every application rank (runtime.c): its
+ * communicators abandoned, the figures reduced, the summary printed by
+ * rank 0 with "outcome":"no_progress" and "verified":null, the control
+ * channel settled, MPI finalized; the rank exits with status 0. */
+_Noreturn void ft_finalize_stopped(struct ft_runtime *rt);
 /* MPI_Finalize's first step under a recovering protocol: waits until every
  * rank finished (a rollback meanwhile does not return). */
 void ft_wait_all_finished(struct ft_runtime *rt);

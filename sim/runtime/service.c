@@ -48,6 +48,8 @@ struct dispatcher {
   void *scheduler;           /* the protocol's checkpoint scheduler (vcl) */
   double scheduler_deadline; /* its next timer (absolute time), or -1 */
   int64_t waves;             /* waves it committed */
+  int stall; /* failures since the last progress (ft_options.stall_failures) */
+  int stopped; /* the run was stopped: it could not progress */
   /* Message logging: a failed rank restarts alone. */
   int *life;     /* per rank: restarts so far */
   char *is_done; /* per rank: DONE of its current life in */
@@ -223,15 +225,33 @@ static void start_scheduler(struct service *s, struct dispatcher *d) {
 }
 
 /* The scheduler has every image of `wave`: the servers commit it. */
+/* The dispatcher decides that `wave` is committed (pcl: rank 0's proposal,
+ * on_commit; vcl: its scheduler). `when`: the time the wave's checkpoint
+ * was taken, or its commit. Its own store commits at once and the other
+ * servers hear it from here: a rollback this dispatcher orders later
+ * reaches them after the COMMIT (one sender's messages stay in order), and
+ * its own store cannot discard the wave's images before committing them (a
+ * COMMIT it sent itself could: the rollback's discard came first, vcl, "rank
+ * 2 has no image of wave 10 (committed: 9, in progress: none)"). */
+static void decide_commit(struct service *s, struct dispatcher *d, int wave,
+                          int inc, double when) {
+  char err[512];
+  struct ft_wire m = {
+      .kind = FT_WIRE_COMMIT, .wave = wave, .inc = inc, .x = {when}};
+  d->stall = 0; /* progress */
+  d->waves++;
+  d->committed_wave = wave; /* a rollback ordered from now on restores it */
+  d->committed_time = when - s->start;
+  ft_trace_commit(wave, inc);
+  for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
+    send_wire(r, m);
+  if (s->serves > 0 && ft_store_commit(s->store, wave, err, sizeof err) != 0)
+    ft_fatal("checkpoint server %d: %s", s->index, err);
+}
+
 static void scheduler_commit(struct service *s, struct dispatcher *d,
                              int wave) {
-  double now = ft_backend_now();
-  d->waves++;
-  d->committed_wave = wave; /* at once: a rollback ordered before this
-                               message comes back restores it */
-  d->committed_time = now - s->start;
-  ft_trace_commit(wave, d->inc);
-  ft_commit_to_servers(s->rt, wave, d->inc, now);
+  decide_commit(s, d, wave, d->inc, ft_backend_now());
 }
 
 static void scheduler_step(struct service *s, struct dispatcher *d,
@@ -254,8 +274,8 @@ static void scheduler_control(struct service *s, struct dispatcher *d,
   if (!d || !d->scheduler)
     ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
              m->kind, m->from);
-  if (m->inc != d->inc)
-    return; /* from an abandoned run */
+  if (m->inc != d->inc || d->stopped)
+    return; /* from an abandoned run, or the run is over */
   struct ft_event e = ft_event_of_wire(m);
   scheduler_step(s, d, &e);
 }
@@ -310,8 +330,6 @@ static void load_scenario(struct service *s, struct dispatcher *d) {
   d->recovering_since = -1;
 }
 
-/* The failure of d->next: the victim stops now, the others learn of it
- * after the detection latency. */
 /* Message logging: the victim alone restarts, after the detection latency
  * and its restart cost; the others go on. */
 static void inject_alone(struct dispatcher *d) {
@@ -329,6 +347,8 @@ static void inject_alone(struct dispatcher *d) {
   d->has_next = ft_failures_next(&d->stream, &d->next);
 }
 
+/* The failure of d->next: the victim stops now, the others learn of it
+ * after the detection latency. */
 static void inject(struct dispatcher *d, double now) {
   d->inc++;
   d->figures.failures++;
@@ -373,19 +393,75 @@ static void order_rollback(struct service *s, struct dispatcher *d) {
   }
 }
 
+static struct ft_wire final_figures(const struct dispatcher *d);
+
+static void to_all_ranks(struct service *s, struct ft_wire m) {
+  for (int r = 0; r < s->rt->app_ranks; r++)
+    send_wire(r, m);
+}
+
+/* Ends a run that cannot progress (README, "Runs that cannot progress"):
+ * no more failure, rollback or wave; the time since the last commit (or
+ * the recovery under way) is lost; every application rank is told with a
+ * FINISH whose wave is 1, whatever its incarnation, and abandons what it
+ * does (recovery.c, ft_stop_now). `why` goes to the trace, whose checker
+ * then expects no end in a common incarnation. */
+static void stop_run(struct service *s, struct dispatcher *d, double now,
+                     const char *why) {
+  d->finished = d->stopped = 1;
+  d->rollback_due = 0;
+  if (d->recovering_since >= 0 && !d->life) {
+    d->figures.recovery_s += now - d->recovering_since;
+  } else if (!d->life) {
+    double from =
+        d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
+    d->figures.lost_work_s += now - from;
+  }
+  if (ft_trace_enabled)
+    ft_trace_line_(1, "stop", "%s %d", why, d->inc);
+  to_all_ranks(s, final_figures(d));
+}
+
+/* The failure due now, or the end of the run when N failures in a row
+ * came without progress (options.stall_failures = N > 0): the run is
+ * stopped instead, and this failure is not injected (nor counted). So a
+ * scenario of exactly N failures still ends normally (period 0, where no
+ * wave ever commits: e2e/pcl_1000_failures_bounded_memory). */
+static void failure_due(struct service *s, struct dispatcher *d, double now) {
+  int n = s->rt->options.stall_failures;
+  if (n > 0 && d->stall >= n) {
+    stop_run(s, d, now, "stall_failures");
+    return;
+  }
+  d->stall++;
+  if (d->life) {
+    inject_alone(d);
+  } else {
+    inject(d, now);
+  }
+}
+
+/* The absolute time at which max_time stops the run, or -1. */
+static double time_limit(const struct service *s) {
+  double max = s->rt->options.max_time;
+  return max > 0 ? s->start + max : -1;
+}
+
 /* Fires what is due; returns the absolute time of the next timed event,
  * or -1. */
 static double dispatcher_tick(struct service *s, struct dispatcher *d) {
-  double now = run_time(s);
-  if (!d->finished && d->has_next && due(s, d->next.time) && d->life)
-    inject_alone(d);
-  else if (!d->finished && d->has_next && due(s, d->next.time))
-    inject(d, now);
+  double now = run_time(s), limit = time_limit(s);
+  if (!d->finished && limit >= 0 && clock_of(s) >= limit)
+    stop_run(s, d, now, "max_time");
+  if (!d->finished && d->has_next && due(s, d->next.time))
+    failure_due(s, d, now);
   if (d->rollback_due && due(s, d->rollback_at))
     order_rollback(s, d);
   double next = -1;
   if (!d->finished && d->has_next)
     next = s->start + d->next.time;
+  if (!d->finished && limit >= 0 && (next < 0 || limit < next))
+    next = limit;
   if (d->rollback_due && (next < 0 || s->start + d->rollback_at < next))
     next = s->start + d->rollback_at;
   double wave = scheduler_tick(s, d);
@@ -394,14 +470,10 @@ static double dispatcher_tick(struct service *s, struct dispatcher *d) {
   return next;
 }
 
-static void to_all_ranks(struct service *s, struct ft_wire m) {
-  for (int r = 0; r < s->rt->app_ranks; r++)
-    send_wire(r, m);
-}
-
 static void on_ready(struct service *s, struct dispatcher *d,
                      const struct ft_wire *m) {
-  if (m->inc != d->inc || d->rollback_due || ++d->ready < s->rt->app_ranks)
+  if (m->inc != d->inc || d->rollback_due || d->stopped ||
+      ++d->ready < s->rt->app_ranks)
     return;
   double now = run_time(s);
   d->figures.recovery_s += now - d->recovering_since;
@@ -416,10 +488,11 @@ static void on_ready(struct service *s, struct dispatcher *d,
 
 /* FINISH with the run's figures: value = the waves committed (by the
  * dispatcher for pcl, its scheduler for vcl), x = failures, rollbacks, lost
- * work, recovery time. */
+ * work, recovery time; wave = 1 when the run was stopped (stop_run). */
 static struct ft_wire final_figures(const struct dispatcher *d) {
   return (struct ft_wire){.kind = FT_WIRE_FINISH,
                           .inc = d->inc,
+                          .wave = d->stopped,
                           .value = d->waves,
                           .x = {d->figures.failures, d->figures.rollbacks,
                                 d->figures.lost_work_s, d->figures.recovery_s}};
@@ -432,7 +505,8 @@ static void on_done(struct service *s, struct dispatcher *d,
       return;
     d->is_done[m->from] = 1;
   }
-  if (m->inc != d->inc || d->rollback_due || ++d->done < s->rt->app_ranks)
+  if (m->inc != d->inc || d->rollback_due || d->finished ||
+      ++d->done < s->rt->app_ranks)
     return;
   d->finished = 1;
   to_all_ranks(s, final_figures(d));
@@ -460,14 +534,10 @@ static void on_commit(struct service *s, const struct ft_wire *m) {
   char err[512];
   if (m->inc < s->inc)
     return;
-  if (s->d && m->from < s->rt->app_ranks) { /* rank 0's proposal */
-    struct ft_wire relay = *m;
-    s->d->waves++;
-    s->d->committed_wave = m->wave;
-    s->d->committed_time = m->x[0] - s->start;
-    ft_trace_commit(m->wave, m->inc);
-    for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
-      send_wire(r, relay);
+  if (s->d) {           /* rank 0's proposal (pcl) */
+    if (!s->d->stopped) /* else the run is over: nobody hears of it */
+      decide_commit(s, s->d, m->wave, m->inc, m->x[0]);
+    return;
   }
   if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
@@ -504,9 +574,13 @@ static void on_events_request(struct service *s, const struct ft_wire *m) {
   ft_control_send_payload(m->from, &a, copy, bytes);
 }
 
+/* Message logging: a failed rank's restart completed (its image, events
+ * and the messages to replay are in): the progress stall_failures waits
+ * for, since the other ranks never roll back. */
 static void on_restarted(struct dispatcher *d, const struct ft_wire *m) {
-  if (!d || !d->life || m->wave != d->life[m->from])
+  if (!d || !d->life || m->wave != d->life[m->from] || d->stopped)
     return;
+  d->stall = 0;
   d->figures.lost_work_s += m->x[0];
   d->figures.recovery_s += m->x[1];
 }
@@ -623,12 +697,17 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
   ft_control_start();
   while (!s.stop)
     service_round(&s);
+  /* The control channel first: a rank that stopped (a run that could not
+   * progress) takes the bytes of an image or events sent to it only when
+   * it drains the messages that announce them (ft_control_drain), after
+   * the drain's all-to-all, which this rank must reach first. */
+  ft_settle_control(rt);
   /* Images still on their way were all asked for: they complete soon. */
   while (progress_transfers(&s) > 0)
     (void)wait_event(&s, 0, -1);
   ft_backend_waiter_destroy(s.waiter);
   ft_control_finish_payloads();
-  ft_settle_control(rt);
+  ft_control_last_barrier(rt);
   ft_store_destroy(s.store);
   for (int r = 0; s.logs && r < rt->app_ranks; r++)
     free(s.logs[r].events);
@@ -660,5 +739,6 @@ void ft_service_shutdown(struct ft_runtime *rt) {
       ft_control_handle(&m);
       return;
     }
+    ft_control_discard(&m);
   }
 }

@@ -202,7 +202,7 @@ static void message(const char *kind, int comm, int coll, int peer, int tag,
 
 void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes) {
   struct ft_comm *c = ft_comm_get(user);
-  int comm = ft_comm_index(c), peer = ft_comm_app_rank(c, dest);
+  int comm = c->name, peer = ft_comm_app_rank(c, dest);
   message("send", comm, 0, peer, tag, next_seq(comm, 0, peer, tag, DIR_SEND),
           bytes);
 }
@@ -210,7 +210,7 @@ void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes) {
 void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
                             uint64_t bytes) {
   struct ft_comm *c = ft_comm_get(user);
-  int comm = ft_comm_index(c), peer = ft_comm_app_rank(c, status->MPI_SOURCE);
+  int comm = c->name, peer = ft_comm_app_rank(c, status->MPI_SOURCE);
   int tag = status->MPI_TAG;
   int64_t seq = next_seq(comm, 0, peer, tag, DIR_RECV);
   last_delivery =
@@ -234,7 +234,7 @@ void ft_trace_coll_send_(MPI_Comm inner, int dest, int tag, int count,
     return;
   int size = 0;
   PMPI_Type_size(type, &size);
-  int comm = ft_comm_index(c), peer = ft_comm_app_rank(c, dest);
+  int comm = c->name, peer = ft_comm_app_rank(c, dest);
   message("send", comm, 1, peer, tag, next_seq(comm, 1, peer, tag, DIR_SEND),
           count > 0 && size > 0 ? (uint64_t)count * (uint64_t)size : 0);
 }
@@ -243,7 +243,7 @@ void ft_trace_coll_delivery_(MPI_Comm inner, int source, int tag) {
   struct ft_comm *c = coll_comm(inner);
   if (!c || source == MPI_PROC_NULL)
     return;
-  int comm = ft_comm_index(c), peer = ft_comm_app_rank(c, source);
+  int comm = c->name, peer = ft_comm_app_rank(c, source);
   message("deliver", comm, 1, peer, tag, next_seq(comm, 1, peer, tag, DIR_RECV),
           0);
 }

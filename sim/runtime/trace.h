@@ -6,8 +6,8 @@
  * share one process, but this module's globals are per rank (dlopen
  * privatization), so each rank has its own FILE*.
  *
- * Messages are named without piggybacking: (communicator index in the
- * runtime's table, p2p or collective channel, sender, receiver, tag,
+ * Messages are named without piggybacking: (communicator name, the same on
+ * every rank (ft_comm.name), p2p or collective channel, sender, receiver, tag,
  * sequence number on that channel). MPI's non-overtaking rule makes the
  * receiver's count equal the sender's; both sides count here, from the start
  * or from the last rollback (a new incarnation, fresh communicators).

@@ -453,3 +453,62 @@ Test(trace_check, violation_before_a_truncation_is_named) {
   cr_assert(strstr(res.message, "[in a truncated trace: t.0: no end record"),
             "%s", res.message);
 }
+
+/* ---- Issue 13, defect 3: runs stopped because they could not progress */
+
+/* The dispatcher's file (rank 2 of 2) with its stop record. */
+#define STOP(p)                                                                \
+  "# ftsim-trace 2 rank 2 ranks 2 protocol " p RUN                             \
+  "0.5 2 0 stop stall_failures 1\n" END(2, 0)
+
+/* Ranks that ended in different incarnations with a message in flight: a
+ * violation for a finished run, nothing owed by a stopped one. */
+Test(trace_check, stopped_run_owes_no_common_end) {
+  const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n"
+                        "0.4 0 1 rollback 0 0\n" END(0, 1),
+                     H1 END(1, 0), STOP("pcl")};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "end");
+  cr_assert_eq(check(t, 3, &res), FT_CHECK_OK, "%s", res.message);
+}
+
+/* What came before the stop is still checked: an orphan message at a
+ * committed wave. */
+Test(trace_check, stopped_run_still_checks_its_waves) {
+  const char *t[] = {V0 "0.1 0 0 safe 1\n"
+                        "0.1 0 0 ckpt 1 1\n"
+                        "0.2 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                     V1 "0.3 1 0 deliver 0 p 0 7 1 8\n"
+                        "0.35 1 0 safe 1\n"
+                        "0.35 1 0 ckpt 1 1\n" END(1, 0),
+                     "# ftsim-trace 2 rank 2 ranks 2 protocol vcl" RUN
+                     "0.4 2 0 commit 1 0\n"
+                     "0.5 2 0 stop max_time 0\n" END(2, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 3, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "orphan");
+}
+
+Test(trace_check, bad_stop_record_names_the_field) {
+  const char *t[] = {H0 END(0, 0), H1 END(1, 0),
+                     "# ftsim-trace 2 rank 2 ranks 2 protocol pcl" RUN
+                     "0.5 2 0 stop boredom 1\n" END(2, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 3, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(strstr(res.message, "t.2:2: field 'why': expected stall_failures "
+                                "or max_time, got 'boredom'"),
+            "%s", res.message);
+}
+
+/* Message logging: a message sent and never delivered is lost, unless the
+ * dispatcher stopped the run. */
+Test(ml_check, stopped_run_owes_no_delivery) {
+  const char *t[] = {P_RUN(0) RUN "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                     P_RUN(1) RUN END(1, 0),
+                     P_RUN(2) RUN "0.5 2 0 stop stall_failures 0\n" END(2, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(t, 2, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "lost");
+  cr_assert_eq(check_files(t, 3, &res), FT_CHECK_OK, "%s", res.message);
+}

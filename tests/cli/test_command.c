@@ -116,3 +116,29 @@ Test(cli_command, printed_line) {
   free(text);
   ft_strv_free(&v);
 }
+
+/* Issue 14, item 3: measured computation turns SMPI's benchmarking on at
+ * this machine's speed; --cfg options come after ftsim's own, so that they
+ * win. */
+Test(cli_command, measured_line_with_cfg) {
+  struct ft_strv v = FT_STRV_INIT;
+  struct ft_command_spec s = spec(false, false);
+  const char *cfgs[] = {"smpi/cpu-threshold:1e-3", "smpi/host-speed:1Gf"};
+  s.measured = true;
+  s.host_speed = 2.5e9;
+  s.cfgs = cfgs;
+  s.ncfgs = 2;
+  ft_command_build(&s, &v);
+  char *text = joined(&v);
+  cr_assert_str_eq(text,
+                   "/usr/bin/smpirun -np 66 -platform /src/platforms/gige.xml "
+                   "-hostfile /tmp/h --cfg=smpi/simulate-computation:yes "
+                   "--cfg=smpi/host-speed:2.5e+09f "
+                   "--cfg=smpi/grow-injected-times:no "
+                   "--cfg=smpi/privatization:dlopen --log=root.thres:warning "
+                   "--log=ker_engine.thres:info "
+                   "--cfg=smpi/cpu-threshold:1e-3 --cfg=smpi/host-speed:1Gf "
+                   "/b/apps/smpi/cg -n 3");
+  free(text);
+  ft_strv_free(&v);
+}

@@ -97,3 +97,21 @@ Test(cli_outcome, short_buffer_stays_terminated) {
   cr_assert_eq(ft_outcome_judge(&o, small, sizeof small), FT_EXIT_FAILED);
   cr_assert_lt(strlen(small), sizeof small);
 }
+
+/* Issue 13, defect 3: a run stopped because it could not progress. */
+Test(cli_outcome, no_progress) {
+  struct ft_outcome o = clean();
+  o.verified = -1;
+  o.no_progress = true;
+  cr_assert_eq(ft_outcome_judge(&o, msg, sizeof msg), FT_EXIT_NO_PROGRESS);
+  cr_assert_eq(FT_EXIT_NO_PROGRESS, 4);
+  cr_assert_str_eq(msg, "ftsim: the run could not progress and was stopped "
+                        "(\"outcome\":\"no_progress\")\n");
+}
+
+Test(cli_outcome, failure_outranks_no_progress) {
+  struct ft_outcome o = clean();
+  o.no_progress = true;
+  o.status = 134;
+  cr_assert_eq(ft_outcome_judge(&o, msg, sizeof msg), FT_EXIT_FAILED);
+}

@@ -317,3 +317,62 @@ Test(cli_run_options, negative_period_rejected) {
   cr_assert(strncmp(err, "--set period=-1: period must be", 31) == 0, "%s",
             err);
 }
+
+/* Issue 14, item 3: --compute, --host-speed, --cfg and smpirun's -np. */
+Test(cli_run_args, compute_host_speed_cfg_and_np) {
+  char *w[] = {"-np",
+               "3",
+               "--compute",
+               "measured",
+               "--host-speed=2.5e9",
+               "--cfg",
+               "smpi/cpu-threshold:1e-3",
+               "--cfg=a/b:c",
+               NULL};
+  struct ft_run_args a;
+  cr_assert_eq(parse(&a, w), 0, "%s", err);
+  cr_assert_eq(a.np, 3);
+  cr_assert_eq(a.compute, FT_COMPUTE_MEASURED);
+  cr_assert_float_eq(a.host_speed, 2.5e9, 1);
+  cr_assert_eq(a.ncfgs, 2);
+  cr_assert_str_eq(a.cfgs[0], "smpi/cpu-threshold:1e-3");
+  cr_assert_str_eq(a.cfgs[1], "a/b:c");
+  ft_run_args_free(&a);
+}
+
+Test(cli_run_args, compute_defaults_to_auto) {
+  char *w[] = {NULL};
+  struct ft_run_args a;
+  cr_assert_eq(parse(&a, w), 0);
+  cr_assert_eq(a.compute, FT_COMPUTE_AUTO);
+  cr_assert_eq(a.host_speed, 0);
+  cr_assert_eq(a.ncfgs, 0);
+  ft_run_args_free(&a);
+}
+
+Test(cli_run_args, compute_unknown_mode) {
+  PARSE_FAILS("--compute: expected auto, modelled or measured, got 'fast'",
+              "--compute", "fast");
+}
+
+Test(cli_run_args, host_speed_not_positive) {
+  PARSE_FAILS("--host-speed: expected flop/s > 0 (e.g. 2.5e9), got '0'",
+              "--host-speed", "0");
+  PARSE_FAILS("--host-speed: expected flop/s > 0 (e.g. 2.5e9), got '1Gf'",
+              "--host-speed", "1Gf");
+}
+
+Test(cli_run_args, cfg_malformed) {
+  PARSE_FAILS("--cfg: expected KEY:VALUE (a SimGrid option, e.g. "
+              "smpi/cpu-threshold:1e-3), got 'smpi/cpu-threshold'",
+              "--cfg", "smpi/cpu-threshold");
+  PARSE_FAILS("--cfg: expected KEY:VALUE (a SimGrid option, e.g. "
+              "smpi/cpu-threshold:1e-3), got ':1'",
+              "--cfg", ":1");
+  PARSE_FAILS("--cfg: expected KEY:VALUE (a SimGrid option, e.g. "
+              "smpi/cpu-threshold:1e-3), got 'a b:c'",
+              "--cfg", "a b:c");
+  PARSE_FAILS("--cfg: expected KEY:VALUE (a SimGrid option, e.g. "
+              "smpi/cpu-threshold:1e-3), got 'key:'",
+              "--cfg", "key:");
+}

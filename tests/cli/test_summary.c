@@ -8,7 +8,8 @@
 
 static char err[512];
 
-static const struct ft_summary_extra gige = {"gige", "cg", "simulated", 12.3};
+static const struct ft_summary_extra gige = {"gige", "cg", "simulated",
+                                             "modelled", 12.3};
 
 /* Splices `line` with `extra`; returns the heap result or NULL. */
 static char *splice(const char *line, const struct ft_summary_extra *extra) {
@@ -45,41 +46,44 @@ Test(cli_summary, splices_after_the_first_member) {
       "{\"protocol\":\"none\",\"platform\":\"gige\",\"app\":\"cg\","
       "\"mode\":\"simulated\",\"ranks\":16,\"service_ranks\":0,"
       "\"completion_time_s\":0.123456,\"verified\":true,\"result\":1.5e-10,"
-      "\"messages\":1234,\"bytes\":567890,\"wall_s\":12.300}");
+      "\"messages\":1234,\"bytes\":567890,\"compute\":\"modelled\",\"wall_s\":"
+      "12.300}");
 }
 
 Test(cli_summary, trims_white_space_and_carriage_return) {
   expect_splice("FTSIM_SUMMARY  { \"protocol\":\"pcl\" , \"ranks\":2 }\r",
                 "{\"protocol\":\"pcl\" ,\"platform\":\"gige\",\"app\":\"cg\","
-                "\"mode\":\"simulated\", \"ranks\":2,\"wall_s\":12.300}");
+                "\"mode\":\"simulated\", "
+                "\"ranks\":2,\"compute\":\"modelled\",\"wall_s\":12.300}");
 }
 
 Test(cli_summary, single_member) {
-  expect_splice("FTSIM_SUMMARY {\"protocol\":\"none\"}",
-                "{\"protocol\":\"none\",\"platform\":\"gige\",\"app\":\"cg\","
-                "\"mode\":\"simulated\",\"wall_s\":12.300}");
+  expect_splice(
+      "FTSIM_SUMMARY {\"protocol\":\"none\"}",
+      "{\"protocol\":\"none\",\"platform\":\"gige\",\"app\":\"cg\","
+      "\"mode\":\"simulated\",\"compute\":\"modelled\",\"wall_s\":12.300}");
 }
 
 Test(cli_summary, empty_object) {
   expect_splice("FTSIM_SUMMARY {}",
                 "{\"platform\":\"gige\",\"app\":\"cg\",\"mode\":\"simulated\","
-                "\"wall_s\":12.300}");
+                "\"compute\":\"modelled\",\"wall_s\":12.300}");
 }
 
 Test(cli_summary, comma_inside_a_string_is_not_a_separator) {
   expect_splice("FTSIM_SUMMARY {\"note\":\"a,\\\"b\\\",c\",\"ranks\":1}",
                 "{\"note\":\"a,\\\"b\\\",c\",\"platform\":\"gige\","
                 "\"app\":\"cg\",\"mode\":\"simulated\",\"ranks\":1,"
-                "\"wall_s\":12.300}");
+                "\"compute\":\"modelled\",\"wall_s\":12.300}");
 }
 
 Test(cli_summary, escapes_names_and_writes_null) {
-  struct ft_summary_extra x = {NULL, "my \"app\"\\1", "real", 0.5};
+  struct ft_summary_extra x = {NULL, "my \"app\"\\1", "real", NULL, 0.5};
   char *got = splice("FTSIM_SUMMARY {\"ranks\":1}", &x);
   cr_assert_not_null(got, "%s", err);
   cr_assert_str_eq(got, "{\"ranks\":1,\"platform\":null,"
                         "\"app\":\"my \\\"app\\\"\\\\1\",\"mode\":\"real\","
-                        "\"wall_s\":0.500}");
+                        "\"compute\":null,\"wall_s\":0.500}");
   free(got);
 }
 
@@ -121,4 +125,19 @@ Test(cli_summary, verified) {
   cr_assert_eq(ft_summary_verified("{\"note\":\"\\\"verified\\\":false\"}"), -1,
                "inside a string it is not a member");
   cr_assert_eq(ft_summary_verified("not json"), -1);
+}
+
+/* Issue 13, defect 3: the outcome member of a stopped run. */
+Test(cli_summary, no_progress) {
+  cr_assert(ft_summary_no_progress(
+      "{\"completion_time_s\":0.5,\"outcome\":\"no_progress\","
+      "\"verified\":null}"));
+  cr_assert(ft_summary_no_progress(
+      "FTSIM_SUMMARY {\"a\":1, \"outcome\" : \"no_progress\" }"));
+  cr_assert_not(
+      ft_summary_no_progress("{\"outcome\":\"completed\",\"verified\":true}"));
+  cr_assert_not(ft_summary_no_progress("{\"verified\":true}")); /* older */
+  cr_assert_not(ft_summary_no_progress(
+      "{\"app\":\"\\\"outcome\\\":\\\"no_progress\\\"\"}"));
+  cr_assert_not(ft_summary_no_progress("{\"outcome\":\"no_progress\""));
 }

@@ -1,17 +1,20 @@
 #!/bin/sh
 # Failures aimed at the communicator creations of gate_check
-# (tests/runtime/gate_check.c): one run per failure time, from FIRST to LAST
+# (tests/runtime/gate_check.c), or at the calls of calls_check
+# (tests/runtime/calls_check.c): one run per failure time, from FIRST to LAST
 # seconds by STEP, the victim turning over the ranks, so that failures land
 # just before, during and just after each MPI_Comm_split, _dup, _create,
 # MPI_Cart_create, collective and MPI_Finalize. Every run must end verified
 # (no deadlock, tests/run_smpi.sh), and at least 80% must really see their
 # failure (the others fall after the end of the run).
 #
-# Usage: gate_failures.sh RUN_SMPI PLATFORM GATE_CHECK PROTOCOL PERIOD FIRST
+# Usage: gate_failures.sh RUN_SMPI PLATFORM PROGRAM PROTOCOL PERIOD FIRST
 #                         LAST STEP
+# PROGRAM prints "NAME: N iterations, every ... checked" when all is right.
 # A failing run prints its scenario and its output.
 set -u
 run_smpi=$1 platform=$2 program=$3 protocol=$4 period=$5 first=$6 last=$7 step=$8
+name=$(basename "$program")
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 times=$(awk -v a="$first" -v b="$last" -v s="$step" \
@@ -23,7 +26,7 @@ for t in $times; do
   victim=$(((victim + 1) % 4))
   runs=$((runs + 1))
   if ! FTSIM_OPTIONS="protocol=$protocol,period=$period,scenario=$tmp/scenario.txt" \
-    sh $run_smpi "$platform" 4 1 "gate_check: [0-9]+ iterations, every creation checked" \
+    sh $run_smpi "$platform" 4 1 "$name: [0-9]+ iterations, every [a-z]+ checked" \
     "$program" >"$tmp/out" 2>&1; then
     failed=$((failed + 1))
     echo "gate_failures: $protocol, failure at $t: FAILED"

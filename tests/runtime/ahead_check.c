@@ -1,7 +1,15 @@
 /* ahead_check: a ring whose messages cross safe points, to exercise the
  * channel state of non-blocking checkpoints (vcl).
  *
- * Usage: ahead_check [ITERS [WORDS]]   (defaults 40 and 4)
+ * Usage: ahead_check [ITERS [WORDS [uneven]]]   (defaults 40 and 4)
+ *
+ * With "uneven" the ring runs on a duplicate of MPI_COMM_WORLD made after an
+ * MPI_Comm_create that gives only the first half of the ranks a
+ * communicator (kept to the end), and after rank 0 alone used MPI_COMM_SELF:
+ * the ranks' tables of communicators then differ, and the channel state must
+ * still name the ring the same way on every rank (issue 13: records named a
+ * communicator by its index in each rank's table, and the sender replayed on
+ * another communicator).
  *
  * Iteration k (safe point k + 1 at its top) receives from the left the
  * message the left neighbour sent at the end of iteration k - 1, i.e.
@@ -37,6 +45,23 @@ static long check(const int64_t *msg, int words, int64_t k, int r) {
   return bad;
 }
 
+/* The first half of the ranks get `low`, the others MPI_COMM_NULL; then
+ * every rank duplicates MPI_COMM_WORLD into `ring`. */
+static void uneven(int rank, int size, MPI_Comm *low, MPI_Comm *ring) {
+  MPI_Group world, first;
+  int range[1][3] = {{0, (size + 1) / 2 - 1, 1}};
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_range_incl(world, 1, range, &first);
+  MPI_Comm_create(MPI_COMM_WORLD, first, low);
+  if ((*low != MPI_COMM_NULL) != (rank < (size + 1) / 2))
+    fprintf(stderr, "ahead_check: rank %d: wrong MPI_Comm_create\n", rank);
+  MPI_Group_free(&first);
+  MPI_Group_free(&world);
+  if (rank == 0) /* rank 0 alone meets MPI_COMM_SELF, a table entry more */
+    MPI_Barrier(MPI_COMM_SELF);
+  MPI_Comm_dup(MPI_COMM_WORLD, ring);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -46,10 +71,14 @@ int main(int argc, char **argv) {
   int words = argc > 2 ? atoi(argv[2]) : 4;
   if (iters < 1 || words < 1) {
     if (rank == 0)
-      fprintf(stderr, "usage: ahead_check [ITERS >= 1 [WORDS >= 1]]\n");
+      fprintf(stderr,
+              "usage: ahead_check [ITERS >= 1 [WORDS >= 1 [uneven]]]\n");
     MPI_Finalize();
     return 2;
   }
+  MPI_Comm ring = MPI_COMM_WORLD, low = MPI_COMM_NULL;
+  if (argc > 3) /* "uneven" */
+    uneven(rank, size, &low, &ring);
   int left = (rank + size - 1) % size, right = (rank + 1) % size;
   int64_t *in = malloc((size_t)words * sizeof *in);
   int64_t *out = malloc((size_t)words * sizeof *out);
@@ -63,10 +92,9 @@ int main(int argc, char **argv) {
     ft_snapshot(); /* may restore k, sum, errors, total */
     if (k == 0) {
       fill(out, words, 0, rank);
-      MPI_Send(out, words, MPI_INT64_T, right, 7, MPI_COMM_WORLD);
+      MPI_Send(out, words, MPI_INT64_T, right, 7, ring);
     }
-    MPI_Recv(in, words, MPI_INT64_T, left, 7, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    MPI_Recv(in, words, MPI_INT64_T, left, 7, ring, MPI_STATUS_IGNORE);
     errors += check(in, words, k, left);
     sum += in[0];
     ft_compute(2e6);
@@ -75,7 +103,7 @@ int main(int argc, char **argv) {
     total += all;
     if (k + 1 < iters) { /* message k + 1 leaves before safe point k + 2 */
       fill(out, words, k + 1, rank);
-      MPI_Send(out, words, MPI_INT64_T, right, 7, MPI_COMM_WORLD);
+      MPI_Send(out, words, MPI_INT64_T, right, 7, ring);
     }
   }
   int64_t expect_sum = 0;
@@ -86,6 +114,10 @@ int main(int argc, char **argv) {
   if (rank == 0)
     printf("ahead_check: %lld iterations, %s\n", (long long)iters,
            all_bad ? "FAILED" : "all messages checked");
+  if (low != MPI_COMM_NULL)
+    MPI_Comm_free(&low);
+  if (ring != MPI_COMM_WORLD)
+    MPI_Comm_free(&ring);
   ft_report_result(all_bad == 0, (double)sum);
   free(in);
   free(out);

@@ -1,6 +1,10 @@
 ! Checks ftsim's Fortran bindings (mpif.h): ring send/recv, isend/irecv +
 ! waitall/waitany, allreduce (also MPI_IN_PLACE), bcast, reduce, gather,
-! comm_split, barrier. Prints "f_check: N checks passed" or "f_check: FAILED".
+! comm_split, barrier; comm_group of the world, scan, exscan, issend,
+! sendrecv_replace, cart_create and cart_sub (issue 13: without bindings of
+! their own they went to the MPI's, behind the runtime's back: the world's
+! group counted the service ranks). Prints "f_check: N checks passed" or
+! "f_check: FAILED".
 program f_check
   implicit none
   include 'mpif.h'
@@ -8,6 +12,8 @@ program f_check
   integer :: half, hrank, hsize, idx, i
   integer :: reqs(2), status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 2)
   integer :: bufs(2), sums(1), gathered(64)
+  integer :: group, gsize, grid, column, dims(2), req
+  logical :: periods(2), remain(2)
   double precision :: x, y
 
   fails = 0
@@ -59,6 +65,33 @@ program f_check
   call check(hrank == rank / 2, 'comm_split rank')
   call mpi_barrier(half, ierr)
   call mpi_comm_free(half, ierr)
+
+  call mpi_comm_group(MPI_COMM_WORLD, group, ierr)
+  call mpi_group_size(group, gsize, ierr)
+  call check(gsize == nproc, 'comm_group of the world')
+  call mpi_group_free(group, ierr)
+  call mpi_scan(rank + 1, got, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call check(got == (rank + 1) * (rank + 2) / 2, 'scan')
+  got = -1
+  call mpi_exscan(rank + 1, got, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (rank > 0) call check(got == rank * (rank + 1) / 2, 'exscan')
+  call mpi_irecv(got, 1, MPI_INTEGER, left, 10, MPI_COMM_WORLD, req, ierr)
+  call mpi_issend(rank, 1, MPI_INTEGER, right, 10, MPI_COMM_WORLD, reqs(1), ierr)
+  call mpi_wait(req, status, ierr)
+  call mpi_wait(reqs(1), status, ierr)
+  call check(got == left, 'issend')
+  got = rank
+  call mpi_sendrecv_replace(got, 1, MPI_INTEGER, right, 11, left, 11, MPI_COMM_WORLD, status, ierr)
+  call check(got == left, 'sendrecv_replace')
+  dims = [nproc, 1]
+  periods = [.true., .false.]
+  remain = [.true., .false.]
+  call mpi_cart_create(MPI_COMM_WORLD, 2, dims, periods, .false., grid, ierr)
+  call mpi_cart_sub(grid, remain, column, ierr)
+  call mpi_comm_size(column, gsize, ierr)
+  call check(gsize == nproc, 'cart_sub')
+  call mpi_comm_free(column, ierr)
+  call mpi_comm_free(grid, ierr)
 
   call mpi_allreduce(fails, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   call ft_report_result(merge(1, 0, total == 0), dble(total))

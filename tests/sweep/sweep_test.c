@@ -82,6 +82,32 @@ Test(sweep_file, points_collapse_none_and_order_the_grid) {
   ft_sweep_free(&s);
 }
 
+/* Issue 14, item 3: the computation mode of every point, as ftsim run's
+ * --compute. */
+Test(sweep_file, compute_passes_to_every_point) {
+  parse_ok(BASE "compute measured\n");
+  struct ft_points p = {0};
+  ft_points_expand(&s, &p);
+  struct ft_strv argv = FT_STRV_INIT;
+  ft_point_run_args(&s, &p.items[0], NULL, &argv);
+  char line[1024] = "";
+  for (size_t i = 0; i < argv.count; i++)
+    strcat(strcat(line, " "), argv.items[i]);
+  cr_assert_str_eq(line, " --platform gige --np 16 --app cg --protocol none "
+                         "--compute measured");
+  ft_strv_free(&argv);
+  ft_points_free(&p);
+  ft_sweep_free(&s);
+}
+
+Test(sweep_file_errors, compute_is_a_known_mode) {
+  parse_fails(BASE "compute guessed\n",
+              "dir/s.txt:5: field 'compute': expected auto, modelled or "
+              "measured, got 'guessed'");
+  parse_fails(BASE "compute auto measured\n",
+              "dir/s.txt:5: field 'compute': expected one value, got 2");
+}
+
 Test(sweep_file, trace_points_take_one_seed_and_a_trace_scenario) {
   cr_assert_eq(ft_sweep_parse(BASE "seeds 4 5\ntraces lanl:lanl-sample.csv\n"
                                    "trace_scale 1e-6\ntrace_map first\n",
@@ -137,7 +163,7 @@ Test(sweep_file_errors, messages_name_file_line_and_field) {
               "platforms, apps, ranks, servers, periods, mtbfs, traces, "
               "seeds, image_mb, detection, restart, max_failures, until, "
               "trace_scale, trace_shift, trace_system, trace_map, timeout, "
-              "app_args, set)");
+              "compute, max_time, app_args, set)");
   parse_fails("protocols pcl\nplatforms gige\nranks 4\n",
               "dir/s.txt: field 'apps': missing (required: protocols, "
               "platforms, apps, ranks)");
@@ -154,7 +180,8 @@ Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
               "dir/s.txt:5: field 'set': unknown key 'foo' (known: protocol, "
               "service_ranks, period, image_mb, scenario, ckpt_dir, "
               "server_map, daemon_latency_us, daemon_copy_mbps, "
-              "event_loggers, log_batch, copy_mbps, trace)");
+              "event_loggers, log_batch, copy_mbps, trace, max_time, "
+              "stall_failures)");
   parse_fails(BASE "set log_batch=0\n",
               "dir/s.txt:5: field 'set': log_batch must be an integer in [1, "
               "65536]");
@@ -424,4 +451,29 @@ Test(analyze, groups_efficiency_cost_and_best_period) {
   free(text);
   ft_analysis_free(&a);
   ft_results_free(&r);
+}
+
+/* Issue 13, defect 3: max_time goes to the points of protocols that
+ * recover (none has no dispatcher to stop it, and needs none). */
+Test(sweep_file, max_time_goes_to_recovering_protocols) {
+  cr_assert_eq(ft_sweep_parse(BASE "max_time 2.5\n", "dir/s.txt", 0, &s, err,
+                              sizeof err),
+               0, "%s", err);
+  struct ft_points p = {0};
+  ft_points_expand(&s, &p);
+  for (size_t i = 0; i < p.count; i++) {
+    struct ft_strv argv = FT_STRV_INIT;
+    ft_point_run_args(&s, &p.items[i], NULL, &argv);
+    int found = 0;
+    for (size_t k = 0; k < argv.count; k++)
+      found |= strcmp(argv.items[k], "max_time=2.5") == 0;
+    cr_assert_eq(found, strcmp(p.items[i].param[FT_COL_PROTOCOL], "none") != 0,
+                 "point %zu (%s)", i, p.items[i].param[FT_COL_PROTOCOL]);
+    ft_strv_free(&argv);
+  }
+  ft_points_free(&p);
+  ft_sweep_free(&s);
+  parse_fails(BASE "max_time -1\n", "dir/s.txt:5: field 'max_time': expected "
+                                    "seconds in [0, 1e9], got '-1' (out of "
+                                    "range)");
 }

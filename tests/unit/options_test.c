@@ -44,7 +44,7 @@ Test(options, unknown_key_is_an_error) {
                         "protocol, service_ranks, period, image_mb, scenario, "
                         "ckpt_dir, server_map, daemon_latency_us, "
                         "daemon_copy_mbps, event_loggers, log_batch, "
-                        "copy_mbps, trace)");
+                        "copy_mbps, trace, max_time, stall_failures)");
 }
 
 Test(options, reads_the_trace_prefix) {
@@ -156,4 +156,34 @@ Test(options, message_logging_keys) {
   cr_assert_eq(ft_options_parse("event_loggers=0", &o, err, sizeof err), -1);
   cr_assert_str_eq(err, "field 1 'event_loggers=0': event_loggers must be an "
                         "integer in [1, 4096]");
+}
+
+/* Issue 13, defect 3: when a run that cannot progress is stopped. */
+Test(options, no_progress_keys) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_eq(o.max_time, 0);
+  cr_assert_eq(o.stall_failures, FT_STALL_FAILURES_DEFAULT);
+  cr_assert_eq(FT_STALL_FAILURES_DEFAULT, 1000);
+  cr_assert_eq(ft_options_parse("protocol=pcl,max_time=2.5,stall_failures=0",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(o.max_time, 2.5);
+  cr_assert_eq(o.stall_failures, 0);
+  cr_assert_eq(ft_options_parse("max_time=-1", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'max_time=-1': max_time must be a number of "
+                        "seconds in [0, 1e9] (0: no limit) (out of range)");
+  cr_assert_eq(ft_options_parse("stall_failures=x", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'stall_failures=x': stall_failures must be "
+                        "an integer in [0, 1000000] (0: never)");
+}
+
+Test(options, max_time_needs_a_dispatcher) {
+  cr_assert_eq(ft_options_parse("max_time=5", &o, err, sizeof err), 0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "max_time=5: protocol none has no dispatcher to stop "
+                        "the run (pcl, vcl, pessimist and v2 do)");
+  cr_assert_eq(ft_options_parse("protocol=pcl,service_ranks=1,max_time=5", &o,
+                                err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), 0, "%s", err);
 }

@@ -1,0 +1,69 @@
+#!/bin/sh
+# The compiler wrappers as a Makefile uses them: -show prints a compile
+# (no link flags) and a link (the runtime whole, SimGrid, a module) for the
+# simulator, and the real MPI's wrapper with -real or FTSIM_REAL=1; two
+# sources and a user library (-L, -l) make one program that runs and checks
+# itself under ftsim.
+# Usage: wrappers.sh BUILD WORK
+set -eu
+build=$1 work=$2
+bin=$build/bin
+fail() { echo "wrappers.sh: $*"; exit 1; }
+has() { case $1 in *"$2"*) ;; *) fail "'$1' lacks '$2'" ;; esac; }
+lacks() { case $1 in *"$2"*) fail "'$1' has '$2'" ;; esac; }
+
+c=$("$bin/ftsimcc" -show -c x.c)
+has "$c" "-fPIC"
+has "$c" "smpi_helpers.h"
+lacks "$c" "-shared"
+lacks "$c" "libftsim_smpi.a"
+l=$("$bin/ftsimcc" -show x.o -o x)
+has "$l" "-shared"
+has "$l" "-Wl,--whole-archive $build/lib/libftsim_smpi.a -Wl,--no-whole-archive"
+f=$("$bin/ftsimf90" -show -c x.f90)
+has "$f" "-ff2c -fno-second-underscore"
+if [ -f "$build/lib/libftsim_real.a" ]; then # FTSIM_REAL_MPI
+  r=$("$bin/ftsimcc" -real -show x.o -o x)
+  has "$r" "mpicc"
+  has "$r" "libftsim_real.a"
+  lacks "$r" "-real"
+  [ "$(FTSIM_REAL=1 "$bin/ftsimcc" -show x.o -o x)" = "$r" ] ||
+    fail "FTSIM_REAL=1 differs from -real"
+  has "$("$bin/ftsimcxx" -real -show -c x.cc)" "mpicxx"
+  has "$("$bin/ftsimff" -real -show -c x.f)" "mpif"
+fi
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+cat >sum.c <<'EOT'
+int sum_to(int n) { return n * (n + 1) / 2; }
+EOT
+cat >main.c <<'EOT'
+#include <mpi.h>
+#include <stdio.h>
+#include "ft.h"
+int sum_to(int n);
+int twice(int x);
+int main(int argc, char **argv) {
+  int rank, size, total;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int mine = twice(rank + 1);
+  MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int ok = total == twice(sum_to(size));
+  if (rank == 0)
+    printf("two sources: %s\n", ok ? "verified" : "FAILED");
+  ft_report_result(ok, total);
+  MPI_Finalize();
+  return 0;
+}
+EOT
+cat >twice.c <<'EOT'
+int twice(int x) { return 2 * x; }
+EOT
+"$bin/ftsimcc" -c sum.c
+ar rcs libsum.a sum.o
+"$bin/ftsimcc" -O2 main.c twice.c -L. -lsum -o prog
+"$build/ftsim" run --np 3 --app ./prog
