@@ -68,6 +68,7 @@ void ft_ml_restart(struct ft_runtime *rt) {
   struct ft_wire done = {
       .kind = FT_WIRE_ML_RESTARTED,
       .wave = rt->ml_life,
+      .value = rt->restore_wave, /* the checkpoint restored, 0: none */
       .x = {failed_at - since, ft_backend_now() - failed_at}};
   ft_control_send(ft_dispatcher(rt), &done);
   rt->ml_restarts++;

@@ -52,6 +52,8 @@ struct dispatcher {
   int stopped; /* the run was stopped: it could not progress */
   /* Message logging: a failed rank restarts alone. */
   int *life;     /* per rank: restarts so far */
+  int *restored; /* per rank: the newest checkpoint a restart restored (0:
+                    the beginning), -1 before its first restart */
   char *is_done; /* per rank: DONE of its current life in */
 };
 
@@ -504,6 +506,7 @@ static void on_done(struct service *s, struct dispatcher *d,
     if (m->wave != d->life[m->from] || d->is_done[m->from])
       return;
     d->is_done[m->from] = 1;
+    d->stall = 0; /* progress: a rank finished its life */
   }
   if (m->inc != d->inc || d->rollback_due || d->finished ||
       ++d->done < s->rt->app_ranks)
@@ -580,7 +583,14 @@ static void on_events_request(struct service *s, const struct ft_wire *m) {
 static void on_restarted(struct dispatcher *d, const struct ft_wire *m) {
   if (!d || !d->life || m->wave != d->life[m->from] || d->stopped)
     return;
-  d->stall = 0;
+  /* Progress only if this rank restored a newer checkpoint than at its
+   * last restart: restarting from the same one again and again is the
+   * message-logging livelock (v2, bt on 1 rank, 4 MB images, a failure
+   * every ms: a checkpoint never committed, 4,888 restarts from it). */
+  if (m->value > d->restored[m->from]) {
+    d->restored[m->from] = (int)m->value;
+    d->stall = 0;
+  }
   d->figures.lost_work_s += m->x[0];
   d->figures.recovery_s += m->x[1];
 }
@@ -682,9 +692,12 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     start_scheduler(&s, &d);
     if (rt->protocol->restarts_alone) {
       d.life = calloc((size_t)rt->app_ranks, sizeof *d.life);
+      d.restored = malloc((size_t)rt->app_ranks * sizeof *d.restored);
       d.is_done = calloc((size_t)rt->app_ranks, 1);
-      if (!d.life || !d.is_done)
+      if (!d.life || !d.restored || !d.is_done)
         ft_fatal("dispatcher: out of memory");
+      for (int r = 0; r < rt->app_ranks; r++)
+        d.restored[r] = -1;
     }
   }
   int loggers = rt->options.event_loggers;
@@ -716,6 +729,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     ft_scenario_free(&s.d->scenario);
     free(s.d->scheduler);
     free(s.d->life);
+    free(s.d->restored);
     free(s.d->is_done);
   }
   free(s.transfers);
