@@ -1,4 +1,4 @@
-/* A synthetic trace for the checker's speed (README.md, "Traces"): RANKS
+/* A synthetic trace for the checker's speed (docs/traces.md, "Speed"): RANKS
  * ranks on a ring exchange one message each way per iteration, with a
  * safe point at the top of each iteration, a coordinated wave every PERIOD
  * iterations (rank 0 commits) and, with FAIL_AT, one rollback at that
@@ -58,8 +58,9 @@ int main(int argc, char **argv) {
       if (k < end0)
         iteration(f, r, n, 0, k, k, t + 2e-4);
     }
-    if (fail) { /* incarnation 1, from the last committed wave */
-      long w = (fail - 1) / period, kw = w * period, seq = 0;
+    if (fail) { /* incarnation 1, from the last committed wave (the one
+                   committed at FAIL_AT itself when PERIOD divides it) */
+      long w = fail / period, kw = w * period, seq = 0;
       double t = (double)step * 1e-3;
       fprintf(f, "%.9f %d 1 rollback %ld %ld\n", t, r, w, kw);
       fprintf(f, "%.9f %d 1 restore %ld %ld\n", t + 1e-4, r, w, kw);
