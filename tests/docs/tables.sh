@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the README's exact tables against what the code says (issue 14,
+# Checks the README's exact tables against what the code says, and that
+# the relative links of the README and docs/ name files that exist (issue 14,
 # item 10): the names in a table's first column must be exactly the ones
 # the program prints, no more, no fewer.
 #
@@ -84,5 +85,21 @@ first_column '`build/apps/real/NAME --help` lists each one' | names >"$work/apps
 "$ftsim" apps | awk '{ print $1 }' | sort -u >"$work/apps.code"
 compare 'workloads (ftsim apps)' "$work/apps.readme" "$work/apps.code"
 
-[ "$failures" -eq 0 ] || { echo "tables: $failures table(s) differ" >&2; exit 1; }
-echo "tables: every table agrees with the code"
+# Every relative link of the README and of docs/ names a file that exists.
+for page in "$1"/README.md "$1"/docs/*.md; do
+  grep -o '](\([^)#]*\)[^)]*)' "$page" | sed 's/^](\([^)#]*\).*/\1/' |
+    grep -v '^[a-z]*:' | grep . | sort -u |
+    while IFS= read -r target; do
+      [ -e "$(dirname "$page")/$target" ] || echo "$page: $target"
+    done
+done >"$work/links"
+if [ -s "$work/links" ]; then
+  echo "tables: FAILED: links to missing files:" >&2
+  sed 's/^/  /' "$work/links" >&2
+  failures=$((failures + 1))
+else
+  echo "tables: links: every relative link names a file"
+fi
+
+[ "$failures" -eq 0 ] || { echo "tables: $failures check(s) failed" >&2; exit 1; }
+echo "tables: every table agrees with the code, every link names a file"
