@@ -46,20 +46,17 @@ static void push_record(struct ft_record **list, size_t *n, size_t *cap,
 void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
                        const struct ft_comm *c, const void *buf, int count,
                        MPI_Datatype type, const MPI_Status *status) {
-  int received = 0, size = 0, position = 0;
-  PMPI_Get_count(status, type, &received);
+  int received = 0;
+  FT_PMPI(Get_count, status, type, &received);
   if (received == MPI_UNDEFINED || received > count)
     received = count;
-  PMPI_Pack_size(received, type, c->p2p, &size);
   struct ft_record r = {.peer = peer,
                         .seq = seq,
                         .comm = c->name,
                         .dest = c->rank,
                         .tag = status->MPI_TAG,
-                        .data = checked_malloc((size_t)size),
                         .req = MPI_REQUEST_NULL};
-  PMPI_Pack(buf, received, type, r.data, size, &position, c->p2p);
-  r.bytes = (size_t)position;
+  r.data = ft_pack_copy(buf, received, type, c->p2p, &r.bytes);
   push_record(&rt->records, &rt->n_records, &rt->cap_records, &r);
 }
 

@@ -89,19 +89,6 @@ static void completed_request(MPI_Request *req) {
   PMPI_Grequest_complete(*req);
 }
 
-static void *pack(const void *buf, int count, MPI_Datatype type, MPI_Comm comm,
-                  int *bytes) {
-  int size = 0, pos = 0;
-  PMPI_Pack_size(count, type, comm, &size);
-  void *data = malloc(size > 0 ? (size_t)size : 1);
-  if (!data)
-    ft_fatal("rank %d: out of memory for a sender-based copy of %d bytes",
-             ft_runtime()->world_rank, size);
-  PMPI_Pack(buf, count, type, data, size, &pos, comm);
-  *bytes = pos;
-  return data;
-}
-
 /* "every event is safely logged before any MPI send can progress"; "every
  * outgoing payload is copied to the sender's volatile log". A send the
  * wire already had (a re-execution's) only rebuilds its log entry. */
@@ -112,7 +99,8 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
     *req = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
   }
-  int peer = ft_comm_app_rank(c, dest), bytes;
+  int peer = ft_comm_app_rank(c, dest);
+  size_t packed;
   struct ft_event e = {.type = FT_EVENT_APP_SEND, .peer = peer, .tag = tag};
   struct ml_req r = {.id = step_with_id(rt, &e),
                      .comm = c->name,
@@ -121,7 +109,9 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
                      .tag = tag};
   while (rt->ml_waiting)
     ft_wait_control();
-  void *data = pack(buf, count, type, ft_comm_traffic(c, coll), &bytes);
+  void *data =
+      ft_pack_copy(buf, count, type, ft_comm_traffic(c, coll), &packed);
+  int bytes = (int)packed; /* at most INT_MAX (ft_pack_copy) */
   struct ft_ml_channel *ch = ft_ml_channel(r.comm, coll, peer, tag);
   r.seq = ++ch->sent;
   int on_wire = r.seq <= ch->hw;

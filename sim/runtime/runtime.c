@@ -43,6 +43,19 @@ _Noreturn void ft_fatal(const char *fmt, ...) {
   ft_backend_abort(2);
 }
 
+void ft_pmpi_check(int rc, const char *call) {
+  if (rc == MPI_SUCCESS)
+    return;
+  char text[MPI_MAX_ERROR_STRING + 1] = "";
+  int len = 0, cls = rc;
+  if (PMPI_Error_class(rc, &cls) != MPI_SUCCESS)
+    cls = rc;
+  if (PMPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+    text[0] = 0;
+  ft_fatal("rank %d: %s (in ftsim's runtime) returned error %d, class %d%s%s",
+           ft_runtime()->world_rank, call, rc, cls, text[0] ? ": " : "", text);
+}
+
 /* The options must go together (ft_options_check: a scenario needs a
  * protocol that recovers, which needs a service rank, and message logging
  * its event loggers); `ftsim run` checked them before launching, this is
