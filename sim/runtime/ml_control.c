@@ -103,8 +103,8 @@ static void feed_zombies(struct ft_ml_channel *ch, int n) {
   MPI_Comm comm = n > 0 ? ft_ml_wire(ch, &dest) : MPI_COMM_NULL;
   for (int k = 0; k < n; k++) {
     MPI_Request req;
-    PMPI_Isend(NULL, 0, MPI_BYTE, dest, ch->tag, comm, &req);
-    PMPI_Request_free(&req);
+    FT_PMPI(Isend, NULL, 0, MPI_BYTE, dest, ch->tag, comm, &req);
+    FT_PMPI(Request_free, &req);
     ch->wire_sent++;
   }
 }
@@ -161,13 +161,14 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
   for (int64_t k = 0; k < in_flight; k++) {
     MPI_Status st;
     int bytes = 0;
-    PMPI_Probe(source, r->tag, comm, &st); /* on the wire: it comes */
-    PMPI_Get_count(&st, MPI_BYTE, &bytes);
+    FT_PMPI(Probe, source, r->tag, comm, &st); /* on the wire: it comes */
+    FT_PMPI(Get_count, &st, MPI_BYTE, &bytes);
     void *junk = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!junk)
       ft_fatal("rank %d: out of memory dropping a lost message",
                rt->world_rank);
-    PMPI_Recv(junk, bytes, MPI_BYTE, source, r->tag, comm, MPI_STATUS_IGNORE);
+    FT_PMPI(Recv, junk, bytes, MPI_BYTE, source, r->tag, comm,
+            MPI_STATUS_IGNORE);
     free(junk);
     ch = ft_ml_channel(r->comm, r->coll, from, r->tag);
     ch->wire_taken++;

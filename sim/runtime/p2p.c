@@ -16,7 +16,7 @@
 
 static uint64_t payload_bytes(int count, MPI_Datatype type) {
   int size = 0;
-  PMPI_Type_size(type, &size);
+  FT_PMPI(Type_size, type, &size);
   return count > 0 && size > 0 ? (uint64_t)count * (uint64_t)size : 0;
 }
 
@@ -260,8 +260,8 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                          source, rtag, comm, status);
   MPI_Request reqs[2];
   MPI_Status st[2];
-  PMPI_Irecv(rbuf, rcount, rtype, source, rtag, comm, &reqs[0]);
-  PMPI_Isend(sbuf, scount, stype, dest, stag, comm, &reqs[1]);
+  FT_PMPI(Irecv, rbuf, rcount, rtype, source, rtag, comm, &reqs[0]);
+  FT_PMPI(Isend, sbuf, scount, stype, dest, stag, comm, &reqs[1]);
   ft_waitall_internal(2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
@@ -333,7 +333,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     return PMPI_Probe(source, tag, ft_comm_inner(comm), status);
   int flag = 0;
   while (!flag) {
-    PMPI_Iprobe(source, tag, ft_comm_inner(comm), &flag, status);
+    FT_PMPI(Iprobe, source, tag, ft_comm_inner(comm), &flag, status);
     if (!flag)
       poll_sometimes();
   }
@@ -365,7 +365,7 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
-  PMPI_Isend(buf, count, type, dest, tag, comm, &req);
+  FT_PMPI(Isend, buf, count, type, dest, tag, comm, &req);
   return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
