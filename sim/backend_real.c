@@ -99,7 +99,11 @@ int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
       int flag = 0;
       if (*reqs[i] == MPI_REQUEST_NULL)
         continue;
-      PMPI_Test(reqs[i], &flag, MPI_STATUS_IGNORE);
+      int rc = PMPI_Test(reqs[i], &flag, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "ftsim: a service's MPI_Test returned error %d\n", rc);
+        ft_backend_abort(2);
+      }
       if (flag)
         return i;
     }

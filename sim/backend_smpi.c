@@ -150,6 +150,7 @@ struct ft_waiter {
   MPI_Request *copy;  /* their handles (the helper's Waitany array) */
   MPI_Request **from; /* where the caller keeps each */
   int completed;      /* index in copy completed by the helper, or -1 */
+  int rc;             /* what the helper's MPI_Waitany returned */
 };
 
 static void *waiter_of_args(char **argv) {
@@ -178,7 +179,7 @@ static void waiter_helper(int argc, char **argv) {
       return;
     int index = MPI_UNDEFINED;
     bench_resume();
-    PMPI_Waitany(w->n, w->copy, &index, MPI_STATUS_IGNORE);
+    w->rc = PMPI_Waitany(w->n, w->copy, &index, MPI_STATUS_IGNORE);
     bench_pause();
     w->completed = index;
     sg_sem_release(w->wake);
@@ -250,6 +251,12 @@ static int waiter_arm(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
 /* The helper completed a request: the caller's index of it. */
 static int waiter_take(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
   w->busy = 0;
+  if (w->rc != MPI_SUCCESS) {
+    char what[64];
+    snprintf(what, sizeof what, "a service's MPI_Waitany returned error %d",
+             w->rc);
+    waiter_fatal(what);
+  }
   if (w->completed < 0 || w->completed >= w->n)
     waiter_fatal("a service's wait completed no request");
   MPI_Request *where = w->from[w->completed];

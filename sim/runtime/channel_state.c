@@ -46,20 +46,17 @@ static void push_record(struct ft_record **list, size_t *n, size_t *cap,
 void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
                        const struct ft_comm *c, const void *buf, int count,
                        MPI_Datatype type, const MPI_Status *status) {
-  int received = 0, size = 0, position = 0;
-  PMPI_Get_count(status, type, &received);
+  int received = 0;
+  FT_PMPI(Get_count, status, type, &received);
   if (received == MPI_UNDEFINED || received > count)
     received = count;
-  PMPI_Pack_size(received, type, c->p2p, &size);
   struct ft_record r = {.peer = peer,
                         .seq = seq,
                         .comm = c->name,
                         .dest = c->rank,
                         .tag = status->MPI_TAG,
-                        .data = checked_malloc((size_t)size),
                         .req = MPI_REQUEST_NULL};
-  PMPI_Pack(buf, received, type, r.data, size, &position, c->p2p);
-  r.bytes = (size_t)position;
+  r.data = ft_pack_copy(buf, received, type, c->p2p, &r.bytes);
   push_record(&rt->records, &rt->n_records, &rt->cap_records, &r);
 }
 
@@ -196,8 +193,8 @@ static void hand_back(struct ft_runtime *rt, int sender,
     copy.data = checked_malloc(r->bytes);
     memcpy(copy.data, r->data, r->bytes);
     push_record(&rt->resent, &rt->n_resent, &rt->cap_resent, &copy);
-    PMPI_Isend(copy.data, (int)copy.bytes, MPI_BYTE, sender, FT_TAG_REPLAY,
-               rt->control, &rt->resent[rt->n_resent - 1].req);
+    FT_PMPI(Isend, copy.data, (int)copy.bytes, MPI_BYTE, sender, FT_TAG_REPLAY,
+            rt->control, &rt->resent[rt->n_resent - 1].req);
   }
 }
 
@@ -228,8 +225,8 @@ void ft_channel_on_message(struct ft_runtime *rt, const struct ft_wire *m) {
                         .bytes = (size_t)m->value,
                         .req = MPI_REQUEST_NULL};
   r.data = checked_malloc(r.bytes);
-  PMPI_Recv(r.data, (int)r.bytes, MPI_BYTE, m->from, FT_TAG_REPLAY, rt->control,
-            MPI_STATUS_IGNORE);
+  FT_PMPI(Recv, r.data, (int)r.bytes, MPI_BYTE, m->from, FT_TAG_REPLAY,
+          rt->control, MPI_STATUS_IGNORE);
   if (m->inc != rt->incarnation) {
     free(r.data); /* from an abandoned restore */
     return;
@@ -248,8 +245,8 @@ static void resend(struct ft_runtime *rt, struct ft_record *r) {
   ft_protocol_event(FT_EVENT_APP_SEND, r->peer, r->tag, r->bytes);
   ft_trace_resend(r);
   push_record(&rt->resent, &rt->n_resent, &rt->cap_resent, r);
-  PMPI_Isend(r->data, (int)r->bytes, MPI_PACKED, r->dest, r->tag, c->p2p,
-             &rt->resent[rt->n_resent - 1].req);
+  FT_PMPI(Isend, r->data, (int)r->bytes, MPI_PACKED, r->dest, r->tag, c->p2p,
+          &rt->resent[rt->n_resent - 1].req);
 }
 
 void ft_channel_replay(struct ft_runtime *rt, const void *region, size_t size) {
@@ -270,7 +267,7 @@ void ft_channel_replay(struct ft_runtime *rt, const void *region, size_t size) {
 
 void ft_channel_finish(struct ft_runtime *rt) {
   for (size_t i = 0; i < rt->n_resent; i++) {
-    PMPI_Wait(&rt->resent[i].req, MPI_STATUS_IGNORE);
+    FT_PMPI(Wait, &rt->resent[i].req, MPI_STATUS_IGNORE);
     free(rt->resent[i].data);
   }
   rt->n_resent = 0;

@@ -46,7 +46,7 @@ struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave) {
 
 void ft_release_local_image(struct ft_local_image *slot) {
   if (slot->upload != MPI_REQUEST_NULL)
-    PMPI_Wait(&slot->upload, MPI_STATUS_IGNORE);
+    FT_PMPI(Wait, &slot->upload, MPI_STATUS_IGNORE);
   free(slot->bytes);
   *slot = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
 }
@@ -72,8 +72,8 @@ static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
                       .value = (int64_t)slot->size,
                       .x = {padding}};
   ft_control_send(server, &m);
-  PMPI_Isend(slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
-             rt->control, &slot->upload);
+  FT_PMPI(Isend, slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
+          rt->control, &slot->upload);
   ft_backend_padding_send(rt->world_rank, server, padding);
   rt->ckpt_bytes += (uint64_t)slot->size + (uint64_t)padding;
 }

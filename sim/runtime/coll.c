@@ -10,7 +10,8 @@
  * exchange, scan and exscan along a chain in rank order, reduce_scatter as
  * a reduce to rank 0 and a scatter.
  * Every rank posts receives from named sources only, so successive
- * collectives on one communicator cannot cross. */
+ * collectives on one communicator cannot cross. Their operations are the
+ * runtime's own: an error code stops the run (ft_pmpi_check). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ enum {
 
 static MPI_Aint extent_of(MPI_Datatype type) {
   MPI_Aint lb, extent;
-  PMPI_Type_get_extent(type, &lb, &extent);
+  FT_PMPI(Type_get_extent, type, &lb, &extent);
   return extent;
 }
 
@@ -45,7 +46,7 @@ static char *at(const void *buf, MPI_Aint index, MPI_Datatype type) {
  * accounted for). */
 static void *scratch(int count, MPI_Datatype type, void **base) {
   MPI_Aint lb, true_extent;
-  PMPI_Type_get_true_extent(type, &lb, &true_extent);
+  FT_PMPI(Type_get_true_extent, type, &lb, &true_extent);
   size_t bytes =
       (size_t)(true_extent + (count > 0 ? count - 1 : 0) * extent_of(type));
   *base = malloc(bytes ? bytes : 1);
@@ -58,16 +59,16 @@ static void *scratch(int count, MPI_Datatype type, void **base) {
 static void copy(void *dst, const void *src, int count, MPI_Datatype type) {
   MPI_Aint lb, true_extent;
   int size;
-  PMPI_Type_get_true_extent(type, &lb, &true_extent);
-  PMPI_Type_size(type, &size);
+  FT_PMPI(Type_get_true_extent, type, &lb, &true_extent);
+  FT_PMPI(Type_size, type, &size);
   if (dst == src || count <= 0)
     return;
   if (lb == 0 && true_extent == size && extent_of(type) == size) {
     memcpy(dst, src, (size_t)count * (size_t)size);
     return;
   }
-  PMPI_Sendrecv(src, count, type, 0, 0, dst, count, type, 0, 0, MPI_COMM_SELF,
-                MPI_STATUS_IGNORE);
+  FT_PMPI(Sendrecv, src, count, type, 0, 0, dst, count, type, 0, 0,
+          MPI_COMM_SELF, MPI_STATUS_IGNORE);
 }
 
 static int vrank(int rank, int root, int size) {
@@ -82,9 +83,10 @@ int MPI_Barrier(MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   char s = 0, r;
   for (int k = 1; k < c->size; k <<= 1)
-    ft_sendrecv_internal(&s, 0, MPI_BYTE, (c->rank + k) % c->size, &r, 0,
-                         MPI_BYTE, (c->rank - k + c->size) % c->size,
-                         TAG_BARRIER, c->coll);
+    ft_pmpi_check(ft_sendrecv_internal(
+                      &s, 0, MPI_BYTE, (c->rank + k) % c->size, &r, 0, MPI_BYTE,
+                      (c->rank - k + c->size) % c->size, TAG_BARRIER, c->coll),
+                  "MPI_Sendrecv");
   return MPI_SUCCESS;
 }
 
@@ -93,16 +95,20 @@ static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
   int v = vrank(c->rank, root, c->size), mask = 1;
   while (mask < c->size) { /* receive from the parent, if any */
     if (v & mask) {
-      ft_recv_internal(buf, count, type, real_rank(v - mask, root, c->size),
-                       TAG_BCAST, c->coll, MPI_STATUS_IGNORE);
+      ft_pmpi_check(ft_recv_internal(buf, count, type,
+                                     real_rank(v - mask, root, c->size),
+                                     TAG_BCAST, c->coll, MPI_STATUS_IGNORE),
+                    "MPI_Recv");
       break;
     }
     mask <<= 1;
   }
   for (mask >>= 1; mask > 0; mask >>= 1) /* then feed the subtree */
     if (v + mask < c->size)
-      ft_send_internal(buf, count, type, real_rank(v + mask, root, c->size),
-                       TAG_BCAST, c->coll);
+      ft_pmpi_check(ft_send_internal(buf, count, type,
+                                     real_rank(v + mask, root, c->size),
+                                     TAG_BCAST, c->coll),
+                    "MPI_Send");
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
@@ -118,7 +124,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
 
 static int commutative(MPI_Op op) {
   int yes = 0;
-  PMPI_Op_commutative(op, &yes);
+  FT_PMPI(Op_commutative, op, &yes);
   return yes;
 }
 
@@ -130,14 +136,18 @@ static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
   int v = vrank(c->rank, root, c->size);
   for (int mask = 1; mask < c->size; mask <<= 1) {
     if (v & mask) {
-      ft_send_internal(acc, count, type, real_rank(v - mask, root, c->size),
-                       TAG_REDUCE, c->coll);
+      ft_pmpi_check(ft_send_internal(acc, count, type,
+                                     real_rank(v - mask, root, c->size),
+                                     TAG_REDUCE, c->coll),
+                    "MPI_Send");
       break;
     }
     if (v + mask < c->size) {
-      ft_recv_internal(tmp, count, type, real_rank(v + mask, root, c->size),
-                       TAG_REDUCE, c->coll, MPI_STATUS_IGNORE);
-      PMPI_Reduce_local(tmp, acc, count, type, op); /* acc = tmp op acc */
+      ft_pmpi_check(ft_recv_internal(tmp, count, type,
+                                     real_rank(v + mask, root, c->size),
+                                     TAG_REDUCE, c->coll, MPI_STATUS_IGNORE),
+                    "MPI_Recv");
+      FT_PMPI(Reduce_local, tmp, acc, count, type, op); /* acc = tmp op acc */
     }
   }
   free(base);
@@ -148,7 +158,8 @@ static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
 static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
                            int root, struct ft_comm *c) {
   if (c->rank != root) {
-    ft_send_internal(acc, count, type, root, TAG_REDUCE, c->coll);
+    ft_pmpi_check(ft_send_internal(acc, count, type, root, TAG_REDUCE, c->coll),
+                  "MPI_Send");
     return;
   }
   void *base, *left = scratch(count, type, &base);
@@ -156,10 +167,11 @@ static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
   for (int r = 0; r < c->size; r++) {
     void *x = r == root ? acc : tmp;
     if (r != root)
-      ft_recv_internal(tmp, count, type, r, TAG_REDUCE, c->coll,
-                       MPI_STATUS_IGNORE);
+      ft_pmpi_check(ft_recv_internal(tmp, count, type, r, TAG_REDUCE, c->coll,
+                                     MPI_STATUS_IGNORE),
+                    "MPI_Recv");
     if (r > 0)
-      PMPI_Reduce_local(left, x, count, type, op); /* x = left op x */
+      FT_PMPI(Reduce_local, left, x, count, type, op); /* x = left op x */
     copy(left, x, count, type);
   }
   copy(acc, left, count, type);
@@ -202,24 +214,31 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
       newrank = r < 2 * rem ? (r % 2 ? r / 2 : -1) : r - rem;
   void *base, *tmp = scratch(count, type, &base);
   if (r < 2 * rem && r % 2 == 0)
-    ft_send_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll);
+    ft_pmpi_check(
+        ft_send_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll),
+        "MPI_Send");
   if (r < 2 * rem && r % 2 == 1) {
-    ft_recv_internal(tmp, count, type, r - 1, TAG_ALLREDUCE, c->coll,
-                     MPI_STATUS_IGNORE);
-    PMPI_Reduce_local(tmp, acc, count, type, op);
+    ft_pmpi_check(ft_recv_internal(tmp, count, type, r - 1, TAG_ALLREDUCE,
+                                   c->coll, MPI_STATUS_IGNORE),
+                  "MPI_Recv");
+    FT_PMPI(Reduce_local, tmp, acc, count, type, op);
   }
   for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
     int peer = newrank ^ mask;
     int dst = peer < rem ? peer * 2 + 1 : peer + rem;
-    ft_sendrecv_internal(acc, count, type, dst, tmp, count, type, dst,
-                         TAG_ALLREDUCE, c->coll);
-    PMPI_Reduce_local(tmp, acc, count, type, op);
+    ft_pmpi_check(ft_sendrecv_internal(acc, count, type, dst, tmp, count, type,
+                                       dst, TAG_ALLREDUCE, c->coll),
+                  "MPI_Sendrecv");
+    FT_PMPI(Reduce_local, tmp, acc, count, type, op);
   }
   if (r < 2 * rem && r % 2 == 1)
-    ft_send_internal(acc, count, type, r - 1, TAG_ALLREDUCE, c->coll);
+    ft_pmpi_check(
+        ft_send_internal(acc, count, type, r - 1, TAG_ALLREDUCE, c->coll),
+        "MPI_Send");
   if (r < 2 * rem && r % 2 == 0)
-    ft_recv_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll,
-                     MPI_STATUS_IGNORE);
+    ft_pmpi_check(ft_recv_internal(acc, count, type, r + 1, TAG_ALLREDUCE,
+                                   c->coll, MPI_STATUS_IGNORE),
+                  "MPI_Recv");
   free(base);
 }
 
@@ -249,9 +268,11 @@ static void gather_at_root(void *rbuf, const int counts[], const int displs[],
     reqs[r] = MPI_REQUEST_NULL;
   for (int r = 0; r < c->size; r++)
     if (r != c->rank)
-      ft_irecv_internal(at(rbuf, displs[r], rtype), counts[r], rtype, r,
-                        TAG_GATHER, c->coll, &reqs[r]);
-  ft_waitall_internal(c->size, reqs, MPI_STATUSES_IGNORE);
+      ft_pmpi_check(ft_irecv_internal(at(rbuf, displs[r], rtype), counts[r],
+                                      rtype, r, TAG_GATHER, c->coll, &reqs[r]),
+                    "MPI_Irecv");
+  ft_pmpi_check(ft_waitall_internal(c->size, reqs, MPI_STATUSES_IGNORE),
+                "MPI_Waitall");
   for (int r = 0; ft_trace_enabled && !ft_runtime()->ml && r < c->size; r++)
     ft_trace_coll_delivery(c->coll, r == c->rank ? MPI_PROC_NULL : r,
                            TAG_GATHER);
@@ -264,12 +285,14 @@ static int gatherv_any(const void *sbuf, int scount, MPI_Datatype stype,
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   if (c->rank != root) {
-    ft_send_internal(sbuf, scount, stype, root, TAG_GATHER, c->coll);
+    ft_pmpi_check(
+        ft_send_internal(sbuf, scount, stype, root, TAG_GATHER, c->coll),
+        "MPI_Send");
     return MPI_SUCCESS;
   }
   if (sbuf != MPI_IN_PLACE)
-    PMPI_Sendrecv(sbuf, scount, stype, 0, 0, at(rbuf, displs[root], rtype),
-                  counts[root], rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    FT_PMPI(Sendrecv, sbuf, scount, stype, 0, 0, at(rbuf, displs[root], rtype),
+            counts[root], rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   gather_at_root(rbuf, counts, displs, rtype, c);
   return MPI_SUCCESS;
 }
@@ -312,17 +335,19 @@ static int scatterv_any(const void *sbuf, const int counts[],
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   if (c->rank != root) {
-    ft_recv_internal(rbuf, rcount, rtype, root, TAG_SCATTER, c->coll,
-                     MPI_STATUS_IGNORE);
+    ft_pmpi_check(ft_recv_internal(rbuf, rcount, rtype, root, TAG_SCATTER,
+                                   c->coll, MPI_STATUS_IGNORE),
+                  "MPI_Recv");
     return MPI_SUCCESS;
   }
   for (int r = 0; r < c->size; r++)
     if (r != root)
-      ft_send_internal(at(sbuf, displs[r], stype), counts[r], stype, r,
-                       TAG_SCATTER, c->coll);
+      ft_pmpi_check(ft_send_internal(at(sbuf, displs[r], stype), counts[r],
+                                     stype, r, TAG_SCATTER, c->coll),
+                    "MPI_Send");
   if (rbuf != MPI_IN_PLACE)
-    PMPI_Sendrecv(at(sbuf, displs[root], stype), counts[root], stype, 0, 0,
-                  rbuf, rcount, rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    FT_PMPI(Sendrecv, at(sbuf, displs[root], stype), counts[root], stype, 0, 0,
+            rbuf, rcount, rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   return MPI_SUCCESS;
 }
 
@@ -352,13 +377,15 @@ static void allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype,
                             MPI_Datatype rtype, struct ft_comm *c) {
   int n = c->size, r = c->rank, right = (r + 1) % n, left = (r - 1 + n) % n;
   if (sbuf != MPI_IN_PLACE)
-    PMPI_Sendrecv(sbuf, scount, stype, 0, 0, at(rbuf, displs[r], rtype),
-                  counts[r], rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    FT_PMPI(Sendrecv, sbuf, scount, stype, 0, 0, at(rbuf, displs[r], rtype),
+            counts[r], rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
   for (int i = 0; i < n - 1; i++) {
     int out = (r - i + n) % n, in = (r - i - 1 + n) % n;
-    ft_sendrecv_internal(at(rbuf, displs[out], rtype), counts[out], rtype,
-                         right, at(rbuf, displs[in], rtype), counts[in], rtype,
-                         left, TAG_ALLGATHER, c->coll);
+    ft_pmpi_check(ft_sendrecv_internal(at(rbuf, displs[out], rtype),
+                                       counts[out], rtype, right,
+                                       at(rbuf, displs[in], rtype), counts[in],
+                                       rtype, left, TAG_ALLGATHER, c->coll),
+                  "MPI_Sendrecv");
   }
 }
 
@@ -389,9 +416,11 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
   int n = c->size, r = c->rank;
   for (int i = 0; i < n; i++) {
     int dst = (r + i) % n, src = (r - i + n) % n;
-    ft_sendrecv_internal(at(sbuf, sdispls[dst], stype), scounts[dst], stype,
-                         dst, at(rbuf, rdispls[src], rtype), rcounts[src],
-                         rtype, src, TAG_ALLTOALL, c->coll);
+    ft_pmpi_check(
+        ft_sendrecv_internal(at(sbuf, sdispls[dst], stype), scounts[dst], stype,
+                             dst, at(rbuf, rdispls[src], rtype), rcounts[src],
+                             rtype, src, TAG_ALLTOALL, c->coll),
+        "MPI_Sendrecv");
   }
   return MPI_SUCCESS;
 }
@@ -429,9 +458,11 @@ static int alltoallw_pairwise(const void *sbuf, const int scounts[],
   int n = c->size, r = c->rank;
   for (int i = 0; i < n; i++) { /* displacements in bytes */
     int dst = (r + i) % n, src = (r - i + n) % n;
-    ft_sendrecv_internal((const char *)sbuf + sdispls[dst], scounts[dst],
-                         stypes[dst], dst, (char *)rbuf + rdispls[src],
-                         rcounts[src], rtypes[src], src, TAG_ALLTOALL, c->coll);
+    ft_pmpi_check(ft_sendrecv_internal(
+                      (const char *)sbuf + sdispls[dst], scounts[dst],
+                      stypes[dst], dst, (char *)rbuf + rdispls[src],
+                      rcounts[src], rtypes[src], src, TAG_ALLTOALL, c->coll),
+                  "MPI_Sendrecv");
   }
   return MPI_SUCCESS;
 }
@@ -455,12 +486,16 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 static void scan_chain(void *acc, void *prefix, int count, MPI_Datatype type,
                        MPI_Op op, struct ft_comm *c) {
   if (c->rank > 0) {
-    ft_recv_internal(prefix, count, type, c->rank - 1, TAG_SCAN, c->coll,
-                     MPI_STATUS_IGNORE);
-    PMPI_Reduce_local(prefix, acc, count, type, op); /* acc = prefix op acc */
+    ft_pmpi_check(ft_recv_internal(prefix, count, type, c->rank - 1, TAG_SCAN,
+                                   c->coll, MPI_STATUS_IGNORE),
+                  "MPI_Recv");
+    FT_PMPI(Reduce_local, prefix, acc, count, type,
+            op); /* acc = prefix op acc */
   }
   if (c->rank + 1 < c->size)
-    ft_send_internal(acc, count, type, c->rank + 1, TAG_SCAN, c->coll);
+    ft_pmpi_check(
+        ft_send_internal(acc, count, type, c->rank + 1, TAG_SCAN, c->coll),
+        "MPI_Send");
 }
 
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,

@@ -30,17 +30,17 @@ struct ft_comm *ft_comm_lookup(MPI_Comm user) {
  * (MPI_UNDEFINED for a rank outside it). */
 static void translate_ranks(struct ft_comm *c) {
   MPI_Group mine, world;
-  PMPI_Comm_group(c->p2p, &mine);
-  PMPI_Comm_group(ft_runtime()->app_world, &world);
+  FT_PMPI(Comm_group, c->p2p, &mine);
+  FT_PMPI(Comm_group, ft_runtime()->app_world, &world);
   int *ranks = malloc((size_t)c->size * sizeof *ranks);
   if (!ranks)
     ft_fatal("out of memory registering a communicator");
   for (int r = 0; r < c->size; r++)
     ranks[r] = r;
-  PMPI_Group_translate_ranks(mine, c->size, ranks, world, c->app_rank);
+  FT_PMPI(Group_translate_ranks, mine, c->size, ranks, world, c->app_rank);
   free(ranks);
-  PMPI_Group_free(&mine);
-  PMPI_Group_free(&world);
+  FT_PMPI(Group_free, &mine);
+  FT_PMPI(Group_free, &world);
 }
 
 struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
@@ -52,10 +52,10 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->id = 0;
   c->name = user == MPI_COMM_SELF ? 1 : -1;
   c->gates = 0;
-  PMPI_Comm_dup(inner, &c->coll);
+  FT_PMPI(Comm_dup, inner, &c->coll);
   ft_backend_bench_restart();
-  PMPI_Comm_rank(inner, &c->rank);
-  PMPI_Comm_size(inner, &c->size);
+  FT_PMPI(Comm_rank, inner, &c->rank);
+  FT_PMPI(Comm_size, inner, &c->size);
   c->app_rank = malloc((size_t)c->size * sizeof *c->app_rank);
   if (!c->app_rank)
     ft_fatal("out of memory registering a communicator");
@@ -120,7 +120,7 @@ MPI_Comm ft_comm_inner(MPI_Comm user) {
 /* Frees the runtime's handles of entry i and removes it. */
 static void drop(int i) {
   if (table[i].coll != MPI_COMM_NULL)
-    PMPI_Comm_free(&table[i].coll);
+    FT_PMPI(Comm_free, &table[i].coll);
   free(table[i].app_rank);
   memmove(&table[i], &table[i + 1], (size_t)(used - i - 1) * sizeof table[0]);
   used--;
@@ -202,16 +202,16 @@ static void drain(MPI_Comm c) {
   int flag = 1;
   while (flag) {
     MPI_Status st;
-    PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, c, &flag, &st);
+    FT_PMPI(Iprobe, MPI_ANY_SOURCE, MPI_ANY_TAG, c, &flag, &st);
     if (!flag)
       break;
     int bytes = 0;
-    PMPI_Get_count(&st, MPI_BYTE, &bytes);
+    FT_PMPI(Get_count, &st, MPI_BYTE, &bytes);
     void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!buf)
       ft_fatal("out of memory draining an abandoned message");
-    PMPI_Recv(buf, bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, c,
-              MPI_STATUS_IGNORE);
+    FT_PMPI(Recv, buf, bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, c,
+            MPI_STATUS_IGNORE);
     free(buf);
   }
 }
@@ -242,7 +242,7 @@ void ft_comm_free_abandoned(int up_to_inc) {
       continue;
     }
     if (owned(a->comm))
-      PMPI_Comm_free(&a->comm);
+      FT_PMPI(Comm_free, &a->comm);
     free(a->app_rank);
   }
   n_abandoned = out;

@@ -30,8 +30,8 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m) {
 
 void ft_control_start(void) {
   struct ft_runtime *rt = ft_runtime();
-  PMPI_Irecv(&rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE, MPI_ANY_SOURCE,
-             FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
+  FT_PMPI(Irecv, &rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE,
+          MPI_ANY_SOURCE, FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
 }
 
 /* FTSIM_TRACE_CONTROL=1 prints every control message on stderr. */
@@ -61,8 +61,8 @@ void ft_control_send(int dest, const struct ft_wire *m) {
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
   counts(rt)[dest]++;
-  PMPI_Send(&copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
-            rt->control);
+  FT_PMPI(Send, &copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
+          rt->control);
 }
 
 /* Payload sends still on their way, with their buffers (per rank). */
@@ -78,9 +78,9 @@ static void progress_payloads(int wait) {
   for (size_t i = 0; i < n_payloads; i++) {
     int flag = 1;
     if (wait)
-      PMPI_Wait(&payloads[i].req, MPI_STATUS_IGNORE);
+      FT_PMPI(Wait, &payloads[i].req, MPI_STATUS_IGNORE);
     else
-      PMPI_Test(&payloads[i].req, &flag, MPI_STATUS_IGNORE);
+      FT_PMPI(Test, &payloads[i].req, &flag, MPI_STATUS_IGNORE);
     if (flag)
       free(payloads[i].data);
     else
@@ -102,15 +102,16 @@ void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
   ft_control_send(dest, m);
   struct payload *p = &payloads[n_payloads++];
   p->data = data;
-  PMPI_Isend(data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control, &p->req);
+  FT_PMPI(Isend, data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control,
+          &p->req);
 }
 
 void *ft_control_payload(const struct ft_wire *m, size_t bytes) {
   void *data = malloc(bytes ? bytes : 1);
   if (!data)
     ft_fatal("out of memory for a control payload of %zu bytes", bytes);
-  PMPI_Recv(data, (int)bytes, MPI_BYTE, m->from, FT_TAG_ML,
-            ft_runtime()->control, MPI_STATUS_IGNORE);
+  FT_PMPI(Recv, data, (int)bytes, MPI_BYTE, m->from, FT_TAG_ML,
+          ft_runtime()->control, MPI_STATUS_IGNORE);
   return data;
 }
 
@@ -139,14 +140,14 @@ static void control_arrived(void) {
 
 void ft_wait_control(void) {
   struct ft_runtime *rt = ft_runtime();
-  PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+  FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
   control_arrived();
 }
 
 int ft_poll_control(void) {
   struct ft_runtime *rt = ft_runtime();
   int flag = 0;
-  PMPI_Test(&rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
+  FT_PMPI(Test, &rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
   if (flag)
     control_arrived();
   return flag;
@@ -185,7 +186,7 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     MPI_Request *all = wait_room(rt, n, small);
     all[0] = rt->ctrl_req;
     memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
-    PMPI_Waitany(n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
+    FT_PMPI(Waitany, n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
     if (index > 0)
       ft_pending_done(reqs[index - 1]);
     memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
@@ -203,7 +204,7 @@ int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status) {
     return MPI_UNDEFINED;
   if (!rt->recovering_protocol) {
     int index;
-    PMPI_Waitany(n, reqs, &index, status ? status : MPI_STATUS_IGNORE);
+    FT_PMPI(Waitany, n, reqs, &index, status ? status : MPI_STATUS_IGNORE);
     return index;
   }
   return wait_with_control(rt, n, reqs, status);
@@ -279,12 +280,13 @@ void ft_control_discard(const struct ft_wire *m) {
                       ? ft_backend_padding_receive(m->from, rt->world_rank)
                       : NULL;
   MPI_Status st;
-  PMPI_Probe(m->from, tag, rt->control, &st); /* sent right after m */
-  PMPI_Get_count(&st, MPI_BYTE, &bytes);
+  FT_PMPI(Probe, m->from, tag, rt->control, &st); /* sent right after m */
+  FT_PMPI(Get_count, &st, MPI_BYTE, &bytes);
   void *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
   if (!buf)
     ft_fatal("out of memory dropping %d bytes of a control message", bytes);
-  PMPI_Recv(buf, bytes, MPI_BYTE, m->from, tag, rt->control, MPI_STATUS_IGNORE);
+  FT_PMPI(Recv, buf, bytes, MPI_BYTE, m->from, tag, rt->control,
+          MPI_STATUS_IGNORE);
   free(buf);
   ft_backend_padding_done(padding, 1);
 }
@@ -294,10 +296,10 @@ void ft_control_drain(struct ft_runtime *rt) {
   int64_t *c = counts(rt), *expected = calloc((size_t)n, sizeof *expected);
   if (!expected)
     ft_fatal("out of memory draining control messages");
-  PMPI_Alltoall(c, 1, MPI_INT64_T, expected, 1, MPI_INT64_T, rt->control);
+  FT_PMPI(Alltoall, c, 1, MPI_INT64_T, expected, 1, MPI_INT64_T, rt->control);
   for (int src = 0; src < n; src++)
     while (c[n + src] < expected[src] && rt->ctrl_req != MPI_REQUEST_NULL) {
-      PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+      FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
       struct ft_wire m = ft_control_take(); /* the run is over: dropped */
       ft_control_discard(&m);
     }

@@ -54,7 +54,7 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
   if (status->MPI_SOURCE < 0) /* MPI_PROC_NULL, or an empty status */
     return;
   int bytes = 0;
-  PMPI_Get_count(status, MPI_BYTE, &bytes);
+  FT_PMPI(Get_count, status, MPI_BYTE, &bytes);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
   if (delay > 0)
     ft_backend_sleep(delay);

@@ -130,9 +130,9 @@ static void progress_resends(int wait) {
     struct resend *r = &resends[i];
     int flag = 1;
     if (wait)
-      PMPI_Wait(&r->req, MPI_STATUS_IGNORE);
+      FT_PMPI(Wait, &r->req, MPI_STATUS_IGNORE);
     else
-      PMPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
+      FT_PMPI(Test, &r->req, &flag, MPI_STATUS_IGNORE);
     if (flag)
       sent_from(r->data);
     else
@@ -207,8 +207,8 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
     r->data = e->data;
     e->in_flight++; /* one more send reads it (a count: a peer restarted
                        twice may have it on its way twice) */
-    PMPI_Isend(e->data, (int)e->bytes, MPI_PACKED, dest, ch->tag, comm,
-               &r->req);
+    FT_PMPI(Isend, e->data, (int)e->bytes, MPI_PACKED, dest, ch->tag, comm,
+            &r->req);
     ch->wire_sent++;
     rt->ml_resent++;
     if (ft_trace_enabled)

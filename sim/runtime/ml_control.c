@@ -159,13 +159,14 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
   for (int64_t k = 0; k < in_flight; k++) {
     MPI_Status st;
     int bytes = 0;
-    PMPI_Probe(source, r->tag, comm, &st); /* on the wire: it comes */
-    PMPI_Get_count(&st, MPI_BYTE, &bytes);
+    FT_PMPI(Probe, source, r->tag, comm, &st); /* on the wire: it comes */
+    FT_PMPI(Get_count, &st, MPI_BYTE, &bytes);
     void *junk = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (!junk)
       ft_fatal("rank %d: out of memory dropping a lost message",
                rt->world_rank);
-    PMPI_Recv(junk, bytes, MPI_BYTE, source, r->tag, comm, MPI_STATUS_IGNORE);
+    FT_PMPI(Recv, junk, bytes, MPI_BYTE, source, r->tag, comm,
+            MPI_STATUS_IGNORE);
     free(junk);
     ch = ft_ml_channel(r->comm, r->coll, from, r->tag);
     ch->wire_taken++;

@@ -85,21 +85,8 @@ static int cancel_done(void *extra, int complete) {
 
 /* A request that is complete already (a send the wire has had). */
 static void completed_request(MPI_Request *req) {
-  PMPI_Grequest_start(query_done, free_done, cancel_done, NULL, req);
-  PMPI_Grequest_complete(*req);
-}
-
-static void *pack(const void *buf, int count, MPI_Datatype type, MPI_Comm comm,
-                  int *bytes) {
-  int size = 0, pos = 0;
-  PMPI_Pack_size(count, type, comm, &size);
-  void *data = malloc(size > 0 ? (size_t)size : 1);
-  if (!data)
-    ft_fatal("rank %d: out of memory for a sender-based copy of %d bytes",
-             ft_runtime()->world_rank, size);
-  PMPI_Pack(buf, count, type, data, size, &pos, comm);
-  *bytes = pos;
-  return data;
+  FT_PMPI(Grequest_start, query_done, free_done, cancel_done, NULL, req);
+  FT_PMPI(Grequest_complete, *req);
 }
 
 /* "every event is safely logged before any MPI send can progress"; "every
@@ -112,7 +99,8 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
     *req = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
   }
-  int peer = ft_comm_app_rank(c, dest), bytes;
+  int peer = ft_comm_app_rank(c, dest);
+  size_t packed;
   struct ft_event e = {.type = FT_EVENT_APP_SEND, .peer = peer, .tag = tag};
   struct ml_req r = {.id = step_with_id(rt, &e),
                      .comm = c->name,
@@ -121,7 +109,9 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
                      .tag = tag};
   while (rt->ml_waiting)
     ft_wait_control();
-  void *data = pack(buf, count, type, ft_comm_traffic(c, coll), &bytes);
+  void *data =
+      ft_pack_copy(buf, count, type, ft_comm_traffic(c, coll), &packed);
+  int bytes = (int)packed; /* at most INT_MAX (ft_pack_copy) */
   struct ft_ml_channel *ch = ft_ml_channel(r.comm, coll, peer, tag);
   r.seq = ++ch->sent;
   int on_wire = r.seq <= ch->hw;
@@ -208,7 +198,7 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
   ch->delivered++;
   ch->wire_taken++;
   rt->ml_deliveries++;
-  PMPI_Get_count(st, MPI_BYTE, &bytes);
+  FT_PMPI(Get_count, st, MPI_BYTE, &bytes);
   if (ft_trace_enabled)
     ft_trace_line_(0, "deliver", "%d %c %d %d %lld %d", r->comm,
                    r->coll ? 'c' : 'p', peer, st->MPI_TAG,
@@ -252,7 +242,7 @@ static int finish_done(MPI_Request *req, MPI_Status *st) {
   take(*req, &copy);
   int flag = 0;
   MPI_Status scratch;
-  PMPI_Test(req, &flag, st ? st : &scratch);
+  FT_PMPI(Test, req, &flag, st ? st : &scratch);
   *req = MPI_REQUEST_NULL;
   return 1;
 }
@@ -411,7 +401,7 @@ int ft_ml_testany(int n, MPI_Request reqs_[], int *index, int *flag,
     if (*flag)
       finish_done(&reqs_[*index], &st);
     else
-      PMPI_Testany(n, reqs_, index, flag, &st);
+      FT_PMPI(Testany, n, reqs_, index, flag, &st);
     int done = *flag && *index != MPI_UNDEFINED;
     live_completion(rt, before, index, done, &st);
     free(before);
@@ -448,14 +438,14 @@ static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
       free(before);
       before = NULL;
     } else if (all) {
-      PMPI_Testall(n, reqs_, &flag, st);
+      FT_PMPI(Testall, n, reqs_, &flag, st);
       for (int i = 0; flag && i < n; i++)
         if (before[i] != MPI_REQUEST_NULL)
           idx[k++] = i;
       for (int i = 0; i < k; i++)
         st[i] = st[idx[i]];
     } else {
-      PMPI_Testsome(n, reqs_, &k, idx, st);
+      FT_PMPI(Testsome, n, reqs_, &k, idx, st);
       if (k == MPI_UNDEFINED)
         k = 0;
     }
@@ -501,7 +491,7 @@ static void probe_until_found(int source, int tag, MPI_Comm comm,
                               MPI_Status *st) {
   int flag = 0;
   while (!flag) {
-    PMPI_Iprobe(source, tag, comm, &flag, st);
+    FT_PMPI(Iprobe, source, tag, comm, &flag, st);
     if (!flag && !ft_poll_control())
       ft_backend_sleep(1e-6);
   }
@@ -512,7 +502,7 @@ static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
   int bytes = 0;
   struct ft_event e = {.type = FT_EVENT_PROBED, .index = found};
   if (found) {
-    PMPI_Get_count(st, MPI_BYTE, &bytes);
+    FT_PMPI(Get_count, st, MPI_BYTE, &bytes);
     e.peer = ft_comm_app_rank(c, st->MPI_SOURCE);
     e.tag = st->MPI_TAG;
     e.bytes = (uint64_t)(bytes > 0 ? bytes : 0);
@@ -541,7 +531,7 @@ int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
   MPI_Status st;
   int found = replay_probe(rt, c, &st);
   if (found < 0) {
-    PMPI_Iprobe(source, tag, c->p2p, &found, &st);
+    FT_PMPI(Iprobe, source, tag, c->p2p, &found, &st);
     tell_probe(rt, c, found, &st);
   }
   *flag = found;
@@ -593,7 +583,7 @@ void ft_ml_drop_requests(void) {
       continue; /* on the wire: its entry waits in limbo (ml_channels.c) */
     MPI_Status st;
     int flag = 0;
-    PMPI_Test(&r->req, &flag, &st);
+    FT_PMPI(Test, &r->req, &flag, &st);
     if (flag) {
       took(r, &st);
       continue;
@@ -631,7 +621,7 @@ void ft_ml_feed_wildcards(void) {
 void ft_ml_wait_zombies(void) {
   for (size_t i = 0; i < n_zombies; i++) {
     MPI_Status st;
-    PMPI_Wait(&zombies[i].req, &st);
+    FT_PMPI(Wait, &zombies[i].req, &st);
     took(&zombies[i], &st);
   }
   n_zombies = 0;

@@ -187,8 +187,8 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
     void *padding = m->x[0] >= 1
                         ? ft_backend_padding_receive(server, rt->world_rank)
                         : NULL;
-    PMPI_Recv(bytes, (int)size, MPI_BYTE, server, FT_TAG_IMAGE, rt->control,
-              MPI_STATUS_IGNORE);
+    FT_PMPI(Recv, bytes, (int)size, MPI_BYTE, server, FT_TAG_IMAGE, rt->control,
+            MPI_STATUS_IGNORE);
     ft_backend_padding_done(padding, 1);
   }
   int asked = rt->ml ? rt->ml_life : rt->incarnation;
@@ -262,7 +262,7 @@ static void restore_memory(struct ft_runtime *rt) {
  * abandoned runs is left, their heap included. */
 static void resume(struct ft_runtime *rt) {
   ft_comm_abandon_all(rt->incarnation);
-  PMPI_Comm_dup(rt->app_base, &rt->app_world);
+  FT_PMPI(Comm_dup, rt->app_base, &rt->app_world);
   ft_backend_bench_restart();
   ft_comm_register_world(rt->app_world);
   ft_delivery_forget_all();

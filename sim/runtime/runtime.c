@@ -43,6 +43,19 @@ _Noreturn void ft_fatal(const char *fmt, ...) {
   ft_backend_abort(2);
 }
 
+void ft_pmpi_check(int rc, const char *call) {
+  if (rc == MPI_SUCCESS)
+    return;
+  char text[MPI_MAX_ERROR_STRING + 1] = "";
+  int len = 0, cls = rc;
+  if (PMPI_Error_class(rc, &cls) != MPI_SUCCESS)
+    cls = rc;
+  if (PMPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+    text[0] = 0;
+  ft_fatal("rank %d: %s returned error %d (class %d%s%s)",
+           ft_runtime()->world_rank, call, rc, cls, text[0] ? ": " : "", text);
+}
+
 /* The options must go together (ft_options_check: a scenario needs a
  * protocol that recovers, which needs a service rank, and message logging
  * its event loggers); `ftsim run` checked them before launching, this is
@@ -53,7 +66,7 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
   if (bad && rank == 0)
     ft_fatal("%s", err);
   if (bad)
-    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
+    FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->recovering_protocol = rt->protocol->recovers;
   rt->ml = rt->protocol->restarts_alone;
   rt->track_deliveries = rt->recovering_protocol ||
@@ -67,11 +80,11 @@ static void read_options(struct ft_runtime *rt) {
   char err[512];
   const char *text = getenv(FT_OPTIONS_ENV);
   int rank;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
   if (ft_options_parse(text, &rt->options, err, sizeof err) != 0) {
     if (rank == 0)
       ft_fatal("%s=\"%s\": %s", FT_OPTIONS_ENV, text, err);
-    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
+    FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   }
   rt->protocol = ft_protocol_find(rt->options.protocol);
   if (!rt->protocol) /* parse() checked the name; keep the invariant local */
@@ -96,26 +109,26 @@ static void start_protocol(struct ft_runtime *rt) {
 /* Splits the world: ranks [0, app_ranks) run the application, the last
  * service_ranks ranks run services and never return from MPI_Init. */
 static void split_world(struct ft_runtime *rt) {
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rt->world_rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &rt->world_size);
+  FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rt->world_rank);
+  FT_PMPI(Comm_size, MPI_COMM_WORLD, &rt->world_size);
   rt->app_ranks = rt->world_size - rt->options.service_ranks;
   if (rt->app_ranks < 1 && rt->world_rank == 0)
     ft_fatal("%d service ranks requested but the run has only %d ranks: "
              "launch with more ranks (np + service_ranks)",
              rt->options.service_ranks, rt->world_size);
   if (rt->app_ranks < 1)
-    PMPI_Barrier(MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
+    FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   int is_service = rt->world_rank >= rt->app_ranks;
   MPI_Comm mine;
-  PMPI_Comm_split(MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
-  PMPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
+  FT_PMPI(Comm_split, MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
+  FT_PMPI(Comm_dup, MPI_COMM_WORLD, &rt->control);
   ft_backend_bench_restart();
   if (is_service) {
     ft_service_main(rt, mine);
     ft_trace_stop(rt);
-    PMPI_Comm_free(&mine);
-    PMPI_Comm_free(&rt->control);
-    PMPI_Finalize();
+    FT_PMPI(Comm_free, &mine);
+    FT_PMPI(Comm_free, &rt->control);
+    ft_pmpi_check(PMPI_Finalize(), "MPI_Finalize");
     ft_backend_exit_rank(0);
   }
   rt->app_base = mine;
@@ -178,9 +191,10 @@ struct run_totals {
 static void reduce_memory(const struct ft_runtime *rt, struct run_totals *t) {
   unsigned long long max[2] = {rt->heap.peak, rt->ml_gap_max}, top[2];
   unsigned long long freed = rt->heap.released;
-  PMPI_Reduce(max, top, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, rt->app_world);
-  PMPI_Reduce(&freed, &t->heap_released, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
-              rt->app_world);
+  FT_PMPI(Reduce, max, top, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0,
+          rt->app_world);
+  FT_PMPI(Reduce, &freed, &t->heap_released, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+          0, rt->app_world);
   t->heap_peak = top[0];
   t->stack_gap = top[1];
 }
@@ -202,10 +216,10 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   unsigned long long sum[11];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
-  PMPI_Reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
-  PMPI_Reduce(local, sum, 11, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
-              rt->app_world);
-  PMPI_Reduce(flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
+  FT_PMPI(Reduce, ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
+  FT_PMPI(Reduce, local, sum, 11, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+          rt->app_world);
+  FT_PMPI(Reduce, flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
   reduce_memory(rt, &t);
   start = -max[1];
   t.completion_s = max[0] - start;
@@ -290,15 +304,15 @@ void ft_settle_control(struct ft_runtime *rt) {
   free(rt->ctrl_counts);
   rt->ctrl_counts = NULL;
   if (rt->ctrl_req != MPI_REQUEST_NULL) {
-    PMPI_Cancel(&rt->ctrl_req);
-    PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+    FT_PMPI(Cancel, &rt->ctrl_req);
+    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
   }
   free(rt->deferred);
   rt->deferred = NULL;
 }
 
 void ft_control_last_barrier(struct ft_runtime *rt) {
-  PMPI_Barrier(rt->control);
+  FT_PMPI(Barrier, rt->control);
 }
 
 int MPI_Finalize(void) {
@@ -353,7 +367,7 @@ _Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
   rt->protocol_state = NULL;
   rt->finalized = 1;
   ft_trace_stop(rt);
-  PMPI_Finalize();
+  ft_pmpi_check(PMPI_Finalize(), "MPI_Finalize");
   ft_backend_exit_rank(0);
 }
 

@@ -268,6 +268,22 @@ struct ft_runtime *ft_runtime(void);
  * aborts every rank. */
 _Noreturn void ft_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+/* The runtime's own MPI calls: returns if rc is MPI_SUCCESS, else stops the
+ * run (ft_fatal) with the rank, the call (its C name, "MPI_Isend") and the
+ * error's class and text. A call made on the application's behalf whose
+ * code goes back to the application is not checked here. */
+void ft_pmpi_check(int rc, const char *call);
+/* FT_PMPI(Isend, args...): PMPI_Isend(args...), checked (ft_pmpi_check). */
+#define FT_PMPI(fn, ...) ft_pmpi_check(PMPI_##fn(__VA_ARGS__), "MPI_" #fn)
+
+/* A packed copy of count elements of `type` at buf (MPI_BOTTOM allowed),
+ * malloc'd, its size in *bytes (pack.c). Any datatype MPI allows: the
+ * packed size is count x MPI_Type_size, never taken from the extent.
+ * Stops the run if the copy would exceed INT_MAX bytes (one MPI_PACKED
+ * message) or memory runs out. */
+void *ft_pack_copy(const void *buf, int count, MPI_Datatype type, MPI_Comm comm,
+                   size_t *bytes);
+
 /* Stops the run (ft_fatal) because the application made `call` (its C
  * name, "MPI_Ibcast"), which the runtime does not support (unsupported.c). */
 _Noreturn void ft_unsupported(const char *call);

@@ -103,8 +103,8 @@ static void on_store(struct service *s, const struct ft_wire *m) {
   t->bytes = malloc(t->size ? t->size : 1);
   if (!t->bytes)
     ft_fatal("checkpoint server: out of memory for %zu bytes", t->size);
-  PMPI_Irecv(t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
-             s->rt->control, &t->req);
+  FT_PMPI(Irecv, t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
+          s->rt->control, &t->req);
   t->padding = m->x[0] >= 1
                    ? ft_backend_padding_receive(t->rank, s->rt->world_rank)
                    : NULL;
@@ -156,8 +156,8 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
   answer.value = (int64_t)size;
   answer.x[0] = s->rt->options.image_mb * 1e6;
   send_wire(m->from, answer);
-  PMPI_Isend(t->bytes, (int)size, MPI_BYTE, m->from, FT_TAG_IMAGE,
-             s->rt->control, &t->req);
+  FT_PMPI(Isend, t->bytes, (int)size, MPI_BYTE, m->from, FT_TAG_IMAGE,
+          s->rt->control, &t->req);
   ft_backend_padding_send(s->rt->world_rank, m->from, answer.x[0]);
 }
 
@@ -682,7 +682,7 @@ static void open_store(struct service *s) {
 void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
   struct service s = {.rt = rt, .start = ft_backend_now()};
   struct dispatcher d;
-  PMPI_Comm_rank(services, &s.index);
+  FT_PMPI(Comm_rank, services, &s.index);
   rt->servers = rt->world_size - rt->app_ranks;
   open_store(&s);
   if (s.index == 0) {
@@ -747,7 +747,7 @@ void ft_service_shutdown(struct ft_runtime *rt) {
   /* The dispatcher answers with the final figures; anything else is
    * dropped, as ft_control_drain does: the run is over. */
   for (;;) {
-    PMPI_Wait(&rt->ctrl_req, MPI_STATUS_IGNORE);
+    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
     struct ft_wire m = ft_control_take();
     if (m.kind == FT_WIRE_FINISH && m.from == ft_dispatcher(rt)) {
       ft_control_handle(&m);

@@ -61,8 +61,8 @@ void ft_pending_done(MPI_Request req) {
 
 void ft_feed_empty(MPI_Comm comm, int dest, int tag) {
   MPI_Request req;
-  PMPI_Isend(NULL, 0, MPI_BYTE, dest, tag, comm, &req);
-  PMPI_Request_free(&req);
+  FT_PMPI(Isend, NULL, 0, MPI_BYTE, dest, tag, comm, &req);
+  FT_PMPI(Request_free, &req);
 }
 
 /* ---- 1. Receives ---- */

@@ -135,15 +135,15 @@ void ft_trace_start(struct ft_runtime *rt) {
   if (!ft_trace_enabled)
     return;
   int rank = 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
   uint64_t id = rank == 0 ? draw_run_id() : 0;
-  PMPI_Bcast(&id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  FT_PMPI(Bcast, &id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   rt->trace_run = id;
 }
 
 static void open_file(const struct ft_runtime *rt) {
   int rank = 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
   my_rank = rank;
   snprintf(path, sizeof path, "%s.%d", rt->options.trace, rank);
   out = fopen(path, "w");
@@ -233,7 +233,7 @@ void ft_trace_coll_send_(MPI_Comm inner, int dest, int tag, int count,
   if (!c || dest == MPI_PROC_NULL)
     return;
   int size = 0;
-  PMPI_Type_size(type, &size);
+  FT_PMPI(Type_size, type, &size);
   int comm = c->name, peer = ft_comm_app_rank(c, dest);
   message("send", comm, 1, peer, tag, next_seq(comm, 1, peer, tag, DIR_SEND),
           count > 0 && size > 0 ? (uint64_t)count * (uint64_t)size : 0);

@@ -1,7 +1,12 @@
 /* ahead_check: a ring whose messages cross safe points, to exercise the
  * channel state of non-blocking checkpoints (vcl).
  *
- * Usage: ahead_check [ITERS [WORDS [uneven]]]   (defaults 40 and 4)
+ * Usage: ahead_check [ITERS [WORDS [uneven|far]]]   (defaults 40 and 4)
+ *
+ * With "far" every message is one element of a datatype of WORDS int64
+ * resized to an extent of 3 GiB: vcl's channel state packs the messages it
+ * records, and SMPI 3.32's MPI_Pack_size gives count x extent cut to an
+ * int, negative here (issue 14, item 5; sim/runtime/pack.c).
  *
  * With "uneven" the ring runs on a duplicate of MPI_COMM_WORLD made after an
  * MPI_Comm_create that gives only the first half of the ranks a
@@ -28,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ft.h"
 
@@ -77,8 +83,18 @@ int main(int argc, char **argv) {
     return 2;
   }
   MPI_Comm ring = MPI_COMM_WORLD, low = MPI_COMM_NULL;
-  if (argc > 3) /* "uneven" */
+  int far = argc > 3 && strcmp(argv[3], "far") == 0, count = words;
+  MPI_Datatype type = MPI_INT64_T;
+  if (argc > 3 && !far) /* "uneven" */
     uneven(rank, size, &low, &ring);
+  if (far) { /* one element of WORDS int64, extent 3 GiB */
+    MPI_Datatype block;
+    MPI_Type_contiguous(words, MPI_INT64_T, &block);
+    MPI_Type_create_resized(block, 0, (MPI_Aint)3 << 30, &type);
+    MPI_Type_free(&block);
+    MPI_Type_commit(&type);
+    count = 1;
+  }
   int left = (rank + size - 1) % size, right = (rank + 1) % size;
   int64_t *in = malloc((size_t)words * sizeof *in);
   int64_t *out = malloc((size_t)words * sizeof *out);
@@ -92,9 +108,9 @@ int main(int argc, char **argv) {
     ft_snapshot(); /* may restore k, sum, errors, total */
     if (k == 0) {
       fill(out, words, 0, rank);
-      MPI_Send(out, words, MPI_INT64_T, right, 7, ring);
+      MPI_Send(out, count, type, right, 7, ring);
     }
-    MPI_Recv(in, words, MPI_INT64_T, left, 7, ring, MPI_STATUS_IGNORE);
+    MPI_Recv(in, count, type, left, 7, ring, MPI_STATUS_IGNORE);
     errors += check(in, words, k, left);
     sum += in[0];
     ft_compute(2e6);
@@ -103,7 +119,7 @@ int main(int argc, char **argv) {
     total += all;
     if (k + 1 < iters) { /* message k + 1 leaves before safe point k + 2 */
       fill(out, words, k + 1, rank);
-      MPI_Send(out, words, MPI_INT64_T, right, 7, ring);
+      MPI_Send(out, count, type, right, 7, ring);
     }
   }
   int64_t expect_sum = 0;
@@ -118,6 +134,8 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&low);
   if (ring != MPI_COMM_WORLD)
     MPI_Comm_free(&ring);
+  if (far)
+    MPI_Type_free(&type);
   ft_report_result(all_bad == 0, (double)sum);
   free(in);
   free(out);
