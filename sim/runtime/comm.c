@@ -52,6 +52,7 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->id = 0;
   c->name = user == MPI_COMM_SELF ? 1 : -1;
   c->gates = 0;
+  c->errhandler = MPI_ERRORS_ARE_FATAL;
   PMPI_Comm_dup(inner, &c->coll);
   ft_backend_bench_restart();
   PMPI_Comm_rank(inner, &c->rank);
@@ -287,6 +288,7 @@ static int created_now(int rc, const struct ft_gate_call *call,
     struct ft_comm *c = ft_comm_register(*newcomm, *newcomm);
     c->id = parent->id ? derive_id(parent->id, k, members_tag(c)) : 0;
     c->name = parent->name >= 0 ? derive_name(parent, k, c) : -1;
+    c->errhandler = parent->errhandler; /* MPI-3.1, 8.3 */
   }
   if (ft_runtime()->ml) {
     remember_created(*newcomm);

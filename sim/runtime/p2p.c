@@ -95,8 +95,8 @@ static int ml_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
   return MPI_SUCCESS;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-             MPI_Comm comm) {
+static int send_call(const void *buf, int count, MPI_Datatype type, int dest,
+                     int tag, MPI_Comm comm) {
   if (ml())
     return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
@@ -107,8 +107,8 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return rc != MPI_SUCCESS ? rc : ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm comm) {
+static int ssend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm) {
   if (ml())
     return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
@@ -121,8 +121,8 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 /* A ready send is a valid standard send (MPI-3.1, 3.4): message logging
  * takes it as one, so that it is logged like any other. */
-int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm comm) {
+static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm) {
   if (ml())
     return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
@@ -133,8 +133,8 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return rc != MPI_SUCCESS ? rc : ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm comm, MPI_Request *request) {
+static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
                        request);
@@ -144,8 +144,8 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
 }
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request) {
+static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                       int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
                        request);
@@ -155,8 +155,8 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
 }
 
-int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request) {
+static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                       int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
                        request);
@@ -166,8 +166,8 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
-             MPI_Comm comm, MPI_Status *status) {
+static int recv_call(void *buf, int count, MPI_Datatype type, int source,
+                     int tag, MPI_Comm comm, MPI_Status *status) {
   if (ml()) {
     MPI_Request req;
     ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0, &req);
@@ -187,8 +187,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
   return rc;
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
-              MPI_Comm comm, MPI_Request *request) {
+static int irecv_call(void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0,
                        request);
@@ -220,9 +220,10 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   return MPI_SUCCESS;
 }
 
-int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
-                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
-                 int source, int rtag, MPI_Comm comm, MPI_Status *status) {
+static int sendrecv_call(const void *sbuf, int scount, MPI_Datatype stype,
+                         int dest, int stag, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int source, int rtag,
+                         MPI_Comm comm, MPI_Status *status) {
   if (ml())
     return ml_sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
                        source, rtag, ft_comm_get(comm), 0, status);
@@ -239,9 +240,9 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   return rc;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
-                         int stag, int source, int rtag, MPI_Comm comm,
-                         MPI_Status *status) {
+static int sendrecv_replace_call(void *buf, int count, MPI_Datatype type,
+                                 int dest, int stag, int source, int rtag,
+                                 MPI_Comm comm, MPI_Status *status) {
   if (ml()) /* the send leaves from its sender-based copy */
     return ml_sendrecv(buf, count, type, dest, stag, buf, count, type, source,
                        rtag, ft_comm_get(comm), 0, status);
@@ -274,7 +275,7 @@ static void poll_sometimes(void) {
 /* SMPI's own MPI_Probe is a loop of MPI_Iprobe; this one also looks at the
  * control receive, so a rollback reaches a rank probing for a message that
  * will never come. */
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   if (ml())
     return ft_ml_probe(source, tag, ft_comm_get(comm), status);
   if (!ft_runtime()->recovering_protocol)
@@ -288,8 +289,8 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   return MPI_SUCCESS;
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
-               MPI_Status *status) {
+static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
+                       MPI_Status *status) {
   poll_sometimes();
   if (ml())
     return ft_ml_iprobe(source, tag, ft_comm_get(comm), flag, status);
@@ -530,4 +531,143 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
   handles_free(before, small);
   statuses_free(st, statuses, small_st);
   return rc;
+}
+
+/* ---- The application's point-to-point calls: arguments checked before
+ * the runtime transforms the call, a failure through the communicator's
+ * error handler (errors.c). ---- */
+
+static int send_checked(const char *call, int count, MPI_Datatype type,
+                        int dest, int tag, MPI_Comm comm) {
+  return ft_err_p2p(call, comm, count, type, dest, tag, FT_ERR_DEST);
+}
+
+static int recv_checked(const char *call, int count, MPI_Datatype type,
+                        int source, int tag, MPI_Comm comm) {
+  return ft_err_p2p(call, comm, count, type, source, tag, FT_ERR_SOURCE);
+}
+
+/* A nonblocking call that failed leaves no request. */
+static int no_request(int rc, MPI_Request *request) {
+  if (rc != MPI_SUCCESS)
+    *request = MPI_REQUEST_NULL;
+  return rc;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+             MPI_Comm comm) {
+  int rc = send_checked("MPI_Send", count, type, dest, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Send", comm,
+                       send_call(buf, count, type, dest, tag, comm));
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+              MPI_Comm comm) {
+  int rc = send_checked("MPI_Ssend", count, type, dest, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Ssend", comm,
+                       ssend_call(buf, count, type, dest, tag, comm));
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+              MPI_Comm comm) {
+  int rc = send_checked("MPI_Rsend", count, type, dest, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Rsend", comm,
+                       rsend_call(buf, count, type, dest, tag, comm));
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+              MPI_Comm comm, MPI_Request *request) {
+  int rc = send_checked("MPI_Isend", count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_result("MPI_Isend", comm,
+                       isend_call(buf, count, type, dest, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
+  int rc = send_checked("MPI_Issend", count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_result("MPI_Issend", comm,
+                       issend_call(buf, count, type, dest, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
+  int rc = send_checked("MPI_Irsend", count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_result("MPI_Irsend", comm,
+                       irsend_call(buf, count, type, dest, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+             MPI_Comm comm, MPI_Status *status) {
+  int rc = recv_checked("MPI_Recv", count, type, source, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Recv", comm,
+                       recv_call(buf, count, type, source, tag, comm, status));
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+              MPI_Comm comm, MPI_Request *request) {
+  int rc = recv_checked("MPI_Irecv", count, type, source, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc =
+        ft_err_result("MPI_Irecv", comm,
+                      irecv_call(buf, count, type, source, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int source, int rtag, MPI_Comm comm, MPI_Status *status) {
+  int rc = send_checked("MPI_Sendrecv", scount, stype, dest, stag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = recv_checked("MPI_Sendrecv", rcount, rtype, source, rtag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Sendrecv", comm,
+                       sendrecv_call(sbuf, scount, stype, dest, stag, rbuf,
+                                     rcount, rtype, source, rtag, comm,
+                                     status));
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
+                         int stag, int source, int rtag, MPI_Comm comm,
+                         MPI_Status *status) {
+  const char *call = "MPI_Sendrecv_replace";
+  int rc = send_checked(call, count, type, dest, stag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = recv_checked(call, count, type, source, rtag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result(call, comm,
+                       sendrecv_replace_call(buf, count, type, dest, stag,
+                                             source, rtag, comm, status));
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  int rc = ft_err_peer("MPI_Probe", comm, source, tag, FT_ERR_SOURCE);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Probe", comm,
+                       probe_call(source, tag, comm, status));
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+               MPI_Status *status) {
+  int rc = ft_err_peer("MPI_Iprobe", comm, source, tag, FT_ERR_SOURCE);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Iprobe", comm,
+                       iprobe_call(source, tag, comm, flag, status));
 }
