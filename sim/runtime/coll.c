@@ -547,6 +547,16 @@ static int data_checked(const char *call, MPI_Comm comm, int count,
   return rc;
 }
 
+/* With MPI_IN_PLACE the count and type beside the buffer are not
+ * significant (MPI-3.1, 5.5: a root passes "MPI_IN_PLACE, 0,
+ * MPI_DATATYPE_NULL" too): what data_checked sees then. */
+static int in_place(const void *buf, int count) {
+  return buf == MPI_IN_PLACE ? 0 : count;
+}
+static MPI_Datatype in_place_type(const void *buf, MPI_Datatype type) {
+  return buf == MPI_IN_PLACE ? MPI_BYTE : type;
+}
+
 /* data_checked, then root (ft_err_root). */
 static int rooted(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
                   MPI_Op op, int root) {
@@ -591,7 +601,8 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 const int counts[], const int displs[], MPI_Datatype rtype,
                 int root, MPI_Comm comm) {
-  int rc = rooted("MPI_Gatherv", comm, scount, stype, MPI_MAX, root);
+  int rc = rooted("MPI_Gatherv", comm, in_place(sbuf, scount),
+                  in_place_type(sbuf, stype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result("MPI_Gatherv", comm,
@@ -601,7 +612,8 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  int rc = rooted("MPI_Gather", comm, scount, stype, MPI_MAX, root);
+  int rc = rooted("MPI_Gather", comm, in_place(sbuf, scount),
+                  in_place_type(sbuf, stype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result("MPI_Gather", comm,
@@ -612,7 +624,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                  int root, MPI_Comm comm) {
-  int rc = rooted("MPI_Scatterv", comm, rcount, rtype, MPI_MAX, root);
+  int rc = rooted("MPI_Scatterv", comm, in_place(rbuf, rcount),
+                  in_place_type(rbuf, rtype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result("MPI_Scatterv", comm,
@@ -622,7 +635,8 @@ int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  int rc = rooted("MPI_Scatter", comm, rcount, rtype, MPI_MAX, root);
+  int rc = rooted("MPI_Scatter", comm, in_place(rbuf, rcount),
+                  in_place_type(rbuf, rtype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result("MPI_Scatter", comm,

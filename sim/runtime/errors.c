@@ -88,12 +88,27 @@ static MPI_Errhandler handler_of(MPI_Comm comm) {
   return c ? c->errhandler : MPI_ERRORS_ARE_FATAL;
 }
 
-static MPI_Comm_errhandler_function *function_of(MPI_Errhandler h) {
+/* The application's handler of that handle, or NULL. */
+static const struct ft_errhandler *made(MPI_Errhandler h) {
   const struct ft_runtime *rt = ft_runtime();
   for (int i = 0; i < FT_MAX_ERRHANDLERS; i++)
-    if (rt->errhandlers[i].fn && rt->errhandlers[i].handle == h)
-      return rt->errhandlers[i].fn;
+    if ((rt->errhandlers[i].fn || rt->errhandlers[i].f_fn) &&
+        rt->errhandlers[i].handle == h)
+      return &rt->errhandlers[i];
   return NULL;
+}
+
+/* Calls the application's handler e on comm (C or Fortran). */
+static void call_handler(const struct ft_errhandler *e, MPI_Comm comm,
+                         int code) {
+  if (e->fn) {
+    MPI_Comm user = comm;
+    int arg = code;
+    e->fn(&user, &arg);
+  } else {
+    MPI_Fint f_comm = MPI_Comm_c2f(comm), f_code = code;
+    e->f_fn(&f_comm, &f_code);
+  }
 }
 
 static _Noreturn void fatal(const char *call, MPI_Comm comm, int code,
@@ -112,13 +127,10 @@ int ft_err_raise(const char *call, MPI_Comm comm, int code, const char *what) {
   MPI_Errhandler h = handler_of(comm);
   if (h == MPI_ERRORS_RETURN)
     return code;
-  MPI_Comm_errhandler_function *fn =
-      h == MPI_ERRORS_ARE_FATAL ? NULL : function_of(h);
-  if (!fn)
+  const struct ft_errhandler *e = h == MPI_ERRORS_ARE_FATAL ? NULL : made(h);
+  if (!e)
     fatal(call, comm, code, what);
-  MPI_Comm user = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
-  int arg = code;
-  fn(&user, &arg);
+  call_handler(e, comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, code);
   return code;
 }
 
@@ -199,19 +211,41 @@ int ft_err_root(const char *call, MPI_Comm comm, int root) {
 
 /* ---- Interposed error-handler calls ---- */
 
+/* Keeps the application's handler of a new handle, in a ring: the handles
+ * of lives a rollback ended are dead. */
+static void remember(MPI_Errhandler handle, MPI_Comm_errhandler_function *fn,
+                     ft_f_errhandler_fn *f_fn) {
+  struct ft_runtime *rt = ft_runtime();
+  int slot = rt->errhandlers_made++ % FT_MAX_ERRHANDLERS;
+  for (int i = 0; i < FT_MAX_ERRHANDLERS; i++)
+    if (rt->errhandlers[i].handle == handle)
+      slot = i; /* a freed handle the library gave again */
+  rt->errhandlers[slot].handle = handle;
+  rt->errhandlers[slot].fn = fn;
+  rt->errhandlers[slot].f_fn = f_fn;
+}
+
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
                                MPI_Errhandler *handler) {
   int rc = PMPI_Comm_create_errhandler(fn, handler);
   if (rc != MPI_SUCCESS)
     return ft_err_result("MPI_Comm_create_errhandler", MPI_COMM_WORLD, rc);
-  /* A ring: the handles of lives a rollback ended are dead. */
-  struct ft_runtime *rt = ft_runtime();
-  int slot = rt->errhandlers_made++ % FT_MAX_ERRHANDLERS;
-  for (int i = 0; i < FT_MAX_ERRHANDLERS; i++)
-    if (rt->errhandlers[i].fn && rt->errhandlers[i].handle == *handler)
-      slot = i; /* a freed handle the library gave again */
-  rt->errhandlers[slot].handle = *handler;
-  rt->errhandlers[slot].fn = fn;
+  remember(*handler, fn, NULL);
+  return MPI_SUCCESS;
+}
+
+/* What the library holds for a Fortran handler: never called, ft_err_raise
+ * calls the Fortran subroutine. */
+static void fortran_stand_in(MPI_Comm *comm, int *code, ...) {
+  (void)comm;
+  (void)code;
+}
+
+int ft_err_create_fortran(ft_f_errhandler_fn *fn, MPI_Errhandler *handler) {
+  int rc = PMPI_Comm_create_errhandler(fortran_stand_in, handler);
+  if (rc != MPI_SUCCESS)
+    return ft_err_result("MPI_Comm_create_errhandler", MPI_COMM_WORLD, rc);
+  remember(*handler, NULL, fn);
   return MPI_SUCCESS;
 }
 
@@ -220,7 +254,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
   if (rc != MPI_SUCCESS)
     return rc;
   if (handler != MPI_ERRORS_ARE_FATAL && handler != MPI_ERRORS_RETURN &&
-      !function_of(handler))
+      !made(handler))
     return ft_err_raise("MPI_Comm_set_errhandler", comm, MPI_ERR_ARG,
                         "not an error handler of MPI_Comm_create_errhandler");
   ft_comm_get(comm)->errhandler = handler;

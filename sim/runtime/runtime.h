@@ -141,9 +141,11 @@ struct ft_failure_figures {
 
 /* An error handler the application made (errors.c). */
 enum { FT_MAX_ERRHANDLERS = 32 };
+typedef void ft_f_errhandler_fn(MPI_Fint *comm, MPI_Fint *code);
 struct ft_errhandler {
   MPI_Errhandler handle;
-  MPI_Comm_errhandler_function *fn;
+  MPI_Comm_errhandler_function *fn; /* a C handler, or */
+  ft_f_errhandler_fn *f_fn;         /* a Fortran one */
 };
 
 struct ft_runtime {
@@ -304,6 +306,9 @@ int ft_err_p2p(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
                int peer, int tag, enum ft_err_side side);
 /* comm (ft_err_comm), then root a rank of comm (MPI_ERR_ROOT). */
 int ft_err_root(const char *call, MPI_Comm comm, int root);
+/* MPI_Comm_create_errhandler for a Fortran subroutine HANDLER(COMM, CODE)
+ * (fortran.c): ft_err_raise calls it with the Fortran handles. */
+int ft_err_create_fortran(ft_f_errhandler_fn *fn, MPI_Errhandler *handler);
 
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
