@@ -54,6 +54,11 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->gates = 0;
   c->errhandler = MPI_ERRORS_ARE_FATAL;
   PMPI_Comm_dup(inner, &c->coll);
+  /* The library returns its errors on the runtime's communicators (SMPI
+   * calls their handler from inside a request, e.g. a truncated receive);
+   * the application's handler applies to them (errors.c). */
+  PMPI_Comm_set_errhandler(inner, MPI_ERRORS_RETURN);
+  PMPI_Comm_set_errhandler(c->coll, MPI_ERRORS_RETURN);
   ft_backend_bench_restart();
   PMPI_Comm_rank(inner, &c->rank);
   PMPI_Comm_size(inner, &c->size);

@@ -547,6 +547,15 @@ static int recv_checked(const char *call, int count, MPI_Datatype type,
   return ft_err_p2p(call, comm, count, type, source, tag, FT_ERR_SOURCE);
 }
 
+/* The code of a call that received into *st: the library's error for the
+ * receive (a truncation) is in the status, which SMPI's sendrecv and the
+ * runtime's waits do not return; st goes to the application's status. */
+static int received(int rc, const MPI_Status *st, MPI_Status *status) {
+  if (status != MPI_STATUS_IGNORE)
+    *status = *st;
+  return rc != MPI_SUCCESS ? rc : st->MPI_ERROR;
+}
+
 /* A nonblocking call that failed leaves no request. */
 static int no_request(int rc, MPI_Request *request) {
   if (rc != MPI_SUCCESS)
@@ -635,10 +644,11 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
     rc = recv_checked("MPI_Sendrecv", rcount, rtype, source, rtag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result("MPI_Sendrecv", comm,
-                       sendrecv_call(sbuf, scount, stype, dest, stag, rbuf,
-                                     rcount, rtype, source, rtag, comm,
-                                     status));
+  MPI_Status st;
+  st.MPI_ERROR = MPI_SUCCESS;
+  rc = sendrecv_call(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+                     source, rtag, comm, &st);
+  return ft_err_result("MPI_Sendrecv", comm, received(rc, &st, status));
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
@@ -650,9 +660,11 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
     rc = recv_checked(call, count, type, source, rtag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(call, comm,
-                       sendrecv_replace_call(buf, count, type, dest, stag,
-                                             source, rtag, comm, status));
+  MPI_Status st;
+  st.MPI_ERROR = MPI_SUCCESS;
+  rc = sendrecv_replace_call(buf, count, type, dest, stag, source, rtag, comm,
+                             &st);
+  return ft_err_result(call, comm, received(rc, &st, status));
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {

@@ -8,11 +8,16 @@
  *                              others send to it; must end the run
  *        err_check fatal       MPI_Send with count -1 under the default
  *                              handler; must end the run
+ *        err_check truncate    MPI_Sendrecv receiving 1 of 2 longs (an error
+ *                              the library finds) under the default
+ *                              handler; must end the run
  *
  * The handlers mode, each iteration: with MPI_ERRORS_RETURN on
  * MPI_COMM_WORLD, invalid calls (a source of -1, a destination out of range,
  * a negative count and tag, MPI_DATATYPE_NULL, a root out of range, a
  * nonblocking receive from -1) each return their error class, and a
+ * receive shorter than its message returns MPI_ERR_TRUNCATE (the library's
+ * error, on the runtime's communicator), and a
  * nonblocking one leaves MPI_REQUEST_NULL; a duplicate of the world
  * inherits MPI_ERRORS_RETURN; a handler made with MPI_Comm_create_errhandler
  * on another duplicate is called with that duplicate's handle and the code,
@@ -45,7 +50,7 @@ static long is_not(int rc, int cls) {
   return c != cls;
 }
 
-static long returned(int size) {
+static long returned(int rank, int size) {
   long bad = 0, x = 0;
   MPI_Request req = MPI_REQUEST_NULL;
   bad += is_not(
@@ -63,6 +68,13 @@ static long returned(int size) {
   bad += is_not(MPI_Irecv(&x, 1, MPI_LONG, -1, 0, MPI_COMM_WORLD, &req),
                 MPI_ERR_RANK);
   bad += req != MPI_REQUEST_NULL;
+  long two[2] = {1, 2}, one = 0; /* the library's error: truncated */
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Isend(two, 2, MPI_LONG, right, 5, MPI_COMM_WORLD, &req);
+  bad += is_not(
+      MPI_Recv(&one, 1, MPI_LONG, left, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+      MPI_ERR_TRUNCATE);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
   MPI_Errhandler h;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &h);
   bad += h != MPI_ERRORS_RETURN;
@@ -119,12 +131,17 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *mode = argc > 1 ? argv[1] : "20";
-  if (strcmp(mode, "wildcard") == 0 || strcmp(mode, "fatal") == 0) {
-    long x = 0;
+  if (strcmp(mode, "wildcard") == 0 || strcmp(mode, "fatal") == 0 ||
+      strcmp(mode, "truncate") == 0) {
+    long x = 0, two[2] = {1, 2};
     if (mode[0] == 'w')
       wildcard(rank, size);
-    else
+    else if (mode[0] == 'f')
       MPI_Send(&x, -1, MPI_LONG, 0, 0, MPI_COMM_WORLD);
+    else
+      MPI_Sendrecv(two, 2, MPI_LONG, (rank + 1) % size, 0, &x, 1, MPI_LONG,
+                   (rank + size - 1) % size, 0, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
     printf("err_check: %s: rank %d: the invalid call returned\n", mode, rank);
     MPI_Finalize();
     return 3;
@@ -136,7 +153,7 @@ int main(int argc, char **argv) {
     ft_snapshot(); /* may restore k and errors */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     ft_compute(1e6 * (1 + rank));
-    errors += returned(size) + handled();
+    errors += returned(rank, size) + handled();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     errors += goes_on(rank, size);
   }
