@@ -199,14 +199,14 @@ int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status) {
 int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Wait(req, status ? status : MPI_STATUS_IGNORE);
-  /* The library's error (a truncated receive) is in the status, as
-   * MPI_Wait would return it. */
+  /* The library's error (a truncated receive), as MPI_Wait would return
+   * it. */
   MPI_Status st;
   st.MPI_ERROR = MPI_SUCCESS;
   ft_wait_any(1, req, &st);
   if (status && status != MPI_STATUS_IGNORE)
     *status = st;
-  return st.MPI_ERROR;
+  return ft_backend_status_error(&st);
 }
 
 int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {

@@ -548,12 +548,12 @@ static int recv_checked(const char *call, int count, MPI_Datatype type,
 }
 
 /* The code of a call that received into *st: the library's error for the
- * receive (a truncation) is in the status, which SMPI's sendrecv and the
- * runtime's waits do not return; st goes to the application's status. */
+ * receive (a truncation) may be in the status only
+ * (ft_backend_status_error); st goes to the application's status. */
 static int received(int rc, const MPI_Status *st, MPI_Status *status) {
   if (status != MPI_STATUS_IGNORE)
     *status = *st;
-  return rc != MPI_SUCCESS ? rc : st->MPI_ERROR;
+  return rc != MPI_SUCCESS ? rc : ft_backend_status_error(st);
 }
 
 /* A nonblocking call that failed leaves no request. */
