@@ -384,7 +384,7 @@ static void statuses_free(MPI_Status *st, MPI_Status statuses[],
     free(st);
 }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+static int wait_call(MPI_Request *request, MPI_Status *status) {
   if (ml())
     return ft_ml_wait(request, status);
   if (!ft_runtime()->track_deliveries)
@@ -398,7 +398,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   return rc;
 }
 
-int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
+static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
   if (ml())
     return ft_ml_waitall(n, requests, statuses);
   if (!ft_runtime()->track_deliveries)
@@ -431,7 +431,8 @@ static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
   return index;
 }
 
-int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
+static int waitany_call(int n, MPI_Request requests[], int *index,
+                        MPI_Status *status) {
   if (ml())
     return ft_ml_waitany(n, requests, index, status);
   if (!ft_runtime()->track_deliveries)
@@ -441,8 +442,8 @@ int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
 }
 
 /* Under a recovering protocol: one completion per call, which MPI allows. */
-int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
+static int waitsome_call(int n, MPI_Request requests[], int *outcount,
+                         int indices[], MPI_Status statuses[]) {
   if (ml())
     return ft_ml_waitsome(n, requests, outcount, indices, statuses);
   if (!ft_runtime()->track_deliveries)
@@ -458,7 +459,7 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
   return MPI_SUCCESS;
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
   poll_sometimes();
   if (ml())
     return ft_ml_test(request, flag, status);
@@ -474,8 +475,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   return rc;
 }
 
-int MPI_Testall(int n, MPI_Request requests[], int *flag,
-                MPI_Status statuses[]) {
+static int testall_call(int n, MPI_Request requests[], int *flag,
+                        MPI_Status statuses[]) {
   poll_sometimes();
   if (ml())
     return ft_ml_testall(n, requests, flag, statuses);
@@ -494,8 +495,8 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
   return rc;
 }
 
-int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
-                MPI_Status *status) {
+static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
+                        MPI_Status *status) {
   poll_sometimes();
   if (ml())
     return ft_ml_testany(n, requests, index, flag, status);
@@ -514,8 +515,8 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
   return rc;
 }
 
-int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
+static int testsome_call(int n, MPI_Request requests[], int *outcount,
+                         int indices[], MPI_Status statuses[]) {
   poll_sometimes();
   if (ml())
     return ft_ml_testsome(n, requests, outcount, indices, statuses);
@@ -682,4 +683,51 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
     return rc;
   return ft_err_result("MPI_Iprobe", comm,
                        iprobe_call(source, tag, comm, flag, status));
+}
+
+/* ---- The application's completion calls: a request does not tell the
+ * runtime its communicator, so the library's error for it (a truncated
+ * receive) goes through MPI_COMM_WORLD's handler (errors.c). ---- */
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+  return ft_err_result("MPI_Wait", MPI_COMM_WORLD, wait_call(request, status));
+}
+
+int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
+  return ft_err_result("MPI_Waitall", MPI_COMM_WORLD,
+                       waitall_call(n, requests, statuses));
+}
+
+int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
+  return ft_err_result("MPI_Waitany", MPI_COMM_WORLD,
+                       waitany_call(n, requests, index, status));
+}
+
+int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
+  return ft_err_result("MPI_Waitsome", MPI_COMM_WORLD,
+                       waitsome_call(n, requests, outcount, indices, statuses));
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+  return ft_err_result("MPI_Test", MPI_COMM_WORLD,
+                       test_call(request, flag, status));
+}
+
+int MPI_Testall(int n, MPI_Request requests[], int *flag,
+                MPI_Status statuses[]) {
+  return ft_err_result("MPI_Testall", MPI_COMM_WORLD,
+                       testall_call(n, requests, flag, statuses));
+}
+
+int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
+                MPI_Status *status) {
+  return ft_err_result("MPI_Testany", MPI_COMM_WORLD,
+                       testany_call(n, requests, index, flag, status));
+}
+
+int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
+  return ft_err_result("MPI_Testsome", MPI_COMM_WORLD,
+                       testsome_call(n, requests, outcount, indices, statuses));
 }

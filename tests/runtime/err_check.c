@@ -16,8 +16,9 @@
  * MPI_COMM_WORLD, invalid calls (a source of -1, a destination out of range,
  * a negative count and tag, MPI_DATATYPE_NULL, a root out of range, a
  * nonblocking receive from -1) each return their error class, and a
- * receive shorter than its message returns MPI_ERR_TRUNCATE (the library's
- * error, on the runtime's communicator), and a
+ * receive shorter than its message returns MPI_ERR_TRUNCATE from MPI_Recv
+ * and from the MPI_Wait of an MPI_Irecv (the library's error, on the
+ * runtime's communicator), and a
  * nonblocking one leaves MPI_REQUEST_NULL; a duplicate of the world
  * inherits MPI_ERRORS_RETURN; a handler made with MPI_Comm_create_errhandler
  * on another duplicate is called with that duplicate's handle and the code,
@@ -75,6 +76,11 @@ static long returned(int rank, int size) {
       MPI_Recv(&one, 1, MPI_LONG, left, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
       MPI_ERR_TRUNCATE);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
+  MPI_Request both[2];
+  MPI_Irecv(&one, 1, MPI_LONG, left, 6, MPI_COMM_WORLD, &both[0]);
+  MPI_Isend(two, 2, MPI_LONG, right, 6, MPI_COMM_WORLD, &both[1]);
+  bad += is_not(MPI_Wait(&both[0], MPI_STATUS_IGNORE), MPI_ERR_TRUNCATE);
+  MPI_Wait(&both[1], MPI_STATUS_IGNORE);
   MPI_Errhandler h;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &h);
   bad += h != MPI_ERRORS_RETURN;
