@@ -51,6 +51,13 @@ void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f);
  * 30 ms late). No-op for a real MPI. */
 void ft_backend_bench_restart(void);
 
+/* The library's error for a completed receive that a call's return code
+ * does not carry: SMPI 3.32's MPI_Sendrecv and waits on a truncated receive
+ * return MPI_SUCCESS and leave MPI_ERR_TRUNCATE in status->MPI_ERROR;
+ * a real MPI returns the code itself and leaves that field unspecified
+ * after a single completion (MPI-3.1, 3.2.5): MPI_SUCCESS there. */
+int ft_backend_status_error(const MPI_Status *status);
+
 /* Sleeps `seconds` (simulated under SMPI, real otherwise). */
 void ft_backend_sleep(double seconds);
 

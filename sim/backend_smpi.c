@@ -309,3 +309,7 @@ void ft_backend_padding_notify(void *handle, struct ft_waiter *w) {
   sg_actor_start(a, watcher, 2, argv);
   bench_resume();
 }
+
+int ft_backend_status_error(const MPI_Status *status) {
+  return status->MPI_ERROR;
+}

@@ -79,7 +79,7 @@ static int real_rank(int v, int root, int size) { return (v + root) % size; }
 
 /* ---- Barrier and broadcast ---- */
 
-int MPI_Barrier(MPI_Comm comm) {
+static int barrier_call(MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   char s = 0, r;
   for (int k = 1; k < c->size; k <<= 1)
@@ -111,8 +111,8 @@ static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
                     "MPI_Send");
 }
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
-              MPI_Comm comm) {
+static int bcast_call(void *buf, int count, MPI_Datatype type, int root,
+                      MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
@@ -187,8 +187,8 @@ static void reduce_any(void *acc, int count, MPI_Datatype type, MPI_Op op,
     reduce_ordered(acc, count, type, op, root, c);
 }
 
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-               MPI_Op op, int root, MPI_Comm comm) {
+static int reduce_call(const void *sbuf, void *rbuf, int count,
+                       MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
@@ -242,8 +242,8 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
   free(base);
 }
 
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                  MPI_Op op, MPI_Comm comm) {
+static int allreduce_call(const void *sbuf, void *rbuf, int count,
+                          MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   if (sbuf != MPI_IN_PLACE)
     copy(rbuf, sbuf, count, type);
@@ -309,15 +309,16 @@ static void regular(int count, int size, int **counts, int **displs) {
   }
 }
 
-int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                const int counts[], const int displs[], MPI_Datatype rtype,
-                int root, MPI_Comm comm) {
+static int gatherv_call(const void *sbuf, int scount, MPI_Datatype stype,
+                        void *rbuf, const int counts[], const int displs[],
+                        MPI_Datatype rtype, int root, MPI_Comm comm) {
   return gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root,
                      ft_comm_get(comm));
 }
 
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+static int gather_call(const void *sbuf, int scount, MPI_Datatype stype,
+                       void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                       MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
@@ -351,15 +352,17 @@ static int scatterv_any(const void *sbuf, const int counts[],
   return MPI_SUCCESS;
 }
 
-int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
-                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                 int root, MPI_Comm comm) {
+static int scatterv_call(const void *sbuf, const int counts[],
+                         const int displs[], MPI_Datatype stype, void *rbuf,
+                         int rcount, MPI_Datatype rtype, int root,
+                         MPI_Comm comm) {
   return scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype, root,
                       ft_comm_get(comm));
 }
 
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+static int scatter_call(const void *sbuf, int scount, MPI_Datatype stype,
+                        void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                        MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   int *counts, *displs;
   regular(scount, c->size, &counts, &displs);
@@ -389,16 +392,17 @@ static void allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype,
   }
 }
 
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                   const int counts[], const int displs[], MPI_Datatype rtype,
-                   MPI_Comm comm) {
+static int allgatherv_call(const void *sbuf, int scount, MPI_Datatype stype,
+                           void *rbuf, const int counts[], const int displs[],
+                           MPI_Datatype rtype, MPI_Comm comm) {
   allgatherv_ring(sbuf, scount, stype, rbuf, counts, displs, rtype,
                   ft_comm_get(comm));
   return MPI_SUCCESS;
 }
 
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+static int allgather_call(const void *sbuf, int scount, MPI_Datatype stype,
+                          void *rbuf, int rcount, MPI_Datatype rtype,
+                          MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
@@ -425,17 +429,19 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
   return MPI_SUCCESS;
 }
 
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                  MPI_Datatype stype, void *rbuf, const int rcounts[],
-                  const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+static int alltoallv_call(const void *sbuf, const int scounts[],
+                          const int sdispls[], MPI_Datatype stype, void *rbuf,
+                          const int rcounts[], const int rdispls[],
+                          MPI_Datatype rtype, MPI_Comm comm) {
   if (sbuf == MPI_IN_PLACE) /* stopped, not a silent error code */
     ft_unsupported("MPI_Alltoallv with MPI_IN_PLACE");
   return alltoallv_pairwise(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                             rdispls, rtype, ft_comm_get(comm));
 }
 
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                 int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+static int alltoall_call(const void *sbuf, int scount, MPI_Datatype stype,
+                         void *rbuf, int rcount, MPI_Datatype rtype,
+                         MPI_Comm comm) {
   if (sbuf == MPI_IN_PLACE)
     ft_unsupported("MPI_Alltoall with MPI_IN_PLACE");
   struct ft_comm *c = ft_comm_get(comm);
@@ -467,10 +473,10 @@ static int alltoallw_pairwise(const void *sbuf, const int scounts[],
   return MPI_SUCCESS;
 }
 
-int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
-                  const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
-                  const int rdispls[], const MPI_Datatype rtypes[],
-                  MPI_Comm comm) {
+static int alltoallw_call(const void *sbuf, const int scounts[],
+                          const int sdispls[], const MPI_Datatype stypes[],
+                          void *rbuf, const int rcounts[], const int rdispls[],
+                          const MPI_Datatype rtypes[], MPI_Comm comm) {
   if (sbuf == MPI_IN_PLACE)
     ft_unsupported("MPI_Alltoallw with MPI_IN_PLACE");
   return alltoallw_pairwise(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
@@ -498,8 +504,8 @@ static void scan_chain(void *acc, void *prefix, int count, MPI_Datatype type,
         "MPI_Send");
 }
 
-int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-             MPI_Op op, MPI_Comm comm) {
+static int scan_call(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+                     MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   if (sbuf != MPI_IN_PLACE)
     copy(rbuf, sbuf, count, type);
@@ -512,8 +518,8 @@ int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 /* The same chain, with this rank's contribution in a copy and the prefix
  * received into rbuf; at rank 0, whose result is undefined (MPI-3.1,
  * 5.11.2), rbuf is left as it was. */
-int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-               MPI_Op op, MPI_Comm comm) {
+static int exscan_call(const void *sbuf, void *rbuf, int count,
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   void *base, *acc = scratch(count, type, &base);
   copy(acc, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type);
@@ -542,13 +548,15 @@ static int reduce_scatterv(const void *sbuf, void *rbuf, const int counts[],
   return MPI_SUCCESS;
 }
 
-int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
-                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+static int reduce_scatter_call(const void *sbuf, void *rbuf,
+                               const int rcounts[], MPI_Datatype type,
+                               MPI_Op op, MPI_Comm comm) {
   return reduce_scatterv(sbuf, rbuf, rcounts, type, op, ft_comm_get(comm));
 }
 
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
-                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+static int reduce_scatter_block_call(const void *sbuf, void *rbuf, int rcount,
+                                     MPI_Datatype type, MPI_Op op,
+                                     MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
@@ -556,4 +564,211 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
   free(counts);
   free(displs);
   return rc;
+}
+
+/* ---- The application's collective calls: arguments checked before the
+ * runtime carries the call out, a failure through the communicator's error
+ * handler (errors.c). ---- */
+
+/* comm, then count and type (ft_err_buffer), then op (MPI_MAX where the
+ * call has none). */
+static int data_checked(const char *call, MPI_Comm comm, int count,
+                        MPI_Datatype type, MPI_Op op) {
+  int rc = ft_err_comm(call, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_buffer(call, comm, count, type);
+  if (rc == MPI_SUCCESS && op == MPI_OP_NULL)
+    rc = ft_err_raise(call, comm, MPI_ERR_OP, "MPI_OP_NULL");
+  return rc;
+}
+
+/* With MPI_IN_PLACE the count and type beside the buffer are not
+ * significant (MPI-3.1, 5.5: a root passes "MPI_IN_PLACE, 0,
+ * MPI_DATATYPE_NULL" too): what data_checked sees then. */
+static int in_place(const void *buf, int count) {
+  return buf == MPI_IN_PLACE ? 0 : count;
+}
+static MPI_Datatype in_place_type(const void *buf, MPI_Datatype type) {
+  return buf == MPI_IN_PLACE ? MPI_BYTE : type;
+}
+
+/* data_checked, then root (ft_err_root). */
+static int rooted(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
+                  MPI_Op op, int root) {
+  int rc = data_checked(call, comm, count, type, op);
+  return rc != MPI_SUCCESS ? rc : ft_err_root(call, comm, root);
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+  int rc = ft_err_comm("MPI_Barrier", comm);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Barrier", comm, barrier_call(comm));
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
+              MPI_Comm comm) {
+  int rc = rooted("MPI_Bcast", comm, count, type, MPI_MAX, root);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Bcast", comm,
+                             bcast_call(buf, count, type, root, comm));
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+               MPI_Op op, int root, MPI_Comm comm) {
+  int rc = rooted("MPI_Reduce", comm, count, type, op, root);
+  return rc != MPI_SUCCESS ? rc
+                           : ft_err_result("MPI_Reduce", comm,
+                                           reduce_call(sbuf, rbuf, count, type,
+                                                       op, root, comm));
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm) {
+  int rc = data_checked("MPI_Allreduce", comm, count, type, op);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Allreduce", comm,
+                             allreduce_call(sbuf, rbuf, count, type, op, comm));
+}
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                const int counts[], const int displs[], MPI_Datatype rtype,
+                int root, MPI_Comm comm) {
+  int rc = rooted("MPI_Gatherv", comm, in_place(sbuf, scount),
+                  in_place_type(sbuf, stype), MPI_MAX, root);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Gatherv", comm,
+                             gatherv_call(sbuf, scount, stype, rbuf, counts,
+                                          displs, rtype, root, comm));
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  int rc = rooted("MPI_Gather", comm, in_place(sbuf, scount),
+                  in_place_type(sbuf, stype), MPI_MAX, root);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Gather", comm,
+                             gather_call(sbuf, scount, stype, rbuf, rcount,
+                                         rtype, root, comm));
+}
+
+int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
+                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int root, MPI_Comm comm) {
+  int rc = rooted("MPI_Scatterv", comm, in_place(rbuf, rcount),
+                  in_place_type(rbuf, rtype), MPI_MAX, root);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Scatterv", comm,
+                             scatterv_call(sbuf, counts, displs, stype, rbuf,
+                                           rcount, rtype, root, comm));
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  int rc = rooted("MPI_Scatter", comm, in_place(rbuf, rcount),
+                  in_place_type(rbuf, rtype), MPI_MAX, root);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Scatter", comm,
+                             scatter_call(sbuf, scount, stype, rbuf, rcount,
+                                          rtype, root, comm));
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int counts[], const int displs[], MPI_Datatype rtype,
+                   MPI_Comm comm) {
+  int rc = data_checked("MPI_Allgatherv", comm, scount, stype, MPI_MAX);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Allgatherv", comm,
+                             allgatherv_call(sbuf, scount, stype, rbuf, counts,
+                                             displs, rtype, comm));
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  int rc = data_checked("MPI_Allgather", comm, rcount, rtype, MPI_MAX);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Allgather", comm,
+                             allgather_call(sbuf, scount, stype, rbuf, rcount,
+                                            rtype, comm));
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                  MPI_Datatype stype, void *rbuf, const int rcounts[],
+                  const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+  int rc = ft_err_comm("MPI_Alltoallv", comm);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Alltoallv", comm,
+                             alltoallv_call(sbuf, scounts, sdispls, stype, rbuf,
+                                            rcounts, rdispls, rtype, comm));
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  int rc = data_checked("MPI_Alltoall", comm, rcount, rtype, MPI_MAX);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Alltoall", comm,
+                             alltoall_call(sbuf, scount, stype, rbuf, rcount,
+                                           rtype, comm));
+}
+
+int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+                  const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
+                  const int rdispls[], const MPI_Datatype rtypes[],
+                  MPI_Comm comm) {
+  int rc = ft_err_comm("MPI_Alltoallw", comm);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Alltoallw", comm,
+                             alltoallw_call(sbuf, scounts, sdispls, stypes,
+                                            rbuf, rcounts, rdispls, rtypes,
+                                            comm));
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+             MPI_Op op, MPI_Comm comm) {
+  int rc = data_checked("MPI_Scan", comm, count, type, op);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Scan", comm,
+                             scan_call(sbuf, rbuf, count, type, op, comm));
+}
+
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+               MPI_Op op, MPI_Comm comm) {
+  int rc = data_checked("MPI_Exscan", comm, count, type, op);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result("MPI_Exscan", comm,
+                             exscan_call(sbuf, rbuf, count, type, op, comm));
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  int rc = data_checked("MPI_Reduce_scatter", comm, 0, type, op);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result(
+                   "MPI_Reduce_scatter", comm,
+                   reduce_scatter_call(sbuf, rbuf, rcounts, type, op, comm));
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
+                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  const char *call = "MPI_Reduce_scatter_block";
+  int rc = data_checked(call, comm, rcount, type, op);
+  return rc != MPI_SUCCESS
+             ? rc
+             : ft_err_result(call, comm,
+                             reduce_scatter_block_call(sbuf, rbuf, rcount, type,
+                                                       op, comm));
 }

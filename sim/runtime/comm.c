@@ -52,7 +52,13 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->id = 0;
   c->name = user == MPI_COMM_SELF ? 1 : -1;
   c->gates = 0;
+  c->errhandler = MPI_ERRORS_ARE_FATAL;
   FT_PMPI(Comm_dup, inner, &c->coll);
+  /* The library returns its errors on the runtime's communicators (SMPI
+   * calls their handler from inside a request, e.g. a truncated receive);
+   * the application's handler applies to them (errors.c). */
+  FT_PMPI(Comm_set_errhandler, inner, MPI_ERRORS_RETURN);
+  FT_PMPI(Comm_set_errhandler, c->coll, MPI_ERRORS_RETURN);
   ft_backend_bench_restart();
   FT_PMPI(Comm_rank, inner, &c->rank);
   FT_PMPI(Comm_size, inner, &c->size);
@@ -361,6 +367,7 @@ static int created_now(int rc, const struct ft_gate_call *call,
     struct ft_comm *c = ft_comm_register(*newcomm, *newcomm);
     c->id = parent->id ? derive_id(parent->id, k, members_tag(c)) : 0;
     c->name = parent->name >= 0 ? derive_name(parent, k, c) : -1;
+    c->errhandler = parent->errhandler; /* MPI-3.1, 8.3 */
   }
   if (ft_runtime()->ml) {
     remember_created(*newcomm);

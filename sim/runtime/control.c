@@ -186,7 +186,10 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     MPI_Request *all = wait_room(rt, n, small);
     all[0] = rt->ctrl_req;
     memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
-    FT_PMPI(Waitany, n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
+    /* The application's requests: the library's error for one of them (a
+     * truncated receive) is the application's (its status, errors.c), not
+     * the runtime's. */
+    (void)PMPI_Waitany(n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
     if (index > 0)
       ft_pending_done(reqs[index - 1]);
     memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
@@ -203,8 +206,8 @@ int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status) {
   if (!any_active(n, reqs))
     return MPI_UNDEFINED;
   if (!rt->recovering_protocol) {
-    int index;
-    FT_PMPI(Waitany, n, reqs, &index, status ? status : MPI_STATUS_IGNORE);
+    int index; /* as above: an error is the application's */
+    (void)PMPI_Waitany(n, reqs, &index, status ? status : MPI_STATUS_IGNORE);
     return index;
   }
   return wait_with_control(rt, n, reqs, status);
@@ -213,8 +216,14 @@ int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status) {
 int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Wait(req, status ? status : MPI_STATUS_IGNORE);
-  ft_wait_any(1, req, status);
-  return MPI_SUCCESS;
+  /* The library's error (a truncated receive), as MPI_Wait would return
+   * it. */
+  MPI_Status st;
+  st.MPI_ERROR = MPI_SUCCESS;
+  ft_wait_any(1, req, &st);
+  if (status && status != MPI_STATUS_IGNORE)
+    *status = st;
+  return ft_backend_status_error(&st);
 }
 
 int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {

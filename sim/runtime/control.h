@@ -155,6 +155,8 @@ int ft_poll_control(void);
  * interruptible by control messages under a recovering protocol. */
 int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status);
+/* Waits for req (interruptibly under a recovering protocol); returns the
+ * library's code for it, a recovering protocol's from the status. */
 int ft_wait_internal(MPI_Request *req, MPI_Status *status);
 int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]);
 

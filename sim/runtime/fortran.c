@@ -138,6 +138,25 @@ void mpi_comm_free_(F *comm, F *ierr) {
   *comm = MPI_Comm_c2f(c);
 }
 
+/* ---- Error handlers (errors.c) ---- */
+
+void mpi_comm_create_errhandler_(ft_f_errhandler_fn *fn, F *handler, F *ierr) {
+  MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+  *ierr = ft_err_create_fortran(fn, &h);
+  *handler = MPI_Errhandler_c2f(h);
+}
+void mpi_comm_set_errhandler_(F *comm, F *handler, F *ierr) {
+  *ierr = MPI_Comm_set_errhandler(comm_of(comm), MPI_Errhandler_f2c(*handler));
+}
+void mpi_comm_get_errhandler_(F *comm, F *handler, F *ierr) {
+  MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+  *ierr = MPI_Comm_get_errhandler(comm_of(comm), &h);
+  *handler = MPI_Errhandler_c2f(h);
+}
+void mpi_comm_call_errhandler_(F *comm, F *code, F *ierr) {
+  *ierr = MPI_Comm_call_errhandler(comm_of(comm), *code);
+}
+
 /* ---- Point to point ---- */
 
 void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,

@@ -621,7 +621,10 @@ void ft_ml_feed_wildcards(void) {
 void ft_ml_wait_zombies(void) {
   for (size_t i = 0; i < n_zombies; i++) {
     MPI_Status st;
-    FT_PMPI(Wait, &zombies[i].req, &st);
+    /* A zombie may take a real message larger than its lost life posted
+     * for (a truncation): nobody is left to hear of it, so no code is
+     * checked. */
+    (void)PMPI_Wait(&zombies[i].req, &st);
     took(&zombies[i], &st);
   }
   n_zombies = 0;

@@ -140,8 +140,8 @@ static int ml_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
   return MPI_SUCCESS;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-             MPI_Comm comm) {
+static int send_call(const void *buf, int count, MPI_Datatype type, int dest,
+                     int tag, MPI_Comm comm) {
   if (ml())
     return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
@@ -155,8 +155,8 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm comm) {
+static int ssend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm) {
   if (ml())
     return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
@@ -172,8 +172,8 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 /* A ready send is a valid standard send (MPI-3.1, 3.4): message logging
  * takes it as one, so that it is logged like any other. */
-int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm comm) {
+static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm) {
   if (ml())
     return ml_send(buf, count, type, dest, tag, comm);
   app_send(count, type, dest, tag, comm);
@@ -187,8 +187,8 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return ft_wait_internal(&req, MPI_STATUS_IGNORE);
 }
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm comm, MPI_Request *request) {
+static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
                        request);
@@ -202,8 +202,8 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return rc;
 }
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request) {
+static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                       int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
                        request);
@@ -217,8 +217,8 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return rc;
 }
 
-int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request) {
+static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
+                       int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
                        request);
@@ -232,8 +232,8 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return rc;
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
-             MPI_Comm comm, MPI_Status *status) {
+static int recv_call(void *buf, int count, MPI_Datatype type, int source,
+                     int tag, MPI_Comm comm, MPI_Status *status) {
   if (ml()) {
     MPI_Request req;
     ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0, &req);
@@ -253,8 +253,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
   return rc;
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
-              MPI_Comm comm, MPI_Request *request) {
+static int irecv_call(void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
     return ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0,
                        request);
@@ -293,9 +293,10 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   return MPI_SUCCESS;
 }
 
-int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
-                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
-                 int source, int rtag, MPI_Comm comm, MPI_Status *status) {
+static int sendrecv_call(const void *sbuf, int scount, MPI_Datatype stype,
+                         int dest, int stag, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int source, int rtag,
+                         MPI_Comm comm, MPI_Status *status) {
   if (ml())
     return ml_sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
                        source, rtag, ft_comm_get(comm), 0, status);
@@ -312,9 +313,9 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   return rc;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
-                         int stag, int source, int rtag, MPI_Comm comm,
-                         MPI_Status *status) {
+static int sendrecv_replace_call(void *buf, int count, MPI_Datatype type,
+                                 int dest, int stag, int source, int rtag,
+                                 MPI_Comm comm, MPI_Status *status) {
   if (ml()) /* the send leaves from its sender-based copy */
     return ml_sendrecv(buf, count, type, dest, stag, buf, count, type, source,
                        rtag, ft_comm_get(comm), 0, status);
@@ -351,7 +352,7 @@ static void poll_sometimes(void) {
 /* SMPI's own MPI_Probe is a loop of MPI_Iprobe; this one also looks at the
  * control receive, so a rollback reaches a rank probing for a message that
  * will never come. */
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   if (ml())
     return ft_ml_probe(source, tag, ft_comm_get(comm), status);
   if (!ft_runtime()->recovering_protocol)
@@ -365,8 +366,8 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   return MPI_SUCCESS;
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
-               MPI_Status *status) {
+static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
+                       MPI_Status *status) {
   poll_sometimes();
   if (ml())
     return ft_ml_iprobe(source, tag, ft_comm_get(comm), flag, status);
@@ -464,7 +465,7 @@ static void statuses_free(MPI_Status *st, MPI_Status statuses[],
     free(st);
 }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+static int wait_call(MPI_Request *request, MPI_Status *status) {
   if (ml())
     return ft_ml_wait(request, status);
   if (!ft_runtime()->track_deliveries)
@@ -478,7 +479,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   return rc;
 }
 
-int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
+static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
   if (ml())
     return ft_ml_waitall(n, requests, statuses);
   if (!ft_runtime()->track_deliveries)
@@ -511,7 +512,8 @@ static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
   return index;
 }
 
-int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
+static int waitany_call(int n, MPI_Request requests[], int *index,
+                        MPI_Status *status) {
   if (ml())
     return ft_ml_waitany(n, requests, index, status);
   if (!ft_runtime()->track_deliveries)
@@ -521,8 +523,8 @@ int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
 }
 
 /* Under a recovering protocol: one completion per call, which MPI allows. */
-int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
+static int waitsome_call(int n, MPI_Request requests[], int *outcount,
+                         int indices[], MPI_Status statuses[]) {
   if (ml())
     return ft_ml_waitsome(n, requests, outcount, indices, statuses);
   if (!ft_runtime()->track_deliveries)
@@ -538,7 +540,7 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
   return MPI_SUCCESS;
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
   poll_sometimes();
   if (ml())
     return ft_ml_test(request, flag, status);
@@ -556,8 +558,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   return rc;
 }
 
-int MPI_Testall(int n, MPI_Request requests[], int *flag,
-                MPI_Status statuses[]) {
+static int testall_call(int n, MPI_Request requests[], int *flag,
+                        MPI_Status statuses[]) {
   poll_sometimes();
   if (ml())
     return ft_ml_testall(n, requests, flag, statuses);
@@ -580,8 +582,8 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
   return rc;
 }
 
-int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
-                MPI_Status *status) {
+static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
+                        MPI_Status *status) {
   poll_sometimes();
   if (ml())
     return ft_ml_testany(n, requests, index, flag, status);
@@ -601,8 +603,8 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
   return rc;
 }
 
-int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
+static int testsome_call(int n, MPI_Request requests[], int *outcount,
+                         int indices[], MPI_Status statuses[]) {
   poll_sometimes();
   if (ml())
     return ft_ml_testsome(n, requests, outcount, indices, statuses);
@@ -628,4 +630,202 @@ int MPI_Request_free(MPI_Request *request) {
   if (!ft_runtime()->ml)
     ft_pending_done(*request);
   return PMPI_Request_free(request);
+}
+
+/* ---- The application's point-to-point calls: arguments checked before
+ * the runtime transforms the call, a failure through the communicator's
+ * error handler (errors.c). ---- */
+
+static int send_checked(const char *call, int count, MPI_Datatype type,
+                        int dest, int tag, MPI_Comm comm) {
+  return ft_err_p2p(call, comm, count, type, dest, tag, FT_ERR_DEST);
+}
+
+static int recv_checked(const char *call, int count, MPI_Datatype type,
+                        int source, int tag, MPI_Comm comm) {
+  return ft_err_p2p(call, comm, count, type, source, tag, FT_ERR_SOURCE);
+}
+
+/* The code of a call that received into *st: the library's error for the
+ * receive (a truncation) may be in the status only
+ * (ft_backend_status_error); st goes to the application's status. */
+static int received(int rc, const MPI_Status *st, MPI_Status *status) {
+  if (status != MPI_STATUS_IGNORE)
+    *status = *st;
+  return rc != MPI_SUCCESS ? rc : ft_backend_status_error(st);
+}
+
+/* A nonblocking call that failed leaves no request. */
+static int no_request(int rc, MPI_Request *request) {
+  if (rc != MPI_SUCCESS)
+    *request = MPI_REQUEST_NULL;
+  return rc;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+             MPI_Comm comm) {
+  int rc = send_checked("MPI_Send", count, type, dest, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Send", comm,
+                       send_call(buf, count, type, dest, tag, comm));
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+              MPI_Comm comm) {
+  int rc = send_checked("MPI_Ssend", count, type, dest, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Ssend", comm,
+                       ssend_call(buf, count, type, dest, tag, comm));
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+              MPI_Comm comm) {
+  int rc = send_checked("MPI_Rsend", count, type, dest, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Rsend", comm,
+                       rsend_call(buf, count, type, dest, tag, comm));
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+              MPI_Comm comm, MPI_Request *request) {
+  int rc = send_checked("MPI_Isend", count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_result("MPI_Isend", comm,
+                       isend_call(buf, count, type, dest, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
+  int rc = send_checked("MPI_Issend", count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_result("MPI_Issend", comm,
+                       issend_call(buf, count, type, dest, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
+  int rc = send_checked("MPI_Irsend", count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_result("MPI_Irsend", comm,
+                       irsend_call(buf, count, type, dest, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+             MPI_Comm comm, MPI_Status *status) {
+  int rc = recv_checked("MPI_Recv", count, type, source, tag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Recv", comm,
+                       recv_call(buf, count, type, source, tag, comm, status));
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+              MPI_Comm comm, MPI_Request *request) {
+  int rc = recv_checked("MPI_Irecv", count, type, source, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc =
+        ft_err_result("MPI_Irecv", comm,
+                      irecv_call(buf, count, type, source, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int source, int rtag, MPI_Comm comm, MPI_Status *status) {
+  int rc = send_checked("MPI_Sendrecv", scount, stype, dest, stag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = recv_checked("MPI_Sendrecv", rcount, rtype, source, rtag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  MPI_Status st;
+  st.MPI_ERROR = MPI_SUCCESS;
+  rc = sendrecv_call(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+                     source, rtag, comm, &st);
+  return ft_err_result("MPI_Sendrecv", comm, received(rc, &st, status));
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
+                         int stag, int source, int rtag, MPI_Comm comm,
+                         MPI_Status *status) {
+  const char *call = "MPI_Sendrecv_replace";
+  int rc = send_checked(call, count, type, dest, stag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = recv_checked(call, count, type, source, rtag, comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  MPI_Status st;
+  st.MPI_ERROR = MPI_SUCCESS;
+  rc = sendrecv_replace_call(buf, count, type, dest, stag, source, rtag, comm,
+                             &st);
+  return ft_err_result(call, comm, received(rc, &st, status));
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  int rc = ft_err_peer("MPI_Probe", comm, source, tag, FT_ERR_SOURCE);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Probe", comm,
+                       probe_call(source, tag, comm, status));
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+               MPI_Status *status) {
+  int rc = ft_err_peer("MPI_Iprobe", comm, source, tag, FT_ERR_SOURCE);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return ft_err_result("MPI_Iprobe", comm,
+                       iprobe_call(source, tag, comm, flag, status));
+}
+
+/* ---- The application's completion calls: a request does not tell the
+ * runtime its communicator, so the library's error for it (a truncated
+ * receive) goes through MPI_COMM_WORLD's handler (errors.c). ---- */
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+  return ft_err_result("MPI_Wait", MPI_COMM_WORLD, wait_call(request, status));
+}
+
+int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
+  return ft_err_result("MPI_Waitall", MPI_COMM_WORLD,
+                       waitall_call(n, requests, statuses));
+}
+
+int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
+  return ft_err_result("MPI_Waitany", MPI_COMM_WORLD,
+                       waitany_call(n, requests, index, status));
+}
+
+int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
+  return ft_err_result("MPI_Waitsome", MPI_COMM_WORLD,
+                       waitsome_call(n, requests, outcount, indices, statuses));
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+  return ft_err_result("MPI_Test", MPI_COMM_WORLD,
+                       test_call(request, flag, status));
+}
+
+int MPI_Testall(int n, MPI_Request requests[], int *flag,
+                MPI_Status statuses[]) {
+  return ft_err_result("MPI_Testall", MPI_COMM_WORLD,
+                       testall_call(n, requests, flag, statuses));
+}
+
+int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
+                MPI_Status *status) {
+  return ft_err_result("MPI_Testany", MPI_COMM_WORLD,
+                       testany_call(n, requests, index, flag, status));
+}
+
+int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
+  return ft_err_result("MPI_Testsome", MPI_COMM_WORLD,
+                       testsome_call(n, requests, outcount, indices, statuses));
 }

@@ -31,6 +31,8 @@ struct ft_comm {
                     communicators main() creates in the same order, in every
                     incarnation; 0: MPI_COMM_WORLD, 1: MPI_COMM_SELF, -1: none */
   int gates;     /* creation calls made on it so far (gate.c) */
+  MPI_Errhandler errhandler; /* the application's (errors.c): inherited
+                                from the parent, MPI_ERRORS_ARE_FATAL */
 };
 
 /* A creation of a communicator, a collective call only the MPI library can
@@ -146,6 +148,15 @@ struct ft_failure_figures {
   double failures, rollbacks, lost_work_s, recovery_s;
 };
 
+/* An error handler the application made (errors.c). */
+enum { FT_MAX_ERRHANDLERS = 32 };
+typedef void ft_f_errhandler_fn(MPI_Fint *comm, MPI_Fint *code);
+struct ft_errhandler {
+  MPI_Errhandler handle;
+  MPI_Comm_errhandler_function *fn; /* a C handler, or */
+  ft_f_errhandler_fn *f_fn;         /* a Fortran one */
+};
+
 struct ft_runtime {
   int initialized, finalized;
   struct ft_options options;
@@ -159,6 +170,9 @@ struct ft_runtime {
   struct ft_counters counters;
   int result_reported, result_verified;
   double result_value;
+  /* The application's error handlers, a ring (errors.c). */
+  struct ft_errhandler errhandlers[FT_MAX_ERRHANDLERS];
+  int errhandlers_made;
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
   int recovering_protocol; /* non-zero: interruptible waits, services */
@@ -294,6 +308,41 @@ _Noreturn void ft_unsupported(const char *call);
  * arrays: `p = ft_reserve(p, n + 1, &cap, sizeof *p, "...")`. */
 void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
                  const char *what);
+
+/* MPI's error semantics for the application's calls (errors.c). `call` is
+ * the MPI function the application made ("MPI_Recv"), `comm` the
+ * communicator it passed, as it holds it. */
+
+/* Applies the handler attached to comm (MPI_COMM_NULL: MPI_COMM_WORLD's)
+ * to a failed call: MPI_ERRORS_ARE_FATAL ends the run with a message
+ * naming the call, the error class, `what` (may be NULL) and the
+ * communicator (ft_fatal); otherwise returns `code`, after calling the
+ * application's handler with its handle and the code if it made one. */
+int ft_err_raise(const char *call, MPI_Comm comm, int code, const char *what);
+/* rc if MPI_SUCCESS, else ft_err_raise(call, comm, rc, NULL). */
+int ft_err_result(const char *call, MPI_Comm comm, int rc);
+/* The checks below return MPI_SUCCESS when the arguments are valid, else
+ * what ft_err_raise returns for the error MPI specifies. */
+/* comm is not MPI_COMM_NULL (MPI_ERR_COMM). */
+int ft_err_comm(const char *call, MPI_Comm comm);
+/* count >= 0 (MPI_ERR_COUNT), type is not MPI_DATATYPE_NULL (TYPE). */
+int ft_err_buffer(const char *call, MPI_Comm comm, int count,
+                  MPI_Datatype type);
+enum ft_err_side { FT_ERR_DEST, FT_ERR_SOURCE };
+/* comm (ft_err_comm), then peer a rank of comm or MPI_PROC_NULL (or, for
+ * a source, MPI_ANY_SOURCE; MPI_ERR_RANK) and tag >= 0 (or, for a source,
+ * MPI_ANY_TAG; MPI_ERR_TAG). The message of -1 says that it is Open MPI's
+ * wildcard, not this library's. */
+int ft_err_peer(const char *call, MPI_Comm comm, int peer, int tag,
+                enum ft_err_side side);
+/* ft_err_peer, then ft_err_buffer. */
+int ft_err_p2p(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
+               int peer, int tag, enum ft_err_side side);
+/* comm (ft_err_comm), then root a rank of comm (MPI_ERR_ROOT). */
+int ft_err_root(const char *call, MPI_Comm comm, int root);
+/* MPI_Comm_create_errhandler for a Fortran subroutine HANDLER(COMM, CODE)
+ * (fortran.c): ft_err_raise calls it with the Fortran handles. */
+int ft_err_create_fortran(ft_f_errhandler_fn *fn, MPI_Errhandler *handler);
 
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
