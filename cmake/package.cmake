@@ -15,36 +15,30 @@ endif()
 set(pkg_src ${PROJECT_SOURCE_DIR}/cmake/package)
 set(pkg_out ${CMAKE_BINARY_DIR})
 
-# One archive with the runtime and every library it needs from this project,
-# linked whole: a user's link line names one file.
-set(runtime_deps ftsim_options ftsim_protocols ftsim_image ftsim_scenario
-  ftsim_failure_trace)
-function(ftsim_package_archive name runtime)
-  set(objects $<TARGET_OBJECTS:${runtime}>)
-  foreach(dep IN LISTS runtime_deps)
-    list(APPEND objects $<TARGET_OBJECTS:${dep}>)
+# ftsim_package_archive(name lib...): one archive of the objects of the
+# libraries, in the package's lib/.
+function(ftsim_package_archive name)
+  set(objects "")
+  foreach(lib IN LISTS ARGN)
+    list(APPEND objects $<TARGET_OBJECTS:${lib}>)
   endforeach()
   add_library(${name} STATIC ${objects})
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C
     ARCHIVE_OUTPUT_DIRECTORY ${pkg_out}/lib)
   install(TARGETS ${name} ARCHIVE DESTINATION lib)
 endfunction()
-ftsim_package_archive(ftsim_smpi ftsim_runtime_smpi)
+# The runtime with every library it needs from this project, linked whole:
+# a user's link line names one file. ft_compute alone, linked after it and
+# NOT whole: the linker copies it into a program only when the program
+# calls it, which is how `ftsim run --compute auto` tells modelled from
+# measured computation.
+set(runtime_deps ftsim_options ftsim_protocols ftsim_image ftsim_scenario
+  ftsim_failure_trace)
+ftsim_package_archive(ftsim_smpi ftsim_runtime_smpi ${runtime_deps})
+ftsim_package_archive(ftsim_compute ftsim_compute_smpi)
 if(FTSIM_REAL_MPI)
-  ftsim_package_archive(ftsim_real ftsim_runtime_real)
-endif()
-# ft_compute alone, linked after the runtime and NOT whole: the linker
-# copies it into a program only when the program calls it, which is how
-# `ftsim run --compute auto` tells modelled from measured computation.
-function(ftsim_package_compute name lib)
-  add_library(${name} STATIC $<TARGET_OBJECTS:${lib}>)
-  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C
-    ARCHIVE_OUTPUT_DIRECTORY ${pkg_out}/lib)
-  install(TARGETS ${name} ARCHIVE DESTINATION lib)
-endfunction()
-ftsim_package_compute(ftsim_compute ftsim_compute_smpi)
-if(FTSIM_REAL_MPI)
-  ftsim_package_compute(ftsim_compute_real_pkg ftsim_compute_real)
+  ftsim_package_archive(ftsim_real ftsim_runtime_real ${runtime_deps})
+  ftsim_package_archive(ftsim_compute_real_pkg ftsim_compute_real)
   set_target_properties(ftsim_compute_real_pkg PROPERTIES
     OUTPUT_NAME ftsim_compute_real)
 endif()

@@ -61,7 +61,12 @@ cp "$csv" "$dir/first.csv"
 echo "interrupted with $rows1 rows"
 
 # 1b. SIGTERM while the first points run: 143, no child left, header only
-sed 's/--iters 60/--iters 3000/' "$dir/tiny.txt" >"$dir/slow.txt"
+# Points that cannot finish within the second before the signal, whatever
+# the machine's speed (1e8 laps of the ring: minutes of wall time; cg with
+# --iters 3000 stopped at convergence, in 0.7 s on a quiet machine, and the
+# test failed when a row was written before the signal).
+sed 's/^apps cg/apps ring/; s/^app_args .*/app_args --iters 100000000/' \
+  "$dir/tiny.txt" >"$dir/slow.txt"
 "$FTSIM" sweep -j 2 -o "$dir/slow.csv" "$dir/slow.txt" 2>"$dir/slow.err" &
 pid=$!
 sleep 1
