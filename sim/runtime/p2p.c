@@ -662,58 +662,66 @@ static int no_request(int rc, MPI_Request *request) {
   return rc;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-             MPI_Comm comm) {
-  int rc = send_checked("MPI_Send", count, type, dest, tag, comm);
+typedef int (*send_fn)(const void *buf, int count, MPI_Datatype type, int dest,
+                       int tag, MPI_Comm comm);
+typedef int (*isend_fn)(const void *buf, int count, MPI_Datatype type, int dest,
+                        int tag, MPI_Comm comm, MPI_Request *request);
+
+/* The application's blocking send `call`: checked, carried out by `fn`, a
+ * failure through the communicator's error handler. */
+static int checked_send(const char *call, send_fn fn, const void *buf,
+                        int count, MPI_Datatype type, int dest, int tag,
+                        MPI_Comm comm) {
+  int rc = send_checked(call, count, type, dest, tag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result("MPI_Send", comm,
-                       send_call(buf, count, type, dest, tag, comm));
+  return ft_err_result(call, comm, fn(buf, count, type, dest, tag, comm));
+}
+
+/* The same for a nonblocking send; a failed one leaves no request. */
+static int checked_isend(const char *call, isend_fn fn, const void *buf,
+                         int count, MPI_Datatype type, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request) {
+  int rc = send_checked(call, count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS)
+    rc = ft_err_result(call, comm,
+                       fn(buf, count, type, dest, tag, comm, request));
+  return no_request(rc, request);
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+             MPI_Comm comm) {
+  return checked_send("MPI_Send", send_call, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
-  int rc = send_checked("MPI_Ssend", count, type, dest, tag, comm);
-  if (rc != MPI_SUCCESS)
-    return rc;
-  return ft_err_result("MPI_Ssend", comm,
-                       ssend_call(buf, count, type, dest, tag, comm));
+  return checked_send("MPI_Ssend", ssend_call, buf, count, type, dest, tag,
+                      comm);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
-  int rc = send_checked("MPI_Rsend", count, type, dest, tag, comm);
-  if (rc != MPI_SUCCESS)
-    return rc;
-  return ft_err_result("MPI_Rsend", comm,
-                       rsend_call(buf, count, type, dest, tag, comm));
+  return checked_send("MPI_Rsend", rsend_call, buf, count, type, dest, tag,
+                      comm);
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm, MPI_Request *request) {
-  int rc = send_checked("MPI_Isend", count, type, dest, tag, comm);
-  if (rc == MPI_SUCCESS)
-    rc = ft_err_result("MPI_Isend", comm,
-                       isend_call(buf, count, type, dest, tag, comm, request));
-  return no_request(rc, request);
+  return checked_isend("MPI_Isend", isend_call, buf, count, type, dest, tag,
+                       comm, request);
 }
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  int rc = send_checked("MPI_Issend", count, type, dest, tag, comm);
-  if (rc == MPI_SUCCESS)
-    rc = ft_err_result("MPI_Issend", comm,
-                       issend_call(buf, count, type, dest, tag, comm, request));
-  return no_request(rc, request);
+  return checked_isend("MPI_Issend", issend_call, buf, count, type, dest, tag,
+                       comm, request);
 }
 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  int rc = send_checked("MPI_Irsend", count, type, dest, tag, comm);
-  if (rc == MPI_SUCCESS)
-    rc = ft_err_result("MPI_Irsend", comm,
-                       irsend_call(buf, count, type, dest, tag, comm, request));
-  return no_request(rc, request);
+  return checked_isend("MPI_Irsend", irsend_call, buf, count, type, dest, tag,
+                       comm, request);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
