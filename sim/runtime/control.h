@@ -68,6 +68,8 @@ enum ft_wire_kind {
   FT_WIRE_FED,     /* peer -> rank: it is sent */
   FT_WIRE_SETTLED, /* rank -> every other: what the abandoned runs left on
                       this rank is complete */
+  FT_WIRE_STOPPED, /* rank -> every other application rank: the run is
+                      stopped and my gate is settled (recovery.c) */
 };
 
 /* One control message, sent as bytes. */

@@ -151,6 +151,9 @@ void ft_control_handle(const struct ft_wire *m) {
   case FT_WIRE_GATE_DECISION:
     ft_gate_on_control(rt, m);
     break;
+  case FT_WIRE_STOPPED:
+    rt->peers_stopped++;
+    break;
   case FT_WIRE_FEED:
   case FT_WIRE_FED:
   case FT_WIRE_SETTLED:
@@ -407,6 +410,22 @@ _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
   restart_loop(rt);
 }
 
+/* Every application rank settled its gate. A member that entered a
+ * creation waits for its leader's decision (ft_gate_settle); a leader that
+ * stopped first must still read that ENTER to refuse it, so nobody leaves
+ * the control channel for the end's collectives before everybody is here
+ * (seed 412073 of the soak: vcl, the stop came while rank 1's ENTER was on
+ * its way to rank 0, which waited in the end's reduction, rank 1 for the
+ * decision). */
+static void wait_all_stopped(struct ft_runtime *rt) {
+  struct ft_wire m = {.kind = FT_WIRE_STOPPED, .inc = rt->incarnation};
+  for (int r = 0; r < rt->app_ranks; r++)
+    if (r != rt->world_rank)
+      ft_control_send(r, &m);
+  while (rt->peers_stopped < rt->app_ranks - 1)
+    ft_wait_control(); /* ENTERs are refused: this rank is stopping */
+}
+
 /* The run is stopped (it cannot progress): like a rollback, this rank
  * abandons its application at once, but goes to the end of the run instead
  * of main(). Called on top of the abandoned frames, which are never
@@ -416,6 +435,7 @@ _Noreturn void ft_stop_now(struct ft_runtime *rt) {
   rt->running = 0;
   rt->held = 0;
   ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
+  wait_all_stopped(rt);
   ft_finalize_stopped(rt);
 }
 

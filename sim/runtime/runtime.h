@@ -233,6 +233,7 @@ struct ft_runtime {
   int stopped;           /* ... saying the run is stopped: it cannot
                             progress (FINISH's wave = 1) */
   int stopping;          /* this rank is in ft_stop_now */
+  int peers_stopped;     /* STOPPED messages received */
   struct ft_gate gate;   /* gate.c */
   struct ft_gate_enter *gate_enters;
   size_t n_gate_enters, cap_gate_enters;
