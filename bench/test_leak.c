@@ -31,7 +31,8 @@ static void ping_pong(int rank, int i, int by_test, int tag) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int rank, n = argc > 1 ? atoi(argv[1]) : 0, by_test = argc > 2 && atoi(argv[2]);
+  int rank, n = argc > 1 ? atoi(argv[1]) : 0,
+            by_test = argc > 2 && atoi(argv[2]);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank < 2) {
     for (int i = 0; i < n; i++)
