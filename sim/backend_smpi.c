@@ -274,12 +274,21 @@ int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
   if (!w->busy)
     (void)waiter_arm(w, n, reqs); /* none: a transfer or the deadline */
   int timed_out = 0;
+  double left = deadline - simgrid_get_clock();
   if (deadline < 0)
     sg_sem_acquire(w->wake);
-  else {
-    double left = deadline - simgrid_get_clock();
-    timed_out = sg_sem_acquire_timeout(w->wake, left > 0 ? left : 0);
-  }
+  else if (left > 0)
+    timed_out = sg_sem_acquire_timeout(w->wake, left);
+  /* A deadline now or past: SimGrid 3.32 waits for ever on a timeout of 0
+   * (SemAcquisitionImpl::wait_for sleeps only for timeout > 0), which
+   * deadlocked the dispatcher when two failures were due at once (bt, pcl,
+   * `fail 1 at 0.5` and `fail 2 at 0.5`: the second's deadline had come
+   * when the first was injected) or a deadline fell a rounding error
+   * behind the clock (user/c_pcl under measured computation). */
+  else if (sg_sem_would_block(w->wake))
+    timed_out = 1;
+  else
+    sg_sem_acquire(w->wake);
   bench_resume();
   if (timed_out)
     return FT_WAIT_DEADLINE;
