@@ -200,10 +200,35 @@ struct ft_core_config {
                     default) */
 };
 
+/* The protocol families: what the runtime does around a core. A protocol
+ * belongs to one; the runtime, the trace checker and the tools choose by
+ * family, never by protocol name (issue 15). A new protocol joins a family,
+ * or brings a new one. */
+enum ft_family {
+  FT_FAMILY_NONE,            /* no recovery: a failure ends the run */
+  FT_FAMILY_COORDINATED,     /* blocking coordinated checkpoints; a failure
+                                rolls every rank back (pcl) */
+  FT_FAMILY_CHANNEL_STATE,   /* non-blocking coordinated checkpoints with
+                                the channels' state and a scheduler; every
+                                rank rolls back (vcl) */
+  FT_FAMILY_MESSAGE_LOGGING, /* uncoordinated checkpoints and logged
+                                events; a failed rank restarts alone
+                                (pessimist, v2) */
+  FT_FAMILY_COUNT
+};
+
+/* The family's name as traces and messages spell it ("coordinated", ...),
+ * or NULL for a value out of range. */
+const char *ft_family_name(enum ft_family family);
+
+/* The family named `name`: 0 and *out set, or -1 when there is none. */
+int ft_family_parse(const char *name, enum ft_family *out);
+
 /* One protocol: a const table in the static registry. */
 struct ft_protocol_ops {
   const char *name;
   const char *summary; /* one line, for `ftsim protocols` and errors */
+  enum ft_family family;
   /* Bytes of state the runtime allocates for a rank with this config. */
   size_t (*state_size)(const struct ft_core_config *config);
   /* Initialises `state` (state_size bytes, zeroed). Returns 0, or -1 when

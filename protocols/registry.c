@@ -26,6 +26,26 @@ const struct ft_protocol_ops *ft_protocol_at(size_t i) {
   return ft_protocol_test_variant ? ft_protocol_test_variant(i - N) : NULL;
 }
 
+static const char *const family_names[FT_FAMILY_COUNT] = {
+    [FT_FAMILY_NONE] = "none",
+    [FT_FAMILY_COORDINATED] = "coordinated",
+    [FT_FAMILY_CHANNEL_STATE] = "channel_state",
+    [FT_FAMILY_MESSAGE_LOGGING] = "message_logging",
+};
+
+const char *ft_family_name(enum ft_family family) {
+  return (unsigned)family < FT_FAMILY_COUNT ? family_names[family] : NULL;
+}
+
+int ft_family_parse(const char *name, enum ft_family *out) {
+  for (int f = 0; name && f < FT_FAMILY_COUNT; f++)
+    if (strcmp(family_names[f], name) == 0) {
+      *out = (enum ft_family)f;
+      return 0;
+    }
+  return -1;
+}
+
 const struct ft_protocol_ops *ft_protocol_find(const char *name) {
   for (size_t i = 0; name && ft_protocol_at(i); i++)
     if (strcmp(ft_protocol_at(i)->name, name) == 0)

@@ -159,6 +159,7 @@ static int nf_step(void *state, const struct ft_event *e, struct ft_update *u) {
 
 static const struct ft_protocol_ops pcl_bug_nofreeze = {
     .name = "pcl-bug-nofreeze",
+    .family = FT_FAMILY_COORDINATED,
     .summary = "TEST ONLY: pcl whose ranks checkpoint at their own next "
                "safe point, not the agreed one (orphan messages)",
     .state_size = nf_state_size,
@@ -190,6 +191,7 @@ static int nc_init(void *state, const struct ft_core_config *config) {
 
 static const struct ft_protocol_ops vcl_bug_nochannel = {
     .name = "vcl-bug-nochannel",
+    .family = FT_FAMILY_CHANNEL_STATE,
     .summary = "TEST ONLY: vcl whose checkpoints keep no channel state "
                "(in-transit messages lost at a rollback)",
     .state_size = nc_state_size,
@@ -219,6 +221,7 @@ static int nowait_step(void *state, const struct ft_event *e,
 
 static const struct ft_protocol_ops pessimist_bug_nowait = {
     .name = "pessimist-bug-nowait",
+    .family = FT_FAMILY_MESSAGE_LOGGING,
     .summary = "test only: the pessimist sending before the event logger's "
                "acknowledgement",
     .state_size = nowait_size,

@@ -33,6 +33,7 @@ static int none_step(void *state, const struct ft_event *event,
 
 const struct ft_protocol_ops ft_protocol_none = {
     .name = "none",
+    .family = FT_FAMILY_NONE,
     .summary = "no fault tolerance: every operation passes through (Vdummy)",
     .state_size = none_state_size,
     .init = none_init,

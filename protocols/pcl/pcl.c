@@ -400,6 +400,7 @@ int ft_pcl_channel_delayed(const void *state, int peer) {
 
 const struct ft_protocol_ops ft_protocol_pcl = {
     .name = "pcl",
+    .family = FT_FAMILY_COORDINATED,
     .summary = "blocking coordinated checkpoint (MPICH2-Pcl): markers flush "
                "every channel at a common safe point",
     .state_size = pcl_state_size,

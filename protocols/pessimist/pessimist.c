@@ -306,6 +306,7 @@ int ft_pessimist_waiting(const void *state) {
 
 const struct ft_protocol_ops ft_protocol_pessimist = {
     .name = "pessimist",
+    .family = FT_FAMILY_MESSAGE_LOGGING,
     .summary = "pessimistic sender-based message logging (Open MPI-V): only "
                "non-deterministic events logged, one failed rank restarts",
     .state_size = state_size,
@@ -317,6 +318,7 @@ const struct ft_protocol_ops ft_protocol_pessimist = {
 
 const struct ft_protocol_ops ft_protocol_v2 = {
     .name = "v2",
+    .family = FT_FAMILY_MESSAGE_LOGGING,
     .summary = "classical message logging (MPICH-V2): every reception an "
                "event logged before the next send, copied at the receiver",
     .state_size = state_size,

@@ -518,6 +518,7 @@ int ft_vcl_recording(const void *state, int peer) {
 
 const struct ft_protocol_ops ft_protocol_vcl = {
     .name = "vcl",
+    .family = FT_FAMILY_CHANNEL_STATE,
     .summary = "non-blocking coordinated checkpoint (MPICH-Vcl, Chandy-"
                "Lamport): a scheduler's markers, channel state recorded",
     .state_size = vcl_state_size,

@@ -489,19 +489,26 @@ int ft_check_header(const char *line, struct ft_trace_header *h, char *err,
                     size_t len) {
   int version, used = 0;
   unsigned long long run;
-  if (sscanf(line, "# ftsim-trace %d", &version) == 1 && version != 2) {
+  char family[32];
+  if (sscanf(line, "# ftsim-trace %d", &version) == 1 && version != 3) {
     snprintf(err, len,
-             "trace format %d, this checker reads 2 (trace again with this "
+             "trace format %d, this checker reads 3 (trace again with this "
              "build)",
              version);
     return -1;
   }
   if (sscanf(line,
-             "# ftsim-trace 2 rank %d ranks %d protocol %31s run %16llx%n",
-             &h->rank, &h->ranks, h->protocol, &run, &used) != 4 ||
+             "# ftsim-trace 3 rank %d ranks %d protocol %31s family %31s run "
+             "%16llx%n",
+             &h->rank, &h->ranks, h->protocol, family, &run, &used) != 5 ||
       line[used] != '\0') {
     snprintf(err, len,
-             "expected '# ftsim-trace 2 rank R ranks N protocol P run ID'");
+             "expected '# ftsim-trace 3 rank R ranks N protocol P family F "
+             "run ID'");
+    return -1;
+  }
+  if (ft_family_parse(family, &h->family) != 0) {
+    snprintf(err, len, "unknown protocol family '%s'", family);
     return -1;
   }
   h->run = run;
@@ -1129,7 +1136,7 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
 }
 
 /* The message-logging protocols have their own records and rules
- * (ml_check.h): returns 1 when PREFIX.0's header names one of them. */
+ * (ml_check.h): returns 1 when PREFIX.0's header names that family. */
 static int message_logging(const char *prefix, int *ranks,
                            struct ft_check_result *res) {
   char name[1100], line[256] = "", err[160];
@@ -1143,8 +1150,7 @@ static int message_logging(const char *prefix, int *ranks,
   fclose(f);
   line[strcspn(line, "\n")] = '\0';
   if (ft_check_header(line, &h, err, sizeof err) != 0 ||
-      (strcmp(h.protocol, "pessimist") && strcmp(h.protocol, "v2") &&
-       strncmp(h.protocol, "pessimist-", 10)))
+      h.family != FT_FAMILY_MESSAGE_LOGGING)
     return 0;
   snprintf(res->protocol, sizeof res->protocol, "%s", h.protocol);
   res->ranks = *ranks = h.ranks;

@@ -4,7 +4,7 @@
  *
  * Trace files: TRACE.<rank> for every application rank 0..N-1 (required)
  * and TRACE.N (the checkpoint scheduler's, optional). Each starts with
- *   # ftsim-trace 2 rank R ranks N protocol P run ID
+ *   # ftsim-trace 3 rank R ranks N protocol P family F run ID
  * (ID: 16 hex digits drawn once per run, the same in every file of a run)
  * and ends with its rank's end record, written at MPI_Finalize; between
  * them, one record per line, "TIME RANK INC KIND FIELDS..." (TIME: simulated
@@ -46,6 +46,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ft_protocol.h"
+
 enum ft_check_status {
   FT_CHECK_OK = 0,
   FT_CHECK_VIOLATION = 1, /* a promise broken: result.kind says which */
@@ -75,12 +77,14 @@ struct ft_check_result {
 struct ft_trace_header {
   int rank, ranks;
   char protocol[32];
+  enum ft_family family; /* which rules apply (ft_protocol.h) */
   uint64_t run;
 };
 
 /* Parses `line` (no newline) as a header
- * "# ftsim-trace 2 rank R ranks N protocol P run ID". Returns 0, or -1 with
- * the reason in err (a version other than 2 is named). */
+ * "# ftsim-trace 3 rank R ranks N protocol P family F run ID". Returns 0,
+ * or -1 with the reason in err (a version other than 3, an unknown
+ * family). */
 int ft_check_header(const char *line, struct ft_trace_header *h, char *err,
                     size_t len);
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ft_protocol.h"
+
 /* Rank counts and short argument sets, measured on gige, myrinet and
  * grid5000: every one completes in 0.05 to 0.3 s of wall time without
  * failures. bt needs a square rank count. */
@@ -114,7 +116,8 @@ static double draw_image_mb(struct rng *r, enum ft_soak_kind kind) {
 }
 
 static int logs_events(const char *protocol) {
-  return strcmp(protocol, "pessimist") == 0 || strcmp(protocol, "v2") == 0;
+  const struct ft_protocol_ops *p = ft_protocol_find(protocol);
+  return p && p->family == FT_FAMILY_MESSAGE_LOGGING;
 }
 
 void ft_soak_draw_config(uint64_t seed, const char *const *protocols,

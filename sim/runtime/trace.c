@@ -150,8 +150,11 @@ static void open_file(const struct ft_runtime *rt) {
   if (!out)
     ft_fatal("rank %d cannot write its trace %s", rank, path);
   setvbuf(out, NULL, _IOFBF, 1 << 16);
-  fprintf(out, "# ftsim-trace 2 rank %d ranks %d protocol %s run %016llx\n",
+  fprintf(out,
+          "# ftsim-trace 3 rank %d ranks %d protocol %s family %s run "
+          "%016llx\n",
           rank, rt->app_ranks, rt->protocol ? rt->protocol->name : "none",
+          ft_family_name(rt->protocol ? rt->protocol->family : FT_FAMILY_NONE),
           (unsigned long long)rt->trace_run);
 }
 

@@ -43,7 +43,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     fprintf(f,
-            "# ftsim-trace 2 rank %d ranks %d protocol pcl run "
+            "# ftsim-trace 3 rank %d ranks %d protocol pcl family coordinated "
+            "run "
             "00000000000000aa\n",
             r, n);
     long step = 0, end0 = fail ? fail : iters;

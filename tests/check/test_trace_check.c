@@ -31,10 +31,12 @@ static enum ft_check_status check(const char *const texts[], int n,
 }
 
 #define RUN " run 00000000000000aa\n"
-#define H0 "# ftsim-trace 2 rank 0 ranks 2 protocol pcl" RUN
-#define H1 "# ftsim-trace 2 rank 1 ranks 2 protocol pcl" RUN
-#define V0 "# ftsim-trace 2 rank 0 ranks 2 protocol vcl" RUN
-#define V1 "# ftsim-trace 2 rank 1 ranks 2 protocol vcl" RUN
+#define H0 "# ftsim-trace 3 rank 0 ranks 2 protocol pcl family coordinated" RUN
+#define H1 "# ftsim-trace 3 rank 1 ranks 2 protocol pcl family coordinated" RUN
+#define V0                                                                     \
+  "# ftsim-trace 3 rank 0 ranks 2 protocol vcl family channel_state" RUN
+#define V1                                                                     \
+  "# ftsim-trace 3 rank 1 ranks 2 protocol vcl family channel_state" RUN
 /* The end record of rank R in incarnation I. */
 #define END(r, i) "9.0 " #r " " #i " end\n"
 
@@ -80,7 +82,7 @@ Test(trace_check, orphan_is_named) {
      "0.2 1 0 ckpt 1 1\n"                                                      \
      "0.3 1 0 deliver 0 p 0 7 1 8\n"
 #define SCHED                                                                  \
-  "# ftsim-trace 2 rank 2 ranks 2 protocol vcl" RUN                            \
+  "# ftsim-trace 3 rank 2 ranks 2 protocol vcl family channel_state" RUN       \
   "0.4 2 0 commit 1 0\n" END(2, 0)
 
 Test(trace_check, channel_state_holds_the_message_in_transit) {
@@ -223,11 +225,13 @@ Test(trace_check, malformed_inputs) {
       {H0 "0.1 0 0 ctl-send hello 1 1 0\n", "t.0:2: field 'ctl'"},
       {H0 "0.1 0 0 end 3\n", "t.0:2: record 'end' has 1 fields"},
       {"", "t.0: field 'header': empty file"},
-      {"# ftsim-trace 1 rank 0 ranks 2 protocol pcl\n",
-       "t.0:1: field 'header': trace format 1, this checker reads 2"},
-      {"# ftsim-trace 2 rank 0 ranks 2 protocol pcl\n",
-       "t.0:1: field 'header': expected '# ftsim-trace 2 rank R ranks N "
-       "protocol P run ID'"},
+      {"# ftsim-trace 2 rank 0 ranks 2 protocol pcl run 00000000000000aa\n",
+       "t.0:1: field 'header': trace format 2, this checker reads 3"},
+      {"# ftsim-trace 3 rank 0 ranks 2 protocol pcl run 00000000000000aa\n",
+       "t.0:1: field 'header': expected '# ftsim-trace 3 rank R ranks N "
+       "protocol P family F run ID'"},
+      {"# ftsim-trace 3 rank 0 ranks 2 protocol pcl family blocking" RUN,
+       "t.0:1: field 'header': unknown protocol family 'blocking'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const char *t[] = {cases[i].text};
@@ -336,10 +340,11 @@ Test(trace_check, ranks_finishing_in_different_incarnations) {
 
 /* A rank's file from another run of the same protocol. */
 Test(trace_check, file_of_another_run_is_malformed) {
-  const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
-                     "# ftsim-trace 2 rank 1 ranks 2 protocol pcl run "
-                     "00000000000000bb\n"
-                     "0.2 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
+  const char *t[] = {
+      H0 "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+      "# ftsim-trace 3 rank 1 ranks 2 protocol pcl family coordinated run "
+      "00000000000000bb\n"
+      "0.2 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
   cr_assert(strstr(res.message, "t.1:1: field 'run': run 00000000000000bb, "
@@ -378,7 +383,9 @@ Test(trace_check, record_after_the_end_is_malformed) {
 
 /* ---- Message logging (ml_check.c), through files ---- */
 
-#define P_RUN(r) "# ftsim-trace 2 rank " #r " ranks 2 protocol pessimist"
+#define P_RUN(r)                                                               \
+  "# ftsim-trace 3 rank " #r                                                   \
+  " ranks 2 protocol pessimist family message_logging"
 
 /* Writes texts[r] to DIR/t.r and checks DIR/t. */
 static enum ft_check_status check_files(const char *const texts[], int n,
@@ -457,8 +464,8 @@ Test(trace_check, violation_before_a_truncation_is_named) {
 /* ---- Issue 13, defect 3: runs stopped because they could not progress */
 
 /* The dispatcher's file (rank 2 of 2) with its stop record. */
-#define STOP(p)                                                                \
-  "# ftsim-trace 2 rank 2 ranks 2 protocol " p RUN                             \
+#define STOP()                                                                 \
+  "# ftsim-trace 3 rank 2 ranks 2 protocol pcl family coordinated" RUN         \
   "0.5 2 0 stop stall_failures 1\n" END(2, 0)
 
 /* Ranks that ended in different incarnations with a message in flight: a
@@ -466,7 +473,7 @@ Test(trace_check, violation_before_a_truncation_is_named) {
 Test(trace_check, stopped_run_owes_no_common_end) {
   const char *t[] = {H0 "0.1 0 0 send 0 p 1 7 1 8\n"
                         "0.4 0 1 rollback 0 0\n" END(0, 1),
-                     H1 END(1, 0), STOP("pcl")};
+                     H1 END(1, 0), STOP()};
   struct ft_check_result res;
   cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION, "%s", res.message);
   cr_assert_str_eq(res.kind, "end");
@@ -476,24 +483,26 @@ Test(trace_check, stopped_run_owes_no_common_end) {
 /* What came before the stop is still checked: an orphan message at a
  * committed wave. */
 Test(trace_check, stopped_run_still_checks_its_waves) {
-  const char *t[] = {V0 "0.1 0 0 safe 1\n"
-                        "0.1 0 0 ckpt 1 1\n"
-                        "0.2 0 0 send 0 p 1 7 1 8\n" END(0, 0),
-                     V1 "0.3 1 0 deliver 0 p 0 7 1 8\n"
-                        "0.35 1 0 safe 1\n"
-                        "0.35 1 0 ckpt 1 1\n" END(1, 0),
-                     "# ftsim-trace 2 rank 2 ranks 2 protocol vcl" RUN
-                     "0.4 2 0 commit 1 0\n"
-                     "0.5 2 0 stop max_time 0\n" END(2, 0)};
+  const char *t[] = {
+      V0 "0.1 0 0 safe 1\n"
+         "0.1 0 0 ckpt 1 1\n"
+         "0.2 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+      V1 "0.3 1 0 deliver 0 p 0 7 1 8\n"
+         "0.35 1 0 safe 1\n"
+         "0.35 1 0 ckpt 1 1\n" END(1, 0),
+      "# ftsim-trace 3 rank 2 ranks 2 protocol vcl family channel_state" RUN
+      "0.4 2 0 commit 1 0\n"
+      "0.5 2 0 stop max_time 0\n" END(2, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 3, &res), FT_CHECK_VIOLATION, "%s", res.message);
   cr_assert_str_eq(res.kind, "orphan");
 }
 
 Test(trace_check, bad_stop_record_names_the_field) {
-  const char *t[] = {H0 END(0, 0), H1 END(1, 0),
-                     "# ftsim-trace 2 rank 2 ranks 2 protocol pcl" RUN
-                     "0.5 2 0 stop boredom 1\n" END(2, 0)};
+  const char *t[] = {
+      H0 END(0, 0), H1 END(1, 0),
+      "# ftsim-trace 3 rank 2 ranks 2 protocol pcl family coordinated" RUN
+      "0.5 2 0 stop boredom 1\n" END(2, 0)};
   struct ft_check_result res;
   cr_assert_eq(check(t, 3, &res), FT_CHECK_MALFORMED, "%s", res.message);
   cr_assert(strstr(res.message, "t.2:2: field 'why': expected stall_failures "

@@ -29,6 +29,45 @@ Test(registry, enumeration_ends_and_names_are_unique) {
       cr_assert_str_neq(ft_protocol_at(i)->name, ft_protocol_at(j)->name);
 }
 
+/* The flags the runtime still reads agree with the family: recovers for
+ * every family but none, a scheduler for channel state, lone restarts for
+ * message logging; test variants included when linked. */
+Test(registry, every_protocol_flags_agree_with_its_family) {
+  size_t n = 0;
+  for (size_t i = 0; ft_protocol_at(i); i++, n++) {
+    const struct ft_protocol_ops *p = ft_protocol_at(i);
+    cr_assert_not_null(ft_family_name(p->family), "%s", p->name);
+    cr_assert_eq(!!p->recovers, p->family != FT_FAMILY_NONE, "%s", p->name);
+    cr_assert_eq(!!p->has_scheduler, p->family == FT_FAMILY_CHANNEL_STATE, "%s",
+                 p->name);
+    cr_assert_eq(!!p->restarts_alone, p->family == FT_FAMILY_MESSAGE_LOGGING,
+                 "%s", p->name);
+  }
+  cr_assert_geq(n, 8); /* the five protocols and the three test variants */
+}
+
+Test(registry, protocols_name_their_families) {
+  cr_assert_eq(ft_protocol_find("none")->family, FT_FAMILY_NONE);
+  cr_assert_eq(ft_protocol_find("pcl")->family, FT_FAMILY_COORDINATED);
+  cr_assert_eq(ft_protocol_find("vcl")->family, FT_FAMILY_CHANNEL_STATE);
+  cr_assert_eq(ft_protocol_find("pessimist")->family,
+               FT_FAMILY_MESSAGE_LOGGING);
+  cr_assert_eq(ft_protocol_find("v2")->family, FT_FAMILY_MESSAGE_LOGGING);
+}
+
+Test(registry, family_names_round_trip_and_unknown_ones_fail) {
+  for (int f = 0; f < FT_FAMILY_COUNT; f++) {
+    enum ft_family back = FT_FAMILY_COUNT;
+    cr_assert_eq(ft_family_parse(ft_family_name((enum ft_family)f), &back), 0);
+    cr_assert_eq(back, f);
+  }
+  enum ft_family x;
+  cr_assert_eq(ft_family_parse("Coordinated", &x), -1);
+  cr_assert_eq(ft_family_parse("", &x), -1);
+  cr_assert_eq(ft_family_parse(NULL, &x), -1);
+  cr_assert_null(ft_family_name(FT_FAMILY_COUNT));
+}
+
 Test(none_core, rejects_a_rank_outside_the_world) {
   const struct ft_protocol_ops *p = ft_protocol_find("none");
   void *state =
