@@ -13,7 +13,8 @@ void ft_listing_protocols(FILE *out) {
     width = n > width ? n : width;
   }
   for (size_t i = 0; ft_protocol_at(i); i++)
-    fprintf(out, "%-*s  %s\n", width, ft_protocol_at(i)->name,
+    fprintf(out, "%-*s  %-15s  %s\n", width, ft_protocol_at(i)->name,
+            ft_family_name(ft_protocol_at(i)->family),
             ft_protocol_at(i)->summary);
 }
 
