@@ -370,8 +370,13 @@ static int created_now(int rc, const struct ft_gate_call *call,
     c->errhandler = parent->errhandler; /* MPI-3.1, 8.3 */
   }
   if (ft_runtime()->ml) {
+    /* At the frontier, the cursor follows; a call a failed life entered,
+     * made while the next life still replays (gate.c, settle_lost), is
+     * appended for that life to reach. */
+    int at_frontier = replayed == n_created;
     remember_created(*newcomm);
-    replayed = n_created;
+    if (at_frontier)
+      replayed = n_created;
   }
   return rc;
 }

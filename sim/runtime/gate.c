@@ -16,7 +16,10 @@
  * library, which then completes without help. A rollback can still take a
  * member away between its ENTER and the decision: its recovery first waits
  * for that decision (ft_gate_settle) and makes the call if the others make
- * it. A leader that rolls back before every member entered answers "do not"
+ * it; under message logging, where the members that have not entered may
+ * need the failed rank's next life, it does not wait: the call is made when
+ * the decision comes (settle_lost), or that life waits for it at the call.
+ * A leader that rolls back before every member entered answers "do not"
  * to the ENTERs it holds or receives while it recovers (coordinated
  * protocols: every rank rolls back; under message logging the leader keeps
  * them, its next life reaches the same call).
@@ -72,6 +75,19 @@ static int enters_for(struct ft_runtime *rt, uint64_t id, int k, int decision) {
   return n;
 }
 
+/* Message logging: the decision for a call a failed life entered came. The
+ * others, told "make it", are inside the library's call: this rank joins
+ * them now, wherever its next life is (its replay may need their messages,
+ * which they send only once out of the call), and that life's creation
+ * returns the communicator made here (comm.c, replay_creation). */
+static void settle_lost(struct ft_runtime *rt) {
+  rt->gate.active = rt->gate.lost = 0;
+  if (rt->gate.decision > 0) {
+    MPI_Comm made;
+    ft_comm_make(&rt->gate.call, &made);
+  }
+}
+
 /* An ENTER of an incarnation before this leader's comes from the run it
  * abandoned (coordinated protocols): refused, as is every ENTER once the run
  * is stopped. One of its own incarnation is kept, even while this leader
@@ -85,8 +101,11 @@ void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   else if (m->kind == FT_WIRE_GATE_ENTER)
     keep_enter(rt, id, m->wave, m->from);
   else if (rt->gate.active && rt->gate.id == id && rt->gate.k == m->wave &&
-           rt->gate.decision == 0)
+           rt->gate.decision == 0) {
     rt->gate.decision = m->x[0] > 0 ? 1 : -1;
+    if (rt->gate.lost)
+      settle_lost(rt);
+  }
 }
 
 /* The leader: waits until every other member entered, then tells them. */
@@ -117,6 +136,7 @@ int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
   if (!again)
     rt->gate = (struct ft_gate){
         .active = 1, .id = id, .k = k, .leader = leader, .call = *call};
+  rt->gate.lost = 0; /* this life reached the call: it waits here */
   if (!again && leader != rt->world_rank) {
     struct ft_wire enter = {.kind = FT_WIRE_GATE_ENTER,
                             .inc = rt->incarnation,
@@ -152,6 +172,16 @@ void ft_gate_settle(struct ft_runtime *rt) {
      * the ENTERs were just refused. Message logging: the next life decides
      * when it reaches the call, with the ENTERs kept. */
     rt->gate.active = again;
+    return;
+  }
+  if (again && rt->gate.decision == 0) {
+    /* Message logging: waiting here for the decision could wait for ever:
+     * a member that has not entered yet may be a restarted rank whose
+     * replay needs this rank's next life (soak seed 602383: v2, lu's last
+     * MPI_Comm_split; ranks 1 and 2 failed inside the gate and waited for
+     * the decision, rank 3 replayed and waited for their messages). The
+     * decision is taken when it comes (settle_lost). */
+    rt->gate.lost = 1;
     return;
   }
   while (rt->gate.decision == 0)

@@ -65,6 +65,9 @@ struct ft_gate {
   int leader;   /* world rank of the parent's rank 0: it decides */
   int decision; /* 0: none yet; 1: every member entered, make the call;
                    -1: the leader rolled back first, nobody makes it */
+  int lost;     /* message logging: a member's life that failed before the
+                   decision; the call is made when the decision comes, or
+                   by the next life when it reaches it (gate.c) */
   struct ft_gate_call call;
 };
 
