@@ -250,3 +250,105 @@ Test(pessimist, bad_events_are_rejected) {
   free(t);
   free(s);
 }
+
+/* Replay decisions are the core's (pessimist-openmpi-v, section 3.2): at
+ * RESTART it gets the logged events, then says what each replayed
+ * operation does; the runtime only carries it out. */
+static const struct ft_logged_event replay_log[] = {
+    {.id = 1, .kind = FT_LOGGED_MATCH, .peer = 2, .tag = 7},
+    {.id = 2, .kind = FT_LOGGED_PROBE, .peer = 3, .tag = 4, .value = 16},
+    {.id = 4, .kind = FT_LOGGED_COMPLETION, .peer = -1, .tag = -1, .value = 9},
+    {.id = 4, .kind = FT_LOGGED_COMPLETION, .peer = -1, .tag = -1, .value = 1},
+    {.id = 6, .kind = FT_LOGGED_FAILED, .peer = -1, .tag = -1},
+};
+
+static void *restarted(const struct ft_logged_event *log, size_t n) {
+  void *s = core_new(&ft_protocol_pessimist, 0, 0);
+  struct ft_update u;
+  struct ft_event r = ev(FT_EVENT_RESTART, -1);
+  r.index = (int64_t)n;
+  r.id = log[n - 1].id;
+  r.logged = log;
+  r.n_logged = n;
+  cr_assert_eq(step(s, r, &u), 0);
+  return s;
+}
+
+static struct ft_event wildcard_recv(void) {
+  struct ft_event e = ev(FT_EVENT_APP_RECV, -1);
+  e.wildcard = 1;
+  return e;
+}
+
+Test(pessimist, replay_forces_the_logged_source_of_a_wildcard_receive) {
+  void *s = restarted(replay_log, 5);
+  struct ft_update u;
+  cr_assert_eq(step(s, wildcard_recv(), &u), 0);
+  cr_assert_eq(u.id, 1);
+  cr_assert(u.flags & FT_UPDATE_REPLAY);
+  cr_assert_eq(u.replay.peer, 2, "every promiscuous source is replaced");
+  cr_assert_eq(u.replay.tag, 7);
+  cr_assert_eq(step(s, ev(FT_EVENT_APP_RECV, 0), &u), 0); /* id 2, named */
+  cr_assert_eq(u.flags & FT_UPDATE_REPLAY, 0, "a named receive stays");
+  free(s);
+}
+
+Test(pessimist, replay_says_what_probes_and_completions_return) {
+  void *s = restarted(replay_log, 5);
+  struct ft_update u;
+  cr_assert_eq(step(s, wildcard_recv(), &u), 0); /* id 1 */
+  cr_assert_eq(step(s, ev(FT_EVENT_APP_PROBE, -1), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
+  cr_assert_eq(u.replay.found, 1);
+  cr_assert_eq(u.replay.peer, 3);
+  cr_assert_eq(u.replay.tag, 4);
+  cr_assert_eq(ft_pessimist_clock(s), 1, "APP_PROBE takes no id");
+  struct ft_event probed = ev(FT_EVENT_PROBED, 3);
+  probed.index = 1;
+  cr_assert_eq(step(s, probed, &u), 0);
+  cr_assert_eq(u.id, 2);
+  cr_assert_eq(step(s, ev(FT_EVENT_APP_PROBE, -1), &u), 0); /* id 3 */
+  cr_assert(u.flags & FT_UPDATE_REPLAY);
+  cr_assert_eq(u.replay.found, 0, "no event below the horizon: nothing");
+  probed.index = 0;
+  cr_assert_eq(step(s, probed, &u), 0);
+  cr_assert_eq(step(s, ev(FT_EVENT_APP_COMPLETION, -1), &u), 0); /* id 4 */
+  cr_assert(u.flags & FT_UPDATE_REPLAY);
+  cr_assert_eq(u.replay.n_ids, 2);
+  cr_assert_eq(u.replay.ids[0], 9, "in the logged order");
+  cr_assert_eq(u.replay.ids[1], 1);
+  int64_t done[2] = {9, 1};
+  struct ft_event c = ev(FT_EVENT_COMPLETION, -1);
+  c.ids = done;
+  c.n_ids = 2;
+  cr_assert_eq(step(s, c, &u), 0);
+  cr_assert_eq(u.id, 4);
+  cr_assert_eq(u.flags & FT_UPDATE_LOG, 0, "replayed: not logged again");
+  cr_assert_eq(step(s, ev(FT_EVENT_APP_COMPLETION, -1), &u), 0); /* id 5 */
+  cr_assert(u.flags & FT_UPDATE_REPLAY);
+  cr_assert_eq(u.replay.n_ids, 0, "NDD below the log return nothing");
+  c.n_ids = 0;
+  cr_assert_eq(step(s, c, &u), 0);
+  cr_assert_eq(step(s, ev(FT_EVENT_APP_COMPLETION, -1), &u), 0); /* id 6 */
+  cr_assert(u.flags & FT_UPDATE_REPLAY);
+  cr_assert_eq(step(s, c, &u), 0);
+  cr_assert_eq(step(s, ev(FT_EVENT_APP_PROBE, -1), &u), 0); /* id 7 */
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "past the horizon: live");
+  free(s);
+}
+
+Test(pessimist, restart_rejects_events_not_sorted_by_id) {
+  const struct ft_logged_event unsorted[] = {
+      {.id = 4, .kind = FT_LOGGED_PROBE}, {.id = 2, .kind = FT_LOGGED_MATCH}};
+  void *s = core_new(&ft_protocol_pessimist, 0, 0);
+  struct ft_update u;
+  struct ft_event r = ev(FT_EVENT_RESTART, -1);
+  r.index = 2;
+  r.id = 4;
+  r.logged = unsorted;
+  r.n_logged = 2;
+  cr_assert_eq(step(s, r, &u), -1);
+  r.logged = NULL;
+  cr_assert_eq(step(s, r, &u), -1, "events announced, none given");
+  free(s);
+}
