@@ -58,8 +58,10 @@
 
 /* Runs one seed of `ops` (a core with restarts_alone) as seeded_run does
  * (seeded.h): same parameters, same result fields (rollbacks counts the
- * restarts). Returns 0, 1 when a property was violated, -1 on invalid
- * parameters. */
+ * restarts). With skip_replay, the restarted rank posts its wildcard
+ * receives as wildcards whatever the core says (a runtime bug, for the
+ * checker's own test). Returns 0, 1 when a property was violated, -1 on
+ * invalid parameters. */
 int ml_seeded_run(const struct seeded_params *p,
                   const struct ft_protocol_ops *ops, struct seeded_result *r);
 
