@@ -1092,7 +1092,7 @@ int ml_golden_run(const struct ft_protocol_ops *ops, struct seeded_result *r) {
   c->period = 0.5;
   c->rounds = 5;
   c->batch = 1;
-  c->app_seed = 7;
+  c->app_seed = 11;
   for (int q = 0; q < 3; q++) {
     c->rank[q].iteration = 0.2;
     c->rank[q].store_delay = 0.05;
@@ -1102,7 +1102,7 @@ int ml_golden_run(const struct ft_protocol_ops *ops, struct seeded_result *r) {
       c->edge[q][to] = to != q;
     }
   }
-  struct plan plan = {.failures = 1, .at = {150}, .victim = {1}};
+  struct plan plan = {.failures = 1, .at = {100}, .victim = {1}};
   r->ranks = 3;
   r->failures = 1;
   r->period = c->period;
