@@ -199,16 +199,16 @@ static void plan_receives(struct mlc *c, int r, int k, uint64_t x) {
   int requests_style = x % 2 == 0;
   for (int p = 0; p < c->ranks; p++) {
     int n = planned(c, p, r, k);
-    if (requests_style) {
-      for (int i = 0; i < n; i++)
-        add_op(rk, OP_IRECV, p);
-      requests += n;
-      continue;
-    }
     int named = n ? (int)(mix(x, (uint64_t)p) % (uint64_t)(n + 1)) : 0;
     for (int i = 0; i < named; i++)
-      add_op(rk, OP_RECV, p);
+      add_op(rk, requests_style ? OP_IRECV : OP_RECV, p);
     wildcards += n - named;
+    requests += requests_style ? n : 0;
+  }
+  if (requests_style) { /* after the named ones: they match first */
+    for (int i = 0; i < wildcards; i++)
+      add_op(rk, OP_IRECV, -1);
+    wildcards = 0;
   }
   for (int i = 0; i < wildcards; i++) {
     if (mix(x, (uint64_t)(100 + i)) % 2)
@@ -505,6 +505,26 @@ static int do_send(struct mlc *c, int r, int peer) {
   return leave(c, r, &m) ? -1 : 1;
 }
 
+/* The receive's source, as the core replays it: the logged one for a
+ * wildcard receive it forces (REPLAY), else as posted. */
+static int replayed_source(struct mlc *c, int r, const struct ft_update *u,
+                           int peer) {
+  struct rank *rk = &c->rank[r];
+  if (!(u->flags & FT_UPDATE_REPLAY) || c->skip_replay)
+    return peer;
+  int seen = u->id < IDS_MAX ? rk->src_seen[u->id] - 1 : -1;
+  if (seen >= 0 && seen != u->replay.peer)
+    return fail(c,
+                "[%.3f] replay: rank %d's receive %lld is told source %d, "
+                "it matched %d before the failure",
+                c->time, r, (long long)u->id, u->replay.peer, seen) -
+           1;
+  note(c, r, "replay: wildcard receive %lld forced to source %d",
+       (long long)u->id, u->replay.peer);
+  c->replayed++;
+  return u->replay.peer;
+}
+
 /* A blocking receive, named or wildcard; a replayed wildcard one takes the
  * source the core says. */
 static int do_recv(struct mlc *c, int r, int peer) {
@@ -519,21 +539,10 @@ static int do_recv(struct mlc *c, int r, int peer) {
       return -1;
     rk->asked = 1;
     rk->cur_id = u.id;
-    int tag = rk->round;
-    if ((u.flags & FT_UPDATE_REPLAY) && !c->skip_replay) {
-      int seen = u.id < IDS_MAX ? rk->src_seen[u.id] - 1 : -1;
-      if (seen >= 0 && seen != u.replay.peer)
-        return fail(c,
-                    "[%.3f] replay: rank %d's receive %lld is told source %d, "
-                    "it matched %d before the failure",
-                    c->time, r, (long long)u.id, u.replay.peer, seen);
-      note(c, r, "replay: wildcard receive %lld forced to source %d",
-           (long long)u.id, u.replay.peer);
-      c->replayed++;
-      peer = u.replay.peer;
-      tag = u.replay.tag;
-    }
-    if (post(c, r, u.id, peer, tag, e.wildcard))
+    peer = replayed_source(c, r, &u, peer);
+    if (peer < -1)
+      return -1;
+    if (post(c, r, u.id, peer, rk->round, e.wildcard))
       return -1;
   }
   int i = posted_index(rk, rk->cur_id);
@@ -586,12 +595,17 @@ static int do_probe(struct mlc *c, int r) {
 
 static int do_irecv(struct mlc *c, int r, int peer) {
   struct rank *rk = &c->rank[r];
-  struct ft_event e = {
-      .type = FT_EVENT_APP_RECV, .peer = peer, .tag = rk->round};
+  struct ft_event e = {.type = FT_EVENT_APP_RECV,
+                       .peer = peer,
+                       .tag = rk->round,
+                       .wildcard = peer < 0};
   struct ft_update u;
   if (core_step(c, r, &e, &u) || takes_id(c, r, &u) || ship(c, r, &u))
     return -1;
-  return post(c, r, u.id, peer, rk->round, 0) ? -1 : 1;
+  int source = replayed_source(c, r, &u, peer);
+  if (source < -1)
+    return -1;
+  return post(c, r, u.id, source, rk->round, e.wildcard) ? -1 : 1;
 }
 
 static int tell_completion(struct mlc *c, int r, const int64_t *ids, size_t n) {
