@@ -27,9 +27,9 @@ struct pessimist_state {
   int stored;          /* ... and its server has it */
   int64_t needed;      /* events to be acknowledged before its commit */
   /* Replay: the events the logger gave back at RESTART (runtime-owned,
-   * sorted by id), and the first one not looked up yet. */
+   * sorted by id). */
   const struct ft_logged_event *logged;
-  size_t n_logged, next_logged;
+  size_t n_logged;
   int64_t replay_ids[MAX_COMPLETED]; /* REPLAY of a completion */
   size_t batch, n_pending, n_shipping;
   struct ft_logged_event pending[]; /* batch + MAX_COMPLETED + 1 */
@@ -107,22 +107,25 @@ static void ship(struct pessimist_state *s, struct ft_update *u) {
 
 /* From pessimist-openmpi-v, section 3.2: "During recovery, the first step
  * is to retrieve the events related to the MPI process from the event
- * logger." Replay asks about ids in increasing order (each operation takes
- * the next clock value), so one cursor walks the sorted events: returns the
- * first event with this id, or NULL (with *n the number of events of that
- * id). */
-static const struct ft_logged_event *logged_of(struct pessimist_state *s,
+ * logger." They are sorted by id: returns the first event with this id, or
+ * NULL (with *n the number of events of that id). */
+static const struct ft_logged_event *logged_of(const struct pessimist_state *s,
                                                int64_t id, size_t *n) {
-  while (s->next_logged < s->n_logged && s->logged[s->next_logged].id < id)
-    s->next_logged++;
-  size_t i = s->next_logged;
-  for (*n = 0; i + *n < s->n_logged && s->logged[i + *n].id == id;)
+  size_t lo = 0, hi = s->n_logged;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s->logged[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (*n = 0; lo + *n < s->n_logged && s->logged[lo + *n].id == id;)
     (*n)++;
-  return *n ? &s->logged[i] : NULL;
+  return *n ? &s->logged[lo] : NULL;
 }
 
 static const struct ft_logged_event *
-find_logged(struct pessimist_state *s, int64_t id, int kind, int kind2) {
+find_logged(const struct pessimist_state *s, int64_t id, int kind, int kind2) {
   size_t n;
   const struct ft_logged_event *e = logged_of(s, id, &n);
   for (size_t i = 0; i < n; i++)
@@ -209,12 +212,18 @@ static int on_send(struct pessimist_state *s, struct ft_update *u) {
   return 0;
 }
 
+/* A reception is replayed when the logger gave back its event; one posted
+ * below the horizon may still have matched only after the failure (an
+ * MPI_Irecv completed by a later call): it is live, and logged. */
 static int on_delivered(struct pessimist_state *s, const struct ft_event *e,
                         struct ft_update *u) {
   u->flags |= FT_UPDATE_PASS;
   if (s->classical)
     u->flags |= FT_UPDATE_COPY;
-  if (replayed(s, e->id) || (!e->wildcard && !s->classical))
+  if (!e->wildcard && !s->classical)
+    return 0;
+  if (replayed(s, e->id) &&
+      find_logged(s, e->id, FT_LOGGED_MATCH, FT_LOGGED_DELIVERY))
     return 0;
   return add_event(s, e->id, e->wildcard ? FT_LOGGED_MATCH : FT_LOGGED_DELIVERY,
                    e->peer, e->tag, (int64_t)e->bytes);
@@ -317,7 +326,6 @@ static int on_restart(struct pessimist_state *s, const struct ft_event *e) {
       return -1; /* not sorted by id */
   s->logged = e->logged;
   s->n_logged = e->n_logged;
-  s->next_logged = 0;
   s->clock = 0;
   s->horizon = e->id;
   s->shipped = s->acked = e->index;

@@ -202,6 +202,24 @@ Test(seeded, a_pcl_that_checkpoints_late_is_caught_within_20_seeds) {
   free(r);
 }
 
+/* The seeds that found a wildcard (pessimist) or named (v2) MPI_Irecv
+ * posted below the restart's horizon but matched after the failure: its
+ * match was taken for a replayed one and never logged, and a second
+ * failure replayed it differently (pessimist: an orphan; v2: a gap). */
+Test(seeded, receptions_matched_after_the_failure_point_are_logged) {
+  struct seeded_result *r = result();
+  const struct seeded_params seeds[] = {
+      {.protocol = "pessimist", .seed = 8146, .failures = -1},
+      {.protocol = "v2", .seed = 3571, .failures = -1}};
+  for (int i = 0; i < 2; i++)
+    if (seeded_run(&seeds[i], r) != 0) {
+      seeded_report(stderr, &seeds[i], 40);
+      cr_assert_fail("%s seed %llu: %s", seeds[i].protocol,
+                     (unsigned long long)seeds[i].seed, r->error);
+    }
+  free(r);
+}
+
 /* The pessimist without its pessimistic rule (protocols/bugs/bugs.c): a
  * send leaves before the logger holds the events it depends on. */
 Test(seeded, a_pessimist_that_sends_before_the_ack_is_caught_within_20_seeds) {
