@@ -66,16 +66,25 @@ enum ft_event_type {
                             logging: this rank alone restored its
                             checkpoint `wave`, whose clock was `id` */
   /* Message logging (protocols with restarts_alone). */
-  FT_EVENT_PROBED,     /* MPI_Iprobe (or a wildcard MPI_Probe) returned:
-                          index = 1 when it found a message (peer, tag,
-                          bytes), 0 when not */
-  FT_EVENT_COMPLETION, /* a non-deterministic completion call (waitany,
-                          waitsome, test, testany, testsome, testall)
-                          returned: ids[0..n_ids) = the ids of the requests
-                          it completed (none: n_ids 0) */
-  FT_EVENT_RESTART,    /* this rank failed and runs main() again from the
-                          top; the event logger holds `index` of its
-                          events, the last one with id `id` */
+  FT_EVENT_PROBED,         /* MPI_Iprobe (or a wildcard MPI_Probe) returned:
+                              index = 1 when it found a message (peer, tag,
+                              bytes), 0 when not */
+  FT_EVENT_COMPLETION,     /* a non-deterministic completion call (waitany,
+                              waitsome, test, testany, testsome, testall)
+                              returned: ids[0..n_ids) = the ids of the requests
+                              it completed (none: n_ids 0) */
+  FT_EVENT_RESTART,        /* this rank failed and runs main() again from the
+                              top; the event logger holds `index` of its
+                              events, the last one with id `id`, and gave
+                              them back: logged[0..n_logged) */
+  FT_EVENT_APP_PROBE,      /* the application calls a probe whose outcome is
+                              non-deterministic (MPI_Iprobe, a wildcard
+                              MPI_Probe), before it is carried out; takes no
+                              id (the PROBED that follows does) */
+  FT_EVENT_APP_COMPLETION, /* the application calls a non-deterministic
+                              completion call, before it is carried out;
+                              takes no id (the COMPLETION that follows
+                              does) */
 };
 
 struct ft_event {
@@ -89,12 +98,19 @@ struct ft_event {
   int wave;       /* IMAGE_STORED, ROLLBACK: wave number */
   struct ft_control control; /* CONTROL: the message */
   /* Message logging. DELIVERED: id = the id the core gave the receive at
-   * APP_RECV, wildcard = it was posted with MPI_ANY_SOURCE or
-   * MPI_ANY_TAG. ROLLBACK, RESTART: see above. */
+   * APP_RECV. APP_RECV, DELIVERED: wildcard = it was posted with
+   * MPI_ANY_SOURCE or MPI_ANY_TAG. ROLLBACK, RESTART: see above. */
   int64_t id;
   int wildcard;
   const int64_t *ids; /* COMPLETION */
   size_t n_ids;
+  /* RESTART: the events the logger gave back, sorted by id and, within
+   * an id, in the order they were logged (a stable sort of the logger's
+   * answer). Runtime-owned: they must stay unchanged until the next
+   * RESTART or failure of this rank, for the core reads them while it
+   * replays. */
+  const struct ft_logged_event *logged;
+  size_t n_logged;
 };
 
 /* A non-deterministic event, as the event logger stores it (message
@@ -158,6 +174,23 @@ enum ft_update_flag {
                                        sender-based log */
   FT_UPDATE_COPY = 1u << 12,        /* DELIVERED: the payload went through an
                                        intermediate copy at the receiver */
+  FT_UPDATE_REPLAY = 1u << 13,      /* the operation is replayed: carry out
+                                       `replay` instead of choosing (see struct
+                                       ft_replay); without it, an APP_PROBE or
+                                       APP_COMPLETION runs live */
+};
+
+/* Message logging: what a replayed operation must do, decided by the core
+ * from the events the logger gave back at RESTART. */
+struct ft_replay {
+  /* APP_RECV (a wildcard receive): the source and tag it must match.
+   * APP_PROBE with found: the message the probe finds (wait for it). */
+  int peer, tag;
+  int found; /* APP_PROBE: 1 it finds a message, 0 it finds nothing */
+  /* APP_COMPLETION: the requests the call completes, by id, in order
+   * (n_ids 0: it completes none). Core-owned, valid until the next step. */
+  const int64_t *ids;
+  size_t n_ids;
 };
 
 /* Messages from `peer` numbered first..last (1-based, counted from the
@@ -187,6 +220,7 @@ struct ft_update {
    * stays valid until its next step. */
   const struct ft_control *sends;
   size_t n_sends;
+  struct ft_replay replay; /* REPLAY */
 };
 
 /* Parameters a core is initialised with. */

@@ -359,6 +359,8 @@ static int dispatch(struct pcl_state *s, const struct ft_event *e,
   case FT_EVENT_PROBED: /* message logging's */
   case FT_EVENT_COMPLETION:
   case FT_EVENT_RESTART:
+  case FT_EVENT_APP_PROBE:
+  case FT_EVENT_APP_COMPLETION:
     return -1;
   }
   return -1;

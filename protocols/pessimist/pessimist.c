@@ -26,6 +26,11 @@ struct pessimist_state {
   int storing;         /* checkpoint `checkpoint` is on its way */
   int stored;          /* ... and its server has it */
   int64_t needed;      /* events to be acknowledged before its commit */
+  /* Replay: the events the logger gave back at RESTART (runtime-owned,
+   * sorted by id). */
+  const struct ft_logged_event *logged;
+  size_t n_logged;
+  int64_t replay_ids[MAX_COMPLETED]; /* REPLAY of a completion */
   size_t batch, n_pending, n_shipping;
   struct ft_logged_event pending[]; /* batch + MAX_COMPLETED + 1 */
 };
@@ -98,7 +103,100 @@ static void ship(struct pessimist_state *s, struct ft_update *u) {
   s->n_shipping = s->n_pending;
 }
 
+/* ---- Replay ------------------------------------------------------------- */
+
+/* From pessimist-openmpi-v, section 3.2: "During recovery, the first step
+ * is to retrieve the events related to the MPI process from the event
+ * logger." They are sorted by id: returns the first event with this id, or
+ * NULL (with *n the number of events of that id). */
+static const struct ft_logged_event *logged_of(const struct pessimist_state *s,
+                                               int64_t id, size_t *n) {
+  size_t lo = 0, hi = s->n_logged;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s->logged[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (*n = 0; lo + *n < s->n_logged && s->logged[lo + *n].id == id;)
+    (*n)++;
+  return *n ? &s->logged[lo] : NULL;
+}
+
+static const struct ft_logged_event *
+find_logged(const struct pessimist_state *s, int64_t id, int kind, int kind2) {
+  size_t n;
+  const struct ft_logged_event *e = logged_of(s, id, &n);
+  for (size_t i = 0; i < n; i++)
+    if (e[i].kind == kind || e[i].kind == kind2)
+      return &e[i];
+  return NULL;
+}
+
+/* "Then every promiscuous source is replaced by the well specified source
+ * of the event corresponding to the request identifier. Because channels
+ * are FIFO, enforcing the source is enough to replay the original matching
+ * order." A wildcard receive without its event (v2 logs a DELIVERY for a
+ * named one) stays as posted. */
+static void replay_recv(struct pessimist_state *s, const struct ft_event *e,
+                        int64_t id, struct ft_update *u) {
+  if (!replayed(s, id) || !e->wildcard)
+    return;
+  const struct ft_logged_event *l =
+      find_logged(s, id, FT_LOGGED_MATCH, FT_LOGGED_DELIVERY);
+  if (!l)
+    return;
+  u->flags |= FT_UPDATE_REPLAY;
+  u->replay.peer = l->peer;
+  u->replay.tag = l->tag;
+}
+
+/* A probe below the horizon finds what its event says; without one, it
+ * found nothing (lazy logging left no event for a failed probe). */
+static void replay_probe(struct pessimist_state *s, struct ft_update *u) {
+  int64_t id = s->clock + 1; /* the id its PROBED takes */
+  u->flags |= FT_UPDATE_PASS;
+  if (!replayed(s, id))
+    return;
+  const struct ft_logged_event *l =
+      find_logged(s, id, FT_LOGGED_PROBE, FT_LOGGED_PROBE);
+  u->flags |= FT_UPDATE_REPLAY;
+  u->replay.found = l != NULL;
+  u->replay.peer = l ? l->peer : -1;
+  u->replay.tag = l ? l->tag : -1;
+}
+
+/* "During replay, when the NDD clock is equal to the clock of the first
+ * event, the corresponding requests are completed by waiting for each of
+ * them ... NDD whose clock is lower than the first NDD event in the log
+ * have to return no request completed." */
+static void replay_completion(struct pessimist_state *s, struct ft_update *u) {
+  int64_t id = s->clock + 1; /* the id its COMPLETION takes */
+  u->flags |= FT_UPDATE_PASS;
+  if (!replayed(s, id))
+    return;
+  size_t n, k = 0;
+  const struct ft_logged_event *l = logged_of(s, id, &n);
+  for (size_t i = 0; i < n && k < MAX_COMPLETED; i++)
+    if (l[i].kind == FT_LOGGED_COMPLETION)
+      s->replay_ids[k++] = l[i].value;
+  u->flags |= FT_UPDATE_REPLAY;
+  u->replay.ids = s->replay_ids;
+  u->replay.n_ids = k;
+}
+
 /* ---- Steps -------------------------------------------------------------- */
+
+static int on_recv(struct pessimist_state *s, const struct ft_event *e,
+                   struct ft_update *u) {
+  if (e->peer < -1 || e->peer >= s->ranks)
+    return -1;
+  u->id = ++s->clock;
+  u->flags |= FT_UPDATE_PASS;
+  replay_recv(s, e, u->id, u);
+  return 0;
+}
 
 /* "every event is safely logged before any MPI send can progress" */
 static int on_send(struct pessimist_state *s, struct ft_update *u) {
@@ -114,12 +212,18 @@ static int on_send(struct pessimist_state *s, struct ft_update *u) {
   return 0;
 }
 
+/* A reception is replayed when the logger gave back its event; one posted
+ * below the horizon may still have matched only after the failure (an
+ * MPI_Irecv completed by a later call): it is live, and logged. */
 static int on_delivered(struct pessimist_state *s, const struct ft_event *e,
                         struct ft_update *u) {
   u->flags |= FT_UPDATE_PASS;
   if (s->classical)
     u->flags |= FT_UPDATE_COPY;
-  if (replayed(s, e->id) || (!e->wildcard && !s->classical))
+  if (!e->wildcard && !s->classical)
+    return 0;
+  if (replayed(s, e->id) &&
+      find_logged(s, e->id, FT_LOGGED_MATCH, FT_LOGGED_DELIVERY))
     return 0;
   return add_event(s, e->id, e->wildcard ? FT_LOGGED_MATCH : FT_LOGGED_DELIVERY,
                    e->peer, e->tag, (int64_t)e->bytes);
@@ -215,8 +319,13 @@ static int on_image_stored(struct pessimist_state *s, const struct ft_event *e,
 /* main() runs again: ids restart from 0 and, up to the last logged one,
  * are replayed. The logger's count is the truth. */
 static int on_restart(struct pessimist_state *s, const struct ft_event *e) {
-  if (e->index < 0)
+  if (e->index < 0 || (e->n_logged > 0 && !e->logged))
     return -1;
+  for (size_t i = 1; i < e->n_logged; i++)
+    if (e->logged[i].id < e->logged[i - 1].id)
+      return -1; /* not sorted by id */
+  s->logged = e->logged;
+  s->n_logged = e->n_logged;
   s->clock = 0;
   s->horizon = e->id;
   s->shipped = s->acked = e->index;
@@ -243,9 +352,13 @@ static int dispatch(struct pessimist_state *s, const struct ft_event *e,
   case FT_EVENT_APP_SEND:
     return e->peer < 0 || e->peer >= s->ranks ? -1 : on_send(s, u);
   case FT_EVENT_APP_RECV:
-    u->id = ++s->clock;
-    u->flags |= FT_UPDATE_PASS;
-    return e->peer < -1 || e->peer >= s->ranks ? -1 : 0;
+    return on_recv(s, e, u);
+  case FT_EVENT_APP_PROBE:
+    replay_probe(s, u);
+    return 0;
+  case FT_EVENT_APP_COMPLETION:
+    replay_completion(s, u);
+    return 0;
   case FT_EVENT_DELIVERED:
     return e->peer < 0 || e->peer >= s->ranks ? -1 : on_delivered(s, e, u);
   case FT_EVENT_PROBED:

@@ -8,7 +8,7 @@
  * ft_protocol_v2 (in the registry).
  *
  * What the core decides (the runtime does the rest: sender-based copies,
- * the event logger's traffic, the replay of logged outcomes):
+ * the event logger's traffic, carrying out the replayed outcomes):
  *  - ids. "Each process has a local Lamport clock, used to mark events;
  *    during Send, iSend, Recv, iRecv and Start, every request receives the
  *    clock stamp as a unique identifier" (section 3.2): APP_SEND, APP_RECV,
@@ -44,13 +44,26 @@
  *    every event shipped before the checkpoint is acknowledged: COMMIT,
  *    for this rank alone.
  *  - restart: RESTART (index = events the logger holds, id = the last
- *    one's id) resets the clock to 0 for main()'s new run; events with ids
- *    up to that one are replayed, not logged again. ROLLBACK then restores
- *    the checkpoint's clock (event.id) at its safe point.
+ *    one's id, logged[0..n_logged) = the events themselves, sorted by id)
+ *    resets the clock to 0 for main()'s new run; events with ids up to
+ *    that one are replayed, not logged again. ROLLBACK then restores the
+ *    checkpoint's clock (event.id) at its safe point.
+ *  - the replayed outcomes (section 3.2), from the events RESTART handed
+ *    over, as REPLAY with update.replay: a wildcard APP_RECV below the
+ *    horizon with a logged MATCH (or v2's DELIVERY) must match its source
+ *    and tag ("every promiscuous source is replaced by the well specified
+ *    source of the event"); an APP_PROBE (asked before the probe, about
+ *    the id its PROBED will take) below the horizon finds the logged
+ *    message, or nothing when it has no event; an APP_COMPLETION below the
+ *    horizon completes the logged requests, in their logged order, or none
+ *    ("NDD whose clock is lower than the first NDD event in the log have
+ *    to return no request completed"). Past the horizon, no REPLAY: the
+ *    call runs live and its outcome comes back as PROBED or COMPLETION.
  *
  * Update flags: APP_SEND gets PASS | SENDER_LOG, maybe LOG and
  * WAIT_LOGGED; APP_RECV, PROBED, COMPLETION get PASS (and LOG when the
- * batch is full); DELIVERED gets PASS, maybe COPY and LOG; SAFE_POINT gets
+ * batch is full), APP_RECV maybe REPLAY; APP_PROBE and APP_COMPLETION get
+ * PASS, maybe REPLAY; DELIVERED gets PASS, maybe COPY and LOG; SAFE_POINT gets
  * PASS, maybe CHECKPOINT and LOG; a CONTROL LOGGED step may say RELEASE
  * and COMMIT; IMAGE_STORED may say COMMIT. */
 #ifndef FT_PESSIMIST_H

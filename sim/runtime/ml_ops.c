@@ -52,8 +52,11 @@ static const struct ml_req *find(MPI_Request req) {
   return NULL;
 }
 
-/* Steps the core with an event that takes the next id; applies it. */
-static int64_t step_with_id(struct ft_runtime *rt, struct ft_event *e) {
+/* Steps the core with an event that takes the next id; applies it. The
+ * update goes to *out when out is not NULL (its replay part is what the
+ * adapter carries out). */
+static int64_t step_with_id(struct ft_runtime *rt, struct ft_event *e,
+                            struct ft_update *out) {
   struct ft_update u;
   ft_core_decide(rt, e, &u);
   if (u.id != rt->ml_clock + 1)
@@ -61,7 +64,19 @@ static int64_t step_with_id(struct ft_runtime *rt, struct ft_event *e) {
              rt->protocol->name, (long long)u.id, (long long)rt->ml_clock + 1);
   rt->ml_clock = u.id;
   ft_apply_update(rt, &u);
+  if (out)
+    *out = u;
   return u.id;
+}
+
+/* Asks the core whether the non-deterministic call about to run (APP_PROBE,
+ * APP_COMPLETION) is replayed: returns 1 with its answer in *u, 0 live. */
+static int replayed_by_core(struct ft_runtime *rt, enum ft_event_type type,
+                            struct ft_update *u) {
+  struct ft_event e = {.type = type, .peer = -1, .tag = -1};
+  ft_core_decide(rt, &e, u);
+  ft_apply_update(rt, u);
+  return (u->flags & FT_UPDATE_REPLAY) != 0;
 }
 
 /* ---- Sends ---- */
@@ -102,7 +117,7 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
   int peer = ft_comm_app_rank(c, dest);
   size_t packed;
   struct ft_event e = {.type = FT_EVENT_APP_SEND, .peer = peer, .tag = tag};
-  struct ml_req r = {.id = step_with_id(rt, &e),
+  struct ml_req r = {.id = step_with_id(rt, &e, NULL),
                      .comm = c->name,
                      .coll = coll,
                      .peer = peer,
@@ -158,17 +173,17 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
   struct ft_event e = {
       .type = FT_EVENT_APP_RECV,
       .peer = source == MPI_ANY_SOURCE ? -1 : ft_comm_app_rank(c, source),
-      .tag = tag == MPI_ANY_TAG ? -1 : tag};
-  struct ml_req r = {.id = step_with_id(rt, &e),
+      .tag = tag == MPI_ANY_TAG ? -1 : tag,
+      .wildcard = wildcard};
+  struct ft_update u;
+  struct ml_req r = {.id = step_with_id(rt, &e, &u),
                      .recv = 1,
                      .wildcard = wildcard,
                      .comm = c->name,
                      .coll = coll};
-  int peer, logged_tag;
-  if (wildcard && ft_ml_replay_match(r.id, &peer, &logged_tag)) {
-    source =
-        ft_comm_rank_of(c, peer); /* "every promiscuous source is replaced" */
-    tag = logged_tag;
+  if (u.flags & FT_UPDATE_REPLAY) { /* the core's logged source and tag */
+    source = ft_comm_rank_of(c, u.replay.peer);
+    tag = u.replay.tag;
   }
   r.peer = source == MPI_ANY_SOURCE ? -1 : ft_comm_app_rank(c, source);
   r.tag = tag;
@@ -276,17 +291,16 @@ int ft_ml_waitall(int n, MPI_Request reqs_[], MPI_Status statuses[]) {
   return MPI_SUCCESS;
 }
 
-/* The non-deterministic completion calls ("NDD"): replayed from the log
- * below its horizon, told to the core as COMPLETION events otherwise. */
+/* The non-deterministic completion calls ("NDD"): replayed as the core
+ * says (APP_COMPLETION) below its horizon, told to it as COMPLETION events
+ * otherwise. */
 
 enum { MAX_IDS = 1024 };
-
-static int64_t next_id(const struct ft_runtime *rt) { return rt->ml_clock + 1; }
 
 static void tell_completion(struct ft_runtime *rt, const int64_t *ids,
                             size_t n) {
   struct ft_event e = {.type = FT_EVENT_COMPLETION, .ids = ids, .n_ids = n};
-  int64_t id = step_with_id(rt, &e);
+  int64_t id = step_with_id(rt, &e, NULL);
   for (size_t i = 0; ft_trace_enabled && i < n; i++)
     ft_trace_line_(0, "nd", "%lld %d -1 -1 %lld", (long long)id,
                    FT_LOGGED_COMPLETION, (long long)ids[i]);
@@ -304,14 +318,17 @@ static int index_of(int n, const MPI_Request reqs_[], int64_t id) {
            ft_runtime()->world_rank, (long long)id, n);
 }
 
-/* Replays a logged completion: waits for the requests it names; returns
- * how many (their indices in idx). -1: not logged, live. */
+/* Carries out the core's replay of a completion call: waits for the
+ * requests it names; returns how many (their indices in idx). -1: live. */
 static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs_[],
                              int idx[], MPI_Status statuses[]) {
   int64_t ids[MAX_IDS];
-  size_t k;
-  if (ft_ml_replay_completion(next_id(rt), ids, MAX_IDS, &k) < 0)
+  struct ft_update u;
+  if (!replayed_by_core(rt, FT_EVENT_APP_COMPLETION, &u))
     return -1;
+  size_t k = u.replay.n_ids < MAX_IDS ? u.replay.n_ids : MAX_IDS;
+  if (k > 0) /* the core's array lives until its next step */
+    memcpy(ids, u.replay.ids, k * sizeof ids[0]);
   for (size_t i = 0; i < k; i++) {
     idx[i] = index_of(n, reqs_, ids[i]);
     MPI_Status st;
@@ -507,22 +524,25 @@ static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
     e.tag = st->MPI_TAG;
     e.bytes = (uint64_t)(bytes > 0 ? bytes : 0);
   }
-  int64_t id = step_with_id(rt, &e);
+  int64_t id = step_with_id(rt, &e, NULL);
   if (ft_trace_enabled && found)
     ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)id, FT_LOGGED_PROBE,
                    e.peer, e.tag, bytes > 0 ? bytes : 0);
 }
 
-/* Replays probe `next id`: 1 found (status in st), 0 not; -1 live. */
+/* Carries out the core's replay of a probe: 1 found (status in st), 0
+ * not; -1 live. */
 static int replay_probe(struct ft_runtime *rt, struct ft_comm *c,
                         MPI_Status *st) {
-  int peer, tag;
-  int logged = ft_ml_replay_probe(next_id(rt), &peer, &tag);
-  if (logged == 1)
-    probe_until_found(ft_comm_rank_of(c, peer), tag, c->p2p, st);
-  if (logged >= 0)
-    tell_probe(rt, c, logged, st);
-  return logged;
+  struct ft_update u;
+  if (!replayed_by_core(rt, FT_EVENT_APP_PROBE, &u))
+    return -1;
+  int found = u.replay.found != 0;
+  if (found)
+    probe_until_found(ft_comm_rank_of(c, u.replay.peer), u.replay.tag, c->p2p,
+                      st);
+  tell_probe(rt, c, found, st);
+  return found;
 }
 
 int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,

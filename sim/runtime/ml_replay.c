@@ -1,5 +1,7 @@
 /* Message logging: a restarted rank's events, fetched from its event
- * logger, and the outcomes they make the replay reproduce (see msglog.h).
+ * logger and handed to the core, which decides the outcomes the replay
+ * reproduces (protocols/pessimist; see msglog.h). This module only sorts
+ * them by id, as the core's RESTART wants them.
  *
  * From pessimist-openmpi-v, section 3.2: "During recovery, the first step
  * is to retrieve the events related to the MPI process from the event
@@ -58,13 +60,15 @@ void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m) {
   fetched = 1;
 }
 
-int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *last) {
+int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *last,
+                           const struct ft_logged_event **got) {
   struct ft_wire ask = {.kind = FT_WIRE_ML_EVENTS_REQUEST, .wave = rt->ml_life};
   fetched = 0;
   ft_control_send(ft_ml_logger_of(rt, rt->world_rank), &ask);
   while (!fetched)
     ft_wait_control();
   *last = horizon;
+  *got = events;
   return (int64_t)n_events;
 }
 
@@ -73,52 +77,4 @@ void ft_ml_replay_clear(void) {
   events = NULL;
   n_events = 0;
   horizon = 0;
-}
-
-/* The first event with this id, or n_events. */
-static size_t first_of(int64_t id) {
-  size_t lo = 0, hi = n_events;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (events[mid].id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-int ft_ml_replay_match(int64_t id, int *peer, int *tag) {
-  if (id > horizon)
-    return 0;
-  for (size_t i = first_of(id); i < n_events && events[i].id == id; i++)
-    if (events[i].kind == FT_LOGGED_MATCH ||
-        events[i].kind == FT_LOGGED_DELIVERY) {
-      *peer = events[i].peer;
-      *tag = events[i].tag;
-      return 1;
-    }
-  return 0;
-}
-
-int ft_ml_replay_probe(int64_t id, int *peer, int *tag) {
-  if (id > horizon)
-    return -1;
-  for (size_t i = first_of(id); i < n_events && events[i].id == id; i++)
-    if (events[i].kind == FT_LOGGED_PROBE) {
-      *peer = events[i].peer;
-      *tag = events[i].tag;
-      return 1;
-    }
-  return 0; /* below the horizon without its event: it found nothing */
-}
-
-int ft_ml_replay_completion(int64_t id, int64_t *ids, size_t cap, size_t *n) {
-  *n = 0;
-  if (id > horizon)
-    return -1;
-  for (size_t i = first_of(id); i < n_events && events[i].id == id; i++)
-    if (events[i].kind == FT_LOGGED_COMPLETION && *n < cap)
-      ids[(*n)++] = events[i].value;
-  return 1;
 }

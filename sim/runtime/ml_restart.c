@@ -38,7 +38,8 @@ void ft_ml_restart(struct ft_runtime *rt) {
   rt->restore_wave = ft_fetch_image(rt, -1); /* 0: from the start */
   load_log(rt);
   int64_t horizon = 0;
-  int64_t held = ft_ml_fetch_events(rt, &horizon);
+  const struct ft_logged_event *logged = NULL;
+  int64_t held = ft_ml_fetch_events(rt, &horizon, &logged);
   for (int i = 0; i < rt->ml_answers; i++) /* of an interrupted restart */
     free(rt->ml_answer_records[i]);
   rt->ml_answers = 0;
@@ -51,7 +52,11 @@ void ft_ml_restart(struct ft_runtime *rt) {
   ft_app_heap_release(&rt->heap, rt->heap.life);
   ft_ml_discard_answers(rt);
   ft_ml_reset_logical();
-  struct ft_event e = {.type = FT_EVENT_RESTART, .index = held, .id = horizon};
+  struct ft_event e = {.type = FT_EVENT_RESTART,
+                       .index = held,
+                       .id = horizon,
+                       .logged = logged,
+                       .n_logged = (size_t)held};
   ft_core_step(rt, &e);
   if (ft_trace_enabled)
     ft_trace_line_(1, "restart", "%d %lld %lld", rt->ml_life, (long long)held,

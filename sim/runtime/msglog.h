@@ -128,19 +128,14 @@ void ft_ml_ask_resends(struct ft_runtime *rt);
  * flight off the wire. */
 void ft_ml_discard_answers(struct ft_runtime *rt);
 
-/* ---- Replay of logged outcomes (ml_replay.c) ---- */
+/* ---- The logged events of a restart (ml_replay.c) ---- */
 
 /* Fetches this rank's events from its logger; returns how many, the last
- * id in *horizon. */
-int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *horizon);
-/* Receive `id` matched peer/tag (a logged MATCH): 1, or 0 if not logged. */
-int ft_ml_replay_match(int64_t id, int *peer, int *tag);
-/* Probe `id` found a message of peer/tag: 1; found nothing: 0; not logged
- * (live): -1. */
-int ft_ml_replay_probe(int64_t id, int *peer, int *tag);
-/* Completion call `id` completed the requests ids[0..*n): 1 (n may be 0:
- * it found nothing); not logged (live): -1. ids has room for `cap`. */
-int ft_ml_replay_completion(int64_t id, int64_t *ids, size_t cap, size_t *n);
+ * id in *horizon and in *events the events sorted by id (logging order
+ * within an id), valid until ft_ml_replay_clear: what the core's RESTART
+ * wants (it decides the replayed outcomes from them). */
+int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *horizon,
+                           const struct ft_logged_event **events);
 /* Forgets the fetched events. */
 void ft_ml_replay_clear(void);
 /* The logger's answer to ft_ml_fetch_events (recovery passes it on). */

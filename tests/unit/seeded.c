@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ml_cluster.h"
 #include "planted.h"
 
 #ifndef FTSIM_SOAK
@@ -289,6 +290,8 @@ int seeded_run(const struct seeded_params *p, struct seeded_result *r) {
              CLUSTER_MAX_RANKS, SEEDED_MAX_FAILURES);
     return -1;
   }
+  if (ops->restarts_alone && ops->recovers) /* message logging */
+    return ml_seeded_run(p, ops, r);
   struct run run = {.r = r};
   if (build(&run, p, ops)) {
     cluster_free(run.c);
