@@ -53,6 +53,10 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
   struct ft_runtime *rt = ft_runtime();
   if (status->MPI_SOURCE < 0) /* MPI_PROC_NULL, or an empty status */
     return;
+  int cancelled = 0;
+  FT_PMPI(Test_cancelled, status, &cancelled);
+  if (cancelled) /* MPI_Cancel (p2p.c): nothing was delivered */
+    return;
   int bytes = 0;
   FT_PMPI(Get_count, status, MPI_BYTE, &bytes);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
@@ -82,4 +86,11 @@ void ft_delivery_completed(MPI_Request req, const MPI_Status *status) {
       ft_delivery_done(p.buf, p.count, p.type, p.user, status);
       return;
     }
+}
+
+int ft_delivery_is_posted(MPI_Request req) {
+  for (size_t i = 0; req != MPI_REQUEST_NULL && i < n_posted; i++)
+    if (posted[i].req == req)
+      return 1;
+  return 0;
 }

@@ -289,6 +289,50 @@ void mpi_request_free_(F *request, F *ierr) {
   *ierr = MPI_Request_free(&r);
   *request = MPI_Request_c2f(r);
 }
+void mpi_cancel_(F *request, F *ierr) {
+  MPI_Request r = MPI_Request_f2c(*request);
+  *ierr = MPI_Cancel(&r);
+}
+
+/* ---- Persistent requests (persist.c) ---- */
+
+void mpi_send_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                    F *request, F *ierr) {
+  MPI_Request r;
+  *ierr =
+      MPI_Send_init(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_ssend_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                     F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ssend_init(buf, *count, type_of(type), *dest, *tag, comm_of(comm),
+                         &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_rsend_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                     F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Rsend_init(buf, *count, type_of(type), *dest, *tag, comm_of(comm),
+                         &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_recv_init_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
+                    F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Recv_init(buf, *count, type_of(type), *source, *tag,
+                        comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_start_(F *request, F *ierr) {
+  MPI_Request r = MPI_Request_f2c(*request);
+  *ierr = MPI_Start(&r);
+}
+void mpi_startall_(F *n, F *requests, F *ierr) {
+  MPI_Request *r = to_c(*n, requests);
+  *ierr = MPI_Startall(*n, r);
+  from_c(*n, r, requests);
+}
 void mpi_testall_(F *n, F *requests, F *flag, F *statuses, F *ierr) {
   MPI_Status *tmp, *s = c_statuses(*n, statuses, &tmp);
   MPI_Request *r = to_c(*n, requests);
@@ -462,10 +506,6 @@ FT_UNSUPPORTED_F(mpi_ineighbor_alltoallw_, "MPI_Ineighbor_alltoallw")
 FT_UNSUPPORTED_F(mpi_bsend_, "MPI_Bsend")
 FT_UNSUPPORTED_F(mpi_ibsend_, "MPI_Ibsend")
 FT_UNSUPPORTED_F(mpi_bsend_init_, "MPI_Bsend_init")
-FT_UNSUPPORTED_F(mpi_send_init_, "MPI_Send_init")
-FT_UNSUPPORTED_F(mpi_ssend_init_, "MPI_Ssend_init")
-FT_UNSUPPORTED_F(mpi_rsend_init_, "MPI_Rsend_init")
-FT_UNSUPPORTED_F(mpi_recv_init_, "MPI_Recv_init")
 FT_UNSUPPORTED_F(mpi_mprobe_, "MPI_Mprobe")
 FT_UNSUPPORTED_F(mpi_improbe_, "MPI_Improbe")
 FT_UNSUPPORTED_F(mpi_comm_create_group_, "MPI_Comm_create_group")

@@ -143,6 +143,27 @@ struct ft_pending {
   int peer, tag; /* rank in comm (or MPI_ANY_SOURCE), tag (or MPI_ANY_TAG) */
 };
 
+/* A persistent request (persist.c): MPI_Start posts its operation. */
+enum ft_persist_kind {
+  FT_PERSIST_SEND,
+  FT_PERSIST_SSEND,
+  FT_PERSIST_RSEND,
+  FT_PERSIST_RECV
+};
+struct ft_persistent {
+  MPI_Request handle; /* the application's: a generalized request never
+                         completed nor freed (an identity) */
+  MPI_Request active; /* the operation in flight, MPI_REQUEST_NULL if none */
+  enum ft_persist_kind kind;
+  void *buf;
+  int count;
+  MPI_Datatype type;
+  int peer, tag; /* as the application gave them */
+  MPI_Comm comm; /* the application's handle */
+  int held;      /* completed, not reported yet (ft_persist_hold) */
+  MPI_Status held_status;
+};
+
 /* What the dispatcher counts, reported to rank 0 at the end. */
 struct ft_failure_figures {
   double failures, rollbacks, lost_work_s, recovery_s;
@@ -173,6 +194,9 @@ struct ft_runtime {
   /* The application's error handlers, a ring (errors.c). */
   struct ft_errhandler errhandlers[FT_MAX_ERRHANDLERS];
   int errhandlers_made;
+  /* The application's persistent requests (persist.c), never removed. */
+  struct ft_persistent *persistent;
+  size_t n_persistent, cap_persistent;
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
   int recovering_protocol; /* non-zero: interruptible waits, services */
@@ -345,6 +369,48 @@ int ft_err_root(const char *call, MPI_Comm comm, int root);
  * (fortran.c): ft_err_raise calls it with the Fortran handles. */
 int ft_err_create_fortran(ft_f_errhandler_fn *fn, MPI_Errhandler *handler);
 
+/* Persistent requests (persist.c). */
+/* MPI_Send_init and its kin (`call` names it): checks the arguments
+ * (errors.c), records them and gives the application a new handle. */
+int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
+                    int count, MPI_Datatype type, int peer, int tag,
+                    MPI_Comm comm, MPI_Request *request);
+/* MPI_Start: posts the operation of the inactive persistent request
+ * *request (ft_p2p_start); MPI_ERR_REQUEST (errors.c) if it is not one or
+ * is active. */
+int ft_persist_start(MPI_Request *request);
+/* MPI_Request_free / MPI_Cancel of *request if it is a persistent request
+ * (its operation in flight freed / cancelled through the runtime's
+ * MPI_Request_free / MPI_Cancel; the record kept, *request set to
+ * MPI_REQUEST_NULL by free); -1 if it is not one. */
+int ft_persist_free(MPI_Request *request);
+int ft_persist_cancel(MPI_Request *request);
+/* For a completion call on reqs[0..n): the array to pass on, in which each
+ * persistent handle is replaced by its operation in flight (or
+ * MPI_REQUEST_NULL); reqs itself when the application has no persistent
+ * request, else `small` (n <= 16) or a malloc'd copy. */
+MPI_Request *ft_persist_in(int n, MPI_Request reqs[], MPI_Request small[16]);
+/* After the call: writes back what it did to `inner` (ft_persist_in's
+ * result): a completed persistent operation leaves its record inactive and
+ * the application's handle as it was; frees the copy. */
+void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
+                    MPI_Request small[16]);
+/* SMPI's MPI_Testall completed the operation of `handle` without
+ * completing the call (p2p.c): if it is a persistent request, keeps *st as
+ * its completion, to be reported by the next wait or test (ft_persist_held)
+ * and returns 1; else 0. */
+int ft_persist_hold(MPI_Request handle, const MPI_Status *st);
+/* If `handle` is a persistent request with a completion held, writes its
+ * status to *st (unless MPI_STATUS_IGNORE), releases it if `release` (the
+ * call reports it) and returns 1; else 0. */
+int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
+/* A rollback or a restart: no persistent request is active any more (their
+ * operations belonged to the abandoned run). */
+void ft_persist_reset(struct ft_runtime *rt);
+/* Posts p's operation as the application's MPI_Isend (Issend, Irsend) or
+ * MPI_Irecv would, without checking its arguments again (p2p.c). */
+int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req);
+
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
 /* Resolves an application communicator, registering MPI_COMM_SELF (and,
@@ -431,6 +497,9 @@ void ft_delivery_posted(MPI_Request req, void *buf, int count,
  * (request handle `req` as it was before completion; not one of the
  * application's: nothing happens) ... */
 void ft_delivery_completed(MPI_Request req, const MPI_Status *status);
+/* 1 if req is an application receive remembered by ft_delivery_posted and
+ * not completed yet. */
+int ft_delivery_is_posted(MPI_Request req);
 /* Forgets every posted receive (a rollback abandons them). */
 void ft_delivery_forget_all(void);
 /* ... or a blocking one, into buf/count/type on `user`. */

@@ -206,8 +206,8 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int *sendcounts,
   ft_unsupported("MPI_Ineighbor_alltoallw");
 }
 
-/* Point to point the protocols do not see: buffered and persistent sends and
- * receives, matched probes. */
+/* Point to point the protocols do not see: buffered sends (persistent ones
+ * too: persist.c carries the other persistent requests), matched probes. */
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm) {
@@ -222,26 +222,6 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                    int tag, MPI_Comm comm, MPI_Request *request) {
   ft_unsupported("MPI_Bsend_init");
-}
-
-int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dst,
-                  int tag, MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Send_init");
-}
-
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
-                   int tag, MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Ssend_init");
-}
-
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
-                   int tag, MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Rsend_init");
-}
-
-int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int src, int tag,
-                  MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Recv_init");
 }
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
