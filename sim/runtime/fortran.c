@@ -289,6 +289,11 @@ void mpi_request_free_(F *request, F *ierr) {
   *ierr = MPI_Request_free(&r);
   *request = MPI_Request_c2f(r);
 }
+void mpi_comm_create_group_(F *comm, F *group, F *tag, F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_create_group(comm_of(comm), MPI_Group_f2c(*group), *tag, &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
 void mpi_cancel_(F *request, F *ierr) {
   MPI_Request r = MPI_Request_f2c(*request);
   *ierr = MPI_Cancel(&r);
@@ -508,7 +513,6 @@ FT_UNSUPPORTED_F(mpi_ibsend_, "MPI_Ibsend")
 FT_UNSUPPORTED_F(mpi_bsend_init_, "MPI_Bsend_init")
 FT_UNSUPPORTED_F(mpi_mprobe_, "MPI_Mprobe")
 FT_UNSUPPORTED_F(mpi_improbe_, "MPI_Improbe")
-FT_UNSUPPORTED_F(mpi_comm_create_group_, "MPI_Comm_create_group")
 FT_UNSUPPORTED_F(mpi_comm_idup_, "MPI_Comm_idup")
 FT_UNSUPPORTED_F(mpi_graph_create_, "MPI_Graph_create")
 FT_UNSUPPORTED_F(mpi_dist_graph_create_, "MPI_Dist_graph_create")

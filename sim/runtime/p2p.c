@@ -662,6 +662,25 @@ int MPI_Request_free(MPI_Request *request) {
   return PMPI_Request_free(request);
 }
 
+/* SMPI 3.32's MPI_Waitany, which the interruptible waits use (control.c),
+ * never completes a cancelled request (cover_check under pcl hung in
+ * MPI_Wait). So the runtime completes the receive at once with MPI_Wait,
+ * which does (cancelled, or received if the message had matched it: then a
+ * delivery, told to the protocol), and the application's handle becomes
+ * one whose next wait or test reports that status (persist.c). */
+static int cancel_receive(MPI_Request *request) {
+  MPI_Request before = *request;
+  MPI_Status st;
+  int rc = PMPI_Cancel(request);
+  if (rc != MPI_SUCCESS)
+    return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, rc);
+  FT_PMPI(Wait, request, &st);
+  ft_pending_done(before);
+  ft_delivery_completed(before, &st); /* nothing if cancelled */
+  ft_persist_completed(request, &st);
+  return MPI_SUCCESS;
+}
+
 /* A cancelled receive completes with MPI_Test_cancelled true and delivers
  * nothing (delivery.c skips it). Cancelling a send is refused under a
  * protocol that recovers: the core has counted it as sent (vcl's channel
@@ -683,11 +702,13 @@ int MPI_Cancel(MPI_Request *request) {
              "cancel succeeds depends on timing that a restarted rank's "
              "replay cannot reproduce",
              rt->protocol->name);
-  if (rt->recovering_protocol && !ft_delivery_is_posted(*request))
+  if (!rt->recovering_protocol)
+    return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, PMPI_Cancel(request));
+  if (!ft_delivery_is_posted(*request))
     ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
              "protocol has counted the message as sent",
              rt->protocol->name);
-  return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, PMPI_Cancel(request));
+  return cancel_receive(request);
 }
 
 /* A persistent request's MPI_Start (persist.c): the runtime's nonblocking

@@ -74,7 +74,7 @@ int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
 
 int ft_persist_start(MPI_Request *request) {
   struct ft_persistent *p = find(*request);
-  if (!p)
+  if (!p || p->oneshot)
     return ft_err_raise("MPI_Start", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "not a persistent request");
   if (p->active != MPI_REQUEST_NULL || p->held)
@@ -107,6 +107,8 @@ int ft_persist_cancel(MPI_Request *request) {
   struct ft_persistent *p = find(*request);
   if (!p)
     return -1;
+  if (p->oneshot) /* completed already: a cancel does nothing */
+    return MPI_SUCCESS;
   return p->active == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_Cancel(&p->active);
 }
 
@@ -131,11 +133,27 @@ void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
     struct ft_persistent *p = find(reqs[i]);
     if (p)
       p->active = inner[i]; /* MPI_REQUEST_NULL: completed, inactive */
-    else
+    if (!p || (p->oneshot && !p->held))
       reqs[i] = inner[i];
   }
   if (inner != small)
     free(inner);
+}
+
+void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
+  struct ft_runtime *rt = ft_runtime();
+  rt->persistent =
+      ft_reserve(rt->persistent, rt->n_persistent + 1, &rt->cap_persistent,
+                 sizeof *rt->persistent, "persistent requests");
+  struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
+  *p = (struct ft_persistent){.active = MPI_REQUEST_NULL,
+                              .held = 1,
+                              .held_status = *st,
+                              .oneshot = 1,
+                              .comm = MPI_COMM_WORLD};
+  FT_PMPI(Grequest_start, never_query, never_free, never_cancel, NULL,
+          &p->handle);
+  *request = p->handle;
 }
 
 int ft_persist_hold(MPI_Request handle, const MPI_Status *st) {

@@ -17,6 +17,8 @@
 #include "options.h"
 #include "trace.h"
 
+enum { FT_MAX_GROUP_KEYS = 16 };
+
 /* A communicator as the application sees it, and what the runtime uses. */
 struct ft_comm {
   MPI_Comm user; /* the handle the application holds (MPI_COMM_WORLD too) */
@@ -31,6 +33,15 @@ struct ft_comm {
                     communicators main() creates in the same order, in every
                     incarnation; 0: MPI_COMM_WORLD, 1: MPI_COMM_SELF, -1: none */
   int gates;     /* creation calls made on it so far (gate.c) */
+  int topo;      /* MPI_CART (made by MPI_Cart_create or _sub), else
+                    MPI_UNDEFINED: MPI_Topo_test (SMPI 3.32 has none) */
+  /* MPI_Comm_create_group on it: calls made so far per group and tag (only
+   * the group's members count them, gate.c) */
+  struct ft_group_gates {
+    int key;  /* the group's members and the tag (ft_comm_group_key) */
+    int made; /* calls made with it */
+  } group_gates[FT_MAX_GROUP_KEYS];
+  int n_group_gates;
   MPI_Errhandler errhandler; /* the application's (errors.c): inherited
                                 from the parent, MPI_ERRORS_ARE_FATAL */
 };
@@ -44,7 +55,8 @@ enum ft_gate_kind {
   FT_GATE_CREATE,
   FT_GATE_CART,
   FT_GATE_SPLIT_TYPE,
-  FT_GATE_CART_SUB
+  FT_GATE_CART_SUB,
+  FT_GATE_CREATE_GROUP
 };
 enum { FT_GATE_MAX_DIMS = 8 };
 struct ft_gate_call {
@@ -52,7 +64,7 @@ struct ft_gate_call {
   MPI_Comm user;   /* the parent, as the application names it */
   int color, key;  /* split; split_type: color is the type */
   MPI_Info info;   /* split_type */
-  MPI_Group group; /* create */
+  MPI_Group group; /* create, create_group (color is its tag) */
   int ndims, reorder, dims[FT_GATE_MAX_DIMS], periods[FT_GATE_MAX_DIMS];
   /* cart_sub: ndims of the parent, dims[] its remain_dims */
 };
@@ -143,6 +155,8 @@ struct ft_pending {
   int peer, tag; /* rank in comm (or MPI_ANY_SOURCE), tag (or MPI_ANY_TAG) */
 };
 
+struct ft_type_info; /* types.c */
+
 /* A persistent request (persist.c): MPI_Start posts its operation. */
 enum ft_persist_kind {
   FT_PERSIST_SEND,
@@ -162,6 +176,8 @@ struct ft_persistent {
   MPI_Comm comm; /* the application's handle */
   int held;      /* completed, not reported yet (ft_persist_hold) */
   MPI_Status held_status;
+  int oneshot; /* not persistent: an operation completed already
+                  (ft_persist_completed), its handle nulled once reported */
 };
 
 /* What the dispatcher counts, reported to rank 0 at the end. */
@@ -190,10 +206,15 @@ struct ft_runtime {
   void *protocol_state;
   struct ft_counters counters;
   int result_reported, result_verified;
+  int universe_size; /* MPI_UNIVERSE_SIZE's value, as MPI_Comm_get_attr
+                        gives it (comm.c): the application's ranks */
   double result_value;
   /* The application's error handlers, a ring (errors.c). */
   struct ft_errhandler errhandlers[FT_MAX_ERRHANDLERS];
   int errhandlers_made;
+  /* The derived datatypes the application made (types.c). */
+  struct ft_type_info *types;
+  size_t n_types, cap_types;
   /* The application's persistent requests (persist.c), never removed. */
   struct ft_persistent *persistent;
   size_t n_persistent, cap_persistent;
@@ -404,6 +425,10 @@ int ft_persist_hold(MPI_Request handle, const MPI_Status *st);
  * status to *st (unless MPI_STATUS_IGNORE), releases it if `release` (the
  * call reports it) and returns 1; else 0. */
 int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
+/* An ordinary operation the runtime had to complete itself (a cancelled
+ * receive, p2p.c): *request becomes a new handle whose completion, with
+ * status *st, the next wait or test reports (then MPI_REQUEST_NULL). */
+void ft_persist_completed(MPI_Request *request, const MPI_Status *st);
 /* A rollback or a restart: no persistent request is active any more (their
  * operations belonged to the abandoned run). */
 void ft_persist_reset(struct ft_runtime *rt);
@@ -461,6 +486,13 @@ void ft_comm_register_world(MPI_Comm inner);
  * counts it on its parent. Blocks until every member of the parent makes it
  * too: callers pass the gate first (ft_gate_create). */
 int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm);
+/* MPI_Comm_create_group(c, group, tag): what names the call on every member
+ * of `group` (its members' application ranks and the tag); *leader: the
+ * world rank of the group's rank 0, *members its size. */
+int ft_comm_group_key(const struct ft_comm *c, MPI_Group group, int tag,
+                      int *leader, int *members);
+/* The number of calls made so far on c with that key (0 if none). */
+int ft_comm_group_made(const struct ft_comm *c, int key);
 /* Frees every registered communicator (at MPI_Finalize). */
 void ft_comm_forget_all(void);
 /* The entry whose p2p or coll handle is `inner` (*coll says which); aborts

@@ -234,14 +234,9 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
   ft_unsupported("MPI_Improbe");
 }
 
-/* Creations of communicators the gate does not make: collective over a group
- * only, nonblocking, graph topologies, intercommunicators, dynamic processes.
+/* Creations of communicators the gate does not make: nonblocking, graph
+ * topologies, intercommunicators, dynamic processes.
  */
-
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
-                          MPI_Comm *newcomm) {
-  ft_unsupported("MPI_Comm_create_group");
-}
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   ft_unsupported("MPI_Comm_idup");
