@@ -53,10 +53,6 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
   struct ft_runtime *rt = ft_runtime();
   if (status->MPI_SOURCE < 0) /* MPI_PROC_NULL, or an empty status */
     return;
-  int cancelled = 0;
-  FT_PMPI(Test_cancelled, status, &cancelled);
-  if (cancelled) /* MPI_Cancel (p2p.c): nothing was delivered */
-    return;
   int bytes = 0;
   FT_PMPI(Get_count, status, MPI_BYTE, &bytes);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
@@ -84,6 +80,14 @@ void ft_delivery_completed(MPI_Request req, const MPI_Status *status) {
       struct posted p = posted[i];
       posted[i] = posted[--n_posted];
       ft_delivery_done(p.buf, p.count, p.type, p.user, status);
+      return;
+    }
+}
+
+void ft_delivery_cancelled(MPI_Request req) {
+  for (size_t i = n_posted; i-- > 0;)
+    if (posted[i].req == req) {
+      posted[i] = posted[--n_posted];
       return;
     }
 }

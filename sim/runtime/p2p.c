@@ -674,15 +674,20 @@ static int cancel_receive(MPI_Request *request) {
   int rc = PMPI_Cancel(request);
   if (rc != MPI_SUCCESS)
     return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, rc);
+  int cancelled = 0;
   FT_PMPI(Wait, request, &st);
+  FT_PMPI(Test_cancelled, &st, &cancelled);
   ft_pending_done(before);
-  ft_delivery_completed(before, &st); /* nothing if cancelled */
+  if (cancelled)
+    ft_delivery_cancelled(before);
+  else
+    ft_delivery_completed(before, &st);
   ft_persist_completed(request, &st);
   return MPI_SUCCESS;
 }
 
 /* A cancelled receive completes with MPI_Test_cancelled true and delivers
- * nothing (delivery.c skips it). Cancelling a send is refused under a
+ * nothing. Cancelling a send is refused under a
  * protocol that recovers: the core has counted it as sent (vcl's channel
  * counts), and whether the cancel succeeds depends on timing that a
  * rollback cannot reproduce. Under message logging a receive is refused

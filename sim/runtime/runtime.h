@@ -529,6 +529,8 @@ void ft_delivery_posted(MPI_Request req, void *buf, int count,
  * (request handle `req` as it was before completion; not one of the
  * application's: nothing happens) ... */
 void ft_delivery_completed(MPI_Request req, const MPI_Status *status);
+/* Forgets the receive req without a delivery (it was cancelled). */
+void ft_delivery_cancelled(MPI_Request req);
 /* 1 if req is an application receive remembered by ft_delivery_posted and
  * not completed yet. */
 int ft_delivery_is_posted(MPI_Request req);
