@@ -35,6 +35,8 @@ const char *ft_backend_host_name(void);
  * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
  * SMPI and Open MPI). Each returns non-zero when `p` is that address. */
 int ft_backend_f_in_place(const void *p);
+/* 1 if p is the address of Fortran's MPI_BOTTOM. */
+int ft_backend_f_bottom(const void *p);
 int ft_backend_f_status_ignore(const void *p);
 int ft_backend_f_statuses_ignore(const void *p);
 

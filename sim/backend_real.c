@@ -31,9 +31,10 @@ const char *ft_backend_host_name(void) {
 
 /* Open MPI's Fortran sentinels (defined in libmpi). */
 extern int mpi_fortran_in_place_, mpi_fortran_status_ignore_,
-    mpi_fortran_statuses_ignore_;
+    mpi_fortran_statuses_ignore_, mpi_fortran_bottom_;
 
 int ft_backend_f_in_place(const void *p) { return p == &mpi_fortran_in_place_; }
+int ft_backend_f_bottom(const void *p) { return p == &mpi_fortran_bottom_; }
 int ft_backend_f_status_ignore(const void *p) {
   return p == &mpi_fortran_status_ignore_;
 }

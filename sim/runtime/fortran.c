@@ -19,8 +19,12 @@ typedef MPI_Fint F; /* a Fortran INTEGER */
 
 static MPI_Comm comm_of(const F *f) { return MPI_Comm_f2c(*f); }
 static MPI_Datatype type_of(const F *f) { return MPI_Type_f2c(*f); }
+/* A buffer argument: Fortran's MPI_BOTTOM (a variable of the library's) is
+ * C's MPI_BOTTOM, from which a datatype of absolute addresses
+ * (MPI_GET_ADDRESS) starts; MPI_IN_PLACE where the call allows it. */
+static void *buf_of(void *p) { return ft_backend_f_bottom(p) ? MPI_BOTTOM : p; }
 static const void *in_buf(const void *p) {
-  return ft_backend_f_in_place(p) ? MPI_IN_PLACE : p;
+  return ft_backend_f_in_place(p) ? MPI_IN_PLACE : buf_of((void *)p);
 }
 
 /* Status out-parameters: a C status to fill, or MPI_STATUS_IGNORE. */
@@ -161,63 +165,68 @@ void mpi_comm_call_errhandler_(F *comm, F *code, F *ierr) {
 
 void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                F *ierr) {
-  *ierr = MPI_Send(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+  *ierr =
+      MPI_Send(buf_of(buf), *count, type_of(type), *dest, *tag, comm_of(comm));
 }
 void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *ierr) {
-  *ierr = MPI_Ssend(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+  *ierr =
+      MPI_Ssend(buf_of(buf), *count, type_of(type), *dest, *tag, comm_of(comm));
 }
 void mpi_rsend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *ierr) {
-  *ierr = MPI_Rsend(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+  *ierr =
+      MPI_Rsend(buf_of(buf), *count, type_of(type), *dest, *tag, comm_of(comm));
 }
 void mpi_issend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                  F *request, F *ierr) {
   MPI_Request r;
-  *ierr =
-      MPI_Issend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *ierr = MPI_Issend(buf_of(buf), *count, type_of(type), *dest, *tag,
+                     comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_irsend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                  F *request, F *ierr) {
   MPI_Request r;
-  *ierr =
-      MPI_Irsend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *ierr = MPI_Irsend(buf_of(buf), *count, type_of(type), *dest, *tag,
+                     comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_sendrecv_replace_(void *buf, F *count, F *type, F *dest, F *stag,
                            F *source, F *rtag, F *comm, F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr = MPI_Sendrecv_replace(buf, *count, type_of(type), *dest, *stag,
+  *ierr = MPI_Sendrecv_replace(buf_of(buf), *count, type_of(type), *dest, *stag,
                                *source, *rtag, comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr = MPI_Recv(buf, *count, type_of(type), *source, *tag, comm_of(comm), s);
+  *ierr = MPI_Recv(buf_of(buf), *count, type_of(type), *source, *tag,
+                   comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *request, F *ierr) {
   MPI_Request r;
-  *ierr = MPI_Isend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *ierr = MPI_Isend(buf_of(buf), *count, type_of(type), *dest, *tag,
+                    comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                 F *request, F *ierr) {
   MPI_Request r;
-  *ierr =
-      MPI_Irecv(buf, *count, type_of(type), *source, *tag, comm_of(comm), &r);
+  *ierr = MPI_Irecv(buf_of(buf), *count, type_of(type), *source, *tag,
+                    comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
                    void *rbuf, F *rcount, F *rtype, F *source, F *rtag, F *comm,
                    F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr =
-      MPI_Sendrecv(sbuf, *scount, type_of(stype), *dest, *stag, rbuf, *rcount,
-                   type_of(rtype), *source, *rtag, comm_of(comm), s);
+  *ierr = MPI_Sendrecv(buf_of(sbuf), *scount, type_of(stype), *dest, *stag,
+                       buf_of(rbuf), *rcount, type_of(rtype), *source, *rtag,
+                       comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_probe_(F *source, F *tag, F *comm, F *status, F *ierr) {
@@ -304,28 +313,28 @@ void mpi_cancel_(F *request, F *ierr) {
 void mpi_send_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                     F *request, F *ierr) {
   MPI_Request r;
-  *ierr =
-      MPI_Send_init(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *ierr = MPI_Send_init(buf_of(buf), *count, type_of(type), *dest, *tag,
+                        comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_ssend_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                      F *request, F *ierr) {
   MPI_Request r;
-  *ierr = MPI_Ssend_init(buf, *count, type_of(type), *dest, *tag, comm_of(comm),
-                         &r);
+  *ierr = MPI_Ssend_init(buf_of(buf), *count, type_of(type), *dest, *tag,
+                         comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_rsend_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                      F *request, F *ierr) {
   MPI_Request r;
-  *ierr = MPI_Rsend_init(buf, *count, type_of(type), *dest, *tag, comm_of(comm),
-                         &r);
+  *ierr = MPI_Rsend_init(buf_of(buf), *count, type_of(type), *dest, *tag,
+                         comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_recv_init_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                     F *request, F *ierr) {
   MPI_Request r;
-  *ierr = MPI_Recv_init(buf, *count, type_of(type), *source, *tag,
+  *ierr = MPI_Recv_init(buf_of(buf), *count, type_of(type), *source, *tag,
                         comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
@@ -378,53 +387,54 @@ void mpi_testsome_(F *n, F *requests, F *outcount, F *indices, F *statuses,
 
 void mpi_barrier_(F *comm, F *ierr) { *ierr = MPI_Barrier(comm_of(comm)); }
 void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Bcast(buf, *count, type_of(type), *root, comm_of(comm));
+  *ierr = MPI_Bcast(buf_of(buf), *count, type_of(type), *root, comm_of(comm));
 }
 void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root,
                  F *comm, F *ierr) {
-  *ierr = MPI_Reduce(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
-                     *root, comm_of(comm));
+  *ierr = MPI_Reduce(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
+                     MPI_Op_f2c(*op), *root, comm_of(comm));
 }
 void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
                     F *ierr) {
-  *ierr = MPI_Allreduce(in_buf(sbuf), rbuf, *count, type_of(type),
+  *ierr = MPI_Allreduce(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
                         MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                  F *rtype, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Gather(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
-                     type_of(rtype), *root, comm_of(comm));
+  *ierr = MPI_Gather(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                     *rcount, type_of(rtype), *root, comm_of(comm));
 }
 void mpi_gatherv_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts,
                   F *displs, F *rtype, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Gatherv(in_buf(sbuf), *scount, type_of(stype), rbuf, rcounts,
-                      displs, type_of(rtype), *root, comm_of(comm));
+  *ierr = MPI_Gatherv(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                      rcounts, displs, type_of(rtype), *root, comm_of(comm));
 }
 void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                   F *rtype, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Scatter(sbuf, *scount, type_of(stype), (void *)in_buf(rbuf),
-                      *rcount, type_of(rtype), *root, comm_of(comm));
+  *ierr =
+      MPI_Scatter(buf_of(sbuf), *scount, type_of(stype), (void *)in_buf(rbuf),
+                  *rcount, type_of(rtype), *root, comm_of(comm));
 }
 void mpi_scatterv_(void *sbuf, F *scounts, F *displs, F *stype, void *rbuf,
                    F *rcount, F *rtype, F *root, F *comm, F *ierr) {
-  *ierr =
-      MPI_Scatterv(sbuf, scounts, displs, type_of(stype), (void *)in_buf(rbuf),
-                   *rcount, type_of(rtype), *root, comm_of(comm));
+  *ierr = MPI_Scatterv(buf_of(sbuf), scounts, displs, type_of(stype),
+                       (void *)in_buf(rbuf), *rcount, type_of(rtype), *root,
+                       comm_of(comm));
 }
 void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                     F *rtype, F *comm, F *ierr) {
-  *ierr = MPI_Allgather(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
-                        type_of(rtype), comm_of(comm));
+  *ierr = MPI_Allgather(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                        *rcount, type_of(rtype), comm_of(comm));
 }
 void mpi_allgatherv_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts,
                      F *displs, F *rtype, F *comm, F *ierr) {
-  *ierr = MPI_Allgatherv(in_buf(sbuf), *scount, type_of(stype), rbuf, rcounts,
-                         displs, type_of(rtype), comm_of(comm));
+  *ierr = MPI_Allgatherv(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                         rcounts, displs, type_of(rtype), comm_of(comm));
 }
 void mpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                    F *rtype, F *comm, F *ierr) {
-  *ierr = MPI_Alltoall(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
-                       type_of(rtype), comm_of(comm));
+  *ierr = MPI_Alltoall(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                       *rcount, type_of(rtype), comm_of(comm));
 }
 void mpi_alltoallv_(void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf,
                     F *rcounts, F *rdispls, F *rtype, F *comm, F *ierr) {
@@ -433,23 +443,24 @@ void mpi_alltoallv_(void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf,
 }
 void mpi_scan_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
                F *ierr) {
-  *ierr = MPI_Scan(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
-                   comm_of(comm));
+  *ierr = MPI_Scan(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
+                   MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_exscan_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
                  F *ierr) {
-  *ierr = MPI_Exscan(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
-                     comm_of(comm));
+  *ierr = MPI_Exscan(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
+                     MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_reduce_scatter_(void *sbuf, void *rbuf, F *rcounts, F *type, F *op,
                          F *comm, F *ierr) {
-  *ierr = MPI_Reduce_scatter(in_buf(sbuf), rbuf, rcounts, type_of(type),
+  *ierr = MPI_Reduce_scatter(in_buf(sbuf), buf_of(rbuf), rcounts, type_of(type),
                              MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_reduce_scatter_block_(void *sbuf, void *rbuf, F *rcount, F *type,
                                F *op, F *comm, F *ierr) {
-  *ierr = MPI_Reduce_scatter_block(in_buf(sbuf), rbuf, *rcount, type_of(type),
-                                   MPI_Op_f2c(*op), comm_of(comm));
+  *ierr =
+      MPI_Reduce_scatter_block(in_buf(sbuf), buf_of(rbuf), *rcount,
+                               type_of(type), MPI_Op_f2c(*op), comm_of(comm));
 }
 
 /* Type arrays: Fortran handles -> a C array (free it). */
@@ -466,8 +477,8 @@ void mpi_alltoallw_(void *sbuf, F *scounts, F *sdispls, F *stypes, void *rbuf,
   int n = 0;
   MPI_Comm_size(comm_of(comm), &n);
   MPI_Datatype *st = types_of(n, stypes), *rt = types_of(n, rtypes);
-  *ierr = MPI_Alltoallw(in_buf(sbuf), scounts, sdispls, st, rbuf, rcounts,
-                        rdispls, rt, comm_of(comm));
+  *ierr = MPI_Alltoallw(in_buf(sbuf), scounts, sdispls, st, buf_of(rbuf),
+                        rcounts, rdispls, rt, comm_of(comm));
   free(st);
   free(rt);
 }
