@@ -31,7 +31,7 @@
  * ends before control is posted; MPI_Finalize's reductions come after the
  * dispatcher's FINISH, after which it injects no failure; MPI_Abort ends
  * the run. The calls the runtime cannot make safe (nonblocking and
- * neighbourhood collectives, buffered and persistent sends, matched probes,
+ * neighbourhood collectives, buffered sends, matched probes,
  * intercommunicators, graph topologies, windows, files...) stop the run at
  * once (unsupported.c). */
 #include <stdlib.h>
