@@ -5,7 +5,10 @@
 ! MPI_SEND/MPI_RECV and with MPI_ISEND/MPI_IRECV/MPI_WAITALL, receiving
 ! from MPI_BOTTOM into two other arrays described the same way; every value
 ! is checked, ITERS times (argument 1, default 20), a safe point at the top
-! of each. Before, the bindings passed the address of the library's
+! of each; then the same with persistent requests made once per run of the
+! program (MPI_SEND_INIT, MPI_RECV_INIT, MPI_STARTALL, MPI_WAITALL, which
+! leaves them allocated, MPI_START and MPI_WAIT, MPI_REQUEST_FREE at the
+! end). Before, the bindings passed the address of the library's
 ! MPI_BOTTOM variable as the buffer: the absolute addresses were added to
 ! it. Prints "f_bottom: N iterations, verified" or "FAILED" and reports
 ! the verdict (ft_report_result).
@@ -14,7 +17,7 @@ program f_bottom
   include 'mpif.h'
   integer :: ierr, rank, nproc, right, left, k, iters, i, ok, all
   integer, volatile :: kk, fails
-  integer :: ia(3), ib(3), tsend, trecv, st, reqs(2)
+  integer :: ia(3), ib(3), tsend, trecv, st, reqs(2), preqs(2)
   double precision :: da(2), db(2)
   integer :: blocks(2), types(2), status(MPI_STATUS_SIZE)
   integer(kind=MPI_ADDRESS_KIND) :: displs(2)
@@ -42,6 +45,10 @@ program f_bottom
   call mpi_type_create_struct(2, blocks, displs, types, trecv, ierr)
   call mpi_type_commit(trecv, ierr)
 
+  call mpi_recv_init(MPI_BOTTOM, 1, trecv, left, 8, MPI_COMM_WORLD, &
+                     preqs(1), ierr)
+  call mpi_send_init(MPI_BOTTOM, 1, tsend, right, 8, MPI_COMM_WORLD, &
+                     preqs(2), ierr)
   fails = 0
   call ft_protect(0, kk, int(storage_size(kk) / 8, 8))
   call ft_protect(1, fails, int(storage_size(fails) / 8, 8))
@@ -70,8 +77,28 @@ program f_bottom
     call mpi_isend(MPI_BOTTOM, 1, tsend, right, 6, MPI_COMM_WORLD, reqs(2), ierr)
     call mpi_waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
     call check(left, k)
+    ib = -1
+    db = 0.0d0
+    if (mod(k, 2) == 0) then
+      call mpi_startall(2, preqs, ierr)
+      call mpi_waitall(2, preqs, MPI_STATUSES_IGNORE, ierr)
+    else
+      call mpi_start(preqs(1), ierr)
+      call mpi_start(preqs(2), ierr)
+      call mpi_wait(preqs(2), status, ierr)
+      call mpi_wait(preqs(1), status, ierr)
+      if (status(MPI_SOURCE) /= left .or. status(MPI_TAG) /= 8) &
+        fails = fails + 1
+    end if
+    if (preqs(1) == MPI_REQUEST_NULL .or. preqs(2) == MPI_REQUEST_NULL) &
+      fails = fails + 1
+    call check(left, k)
     kk = kk + 1
   end do
+  call mpi_request_free(preqs(1), ierr)
+  call mpi_request_free(preqs(2), ierr)
+  if (preqs(1) /= MPI_REQUEST_NULL .or. preqs(2) /= MPI_REQUEST_NULL) &
+    fails = fails + 1
   call mpi_allreduce(fails, all, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   ok = 0
   if (all == 0) ok = 1
