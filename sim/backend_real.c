@@ -46,6 +46,10 @@ void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
   MPI_Status_c2f(c, f);
 }
 
+void ft_backend_status_f2c(const MPI_Fint *f, MPI_Status *c) {
+  MPI_Status_f2c(f, c);
+}
+
 void ft_backend_bench_restart(void) {}
 
 void ft_backend_sleep(double seconds) {

@@ -68,6 +68,10 @@ void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
   memcpy(f, c, sizeof *c);
 }
 
+void ft_backend_status_f2c(const MPI_Fint *f, MPI_Status *c) {
+  memcpy(c, f, sizeof *c);
+}
+
 void ft_backend_sleep(double seconds) {
   if (seconds > 0) {
     bench_pause();

@@ -4,6 +4,7 @@
  * bindings call its internals directly (DESIGN.md). So the runtime defines
  * the mpi_*_ symbols itself; each converts Fortran handles and forwards to
  * the interposed C function, so C and Fortran take the same path. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "backend.h"
@@ -302,6 +303,34 @@ void mpi_comm_create_group_(F *comm, F *group, F *tag, F *newcomm, F *ierr) {
   MPI_Comm c;
   *ierr = MPI_Comm_create_group(comm_of(comm), MPI_Group_f2c(*group), *tag, &c);
   *newcomm = MPI_Comm_c2f(c);
+}
+/* ---- Queries answered by the runtime (comm.c, types.c) ---- */
+
+/* A predefined attribute is an INTEGER in Fortran (C gives a pointer to
+ * it); an application's own is the value it set. */
+void mpi_comm_get_attr_(F *comm, F *keyval, MPI_Aint *value, F *flag, F *ierr) {
+  void *v = NULL;
+  int fl = 0, k = *keyval;
+  *ierr = MPI_Comm_get_attr(comm_of(comm), k, &v, &fl);
+  *flag = fl;
+  if (!fl)
+    return;
+  int predefined = k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO ||
+                   k == MPI_WTIME_IS_GLOBAL || k == MPI_UNIVERSE_SIZE ||
+                   k == MPI_APPNUM || k == MPI_LASTUSEDCODE;
+  *value = predefined ? *(const int *)v : (MPI_Aint)(intptr_t)v;
+}
+void mpi_topo_test_(F *comm, F *status, F *ierr) {
+  int st = MPI_UNDEFINED;
+  *ierr = MPI_Topo_test(comm_of(comm), &st);
+  *status = st;
+}
+void mpi_get_elements_(F *status, F *type, F *count, F *ierr) {
+  MPI_Status c;
+  int n = 0;
+  ft_backend_status_f2c(status, &c);
+  *ierr = MPI_Get_elements(&c, type_of(type), &n);
+  *count = n;
 }
 void mpi_cancel_(F *request, F *ierr) {
   MPI_Request r = MPI_Request_f2c(*request);

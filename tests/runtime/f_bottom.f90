@@ -99,6 +99,7 @@ program f_bottom
   call mpi_request_free(preqs(2), ierr)
   if (preqs(1) /= MPI_REQUEST_NULL .or. preqs(2) /= MPI_REQUEST_NULL) &
     fails = fails + 1
+  call queries()
   call mpi_allreduce(fails, all, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   ok = 0
   if (all == 0) ok = 1
@@ -115,6 +116,26 @@ program f_bottom
   call mpi_finalize(ierr)
 
 contains
+
+  ! MPI_UNIVERSE_SIZE is the application's size, MPI_TAG_UB an INTEGER of
+  ! at least 32767, the world has no topology, and MPI_GET_ELEMENTS of a
+  ! message of 3 integers is 3.
+  subroutine queries()
+    integer(kind=MPI_ADDRESS_KIND) :: v
+    logical :: flag
+    integer :: topo, n, three(3), got(3)
+    call mpi_comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, v, flag, ierr)
+    if (.not. flag .or. v /= nproc) fails = fails + 1
+    call mpi_comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, v, flag, ierr)
+    if (.not. flag .or. v < 32767) fails = fails + 1
+    call mpi_topo_test(MPI_COMM_WORLD, topo, ierr)
+    if (topo /= MPI_UNDEFINED) fails = fails + 1
+    three = (/1, 2, 3/)
+    call mpi_sendrecv(three, 3, MPI_INTEGER, right, 9, got, 3, MPI_INTEGER, &
+                      left, 9, MPI_COMM_WORLD, status, ierr)
+    call mpi_get_elements(status, MPI_INTEGER, n, ierr)
+    if (n /= 3) fails = fails + 1
+  end subroutine queries
 
   subroutine check(from, step)
     integer, intent(in) :: from, step
