@@ -35,12 +35,16 @@ const char *ft_backend_host_name(void);
  * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
  * SMPI and Open MPI). Each returns non-zero when `p` is that address. */
 int ft_backend_f_in_place(const void *p);
+/* 1 if p is the address of Fortran's MPI_BOTTOM. */
+int ft_backend_f_bottom(const void *p);
 int ft_backend_f_status_ignore(const void *p);
 int ft_backend_f_statuses_ignore(const void *p);
 
 /* Converts a C status into a Fortran INTEGER array (SMPI 3.32 lacks
  * MPI_Status_c2f; its Fortran status has the C struct's layout). */
 void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f);
+/* The reverse: a Fortran status into a C one. */
+void ft_backend_status_f2c(const MPI_Fint *f, MPI_Status *c);
 
 /* Measured computation (SMPI): restarts this rank's benchmark timer
  * without charging what it measured. Call it right after an MPI call that

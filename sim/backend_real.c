@@ -31,9 +31,10 @@ const char *ft_backend_host_name(void) {
 
 /* Open MPI's Fortran sentinels (defined in libmpi). */
 extern int mpi_fortran_in_place_, mpi_fortran_status_ignore_,
-    mpi_fortran_statuses_ignore_;
+    mpi_fortran_statuses_ignore_, mpi_fortran_bottom_;
 
 int ft_backend_f_in_place(const void *p) { return p == &mpi_fortran_in_place_; }
+int ft_backend_f_bottom(const void *p) { return p == &mpi_fortran_bottom_; }
 int ft_backend_f_status_ignore(const void *p) {
   return p == &mpi_fortran_status_ignore_;
 }
@@ -43,6 +44,10 @@ int ft_backend_f_statuses_ignore(const void *p) {
 
 void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
   MPI_Status_c2f(c, f);
+}
+
+void ft_backend_status_f2c(const MPI_Fint *f, MPI_Status *c) {
+  MPI_Status_f2c(f, c);
 }
 
 void ft_backend_bench_restart(void) {}

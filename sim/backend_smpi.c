@@ -53,9 +53,10 @@ const char *ft_backend_host_name(void) {
 }
 
 /* SimGrid's Fortran sentinels (libsimgrid: mpi_in_place_, ...). */
-extern int mpi_in_place_, mpi_status_ignore_, mpi_statuses_ignore_;
+extern int mpi_in_place_, mpi_status_ignore_, mpi_statuses_ignore_, mpi_bottom_;
 
 int ft_backend_f_in_place(const void *p) { return p == &mpi_in_place_; }
+int ft_backend_f_bottom(const void *p) { return p == &mpi_bottom_; }
 int ft_backend_f_status_ignore(const void *p) {
   return p == &mpi_status_ignore_;
 }
@@ -65,6 +66,10 @@ int ft_backend_f_statuses_ignore(const void *p) {
 
 void ft_backend_status_c2f(const MPI_Status *c, MPI_Fint *f) {
   memcpy(f, c, sizeof *c);
+}
+
+void ft_backend_status_f2c(const MPI_Fint *f, MPI_Status *c) {
+  memcpy(c, f, sizeof *c);
 }
 
 void ft_backend_sleep(double seconds) {

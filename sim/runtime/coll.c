@@ -429,12 +429,68 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
   return MPI_SUCCESS;
 }
 
+/* MPI_IN_PLACE (MPI-3.1, 5.8): the data to send is taken from the receive
+ * buffer, block i (rdispls[i], rcounts[i] of rtype, or bytes at rdispls[i]
+ * of rtypes[i] with byte displacements) going to rank i, and replaced by
+ * what rank i sends. Each block is first packed into a copy (ft_pack_copy),
+ * which is sent as MPI_PACKED (received as any type of the same
+ * signature, MPI-3.1, 4.2): the exchange then runs as without
+ * MPI_IN_PLACE. */
+static void **in_place_blocks(void *rbuf, const int rcounts[],
+                              const int rdispls[], MPI_Datatype rtype,
+                              const MPI_Datatype rtypes[], struct ft_comm *c,
+                              int bytes[]) {
+  void **blocks = calloc((size_t)c->size, sizeof *blocks);
+  if (!blocks)
+    ft_fatal("out of memory in an all-to-all with MPI_IN_PLACE");
+  for (int i = 0; i < c->size; i++) {
+    size_t packed;
+    const void *at_i =
+        rtypes ? (const char *)rbuf + rdispls[i] : at(rbuf, rdispls[i], rtype);
+    blocks[i] = ft_pack_copy(at_i, rcounts[i], rtypes ? rtypes[i] : rtype,
+                             c->coll, &packed);
+    bytes[i] = (int)packed; /* at most INT_MAX (ft_pack_copy) */
+  }
+  return blocks;
+}
+
+static void free_blocks(void **blocks, int n) {
+  for (int i = 0; i < n; i++)
+    free(blocks[i]);
+  free(blocks);
+}
+
+static int alltoall_in_place(void *rbuf, const int rcounts[],
+                             const int rdispls[], MPI_Datatype rtype,
+                             const MPI_Datatype rtypes[], struct ft_comm *c) {
+  int n = c->size, r = c->rank;
+  int *bytes = malloc((size_t)n * sizeof *bytes);
+  if (!bytes)
+    ft_fatal("out of memory in an all-to-all with MPI_IN_PLACE");
+  void **blocks =
+      in_place_blocks(rbuf, rcounts, rdispls, rtype, rtypes, c, bytes);
+  for (int i = 0; i < n; i++) {
+    int dst = (r + i) % n, src = (r - i + n) % n;
+    void *into =
+        rtypes ? (char *)rbuf + rdispls[src] : at(rbuf, rdispls[src], rtype);
+    ft_pmpi_check(ft_sendrecv_internal(blocks[dst], bytes[dst], MPI_PACKED, dst,
+                                       into, rcounts[src],
+                                       rtypes ? rtypes[src] : rtype, src,
+                                       TAG_ALLTOALL, c->coll),
+                  "MPI_Sendrecv");
+  }
+  free_blocks(blocks, n);
+  free(bytes);
+  return MPI_SUCCESS;
+}
+
 static int alltoallv_call(const void *sbuf, const int scounts[],
                           const int sdispls[], MPI_Datatype stype, void *rbuf,
                           const int rcounts[], const int rdispls[],
                           MPI_Datatype rtype, MPI_Comm comm) {
-  if (sbuf == MPI_IN_PLACE) /* stopped, not a silent error code */
-    ft_unsupported("MPI_Alltoallv with MPI_IN_PLACE");
+  if (sbuf == MPI_IN_PLACE)
+    return alltoall_in_place(rbuf, rcounts, rdispls, rtype, NULL,
+                             ft_comm_get(comm));
   return alltoallv_pairwise(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                             rdispls, rtype, ft_comm_get(comm));
 }
@@ -442,13 +498,14 @@ static int alltoallv_call(const void *sbuf, const int scounts[],
 static int alltoall_call(const void *sbuf, int scount, MPI_Datatype stype,
                          void *rbuf, int rcount, MPI_Datatype rtype,
                          MPI_Comm comm) {
-  if (sbuf == MPI_IN_PLACE)
-    ft_unsupported("MPI_Alltoall with MPI_IN_PLACE");
   struct ft_comm *c = ft_comm_get(comm);
   int *sc, *sd, *rc, *rd;
   regular(scount, c->size, &sc, &sd);
   regular(rcount, c->size, &rc, &rd);
-  int err = alltoallv_pairwise(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, c);
+  int err =
+      sbuf == MPI_IN_PLACE
+          ? alltoall_in_place(rbuf, rc, rd, rtype, NULL, c)
+          : alltoallv_pairwise(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, c);
   free(sc);
   free(sd);
   free(rc);
@@ -478,7 +535,8 @@ static int alltoallw_call(const void *sbuf, const int scounts[],
                           void *rbuf, const int rcounts[], const int rdispls[],
                           const MPI_Datatype rtypes[], MPI_Comm comm) {
   if (sbuf == MPI_IN_PLACE)
-    ft_unsupported("MPI_Alltoallw with MPI_IN_PLACE");
+    return alltoall_in_place(rbuf, rcounts, rdispls, MPI_DATATYPE_NULL, rtypes,
+                             ft_comm_get(comm));
   return alltoallw_pairwise(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
                             rdispls, rtypes, ft_comm_get(comm));
 }

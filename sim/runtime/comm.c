@@ -52,6 +52,8 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->id = 0;
   c->name = user == MPI_COMM_SELF ? 1 : -1;
   c->gates = 0;
+  c->topo = MPI_UNDEFINED;
+  c->n_group_gates = 0;
   c->errhandler = MPI_ERRORS_ARE_FATAL;
   FT_PMPI(Comm_dup, inner, &c->coll);
   /* The library returns its errors on the runtime's communicators (SMPI
@@ -356,18 +358,79 @@ static int derive_name(const struct ft_comm *parent, int k,
   return name;
 }
 
+int ft_comm_group_key(const struct ft_comm *c, MPI_Group group, int tag,
+                      int *leader, int *members) {
+  MPI_Group parent;
+  int n = 0;
+  FT_PMPI(Group_size, group, &n);
+  FT_PMPI(Comm_group, c->p2p, &parent);
+  uint32_t h = 2166136261u ^ (uint32_t)tag;
+  *leader = -1;
+  for (int r = 0; r < n; r++) {
+    int in_parent = MPI_UNDEFINED;
+    FT_PMPI(Group_translate_ranks, group, 1, &r, parent, &in_parent);
+    int app = in_parent == MPI_UNDEFINED ? -1 : ft_comm_app_rank(c, in_parent);
+    if (r == 0)
+      *leader = app;
+    h = (h ^ (uint32_t)app) * 16777619u;
+  }
+  FT_PMPI(Group_free, &parent);
+  *members = n;
+  return (int)(h & 0x7fffffff);
+}
+
+int ft_comm_group_made(const struct ft_comm *c, int key) {
+  for (int i = 0; i < c->n_group_gates; i++)
+    if (c->group_gates[i].key == key)
+      return c->group_gates[i].made;
+  return 0;
+}
+
+/* Counts a call of MPI_Comm_create_group on c; returns its number among
+ * those with that key. */
+static int count_group_call(struct ft_comm *c, int key) {
+  for (int i = 0; i < c->n_group_gates; i++)
+    if (c->group_gates[i].key == key)
+      return ++c->group_gates[i].made;
+  if (c->n_group_gates == FT_MAX_GROUP_KEYS)
+    ft_fatal("MPI_Comm_create_group with more than %d groups or tags on one "
+             "communicator: ftsim's runtime counts at most %d",
+             FT_MAX_GROUP_KEYS, FT_MAX_GROUP_KEYS);
+  c->group_gates[c->n_group_gates++] = (struct ft_group_gates){key, 1};
+  return 1;
+}
+
+/* The number that tells apart the creations on a parent: its k-th
+ * collective creation, or for MPI_Comm_create_group, whose calls only the
+ * group's members count, a value of the key and the count, above every k
+ * (bit 30 set). */
+static int creation_number(struct ft_comm *parent,
+                           const struct ft_gate_call *call) {
+  if (call->kind != FT_GATE_CREATE_GROUP)
+    return ++parent->gates;
+  int leader, members;
+  int key =
+      ft_comm_group_key(parent, call->group, call->color, &leader, &members);
+  int made = count_group_call(parent, key);
+  return (int)((derive_id((uint64_t)(uint32_t)key, made, 0) & 0x3fffffff) |
+               0x40000000);
+}
+
 /* A creation call made for real: registered, and remembered. */
 static int created_now(int rc, const struct ft_gate_call *call,
                        MPI_Comm *newcomm) {
   if (rc != MPI_SUCCESS)
     return rc;
   struct ft_comm *parent = ft_comm_get(call->user);
-  int k = ++parent->gates;
+  int k = creation_number(parent, call);
   if (*newcomm != MPI_COMM_NULL) {
     struct ft_comm *c = ft_comm_register(*newcomm, *newcomm);
     c->id = parent->id ? derive_id(parent->id, k, members_tag(c)) : 0;
     c->name = parent->name >= 0 ? derive_name(parent, k, c) : -1;
     c->errhandler = parent->errhandler; /* MPI-3.1, 8.3 */
+    c->topo = call->kind == FT_GATE_CART || call->kind == FT_GATE_CART_SUB
+                  ? MPI_CART
+                  : MPI_UNDEFINED;
   }
   if (ft_runtime()->ml) {
     /* At the frontier, the cursor follows; a call a failed life entered,
@@ -403,6 +466,9 @@ int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm) {
     break;
   case FT_GATE_CART_SUB:
     rc = PMPI_Cart_sub(in, call->dims, newcomm);
+    break;
+  case FT_GATE_CREATE_GROUP:
+    rc = PMPI_Comm_create_group(in, call->group, call->color, newcomm);
     break;
   }
   ft_backend_bench_restart();
@@ -442,10 +508,50 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   return ft_gate_create(&call, newcomm);
 }
 
+/* Collective over the group's members only: its gate counts them, not the
+ * parent's (gate.c). */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+                          MPI_Comm *newcomm) {
+  if (replay_creation(newcomm))
+    return MPI_SUCCESS;
+  struct ft_gate_call call = {
+      .kind = FT_GATE_CREATE_GROUP, .user = comm, .group = group, .color = tag};
+  return ft_gate_create(&call, newcomm);
+}
+
 /* MPI_COMM_WORLD is the application's world, not the library's (which
  * holds the service ranks). */
 int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result) {
   return PMPI_Comm_compare(ft_comm_inner(a), ft_comm_inner(b), result);
+}
+
+/* The attributes MPI_COMM_WORLD carries describe the application's world:
+ * MPI_UNIVERSE_SIZE is its size, not the library's (which counts the
+ * service ranks). Others (MPI_TAG_UB, MPI_WTIME_IS_GLOBAL, the
+ * application's own keys) are the library's, on the communicator the
+ * application holds. */
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
+  struct ft_runtime *rt = ft_runtime();
+  if (comm == MPI_COMM_WORLD && keyval == MPI_UNIVERSE_SIZE &&
+      rt->app_ranks > 0) {
+    rt->universe_size = rt->app_ranks;
+    *(int **)value = &rt->universe_size;
+    *flag = 1;
+    return MPI_SUCCESS;
+  }
+  return PMPI_Comm_get_attr(comm, keyval, value, flag);
+}
+
+/* SMPI 3.32's MPI_Topo_test aborts the run ("Not yet implemented"): the
+ * runtime knows which communicators it made as cartesian ones. Graph
+ * topologies are refused (unsupported.c). */
+int MPI_Topo_test(MPI_Comm comm, int *status) {
+  int rc = ft_err_comm("MPI_Topo_test", comm);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  const struct ft_comm *c = ft_comm_lookup(comm);
+  *status = c ? c->topo : MPI_UNDEFINED;
+  return MPI_SUCCESS;
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {

@@ -83,3 +83,18 @@ void ft_delivery_completed(MPI_Request req, const MPI_Status *status) {
       return;
     }
 }
+
+void ft_delivery_cancelled(MPI_Request req) {
+  for (size_t i = n_posted; i-- > 0;)
+    if (posted[i].req == req) {
+      posted[i] = posted[--n_posted];
+      return;
+    }
+}
+
+int ft_delivery_is_posted(MPI_Request req) {
+  for (size_t i = 0; req != MPI_REQUEST_NULL && i < n_posted; i++)
+    if (posted[i].req == req)
+      return 1;
+  return 0;
+}

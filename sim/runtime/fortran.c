@@ -4,6 +4,7 @@
  * bindings call its internals directly (DESIGN.md). So the runtime defines
  * the mpi_*_ symbols itself; each converts Fortran handles and forwards to
  * the interposed C function, so C and Fortran take the same path. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "backend.h"
@@ -19,8 +20,12 @@ typedef MPI_Fint F; /* a Fortran INTEGER */
 
 static MPI_Comm comm_of(const F *f) { return MPI_Comm_f2c(*f); }
 static MPI_Datatype type_of(const F *f) { return MPI_Type_f2c(*f); }
+/* A buffer argument: Fortran's MPI_BOTTOM (a variable of the library's) is
+ * C's MPI_BOTTOM, from which a datatype of absolute addresses
+ * (MPI_GET_ADDRESS) starts; MPI_IN_PLACE where the call allows it. */
+static void *buf_of(void *p) { return ft_backend_f_bottom(p) ? MPI_BOTTOM : p; }
 static const void *in_buf(const void *p) {
-  return ft_backend_f_in_place(p) ? MPI_IN_PLACE : p;
+  return ft_backend_f_in_place(p) ? MPI_IN_PLACE : buf_of((void *)p);
 }
 
 /* Status out-parameters: a C status to fill, or MPI_STATUS_IGNORE. */
@@ -161,63 +166,68 @@ void mpi_comm_call_errhandler_(F *comm, F *code, F *ierr) {
 
 void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                F *ierr) {
-  *ierr = MPI_Send(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+  *ierr =
+      MPI_Send(buf_of(buf), *count, type_of(type), *dest, *tag, comm_of(comm));
 }
 void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *ierr) {
-  *ierr = MPI_Ssend(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+  *ierr =
+      MPI_Ssend(buf_of(buf), *count, type_of(type), *dest, *tag, comm_of(comm));
 }
 void mpi_rsend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *ierr) {
-  *ierr = MPI_Rsend(buf, *count, type_of(type), *dest, *tag, comm_of(comm));
+  *ierr =
+      MPI_Rsend(buf_of(buf), *count, type_of(type), *dest, *tag, comm_of(comm));
 }
 void mpi_issend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                  F *request, F *ierr) {
   MPI_Request r;
-  *ierr =
-      MPI_Issend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *ierr = MPI_Issend(buf_of(buf), *count, type_of(type), *dest, *tag,
+                     comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_irsend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                  F *request, F *ierr) {
   MPI_Request r;
-  *ierr =
-      MPI_Irsend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *ierr = MPI_Irsend(buf_of(buf), *count, type_of(type), *dest, *tag,
+                     comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_sendrecv_replace_(void *buf, F *count, F *type, F *dest, F *stag,
                            F *source, F *rtag, F *comm, F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr = MPI_Sendrecv_replace(buf, *count, type_of(type), *dest, *stag,
+  *ierr = MPI_Sendrecv_replace(buf_of(buf), *count, type_of(type), *dest, *stag,
                                *source, *rtag, comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr = MPI_Recv(buf, *count, type_of(type), *source, *tag, comm_of(comm), s);
+  *ierr = MPI_Recv(buf_of(buf), *count, type_of(type), *source, *tag,
+                   comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
                 F *request, F *ierr) {
   MPI_Request r;
-  *ierr = MPI_Isend(buf, *count, type_of(type), *dest, *tag, comm_of(comm), &r);
+  *ierr = MPI_Isend(buf_of(buf), *count, type_of(type), *dest, *tag,
+                    comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                 F *request, F *ierr) {
   MPI_Request r;
-  *ierr =
-      MPI_Irecv(buf, *count, type_of(type), *source, *tag, comm_of(comm), &r);
+  *ierr = MPI_Irecv(buf_of(buf), *count, type_of(type), *source, *tag,
+                    comm_of(comm), &r);
   *request = MPI_Request_c2f(r);
 }
 void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
                    void *rbuf, F *rcount, F *rtype, F *source, F *rtag, F *comm,
                    F *status, F *ierr) {
   MPI_Status tmp, *s = c_status(status, &tmp);
-  *ierr =
-      MPI_Sendrecv(sbuf, *scount, type_of(stype), *dest, *stag, rbuf, *rcount,
-                   type_of(rtype), *source, *rtag, comm_of(comm), s);
+  *ierr = MPI_Sendrecv(buf_of(sbuf), *scount, type_of(stype), *dest, *stag,
+                       buf_of(rbuf), *rcount, type_of(rtype), *source, *rtag,
+                       comm_of(comm), s);
   f_status(s, status);
 }
 void mpi_probe_(F *source, F *tag, F *comm, F *status, F *ierr) {
@@ -289,6 +299,83 @@ void mpi_request_free_(F *request, F *ierr) {
   *ierr = MPI_Request_free(&r);
   *request = MPI_Request_c2f(r);
 }
+void mpi_comm_create_group_(F *comm, F *group, F *tag, F *newcomm, F *ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_create_group(comm_of(comm), MPI_Group_f2c(*group), *tag, &c);
+  *newcomm = MPI_Comm_c2f(c);
+}
+/* ---- Queries answered by the runtime (comm.c, types.c) ---- */
+
+/* A predefined attribute is an INTEGER in Fortran (C gives a pointer to
+ * it); an application's own is the value it set. */
+void mpi_comm_get_attr_(F *comm, F *keyval, MPI_Aint *value, F *flag, F *ierr) {
+  void *v = NULL;
+  int fl = 0, k = *keyval;
+  *ierr = MPI_Comm_get_attr(comm_of(comm), k, &v, &fl);
+  *flag = fl;
+  if (!fl)
+    return;
+  int predefined = k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO ||
+                   k == MPI_WTIME_IS_GLOBAL || k == MPI_UNIVERSE_SIZE ||
+                   k == MPI_APPNUM || k == MPI_LASTUSEDCODE;
+  *value = predefined ? *(const int *)v : (MPI_Aint)(intptr_t)v;
+}
+void mpi_topo_test_(F *comm, F *status, F *ierr) {
+  int st = MPI_UNDEFINED;
+  *ierr = MPI_Topo_test(comm_of(comm), &st);
+  *status = st;
+}
+void mpi_get_elements_(F *status, F *type, F *count, F *ierr) {
+  MPI_Status c;
+  int n = 0;
+  ft_backend_status_f2c(status, &c);
+  *ierr = MPI_Get_elements(&c, type_of(type), &n);
+  *count = n;
+}
+void mpi_cancel_(F *request, F *ierr) {
+  MPI_Request r = MPI_Request_f2c(*request);
+  *ierr = MPI_Cancel(&r);
+}
+
+/* ---- Persistent requests (persist.c) ---- */
+
+void mpi_send_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                    F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Send_init(buf_of(buf), *count, type_of(type), *dest, *tag,
+                        comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_ssend_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                     F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ssend_init(buf_of(buf), *count, type_of(type), *dest, *tag,
+                         comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_rsend_init_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+                     F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Rsend_init(buf_of(buf), *count, type_of(type), *dest, *tag,
+                         comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_recv_init_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
+                    F *request, F *ierr) {
+  MPI_Request r;
+  *ierr = MPI_Recv_init(buf_of(buf), *count, type_of(type), *source, *tag,
+                        comm_of(comm), &r);
+  *request = MPI_Request_c2f(r);
+}
+void mpi_start_(F *request, F *ierr) {
+  MPI_Request r = MPI_Request_f2c(*request);
+  *ierr = MPI_Start(&r);
+}
+void mpi_startall_(F *n, F *requests, F *ierr) {
+  MPI_Request *r = to_c(*n, requests);
+  *ierr = MPI_Startall(*n, r);
+  from_c(*n, r, requests);
+}
 void mpi_testall_(F *n, F *requests, F *flag, F *statuses, F *ierr) {
   MPI_Status *tmp, *s = c_statuses(*n, statuses, &tmp);
   MPI_Request *r = to_c(*n, requests);
@@ -329,53 +416,54 @@ void mpi_testsome_(F *n, F *requests, F *outcount, F *indices, F *statuses,
 
 void mpi_barrier_(F *comm, F *ierr) { *ierr = MPI_Barrier(comm_of(comm)); }
 void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Bcast(buf, *count, type_of(type), *root, comm_of(comm));
+  *ierr = MPI_Bcast(buf_of(buf), *count, type_of(type), *root, comm_of(comm));
 }
 void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root,
                  F *comm, F *ierr) {
-  *ierr = MPI_Reduce(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
-                     *root, comm_of(comm));
+  *ierr = MPI_Reduce(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
+                     MPI_Op_f2c(*op), *root, comm_of(comm));
 }
 void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
                     F *ierr) {
-  *ierr = MPI_Allreduce(in_buf(sbuf), rbuf, *count, type_of(type),
+  *ierr = MPI_Allreduce(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
                         MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_gather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                  F *rtype, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Gather(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
-                     type_of(rtype), *root, comm_of(comm));
+  *ierr = MPI_Gather(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                     *rcount, type_of(rtype), *root, comm_of(comm));
 }
 void mpi_gatherv_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts,
                   F *displs, F *rtype, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Gatherv(in_buf(sbuf), *scount, type_of(stype), rbuf, rcounts,
-                      displs, type_of(rtype), *root, comm_of(comm));
+  *ierr = MPI_Gatherv(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                      rcounts, displs, type_of(rtype), *root, comm_of(comm));
 }
 void mpi_scatter_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                   F *rtype, F *root, F *comm, F *ierr) {
-  *ierr = MPI_Scatter(sbuf, *scount, type_of(stype), (void *)in_buf(rbuf),
-                      *rcount, type_of(rtype), *root, comm_of(comm));
+  *ierr =
+      MPI_Scatter(buf_of(sbuf), *scount, type_of(stype), (void *)in_buf(rbuf),
+                  *rcount, type_of(rtype), *root, comm_of(comm));
 }
 void mpi_scatterv_(void *sbuf, F *scounts, F *displs, F *stype, void *rbuf,
                    F *rcount, F *rtype, F *root, F *comm, F *ierr) {
-  *ierr =
-      MPI_Scatterv(sbuf, scounts, displs, type_of(stype), (void *)in_buf(rbuf),
-                   *rcount, type_of(rtype), *root, comm_of(comm));
+  *ierr = MPI_Scatterv(buf_of(sbuf), scounts, displs, type_of(stype),
+                       (void *)in_buf(rbuf), *rcount, type_of(rtype), *root,
+                       comm_of(comm));
 }
 void mpi_allgather_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                     F *rtype, F *comm, F *ierr) {
-  *ierr = MPI_Allgather(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
-                        type_of(rtype), comm_of(comm));
+  *ierr = MPI_Allgather(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                        *rcount, type_of(rtype), comm_of(comm));
 }
 void mpi_allgatherv_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts,
                      F *displs, F *rtype, F *comm, F *ierr) {
-  *ierr = MPI_Allgatherv(in_buf(sbuf), *scount, type_of(stype), rbuf, rcounts,
-                         displs, type_of(rtype), comm_of(comm));
+  *ierr = MPI_Allgatherv(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                         rcounts, displs, type_of(rtype), comm_of(comm));
 }
 void mpi_alltoall_(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,
                    F *rtype, F *comm, F *ierr) {
-  *ierr = MPI_Alltoall(in_buf(sbuf), *scount, type_of(stype), rbuf, *rcount,
-                       type_of(rtype), comm_of(comm));
+  *ierr = MPI_Alltoall(in_buf(sbuf), *scount, type_of(stype), buf_of(rbuf),
+                       *rcount, type_of(rtype), comm_of(comm));
 }
 void mpi_alltoallv_(void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf,
                     F *rcounts, F *rdispls, F *rtype, F *comm, F *ierr) {
@@ -384,23 +472,24 @@ void mpi_alltoallv_(void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf,
 }
 void mpi_scan_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
                F *ierr) {
-  *ierr = MPI_Scan(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
-                   comm_of(comm));
+  *ierr = MPI_Scan(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
+                   MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_exscan_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm,
                  F *ierr) {
-  *ierr = MPI_Exscan(in_buf(sbuf), rbuf, *count, type_of(type), MPI_Op_f2c(*op),
-                     comm_of(comm));
+  *ierr = MPI_Exscan(in_buf(sbuf), buf_of(rbuf), *count, type_of(type),
+                     MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_reduce_scatter_(void *sbuf, void *rbuf, F *rcounts, F *type, F *op,
                          F *comm, F *ierr) {
-  *ierr = MPI_Reduce_scatter(in_buf(sbuf), rbuf, rcounts, type_of(type),
+  *ierr = MPI_Reduce_scatter(in_buf(sbuf), buf_of(rbuf), rcounts, type_of(type),
                              MPI_Op_f2c(*op), comm_of(comm));
 }
 void mpi_reduce_scatter_block_(void *sbuf, void *rbuf, F *rcount, F *type,
                                F *op, F *comm, F *ierr) {
-  *ierr = MPI_Reduce_scatter_block(in_buf(sbuf), rbuf, *rcount, type_of(type),
-                                   MPI_Op_f2c(*op), comm_of(comm));
+  *ierr =
+      MPI_Reduce_scatter_block(in_buf(sbuf), buf_of(rbuf), *rcount,
+                               type_of(type), MPI_Op_f2c(*op), comm_of(comm));
 }
 
 /* Type arrays: Fortran handles -> a C array (free it). */
@@ -417,8 +506,8 @@ void mpi_alltoallw_(void *sbuf, F *scounts, F *sdispls, F *stypes, void *rbuf,
   int n = 0;
   MPI_Comm_size(comm_of(comm), &n);
   MPI_Datatype *st = types_of(n, stypes), *rt = types_of(n, rtypes);
-  *ierr = MPI_Alltoallw(in_buf(sbuf), scounts, sdispls, st, rbuf, rcounts,
-                        rdispls, rt, comm_of(comm));
+  *ierr = MPI_Alltoallw(in_buf(sbuf), scounts, sdispls, st, buf_of(rbuf),
+                        rcounts, rdispls, rt, comm_of(comm));
   free(st);
   free(rt);
 }
@@ -462,13 +551,8 @@ FT_UNSUPPORTED_F(mpi_ineighbor_alltoallw_, "MPI_Ineighbor_alltoallw")
 FT_UNSUPPORTED_F(mpi_bsend_, "MPI_Bsend")
 FT_UNSUPPORTED_F(mpi_ibsend_, "MPI_Ibsend")
 FT_UNSUPPORTED_F(mpi_bsend_init_, "MPI_Bsend_init")
-FT_UNSUPPORTED_F(mpi_send_init_, "MPI_Send_init")
-FT_UNSUPPORTED_F(mpi_ssend_init_, "MPI_Ssend_init")
-FT_UNSUPPORTED_F(mpi_rsend_init_, "MPI_Rsend_init")
-FT_UNSUPPORTED_F(mpi_recv_init_, "MPI_Recv_init")
 FT_UNSUPPORTED_F(mpi_mprobe_, "MPI_Mprobe")
 FT_UNSUPPORTED_F(mpi_improbe_, "MPI_Improbe")
-FT_UNSUPPORTED_F(mpi_comm_create_group_, "MPI_Comm_create_group")
 FT_UNSUPPORTED_F(mpi_comm_idup_, "MPI_Comm_idup")
 FT_UNSUPPORTED_F(mpi_graph_create_, "MPI_Graph_create")
 FT_UNSUPPORTED_F(mpi_dist_graph_create_, "MPI_Dist_graph_create")

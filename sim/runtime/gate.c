@@ -3,7 +3,8 @@
  * Every blocking call of the application waits on the control receive too
  * (control.h), so that a rollback order or a peer's request reaches it. A
  * collective call the MPI library makes (the creations of communicators:
- * MPI_Comm_dup, _split, _split_type, _create, MPI_Cart_create, _sub) cannot: a
+ * MPI_Comm_dup, _split, _split_type, _create, _create_group, MPI_Cart_create,
+ * _sub) cannot: a
  * rank inside it waits for every member, deaf to control. If a member is taken
  * away by a rollback before it joins, the others wait for ever (issue 13: lu's
  * final MPI_Comm_split, `fail 1 at 0.385`, rank 3 never saw its ROLLBACK; under
@@ -12,7 +13,8 @@
  * So under a recovering protocol a creation first passes a gate: each
  * member tells the parent's rank 0 (the leader) it entered, and waits,
  * handling control, for the leader's decision; the leader decides "make it"
- * once every member entered, and only then does any member call the MPI
+ * once every member entered (MPI_Comm_create_group: every member of the
+ * group, its rank 0 leading), and only then does any member call the MPI
  * library, which then completes without help. A rollback can still take a
  * member away between its ENTER and the decision: its recovery first waits
  * for that decision (ft_gate_settle) and makes the call if the others make
@@ -32,7 +34,7 @@
  * ends before control is posted; MPI_Finalize's reductions come after the
  * dispatcher's FINISH, after which it injects no failure; MPI_Abort ends
  * the run. The calls the runtime cannot make safe (nonblocking and
- * neighbourhood collectives, buffered and persistent sends, matched probes,
+ * neighbourhood collectives, buffered sends, matched probes,
  * intercommunicators, graph topologies, windows, files...) stop the run at
  * once (unsupported.c). */
 #include <stdlib.h>
@@ -130,6 +132,13 @@ int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
     return ft_comm_make(call, newcomm);
   uint64_t id = c->id;
   int k = c->gates + 1, members = c->size, leader = ft_comm_app_rank(c, 0);
+  if (call->kind == FT_GATE_CREATE_GROUP) { /* the group's members only */
+    int key = ft_comm_group_key(c, call->group, call->color, &leader, &members);
+    id ^= (uint64_t)(uint32_t)key << 16 | 0x8000000000000000u;
+    k = ft_comm_group_made(c, key) + 1;
+    if (members <= 1 || leader < 0)
+      return ft_comm_make(call, newcomm);
+  }
   /* Message logging: a restarted rank whose last life entered this very
    * call and whose ENTER still counts (ft_gate_settle kept it). */
   int again = rt->gate.active && rt->gate.id == id && rt->gate.k == k;

@@ -291,6 +291,16 @@ int ft_ml_waitall(int n, MPI_Request reqs_[], MPI_Status statuses[]) {
   return MPI_SUCCESS;
 }
 
+int ft_ml_request_free(MPI_Request *req) {
+  struct ml_req r;
+  if (take(*req, &r) && r.recv)
+    ft_fatal("MPI_Request_free of an active receive is not supported under "
+             "protocol %s: its delivery would be neither counted nor logged; "
+             "wait for it instead",
+             ft_runtime()->protocol->name);
+  return PMPI_Request_free(req);
+}
+
 /* The non-deterministic completion calls ("NDD"): replayed as the core
  * says (APP_COMPLETION) below its horizon, told to it as COMPLETION events
  * otherwise. */
@@ -444,9 +454,11 @@ static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
   int k = replay_completion(rt, n, reqs_, idx, st);
   if (k < 0) {
     MPI_Request *before = copy_handles(n, reqs_);
-    int flag = 0, d;
+    int d;
     k = 0;
-    while (!all && (d = first_done(n, reqs_)) >= 0) {
+    /* MPI_Testall too completes what is done (SMPI's does so, and loses
+     * the statuses: p2p.c): each is a completion, counted and logged. */
+    while ((d = first_done(n, reqs_)) >= 0) {
       finish_done(&reqs_[d], &st[k]);
       idx[k++] = d;
     }
@@ -454,13 +466,6 @@ static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
       live_completion(rt, before, idx, k, st);
       free(before);
       before = NULL;
-    } else if (all) {
-      FT_PMPI(Testall, n, reqs_, &flag, st);
-      for (int i = 0; flag && i < n; i++)
-        if (before[i] != MPI_REQUEST_NULL)
-          idx[k++] = i;
-      for (int i = 0; i < k; i++)
-        st[i] = st[idx[i]];
     } else {
       FT_PMPI(Testsome, n, reqs_, &k, idx, st);
       if (k == MPI_UNDEFINED)

@@ -163,6 +163,11 @@ int ft_ml_testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]);
 int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
                  MPI_Status *status);
 int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status);
+/* MPI_Request_free of an operation of the application: a send is
+ * forgotten (its sender-based copy stays in the log, as the wire may still
+ * read it); a receive stops the run (its delivery would never be counted
+ * nor logged). */
+int ft_ml_request_free(MPI_Request *req);
 /* A failure: the receives of the lost life become zombies (see ml_ops.c);
  * what they took is counted. */
 void ft_ml_drop_requests(void);

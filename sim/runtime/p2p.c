@@ -563,21 +563,35 @@ static int testall_call(int n, MPI_Request requests[], int *flag,
   poll_sometimes();
   if (ml())
     return ft_ml_testall(n, requests, flag, statuses);
-  if (!ft_runtime()->track_deliveries)
-    return PMPI_Testall(n, requests, flag, statuses);
   MPI_Request small[16];
-  MPI_Status small_st[16];
+  MPI_Status small_st[16], small_some[16];
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status *st = statuses_for(n, statuses, small_st);
-  int rc = PMPI_Testall(n, requests, flag, st);
-  /* SMPI completes (and nulls) the requests that are done even when not
-   * all are: each of them is a delivery. */
-  for (int i = 0; i < n; i++)
-    if (before[i] != MPI_REQUEST_NULL && requests[i] == MPI_REQUEST_NULL) {
+  MPI_Status *some = statuses_for(n, MPI_STATUSES_IGNORE, small_some);
+  int idx_small[16],
+      *idx = n <= 16 ? idx_small : malloc((size_t)n * sizeof *idx);
+  if (!idx)
+    ft_fatal("out of memory in MPI_Testall on %d requests", n);
+  /* SMPI's MPI_Testall completes (and nulls) the requests that are done
+   * even when not all are, and loses their statuses: MPI_Testsome
+   * completes the same and keeps them (p2p.c's MPI_Testall holds a
+   * persistent request's). Each is a delivery. */
+  int out = 0, rc = PMPI_Testsome(n, requests, &out, idx, some);
+  for (int k = 0; out != MPI_UNDEFINED && k < out; k++) {
+    int i = idx[k];
+    st[i] = some[k];
+    if (ft_runtime()->track_deliveries) {
       ft_pending_done(before[i]);
       ft_delivery_completed(before[i], &st[i]);
     }
+  }
+  *flag = 1;
+  for (int i = 0; i < n; i++)
+    *flag &= requests[i] == MPI_REQUEST_NULL;
+  if (idx != idx_small)
+    free(idx);
   handles_free(before, small);
+  statuses_free(some, MPI_STATUSES_IGNORE, small_some);
   statuses_free(st, statuses, small_st);
   return rc;
 }
@@ -624,12 +638,101 @@ static int testsome_call(int n, MPI_Request requests[], int *outcount,
   return rc;
 }
 
-/* A request the application lets go: the runtime cannot wait for it any
- * more either (a rollback before it completes leaves it to SMPI). */
+/* A request the application lets go (MPI-3.1, 3.7.3: an operation in
+ * flight completes on its own). A send: the runtime cannot wait for it any
+ * more either (a rollback before it completes leaves it to SMPI; under
+ * message logging its sender-based copy stays in the log). A receive: under
+ * a protocol that recovers, nobody would tell the core of its delivery
+ * (vcl's channel state, message logging's counts): refused, by name. */
 int MPI_Request_free(MPI_Request *request) {
-  if (!ft_runtime()->ml)
-    ft_pending_done(*request);
+  if (ft_persist_free(request) != -1)
+    return MPI_SUCCESS;
+  struct ft_runtime *rt = ft_runtime();
+  if (*request == MPI_REQUEST_NULL)
+    return ft_err_raise("MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                        "MPI_REQUEST_NULL");
+  if (rt->ml)
+    return ft_ml_request_free(request);
+  if (rt->recovering_protocol && ft_delivery_is_posted(*request))
+    ft_fatal("MPI_Request_free of an active receive is not supported under "
+             "protocol %s: its delivery would never reach the protocol; wait "
+             "for the receive, or cancel it first (MPI_Cancel)",
+             rt->protocol->name);
+  ft_pending_done(*request);
   return PMPI_Request_free(request);
+}
+
+/* SMPI 3.32's MPI_Waitany, which the interruptible waits use (control.c),
+ * never completes a cancelled request (cover_check under pcl hung in
+ * MPI_Wait). So the runtime completes the receive at once with MPI_Wait,
+ * which does (cancelled, or received if the message had matched it: then a
+ * delivery, told to the protocol), and the application's handle becomes
+ * one whose next wait or test reports that status (persist.c). */
+static int cancel_receive(MPI_Request *request) {
+  MPI_Request before = *request;
+  MPI_Status st;
+  int rc = PMPI_Cancel(request);
+  if (rc != MPI_SUCCESS)
+    return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, rc);
+  int cancelled = 0;
+  FT_PMPI(Wait, request, &st);
+  FT_PMPI(Test_cancelled, &st, &cancelled);
+  ft_pending_done(before);
+  if (cancelled)
+    ft_delivery_cancelled(before);
+  else
+    ft_delivery_completed(before, &st);
+  ft_persist_completed(request, &st);
+  return MPI_SUCCESS;
+}
+
+/* A cancelled receive completes with MPI_Test_cancelled true and delivers
+ * nothing. Cancelling a send is refused under a
+ * protocol that recovers: the core has counted it as sent (vcl's channel
+ * counts), and whether the cancel succeeds depends on timing that a
+ * rollback cannot reproduce. Under message logging a receive is refused
+ * too: whether its cancel succeeds depends on when the message comes, and
+ * a restarted rank's replay (messages resent at once) would decide
+ * differently. */
+int MPI_Cancel(MPI_Request *request) {
+  int rc = ft_persist_cancel(request);
+  if (rc != -1)
+    return rc;
+  struct ft_runtime *rt = ft_runtime();
+  if (*request == MPI_REQUEST_NULL)
+    return ft_err_raise("MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                        "MPI_REQUEST_NULL");
+  if (rt->ml)
+    ft_fatal("MPI_Cancel is not supported under protocol %s: whether a "
+             "cancel succeeds depends on timing that a restarted rank's "
+             "replay cannot reproduce",
+             rt->protocol->name);
+  if (!rt->recovering_protocol)
+    return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, PMPI_Cancel(request));
+  if (!ft_delivery_is_posted(*request))
+    ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
+             "protocol has counted the message as sent",
+             rt->protocol->name);
+  return cancel_receive(request);
+}
+
+/* A persistent request's MPI_Start (persist.c): the runtime's nonblocking
+ * operation, as MPI_Isend, MPI_Issend, MPI_Irsend or MPI_Irecv would post
+ * it. */
+int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req) {
+  switch (p->kind) {
+  case FT_PERSIST_SEND:
+    return isend_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm, req);
+  case FT_PERSIST_SSEND:
+    return issend_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm,
+                       req);
+  case FT_PERSIST_RSEND:
+    return irsend_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm,
+                       req);
+  case FT_PERSIST_RECV:
+    break;
+  }
+  return irecv_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm, req);
 }
 
 /* ---- The application's point-to-point calls: arguments checked before
@@ -795,45 +898,118 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
  * runtime its communicator, so the library's error for it (a truncated
  * receive) goes through MPI_COMM_WORLD's handler (errors.c). ---- */
 
+/* MPI-3.1, 3.7.3: a wait or test on MPI_REQUEST_NULL or an inactive
+ * persistent request gives an "empty" status (MPI_ANY_SOURCE, MPI_ANY_TAG,
+ * MPI_SUCCESS, no element), which SMPI's leave as they were. */
+static void empty_status(MPI_Status *status) {
+  if (status == MPI_STATUS_IGNORE)
+    return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  FT_PMPI(Status_set_elements, status, MPI_BYTE, 0);
+  FT_PMPI(Status_set_cancelled, status, 0);
+}
+
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
-  return ft_err_result("MPI_Wait", MPI_COMM_WORLD, wait_call(request, status));
+  MPI_Request small[16], *r = ft_persist_in(1, request, small);
+  if (*r == MPI_REQUEST_NULL) {
+    if (!ft_persist_held(*request, status, 1))
+      empty_status(status);
+    ft_persist_out(1, request, r, small);
+    return MPI_SUCCESS;
+  }
+  int rc = wait_call(r, status);
+  ft_persist_out(1, request, r, small);
+  return ft_err_result("MPI_Wait", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
-  return ft_err_result("MPI_Waitall", MPI_COMM_WORLD,
-                       waitall_call(n, requests, statuses));
+  MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  for (int i = 0; i < n; i++)
+    if (r[i] == MPI_REQUEST_NULL &&
+        !ft_persist_held(requests[i],
+                         statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                         : &statuses[i],
+                         1))
+      empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                   : &statuses[i]);
+  int rc = waitall_call(n, r, statuses);
+  ft_persist_out(n, requests, r, small);
+  return ft_err_result("MPI_Waitall", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
-  return ft_err_result("MPI_Waitany", MPI_COMM_WORLD,
-                       waitany_call(n, requests, index, status));
+  MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  int rc = waitany_call(n, r, index, status);
+  ft_persist_out(n, requests, r, small);
+  return ft_err_result("MPI_Waitany", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
-  return ft_err_result("MPI_Waitsome", MPI_COMM_WORLD,
-                       waitsome_call(n, requests, outcount, indices, statuses));
+  MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  int rc = waitsome_call(n, r, outcount, indices, statuses);
+  ft_persist_out(n, requests, r, small);
+  return ft_err_result("MPI_Waitsome", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-  return ft_err_result("MPI_Test", MPI_COMM_WORLD,
-                       test_call(request, flag, status));
+  MPI_Request small[16], *r = ft_persist_in(1, request, small);
+  if (*r == MPI_REQUEST_NULL) {
+    *flag = 1;
+    if (!ft_persist_held(*request, status, 1))
+      empty_status(status);
+    ft_persist_out(1, request, r, small);
+    return MPI_SUCCESS;
+  }
+  int rc = test_call(r, flag, status);
+  ft_persist_out(1, request, r, small);
+  return ft_err_result("MPI_Test", MPI_COMM_WORLD, rc);
 }
 
+/* SMPI 3.32's MPI_Testall completes (and nulls) the requests that are done
+ * even when not all are, their statuses lost, where MPI says "none of the
+ * statuses is modified" (MPI-3.1, 3.7.5). A persistent request's completion
+ * is held (persist.c) and reported by the call that completes them all; an
+ * ordinary request's handle is nulled, as plain SMPI does. */
 int MPI_Testall(int n, MPI_Request requests[], int *flag,
                 MPI_Status statuses[]) {
-  return ft_err_result("MPI_Testall", MPI_COMM_WORLD,
-                       testall_call(n, requests, flag, statuses));
+  MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  if (r == requests)
+    return ft_err_result("MPI_Testall", MPI_COMM_WORLD,
+                         testall_call(n, requests, flag, statuses));
+  MPI_Request small_before[16];
+  MPI_Status small_st[16];
+  MPI_Request *before = handles_copy(n, r, small_before);
+  MPI_Status *st = statuses_for(n, statuses, small_st);
+  for (int i = 0; i < n; i++)
+    if (r[i] == MPI_REQUEST_NULL && !ft_persist_held(requests[i], &st[i], 0))
+      empty_status(&st[i]);
+  int rc = testall_call(n, r, flag, st);
+  for (int i = 0; *flag && i < n; i++)
+    ft_persist_held(requests[i], MPI_STATUS_IGNORE, 1); /* reported */
+  for (int i = 0; !*flag && i < n; i++)
+    if (before[i] != MPI_REQUEST_NULL && r[i] == MPI_REQUEST_NULL)
+      ft_persist_hold(requests[i], &st[i]);
+  handles_free(before, small_before);
+  statuses_free(st, statuses, small_st);
+  ft_persist_out(n, requests, r, small);
+  return ft_err_result("MPI_Testall", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status) {
-  return ft_err_result("MPI_Testany", MPI_COMM_WORLD,
-                       testany_call(n, requests, index, flag, status));
+  MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  int rc = testany_call(n, r, index, flag, status);
+  ft_persist_out(n, requests, r, small);
+  return ft_err_result("MPI_Testany", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
-  return ft_err_result("MPI_Testsome", MPI_COMM_WORLD,
-                       testsome_call(n, requests, outcount, indices, statuses));
+  MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  int rc = testsome_call(n, r, outcount, indices, statuses);
+  ft_persist_out(n, requests, r, small);
+  return ft_err_result("MPI_Testsome", MPI_COMM_WORLD, rc);
 }

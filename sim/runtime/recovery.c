@@ -293,6 +293,7 @@ static void resume(struct ft_runtime *rt) {
 static void recover(struct ft_runtime *rt) {
   rt->running = 0;
   rt->held = 0;
+  ft_persist_reset(rt);
   ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
   if (rt->ml) {
     ft_ml_restart(rt);

@@ -17,6 +17,8 @@
 #include "options.h"
 #include "trace.h"
 
+enum { FT_MAX_GROUP_KEYS = 16 };
+
 /* A communicator as the application sees it, and what the runtime uses. */
 struct ft_comm {
   MPI_Comm user; /* the handle the application holds (MPI_COMM_WORLD too) */
@@ -31,6 +33,15 @@ struct ft_comm {
                     communicators main() creates in the same order, in every
                     incarnation; 0: MPI_COMM_WORLD, 1: MPI_COMM_SELF, -1: none */
   int gates;     /* creation calls made on it so far (gate.c) */
+  int topo;      /* MPI_CART (made by MPI_Cart_create or _sub), else
+                    MPI_UNDEFINED: MPI_Topo_test (SMPI 3.32 has none) */
+  /* MPI_Comm_create_group on it: calls made so far per group and tag (only
+   * the group's members count them, gate.c) */
+  struct ft_group_gates {
+    int key;  /* the group's members and the tag (ft_comm_group_key) */
+    int made; /* calls made with it */
+  } group_gates[FT_MAX_GROUP_KEYS];
+  int n_group_gates;
   MPI_Errhandler errhandler; /* the application's (errors.c): inherited
                                 from the parent, MPI_ERRORS_ARE_FATAL */
 };
@@ -44,7 +55,8 @@ enum ft_gate_kind {
   FT_GATE_CREATE,
   FT_GATE_CART,
   FT_GATE_SPLIT_TYPE,
-  FT_GATE_CART_SUB
+  FT_GATE_CART_SUB,
+  FT_GATE_CREATE_GROUP
 };
 enum { FT_GATE_MAX_DIMS = 8 };
 struct ft_gate_call {
@@ -52,7 +64,7 @@ struct ft_gate_call {
   MPI_Comm user;   /* the parent, as the application names it */
   int color, key;  /* split; split_type: color is the type */
   MPI_Info info;   /* split_type */
-  MPI_Group group; /* create */
+  MPI_Group group; /* create, create_group (color is its tag) */
   int ndims, reorder, dims[FT_GATE_MAX_DIMS], periods[FT_GATE_MAX_DIMS];
   /* cart_sub: ndims of the parent, dims[] its remain_dims */
 };
@@ -146,6 +158,31 @@ struct ft_pending {
   int peer, tag; /* rank in comm (or MPI_ANY_SOURCE), tag (or MPI_ANY_TAG) */
 };
 
+struct ft_type_info; /* types.c */
+
+/* A persistent request (persist.c): MPI_Start posts its operation. */
+enum ft_persist_kind {
+  FT_PERSIST_SEND,
+  FT_PERSIST_SSEND,
+  FT_PERSIST_RSEND,
+  FT_PERSIST_RECV
+};
+struct ft_persistent {
+  MPI_Request handle; /* the application's: a generalized request never
+                         completed nor freed (an identity) */
+  MPI_Request active; /* the operation in flight, MPI_REQUEST_NULL if none */
+  enum ft_persist_kind kind;
+  void *buf;
+  int count;
+  MPI_Datatype type;
+  int peer, tag; /* as the application gave them */
+  MPI_Comm comm; /* the application's handle */
+  int held;      /* completed, not reported yet (ft_persist_hold) */
+  MPI_Status held_status;
+  int oneshot; /* not persistent: an operation completed already
+                  (ft_persist_completed), its handle nulled once reported */
+};
+
 /* What the dispatcher counts, reported to rank 0 at the end. */
 struct ft_failure_figures {
   double failures, rollbacks, lost_work_s, recovery_s;
@@ -172,10 +209,18 @@ struct ft_runtime {
   void *protocol_state;
   struct ft_counters counters;
   int result_reported, result_verified;
+  int universe_size; /* MPI_UNIVERSE_SIZE's value, as MPI_Comm_get_attr
+                        gives it (comm.c): the application's ranks */
   double result_value;
   /* The application's error handlers, a ring (errors.c). */
   struct ft_errhandler errhandlers[FT_MAX_ERRHANDLERS];
   int errhandlers_made;
+  /* The derived datatypes the application made (types.c). */
+  struct ft_type_info *types;
+  size_t n_types, cap_types;
+  /* The application's persistent requests (persist.c), never removed. */
+  struct ft_persistent *persistent;
+  size_t n_persistent, cap_persistent;
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
   int recovering_protocol; /* non-zero: interruptible waits, services */
@@ -348,6 +393,52 @@ int ft_err_root(const char *call, MPI_Comm comm, int root);
  * (fortran.c): ft_err_raise calls it with the Fortran handles. */
 int ft_err_create_fortran(ft_f_errhandler_fn *fn, MPI_Errhandler *handler);
 
+/* Persistent requests (persist.c). */
+/* MPI_Send_init and its kin (`call` names it): checks the arguments
+ * (errors.c), records them and gives the application a new handle. */
+int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
+                    int count, MPI_Datatype type, int peer, int tag,
+                    MPI_Comm comm, MPI_Request *request);
+/* MPI_Start: posts the operation of the inactive persistent request
+ * *request (ft_p2p_start); MPI_ERR_REQUEST (errors.c) if it is not one or
+ * is active. */
+int ft_persist_start(MPI_Request *request);
+/* MPI_Request_free / MPI_Cancel of *request if it is a persistent request
+ * (its operation in flight freed / cancelled through the runtime's
+ * MPI_Request_free / MPI_Cancel; the record kept, *request set to
+ * MPI_REQUEST_NULL by free); -1 if it is not one. */
+int ft_persist_free(MPI_Request *request);
+int ft_persist_cancel(MPI_Request *request);
+/* For a completion call on reqs[0..n): the array to pass on, in which each
+ * persistent handle is replaced by its operation in flight (or
+ * MPI_REQUEST_NULL); reqs itself when the application has no persistent
+ * request, else `small` (n <= 16) or a malloc'd copy. */
+MPI_Request *ft_persist_in(int n, MPI_Request reqs[], MPI_Request small[16]);
+/* After the call: writes back what it did to `inner` (ft_persist_in's
+ * result): a completed persistent operation leaves its record inactive and
+ * the application's handle as it was; frees the copy. */
+void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
+                    MPI_Request small[16]);
+/* SMPI's MPI_Testall completed the operation of `handle` without
+ * completing the call (p2p.c): if it is a persistent request, keeps *st as
+ * its completion, to be reported by the next wait or test (ft_persist_held)
+ * and returns 1; else 0. */
+int ft_persist_hold(MPI_Request handle, const MPI_Status *st);
+/* If `handle` is a persistent request with a completion held, writes its
+ * status to *st (unless MPI_STATUS_IGNORE), releases it if `release` (the
+ * call reports it) and returns 1; else 0. */
+int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
+/* An ordinary operation the runtime had to complete itself (a cancelled
+ * receive, p2p.c): *request becomes a new handle whose completion, with
+ * status *st, the next wait or test reports (then MPI_REQUEST_NULL). */
+void ft_persist_completed(MPI_Request *request, const MPI_Status *st);
+/* A rollback or a restart: no persistent request is active any more (their
+ * operations belonged to the abandoned run). */
+void ft_persist_reset(struct ft_runtime *rt);
+/* Posts p's operation as the application's MPI_Isend (Issend, Irsend) or
+ * MPI_Irecv would, without checking its arguments again (p2p.c). */
+int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req);
+
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
 /* Resolves an application communicator, registering MPI_COMM_SELF (and,
@@ -398,6 +489,13 @@ void ft_comm_register_world(MPI_Comm inner);
  * counts it on its parent. Blocks until every member of the parent makes it
  * too: callers pass the gate first (ft_gate_create). */
 int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm);
+/* MPI_Comm_create_group(c, group, tag): what names the call on every member
+ * of `group` (its members' application ranks and the tag); *leader: the
+ * world rank of the group's rank 0, *members its size. */
+int ft_comm_group_key(const struct ft_comm *c, MPI_Group group, int tag,
+                      int *leader, int *members);
+/* The number of calls made so far on c with that key (0 if none). */
+int ft_comm_group_made(const struct ft_comm *c, int key);
 /* Frees every registered communicator (at MPI_Finalize). */
 void ft_comm_forget_all(void);
 /* The entry whose p2p or coll handle is `inner` (*coll says which); aborts
@@ -434,6 +532,11 @@ void ft_delivery_posted(MPI_Request req, void *buf, int count,
  * (request handle `req` as it was before completion; not one of the
  * application's: nothing happens) ... */
 void ft_delivery_completed(MPI_Request req, const MPI_Status *status);
+/* Forgets the receive req without a delivery (it was cancelled). */
+void ft_delivery_cancelled(MPI_Request req);
+/* 1 if req is an application receive remembered by ft_delivery_posted and
+ * not completed yet. */
+int ft_delivery_is_posted(MPI_Request req);
 /* Forgets every posted receive (a rollback abandons them). */
 void ft_delivery_forget_all(void);
 /* ... or a blocking one, into buf/count/type on `user`. */

@@ -206,8 +206,8 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int *sendcounts,
   ft_unsupported("MPI_Ineighbor_alltoallw");
 }
 
-/* Point to point the protocols do not see: buffered and persistent sends and
- * receives, matched probes. */
+/* Point to point the protocols do not see: buffered sends (persistent ones
+ * too: persist.c carries the other persistent requests), matched probes. */
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm) {
@@ -224,26 +224,6 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
   ft_unsupported("MPI_Bsend_init");
 }
 
-int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dst,
-                  int tag, MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Send_init");
-}
-
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
-                   int tag, MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Ssend_init");
-}
-
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
-                   int tag, MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Rsend_init");
-}
-
-int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int src, int tag,
-                  MPI_Comm comm, MPI_Request *request) {
-  ft_unsupported("MPI_Recv_init");
-}
-
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
                MPI_Status *status) {
   ft_unsupported("MPI_Mprobe");
@@ -254,14 +234,9 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
   ft_unsupported("MPI_Improbe");
 }
 
-/* Creations of communicators the gate does not make: collective over a group
- * only, nonblocking, graph topologies, intercommunicators, dynamic processes.
+/* Creations of communicators the gate does not make: nonblocking, graph
+ * topologies, intercommunicators, dynamic processes.
  */
-
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
-                          MPI_Comm *newcomm) {
-  ft_unsupported("MPI_Comm_create_group");
-}
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   ft_unsupported("MPI_Comm_idup");

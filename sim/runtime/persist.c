@@ -1,0 +1,221 @@
+/* Persistent requests (MPI-3.1, 3.9): MPI_Send_init and its kin, MPI_Start,
+ * MPI_Startall, and the completion calls on them.
+ *
+ * A persistent request is a record of the runtime (its arguments); MPI_Start
+ * posts the runtime's own nonblocking operation (p2p.c), so every protocol
+ * sees the message exactly as one of MPI_Isend or MPI_Irecv: logged under
+ * message logging, kept as channel state under vcl, settled at a rollback.
+ * The handle the application holds is a generalized request that never
+ * completes and is never freed: an identity, never given to the library's
+ * completion calls, and never reused, so that a handle an image restores
+ * (the application's memory, where handles live) still names its record
+ * after a rollback. A completion call on the application's array works on
+ * a copy in which each persistent handle is replaced by its operation in
+ * flight (MPI_REQUEST_NULL when inactive, which MPI says is treated alike:
+ * an empty status at once); the operation completed, the record is
+ * inactive again and the application's handle stays (MPI: until
+ * MPI_Request_free). */
+#include <stdlib.h>
+
+#include "runtime.h"
+
+static struct ft_persistent *find(MPI_Request handle) {
+  struct ft_runtime *rt = ft_runtime();
+  for (size_t i = 0; handle != MPI_REQUEST_NULL && i < rt->n_persistent; i++)
+    if (rt->persistent[i].handle == handle)
+      return &rt->persistent[i];
+  return NULL;
+}
+
+static int never_query(void *extra, MPI_Status *status) {
+  (void)extra;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  return MPI_SUCCESS;
+}
+static int never_free(void *extra) {
+  (void)extra;
+  return MPI_SUCCESS;
+}
+static int never_cancel(void *extra, int complete) {
+  (void)extra;
+  (void)complete;
+  return MPI_SUCCESS;
+}
+
+int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
+                    int count, MPI_Datatype type, int peer, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+  int rc = ft_err_p2p(call, comm, count, type, peer, tag,
+                      kind == FT_PERSIST_RECV ? FT_ERR_SOURCE : FT_ERR_DEST);
+  if (rc != MPI_SUCCESS) {
+    *request = MPI_REQUEST_NULL;
+    return rc;
+  }
+  struct ft_runtime *rt = ft_runtime();
+  rt->persistent =
+      ft_reserve(rt->persistent, rt->n_persistent + 1, &rt->cap_persistent,
+                 sizeof *rt->persistent, "persistent requests");
+  struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
+  *p = (struct ft_persistent){.active = MPI_REQUEST_NULL,
+                              .kind = kind,
+                              .buf = buf,
+                              .count = count,
+                              .type = type,
+                              .peer = peer,
+                              .tag = tag,
+                              .comm = comm};
+  FT_PMPI(Grequest_start, never_query, never_free, never_cancel, NULL,
+          &p->handle);
+  *request = p->handle;
+  return MPI_SUCCESS;
+}
+
+int ft_persist_start(MPI_Request *request) {
+  struct ft_persistent *p = find(*request);
+  if (!p || p->oneshot)
+    return ft_err_raise("MPI_Start", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                        "not a persistent request");
+  if (p->active != MPI_REQUEST_NULL || p->held)
+    return ft_err_raise("MPI_Start", p->comm, MPI_ERR_REQUEST,
+                        "the request is active already");
+  /* With MPI_PROC_NULL the operation completes at once (MPI-3.1, 3.11):
+   * it stays inactive. SMPI's request for it is never started, and its
+   * MPI_Waitany crashes on one (halo under protocol none). */
+  if (p->peer == MPI_PROC_NULL)
+    return MPI_SUCCESS;
+  MPI_Request inner = MPI_REQUEST_NULL;
+  int rc = ft_p2p_start(p, &inner);
+  p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
+  return ft_err_result("MPI_Start", p->comm, rc);
+}
+
+int ft_persist_free(MPI_Request *request) {
+  struct ft_persistent *p = find(*request);
+  if (!p)
+    return -1;
+  /* An operation in flight completes on its own (MPI-3.1, 3.7.3); the
+   * runtime's MPI_Request_free says what that means under each protocol. */
+  if (p->active != MPI_REQUEST_NULL)
+    MPI_Request_free(&p->active);
+  *request = MPI_REQUEST_NULL;
+  return MPI_SUCCESS;
+}
+
+int ft_persist_cancel(MPI_Request *request) {
+  struct ft_persistent *p = find(*request);
+  if (!p)
+    return -1;
+  if (p->oneshot) /* completed already: a cancel does nothing */
+    return MPI_SUCCESS;
+  return p->active == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_Cancel(&p->active);
+}
+
+MPI_Request *ft_persist_in(int n, MPI_Request reqs[], MPI_Request small[16]) {
+  if (ft_runtime()->n_persistent == 0 || n <= 0)
+    return reqs;
+  MPI_Request *inner = n <= 16 ? small : malloc((size_t)n * sizeof *inner);
+  if (!inner)
+    ft_fatal("out of memory in a completion call on %d requests", n);
+  for (int i = 0; i < n; i++) {
+    const struct ft_persistent *p = find(reqs[i]);
+    inner[i] = p ? p->active : reqs[i];
+  }
+  return inner;
+}
+
+void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
+                    MPI_Request small[16]) {
+  if (inner == reqs)
+    return;
+  for (int i = 0; i < n; i++) {
+    struct ft_persistent *p = find(reqs[i]);
+    if (p)
+      p->active = inner[i]; /* MPI_REQUEST_NULL: completed, inactive */
+    if (!p || (p->oneshot && !p->held))
+      reqs[i] = inner[i];
+  }
+  if (inner != small)
+    free(inner);
+}
+
+void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
+  struct ft_runtime *rt = ft_runtime();
+  rt->persistent =
+      ft_reserve(rt->persistent, rt->n_persistent + 1, &rt->cap_persistent,
+                 sizeof *rt->persistent, "persistent requests");
+  struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
+  *p = (struct ft_persistent){.active = MPI_REQUEST_NULL,
+                              .held = 1,
+                              .held_status = *st,
+                              .oneshot = 1,
+                              .comm = MPI_COMM_WORLD};
+  FT_PMPI(Grequest_start, never_query, never_free, never_cancel, NULL,
+          &p->handle);
+  *request = p->handle;
+}
+
+int ft_persist_hold(MPI_Request handle, const MPI_Status *st) {
+  struct ft_persistent *p = find(handle);
+  if (!p)
+    return 0;
+  p->held = 1;
+  p->held_status = *st;
+  return 1;
+}
+
+int ft_persist_held(MPI_Request handle, MPI_Status *st, int release) {
+  struct ft_persistent *p = find(handle);
+  if (!p || !p->held)
+    return 0;
+  if (release)
+    p->held = 0;
+  if (st != MPI_STATUS_IGNORE)
+    *st = p->held_status;
+  return 1;
+}
+
+void ft_persist_reset(struct ft_runtime *rt) {
+  for (size_t i = 0; i < rt->n_persistent; i++) {
+    rt->persistent[i].active = MPI_REQUEST_NULL;
+    rt->persistent[i].held = 0;
+  }
+}
+
+/* ---- The application's calls ---- */
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *request) {
+  return ft_persist_init("MPI_Send_init", FT_PERSIST_SEND, (void *)buf, count,
+                         datatype, dest, tag, comm, request);
+}
+
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *request) {
+  return ft_persist_init("MPI_Ssend_init", FT_PERSIST_SSEND, (void *)buf, count,
+                         datatype, dest, tag, comm, request);
+}
+
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *request) {
+  return ft_persist_init("MPI_Rsend_init", FT_PERSIST_RSEND, (void *)buf, count,
+                         datatype, dest, tag, comm, request);
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
+                  int tag, MPI_Comm comm, MPI_Request *request) {
+  return ft_persist_init("MPI_Recv_init", FT_PERSIST_RECV, buf, count, datatype,
+                         source, tag, comm, request);
+}
+
+int MPI_Start(MPI_Request *request) { return ft_persist_start(request); }
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  for (int i = 0; i < count; i++) {
+    int rc = ft_persist_start(&requests[i]);
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
+}
