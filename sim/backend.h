@@ -5,6 +5,7 @@
 #define FT_BACKEND_H
 
 #include <mpi.h>
+#include <stdint.h>
 
 /* Non-zero under SMPI. */
 int ft_backend_simulated(void);
@@ -72,18 +73,32 @@ void ft_backend_sleep(double seconds);
  * they are not sent (the real image is what travels): these do nothing. ---- */
 
 /* Starts sending `bytes` modelled bytes from the calling rank (world rank
- * `from`) to world rank `to`; returns at once. Transfers between one pair
- * are matched in order with ft_backend_padding_receive. */
-void ft_backend_padding_send(int from, int to, double bytes);
+ * `from`) to world rank `to`, as that pair's transfer number `seq` (the
+ * receiver names the same number: the control message announcing the
+ * transfer carries it); returns at once, with a handle for
+ * ft_backend_padding_cut or _forget, or NULL when nothing is sent (under
+ * 1 byte; reference mode). */
+void *ft_backend_padding_send(int from, int to, uint64_t seq, double bytes);
 
-/* Starts receiving the next modelled transfer from world rank `from` to the
- * calling rank (world rank `to`). Returns a handle for
- * ft_backend_padding_done, or NULL when there is nothing to wait for
- * (reference mode). */
-void *ft_backend_padding_receive(int from, int to);
+/* The sender rolled back: the transfer stops after the piece in flight and
+ * its receiver sees it end, cut. Releases the handle (NULL: nothing). */
+void ft_backend_padding_cut(void *send_handle);
 
-/* Non-zero when the transfer behind `handle` is complete (the handle is then
- * released); NULL handles are complete. With `block`, waits for it. */
+/* The sender lets go of the handle; the transfer goes on to its end. */
+void ft_backend_padding_forget(void *send_handle);
+
+/* Starts receiving transfer `seq` from world rank `from` to the calling
+ * rank (world rank `to`). Returns a handle for ft_backend_padding_done, or
+ * NULL when there is nothing to wait for (reference mode). */
+void *ft_backend_padding_receive(int from, int to, uint64_t seq);
+
+/* What ft_backend_padding_done says of an ended transfer. */
+enum { FT_PADDING_WHOLE = 1, FT_PADDING_CUT = 2 };
+
+/* 0 while the transfer behind `handle` is in flight; FT_PADDING_WHOLE when
+ * it arrived whole, FT_PADDING_CUT when its sender cut it (the handle is
+ * then released). NULL handles are whole. With `block`, waits for the
+ * end. */
 int ft_backend_padding_done(void *handle, int block);
 
 /* ---- Waiting for "a request, a modelled transfer or a deadline" (the

@@ -61,22 +61,29 @@ void ft_backend_sleep(double seconds) {
   nanosleep(&ts, NULL);
 }
 
-void ft_backend_padding_send(int from, int to, double bytes) {
+void *ft_backend_padding_send(int from, int to, uint64_t seq, double bytes) {
   (void)from;
   (void)to;
+  (void)seq;
   (void)bytes;
+  return NULL;
 }
 
-void *ft_backend_padding_receive(int from, int to) {
+void ft_backend_padding_cut(void *send_handle) { (void)send_handle; }
+
+void ft_backend_padding_forget(void *send_handle) { (void)send_handle; }
+
+void *ft_backend_padding_receive(int from, int to, uint64_t seq) {
   (void)from;
   (void)to;
+  (void)seq;
   return NULL;
 }
 
 int ft_backend_padding_done(void *handle, int block) {
   (void)handle;
   (void)block;
-  return 1;
+  return FT_PADDING_WHOLE;
 }
 
 /* Reference mode: MPI has no wait with a timeout, and wall time is not the

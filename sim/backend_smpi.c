@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "backend_smpi.h"
 
 int ft_backend_simulated(void) { return 1; }
 
@@ -32,8 +33,10 @@ void ft_backend_compute(double flops) {
  * MPI call would) and restart it after, as smpi_execute_flops_benched
  * does. Without measured computation this only stops and restarts a
  * timer. */
-static void bench_pause(void) { smpi_bench_end(); }
-static void bench_resume(void) { smpi_bench_begin(); }
+void ft_smpi_bench_pause(void) { smpi_bench_end(); }
+void ft_smpi_bench_resume(void) { smpi_bench_begin(); }
+#define bench_pause ft_smpi_bench_pause
+#define bench_resume ft_smpi_bench_resume
 
 void ft_backend_bench_restart(void) { smpi_bench_begin(); }
 
@@ -80,69 +83,6 @@ void ft_backend_sleep(double seconds) {
   }
 }
 
-static sg_mailbox_t padding_mailbox(int from, int to) {
-  char name[64];
-  snprintf(name, sizeof name, "ftsim-padding-%d-%d", from, to);
-  return sg_mailbox_by_name(name);
-}
-
-/* A detached transfer must not be started yet (put_init, not put_async),
- * and SimGrid frees its payload once it is done: a heap token. */
-void ft_backend_padding_send(int from, int to, double bytes) {
-  if (bytes < 1)
-    return;
-  void *token = calloc(1, 1); /* never read: only the size matters */
-  if (!token)
-    return;
-  bench_pause();
-  sg_comm_t c =
-      sg_mailbox_put_init(padding_mailbox(from, to), token, (long)bytes);
-  sg_comm_detach(c, NULL);
-  bench_resume();
-}
-
-/* The payload pointer is written at completion: it lives with the handle.
- * A watched transfer is waited for by its watcher actor, which sets
- * `complete`. */
-struct padding_receive {
-  sg_comm_t comm;
-  void *data;
-  int watched, complete;
-  struct ft_waiter *waiter;
-};
-
-void *ft_backend_padding_receive(int from, int to) {
-  struct padding_receive *h = malloc(sizeof *h);
-  if (!h)
-    return NULL;
-  h->data = NULL;
-  h->watched = h->complete = 0;
-  h->waiter = NULL;
-  bench_pause();
-  h->comm = sg_mailbox_get_async(padding_mailbox(from, to), &h->data);
-  bench_resume();
-  return h;
-}
-
-int ft_backend_padding_done(void *handle, int block) {
-  struct padding_receive *h = handle;
-  if (!h)
-    return 1;
-  bench_pause();
-  int done;
-  if (h->watched) {
-    while (block && !h->complete)
-      sg_actor_yield(); /* never used so: the service waits on its waiter */
-    done = h->complete;
-  } else
-    done = block ? (sg_comm_wait(h->comm), 1) : sg_comm_test(h->comm);
-  bench_resume();
-  if (!done)
-    return 0;
-  free(h);
-  return 1;
-}
-
 /* ---- Waiter ---- */
 
 struct ft_waiter {
@@ -158,7 +98,9 @@ struct ft_waiter {
   int rc;             /* what the helper's MPI_Waitany returned */
 };
 
-static void *waiter_of_args(char **argv) {
+void ft_smpi_waiter_wake(struct ft_waiter *w) { sg_sem_release(w->wake); }
+
+void *ft_smpi_pointer_arg(char **argv) {
   void *p = NULL;
   if (sscanf(argv[1], "%p", &p) != 1)
     abort();
@@ -169,7 +111,7 @@ static void *waiter_of_args(char **argv) {
  * rank's requests (SMPI_thread_create), so that the rank itself can block
  * on a semaphore with a timeout. */
 static void waiter_helper(int argc, char **argv) {
-  struct ft_waiter *w = waiter_of_args(argv);
+  struct ft_waiter *w = ft_smpi_pointer_arg(argv);
   (void)argc;
   SMPI_thread_create();
   /* Measured computation: SMPI charges an actor the thread CPU time between
@@ -300,28 +242,6 @@ int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
   if (w->busy && w->completed >= 0)
     return waiter_take(w, n, reqs);
   return FT_WAIT_PADDING;
-}
-
-static void watcher(int argc, char **argv) {
-  struct padding_receive *h = waiter_of_args(argv);
-  struct ft_waiter *w = h->waiter;
-  (void)argc;
-  sg_comm_wait(h->comm);
-  h->complete = 1;
-  sg_sem_release(w->wake); /* h may be freed from here on */
-}
-
-void ft_backend_padding_notify(void *handle, struct ft_waiter *w) {
-  struct padding_receive *h = handle;
-  h->watched = 1;
-  h->waiter = w;
-  char ptr[32];
-  snprintf(ptr, sizeof ptr, "%p", handle);
-  char *argv[] = {"ftsim-padding", ptr, NULL};
-  bench_pause();
-  sg_actor_t a = sg_actor_init("ftsim-padding", sg_host_self());
-  sg_actor_start(a, watcher, 2, argv);
-  bench_resume();
 }
 
 int ft_backend_status_error(const MPI_Status *status) {

@@ -44,9 +44,17 @@ struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave) {
   return NULL;
 }
 
+void ft_cut_uploads(struct ft_runtime *rt) {
+  for (int i = 0; i < 2; i++) {
+    ft_backend_padding_cut(rt->images[i].padding);
+    rt->images[i].padding = NULL;
+  }
+}
+
 void ft_release_local_image(struct ft_local_image *slot) {
   if (slot->upload != MPI_REQUEST_NULL)
     FT_PMPI(Wait, &slot->upload, MPI_STATUS_IGNORE);
+  ft_backend_padding_forget(slot->padding);
   free(slot->bytes);
   *slot = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
 }
@@ -66,15 +74,16 @@ static struct ft_local_image *free_slot(struct ft_runtime *rt) {
 static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
   int server = ft_server_of(rt, rt->world_rank);
   double padding = rt->options.image_mb * 1e6;
+  uint64_t seq = rt->paddings_sent++;
   struct ft_wire m = {.kind = FT_WIRE_STORE,
                       .wave = slot->wave,
                       .inc = rt->incarnation,
                       .value = (int64_t)slot->size,
-                      .x = {padding}};
+                      .x = {padding, (double)seq}};
   ft_control_send(server, &m);
   FT_PMPI(Isend, slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
           rt->control, &slot->upload);
-  ft_backend_padding_send(rt->world_rank, server, padding);
+  slot->padding = ft_backend_padding_send(rt->world_rank, server, seq, padding);
   rt->ckpt_bytes += (uint64_t)slot->size + (uint64_t)padding;
 }
 

@@ -286,7 +286,8 @@ void ft_control_discard(const struct ft_wire *m) {
     return;
   int images = m->kind == FT_WIRE_STORE || m->kind == FT_WIRE_IMAGE;
   void *padding = images && m->x[0] >= 1
-                      ? ft_backend_padding_receive(m->from, rt->world_rank)
+                      ? ft_backend_padding_receive(m->from, rt->world_rank,
+                                                   (uint64_t)m->x[1])
                       : NULL;
   MPI_Status st;
   FT_PMPI(Probe, m->from, tag, rt->control, &st); /* sent right after m */

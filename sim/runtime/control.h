@@ -19,7 +19,8 @@
  * 100). */
 enum ft_wire_kind {
   FT_WIRE_STORE = 100, /* rank -> server: image of `wave` follows, value =
-                          bytes, x[0] = modelled padding bytes */
+                          bytes, x[0] = modelled padding bytes, x[1] = their
+                          transfer number (backend.h) */
   FT_WIRE_STORED,      /* server -> rank: image of `wave` stored */
   FT_WIRE_COMMIT,      /* rank 0 -> dispatcher: `wave` complete, commit it;
                           dispatcher -> servers: `wave` committed; x[0] =
@@ -36,7 +37,8 @@ enum ft_wire_kind {
                           failures, rollbacks, lost work, recovery */
   FT_WIRE_IMAGE_REQUEST, /* restarting rank -> server: send my `wave` */
   FT_WIRE_IMAGE,         /* server -> rank: image follows, value = bytes,
-                            x[0] = padding bytes; value < 0: none */
+                            x[0] = padding bytes, x[1] = their transfer
+                            number; value < 0: none */
   FT_WIRE_SHUTDOWN,      /* rank 0 -> services: the run is over */
   FT_WIRE_REPLAY_COUNT,  /* vcl restore, receiver -> sender: value = messages
                             of yours in my channel state */

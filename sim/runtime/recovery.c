@@ -188,7 +188,8 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
     ft_fatal("rank %d: out of memory for its image", rt->world_rank);
   if (bytes) {
     void *padding = m->x[0] >= 1
-                        ? ft_backend_padding_receive(server, rt->world_rank)
+                        ? ft_backend_padding_receive(server, rt->world_rank,
+                                                     (uint64_t)m->x[1])
                         : NULL;
     FT_PMPI(Recv, bytes, (int)size, MPI_BYTE, server, FT_TAG_IMAGE, rt->control,
             MPI_STATUS_IGNORE);
@@ -293,6 +294,7 @@ static void resume(struct ft_runtime *rt) {
 static void recover(struct ft_runtime *rt) {
   rt->running = 0;
   rt->held = 0;
+  ft_cut_uploads(rt);
   ft_persist_reset(rt);
   ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
   if (rt->ml) {

@@ -124,6 +124,7 @@ struct ft_local_image {
   void *bytes;   /* ft_image_write format (sim/image.h) */
   size_t size;
   MPI_Request upload; /* the send of `bytes` to the server, or NULL */
+  void *padding;      /* its modelled bytes (backend.h), or NULL */
 };
 
 /* A copy of the protected buffers at one safe point (vcl: the retained
@@ -271,18 +272,19 @@ struct ft_runtime {
                                   application rank r settled */
   MPI_Request *wait_scratch;   /* control.c: requests of a long wait */
   size_t cap_wait_scratch;
-  int running;           /* the application runs (not in recovery) */
-  int dead;              /* this rank failed: its memory is lost */
-  int rollback_inc;      /* incarnation ordered by the last ROLLBACK */
-  int rollback_wave;     /* committed wave to restore */
-  double restart_cost_s; /* for a failed rank */
-  int go_inc;            /* last GO received */
-  int finished;          /* FINISH received */
-  int stopped;           /* ... saying the run is stopped: it cannot
-                            progress (FINISH's wave = 1) */
-  int stopping;          /* this rank is in ft_stop_now */
-  int peers_stopped;     /* STOPPED messages received */
-  struct ft_gate gate;   /* gate.c */
+  int running;            /* the application runs (not in recovery) */
+  int dead;               /* this rank failed: its memory is lost */
+  int rollback_inc;       /* incarnation ordered by the last ROLLBACK */
+  int rollback_wave;      /* committed wave to restore */
+  double restart_cost_s;  /* for a failed rank */
+  int go_inc;             /* last GO received */
+  int finished;           /* FINISH received */
+  int stopped;            /* ... saying the run is stopped: it cannot
+                             progress (FINISH's wave = 1) */
+  int stopping;           /* this rank is in ft_stop_now */
+  int peers_stopped;      /* STOPPED messages received */
+  uint64_t paddings_sent; /* modelled transfers started (their numbers) */
+  struct ft_gate gate;    /* gate.c */
   struct ft_gate_enter *gate_enters;
   size_t n_gate_enters, cap_gate_enters;
   struct ft_wire *deferred; /* core messages that arrived during recovery */
@@ -610,6 +612,9 @@ void ft_check_deadline(struct ft_runtime *rt);
 void ft_checkpoint_forget(struct ft_runtime *rt);
 /* Empties a local image slot, once its upload (if any) has left. */
 void ft_release_local_image(struct ft_local_image *slot);
+/* This rank rolls back (or failed): its uploads' modelled bytes stop, as
+ * a failure cuts a process's connections (sim/padding_smpi.c). */
+void ft_cut_uploads(struct ft_runtime *rt);
 /* The local image of `wave`, or NULL. */
 struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave);
 /* Restores the protected buffers from `image` (size bytes); aborts the run

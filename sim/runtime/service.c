@@ -72,6 +72,7 @@ struct service {
   struct event_log *logs; /* an event logger: one per application rank */
   double start;           /* the run's time 0 */
   double reached;         /* the last deadline the service woke at */
+  uint64_t paddings_sent; /* modelled transfers started (their numbers) */
   int stop;
 };
 
@@ -105,9 +106,9 @@ static void on_store(struct service *s, const struct ft_wire *m) {
     ft_fatal("checkpoint server: out of memory for %zu bytes", t->size);
   FT_PMPI(Irecv, t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
           s->rt->control, &t->req);
-  t->padding = m->x[0] >= 1
-                   ? ft_backend_padding_receive(t->rank, s->rt->world_rank)
-                   : NULL;
+  t->padding = m->x[0] >= 1 ? ft_backend_padding_receive(
+                                  t->rank, s->rt->world_rank, (uint64_t)m->x[1])
+                            : NULL;
   if (t->padding)
     ft_backend_padding_notify(t->padding, s->waiter);
 }
@@ -155,10 +156,12 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
   memcpy(t->bytes, img, size);
   answer.value = (int64_t)size;
   answer.x[0] = s->rt->options.image_mb * 1e6;
+  answer.x[1] = (double)s->paddings_sent;
   send_wire(m->from, answer);
   FT_PMPI(Isend, t->bytes, (int)size, MPI_BYTE, m->from, FT_TAG_IMAGE,
           s->rt->control, &t->req);
-  ft_backend_padding_send(s->rt->world_rank, m->from, answer.x[0]);
+  ft_backend_padding_forget(ft_backend_padding_send(
+      s->rt->world_rank, m->from, s->paddings_sent++, answer.x[0]));
 }
 
 /* Finishes the transfers whose request completed (ft_backend_wait set it
@@ -168,10 +171,12 @@ static size_t progress_transfers(struct service *s) {
   size_t kept = 0;
   for (size_t i = 0; i < s->n_transfers; i++) {
     struct transfer *t = s->transfers[i];
-    if (t->req == MPI_REQUEST_NULL && ft_backend_padding_done(t->padding, 0)) {
+    int ended =
+        t->req == MPI_REQUEST_NULL ? ft_backend_padding_done(t->padding, 0) : 0;
+    if (ended) {
       t->padding = NULL;
-      if (t->incoming)
-        stored(s, t);
+      if (t->incoming && ended == FT_PADDING_WHOLE)
+        stored(s, t); /* else its rank rolled back and cut it */
       free(t->bytes);
       free(t);
       continue;

@@ -1,0 +1,19 @@
+/* What the SMPI backend's files share (backend_smpi.c, padding_smpi.c);
+ * nothing outside sim/backend_*.c includes this. */
+#ifndef FT_BACKEND_SMPI_H
+#define FT_BACKEND_SMPI_H
+
+#include "backend.h"
+
+/* Stop and restart SMPI's benchmark timer around the runtime's own SimGrid
+ * calls (backend_smpi.c says why). */
+void ft_smpi_bench_pause(void);
+void ft_smpi_bench_resume(void);
+
+/* Wakes `w`'s wait once (a modelled transfer ended). */
+void ft_smpi_waiter_wake(struct ft_waiter *w);
+
+/* The pointer an actor was started with, printed as "%p" in argv[1]. */
+void *ft_smpi_pointer_arg(char **argv);
+
+#endif /* FT_BACKEND_SMPI_H */
