@@ -298,6 +298,13 @@ void ft_comm_resume_creations(int64_t made) {
   replayed = (size_t)made;
 }
 
+int ft_comm_make_ahead(const struct ft_gate_call *call, MPI_Comm *newcomm) {
+  size_t at = replayed;
+  int rc = ft_comm_make(call, newcomm);
+  replayed = at; /* the next life has not reached it: it replays it */
+  return rc;
+}
+
 /* Returns 1 and the communicator the first run made, when main() runs
  * again and has not caught up with its first run's creations. */
 static int replay_creation(MPI_Comm *newcomm) {
@@ -433,13 +440,8 @@ static int created_now(int rc, const struct ft_gate_call *call,
                   : MPI_UNDEFINED;
   }
   if (ft_runtime()->ml) {
-    /* At the frontier, the cursor follows; a call a failed life entered,
-     * made while the next life still replays (gate.c, settle_lost), is
-     * appended for that life to reach. */
-    int at_frontier = replayed == n_created;
     remember_created(*newcomm);
-    if (at_frontier)
-      replayed = n_created;
+    replayed = n_created;
   }
   return rc;
 }

@@ -86,7 +86,7 @@ static void settle_lost(struct ft_runtime *rt) {
   rt->gate.active = rt->gate.lost = 0;
   if (rt->gate.decision > 0) {
     MPI_Comm made;
-    ft_comm_make(&rt->gate.call, &made);
+    ft_comm_make_ahead(&rt->gate.call, &made);
   }
 }
 

@@ -491,6 +491,10 @@ void ft_comm_register_world(MPI_Comm inner);
  * counts it on its parent. Blocks until every member of the parent makes it
  * too: callers pass the gate first (ft_gate_create). */
 int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm);
+/* Message logging: makes a creation a failed life entered while its next
+ * life has not reached it yet (gate.c): remembered for that life's replay
+ * (comm.c, replay_creation), which goes on from where it is. */
+int ft_comm_make_ahead(const struct ft_gate_call *call, MPI_Comm *newcomm);
 /* MPI_Comm_create_group(c, group, tag): what names the call on every member
  * of `group` (its members' application ranks and the tag); *leader: the
  * world rank of the group's rank 0, *members its size. */
