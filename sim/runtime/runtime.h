@@ -14,6 +14,7 @@
 #include "control.h"
 #include "ft_protocol.h"
 #include "image.h"
+#include "ml_state.h"
 #include "options.h"
 #include "trace.h"
 
@@ -313,7 +314,8 @@ struct ft_runtime {
   void **ml_answer_records; /* restart: the answers, kept until the zombies
                                are fed (ml_control.c) */
   uint64_t ml_events, ml_el_messages, ml_sb_bytes, ml_deliveries;
-  uint64_t ml_resent, ml_restarts;
+  uint64_t ml_restarts;
+  struct ft_ml ml_state; /* the ml_*.c modules' own state (ml_state.h) */
 
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 (pcl; vcl: the scheduler's, from
