@@ -9,7 +9,7 @@
 #include "trace.h"
 
 /* One channel in a resend request, an answer or a GC. */
-struct ml_record {
+struct ft_ml_record {
   int32_t comm, coll, tag, zombies;
   int64_t a, b;
 };
@@ -38,8 +38,8 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
   rt->ml_el_messages++;
 }
 
-static struct ml_record *records_alloc(size_t n) {
-  struct ml_record *r = calloc(n ? n : 1, sizeof *r);
+static struct ft_ml_record *records_alloc(size_t n) {
+  struct ft_ml_record *r = calloc(n ? n : 1, sizeof *r);
   if (!r)
     ft_fatal("message logging: out of memory for %zu records", n);
   return r;
@@ -61,14 +61,14 @@ static void collect_at_senders(struct ft_runtime *rt) {
   for (int peer = 0; peer < rt->app_ranks; peer++) {
     size_t n = 0;
     struct ft_ml_channel *ch;
-    struct ml_record *r = records_alloc(channels_with(mc, peer));
+    struct ft_ml_record *r = records_alloc(channels_with(mc, peer));
     for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
       if (ch->peer == peer && ch->checkpointed > ch->pre)
-        r[n++] = (struct ml_record){.comm = ch->comm,
-                                    .coll = ch->coll,
-                                    .tag = ch->tag,
-                                    .a = ch->pre,
-                                    .b = ch->checkpointed};
+        r[n++] = (struct ft_ml_record){.comm = ch->comm,
+                                       .coll = ch->coll,
+                                       .tag = ch->tag,
+                                       .a = ch->pre,
+                                       .b = ch->checkpointed};
     if (n == 0) {
       free(r);
       continue;
@@ -90,7 +90,7 @@ void ft_ml_commit(struct ft_runtime *rt, int wave) {
 
 static void on_gc(struct ft_ml_channels *mc, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
   for (size_t i = 0; i < n; i++)
     ft_ml_collect(mc,
                   ft_ml_channel(mc, r[i].comm, r[i].coll, m->from, r[i].tag),
@@ -116,7 +116,7 @@ static void on_resend_request(struct ft_ml_channels *mc,
                               const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   int f = m->from;
-  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
   struct ft_ml_channel *ch;
   for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     if (ch->peer == f) {
@@ -133,13 +133,13 @@ static void on_resend_request(struct ft_ml_channels *mc,
   }
   free(r);
   size_t k = 0, total = channels_with(mc, f);
-  struct ml_record *answer = records_alloc(total);
+  struct ft_ml_record *answer = records_alloc(total);
   for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     if (ch->peer == f)
-      answer[k++] = (struct ml_record){.comm = ch->comm,
-                                       .coll = ch->coll,
-                                       .tag = ch->tag,
-                                       .a = ch->wire_sent};
+      answer[k++] = (struct ft_ml_record){.comm = ch->comm,
+                                          .coll = ch->coll,
+                                          .tag = ch->tag,
+                                          .a = ch->wire_sent};
   struct ft_wire a = {.kind = FT_WIRE_ML_RESEND_ANSWER,
                       .wave = m->wave,
                       .value = (int64_t)total};
@@ -153,7 +153,7 @@ static void on_resend_request(struct ft_ml_channels *mc,
 
 /* Takes off the wire what a lost life left in flight on a channel. */
 static void discard_in_flight(struct ft_runtime *rt, int from,
-                              const struct ml_record *r) {
+                              const struct ft_ml_record *r) {
   struct ft_ml_channels *mc = &rt->ml_state.channels;
   struct ft_ml_channel *ch = ft_ml_channel(mc, r->comm, r->coll, from, r->tag);
   int64_t in_flight = r->a - ch->wire_taken;
@@ -183,44 +183,50 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
  * an earlier life's request is stale. */
 static void on_resend_answer(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
   if (m->wave != rt->ml_life || rt->running) {
     free(r);
     return;
   }
-  void **all = realloc(rt->ml_answer_records,
-                       ((size_t)rt->ml_answers + 1) * sizeof *all);
-  struct ml_record *kept = records_alloc(n + 1);
+  struct ft_ml_answers *an = &rt->ml_state.answers;
+  struct ft_ml_record **all =
+      realloc(an->at, ((size_t)an->n + 1) * sizeof *all);
+  struct ft_ml_record *kept = records_alloc(n + 1);
   if (!all)
     ft_fatal("message logging: out of memory");
-  kept[0] = (struct ml_record){.comm = m->from, .a = (int64_t)n};
+  kept[0] = (struct ft_ml_record){.comm = m->from, .a = (int64_t)n};
   memcpy(kept + 1, r, n * sizeof *r);
   free(r);
-  all[rt->ml_answers++] = kept;
-  rt->ml_answer_records = all;
+  all[an->n++] = kept;
+  an->at = all;
 }
 
 void ft_ml_discard_answers(struct ft_runtime *rt) {
-  for (int i = 0; i < rt->ml_answers; i++) {
-    struct ml_record *a = rt->ml_answer_records[i];
+  struct ft_ml_answers *an = &rt->ml_state.answers;
+  for (int i = 0; i < an->n; i++) {
+    struct ft_ml_record *a = an->at[i];
     for (int64_t k = 0; k < a[0].a; k++)
       discard_in_flight(rt, a[0].comm, &a[1 + k]);
     free(a);
   }
-  free(rt->ml_answer_records);
-  rt->ml_answer_records = NULL;
-  rt->ml_answers = 0;
+  free(an->at);
+  an->at = NULL;
+  an->n = 0;
 }
 
 void ft_ml_ask_resends(struct ft_runtime *rt) {
   struct ft_ml_channels *mc = &rt->ml_state.channels;
+  struct ft_ml_answers *an = &rt->ml_state.answers;
+  for (int i = 0; i < an->n; i++) /* of an interrupted restart */
+    free(an->at[i]);
+  an->n = 0;
   for (int peer = 0; peer < rt->app_ranks; peer++) {
     size_t n = 0;
     struct ft_ml_channel *ch;
-    struct ml_record *r = records_alloc(channels_with(mc, peer));
+    struct ft_ml_record *r = records_alloc(channels_with(mc, peer));
     for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
       if (ch->peer == peer)
-        r[n++] = (struct ml_record){
+        r[n++] = (struct ft_ml_record){
             .comm = ch->comm,
             .coll = ch->coll,
             .tag = ch->tag,

@@ -41,11 +41,8 @@ static void lose_life(struct ft_runtime *rt, struct ft_ml *ml) {
 /* Asks every rank for its resends, waits for all the answers and for the
  * zombies to be fed, then takes the lost life's messages off the wire. */
 static void gather_resends(struct ft_runtime *rt, struct ft_ml *ml) {
-  for (int i = 0; i < rt->ml_answers; i++) /* of an interrupted restart */
-    free(rt->ml_answer_records[i]);
-  rt->ml_answers = 0;
   ft_ml_ask_resends(rt);
-  while (rt->ml_answers < rt->app_ranks)
+  while (ml->answers.n < rt->app_ranks) /* ft_ml_on_control counts them */
     ft_wait_control();
   ft_ml_wait_zombies(ml);
   /* Every receive of the lost lives has taken its message: nothing writes

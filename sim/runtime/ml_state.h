@@ -14,6 +14,7 @@
 struct ft_ml_channel;
 struct ft_ml_entry;
 struct ft_ml_req;
+struct ft_ml_record;
 struct ft_logged_event;
 
 /* A send from the sender-based log to a restarted peer, on its way. */
@@ -52,11 +53,19 @@ struct ft_ml_replay {
   int fetched;     /* the answer to this life's request came */
 };
 
+/* A restart's answers to its resend requests (ml_control.c). */
+struct ft_ml_answers {
+  int n;                    /* answers in */
+  struct ft_ml_record **at; /* each: a header, then the channels' records;
+                               kept until the zombies are fed */
+};
+
 /* All of message logging's module state. */
 struct ft_ml {
   struct ft_ml_channels channels;
   struct ft_ml_ops ops;
   struct ft_ml_replay replay;
+  struct ft_ml_answers answers;
 };
 
 #endif /* FT_ML_STATE_H */

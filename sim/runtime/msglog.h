@@ -133,9 +133,10 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
 void ft_ml_commit(struct ft_runtime *rt, int wave);
 /* Control messages of message logging (recovery.c passes them on). */
 void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m);
-/* Restart: asks every rank for its resends (this life's request; it also
- * asks for an empty message per zombie on their channels); the answers are
- * kept (rt->ml_answers counts them). */
+/* Restart: forgets the answers of an interrupted restart, asks every rank
+ * for its resends (this life's request; it also asks for an empty message
+ * per zombie on their channels); the answers are kept
+ * (rt->ml_state.answers counts them). */
 void ft_ml_ask_resends(struct ft_runtime *rt);
 /* Then, with every answer in and the zombies fed: takes the messages in
  * flight off the wire. */
