@@ -201,13 +201,14 @@ static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
   void *ml = NULL;
   int64_t made = ft_comm_creations(); /* taken at a safe point */
   if (rt->ml) { /* the clock, the counts and the sender-based log */
-    size_t bytes = ft_ml_region_size();
+    struct ft_ml_channels *mc = &rt->ml_state.channels;
+    size_t bytes = ft_ml_region_size(mc);
     ml = malloc(bytes);
     if (!ml)
       ft_fatal("rank %d: out of memory for its message-logging state",
                rt->world_rank);
-    ft_ml_region_write(ml, clock, ft_backend_now());
-    ft_ml_mark_checkpoint(wave);
+    ft_ml_region_write(mc, ml, clock, ft_backend_now());
+    ft_ml_mark_checkpoint(mc, wave);
     regions[n++] =
         (struct ft_image_region){.id = FT_ML_REGION, .ptr = ml, .bytes = bytes};
     regions[n++] = (struct ft_image_region){
@@ -352,7 +353,7 @@ int ft_safe_point(struct ft_runtime *rt) {
   if (!rt->recovering_protocol)
     return FT_SNAPSHOT_CONTINUE;
   if (rt->ml && !rt->ml_pre_marked) { /* what main()'s set-up received */
-    ft_ml_mark_pre();
+    ft_ml_mark_pre(&rt->ml_state.channels);
     rt->ml_pre_marked = 1;
   }
   ft_check_deadline(rt);

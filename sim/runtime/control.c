@@ -228,7 +228,7 @@ int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
 
 int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
   if (ft_runtime()->ml)
-    return ft_ml_waitall(n, reqs, statuses);
+    return ft_ml_waitall(ft_runtime(), n, reqs, statuses);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Waitall(n, reqs, statuses);
   MPI_Status st;
@@ -244,7 +244,7 @@ int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
   if (ft_runtime()->ml) { /* traced by ml_ops.c */
     MPI_Request req;
     ft_irecv_internal(buf, count, type, source, tag, comm, &req);
-    return ft_ml_wait(&req, status);
+    return ft_ml_wait(ft_runtime(), &req, status);
   }
   int rc;
   MPI_Request req;

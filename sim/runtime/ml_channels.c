@@ -6,20 +6,6 @@
 #include "msglog.h"
 #include "trace.h"
 
-/* Per rank (SMPI privatizes this module's globals). */
-static struct ft_ml_channel *channels;
-static size_t n_channels, cap_channels;
-static int *slots; /* open addressing: index + 1 into channels, 0 empty */
-static size_t n_slots;
-static struct ft_ml_entry *limbo; /* entries of a lost life still sending */
-static size_t n_limbo, cap_limbo;
-struct resend {
-  MPI_Request req;
-  void *data; /* the entry's, in the log or in limbo */
-};
-static struct resend *resends; /* resends still on their way */
-static size_t n_resends, cap_resends;
-
 static size_t hash(int comm, int coll, int peer, int tag) {
   uint64_t h = (uint64_t)(uint32_t)comm * 0x9E3779B97F4A7C15u;
   h ^= (uint64_t)(uint32_t)peer * 0xC2B2AE3D27D4EB4Fu + (uint64_t)coll;
@@ -27,44 +13,49 @@ static size_t hash(int comm, int coll, int peer, int tag) {
   return (size_t)(h ^ (h >> 29));
 }
 
-static void rehash(void) {
-  free(slots);
-  n_slots = n_slots ? 2 * n_slots : 256;
-  slots = calloc(n_slots, sizeof *slots);
-  if (!slots)
+static void rehash(struct ft_ml_channels *mc) {
+  free(mc->slots);
+  mc->n_slots = mc->n_slots ? 2 * mc->n_slots : 256;
+  mc->slots = calloc(mc->n_slots, sizeof *mc->slots);
+  if (!mc->slots)
     ft_fatal("message logging: out of memory");
-  for (size_t i = 0; i < n_channels; i++) {
-    const struct ft_ml_channel *c = &channels[i];
-    size_t s = hash(c->comm, c->coll, c->peer, c->tag) % n_slots;
-    while (slots[s])
-      s = (s + 1) % n_slots;
-    slots[s] = (int)i + 1;
+  for (size_t i = 0; i < mc->n; i++) {
+    const struct ft_ml_channel *c = &mc->at[i];
+    size_t s = hash(c->comm, c->coll, c->peer, c->tag) % mc->n_slots;
+    while (mc->slots[s])
+      s = (s + 1) % mc->n_slots;
+    mc->slots[s] = (int)i + 1;
   }
 }
 
-struct ft_ml_channel *ft_ml_channel(int comm, int coll, int peer, int tag) {
-  if (2 * (n_channels + 1) > n_slots)
-    rehash();
-  size_t s = hash(comm, coll, peer, tag) % n_slots;
-  for (; slots[s]; s = (s + 1) % n_slots) {
-    struct ft_ml_channel *c = &channels[slots[s] - 1];
+void ft_ml_init(struct ft_ml *ml, int world_rank) {
+  ml->channels.rank = world_rank;
+}
+
+struct ft_ml_channel *ft_ml_channel(struct ft_ml_channels *mc, int comm,
+                                    int coll, int peer, int tag) {
+  if (2 * (mc->n + 1) > mc->n_slots)
+    rehash(mc);
+  size_t s = hash(comm, coll, peer, tag) % mc->n_slots;
+  for (; mc->slots[s]; s = (s + 1) % mc->n_slots) {
+    struct ft_ml_channel *c = &mc->at[mc->slots[s] - 1];
     if (c->comm == comm && c->coll == coll && c->peer == peer && c->tag == tag)
       return c;
   }
-  channels = ft_reserve(channels, n_channels + 1, &cap_channels,
-                        sizeof *channels, "message logging's channels");
-  struct ft_ml_channel *c = &channels[n_channels++];
+  mc->at = ft_reserve(mc->at, mc->n + 1, &mc->cap, sizeof *mc->at,
+                      "message logging's channels");
+  struct ft_ml_channel *c = &mc->at[mc->n++];
   memset(c, 0, sizeof *c);
   c->comm = comm;
   c->coll = coll;
   c->peer = peer;
   c->tag = tag;
-  slots[s] = (int)n_channels;
+  mc->slots[s] = (int)mc->n;
   return c;
 }
 
-struct ft_ml_channel *ft_ml_channel_at(size_t i) {
-  return i < n_channels ? &channels[i] : NULL;
+struct ft_ml_channel *ft_ml_channel_at(struct ft_ml_channels *mc, size_t i) {
+  return i < mc->n ? &mc->at[i] : NULL;
 }
 
 /* ---- The log ---- */
@@ -81,7 +72,8 @@ static struct ft_ml_entry *find_entry(struct ft_ml_channel *ch, int64_t seq) {
   return lo < ch->n_log && ch->log[lo].seq == seq ? &ch->log[lo] : NULL;
 }
 
-struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
+struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channels *mc,
+                                  struct ft_ml_channel *ch, int64_t seq,
                                   void *data, size_t bytes) {
   struct ft_ml_entry *e = find_entry(ch, seq);
   if (e) { /* rebuilt by a re-execution, or restored twice */
@@ -96,82 +88,88 @@ struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
   memmove(&ch->log[at + 1], &ch->log[at], (ch->n_log - at) * sizeof ch->log[0]);
   ch->log[at] = (struct ft_ml_entry){.seq = seq, .bytes = bytes, .data = data};
   ch->n_log++;
-  ft_ml_serve(ch);
+  ft_ml_serve(mc, ch);
   return find_entry(ch, seq);
 }
 
-void ft_ml_send_done(int comm, int coll, int peer, int tag, int64_t seq) {
-  struct ft_ml_entry *e = find_entry(ft_ml_channel(comm, coll, peer, tag), seq);
+void ft_ml_send_done(struct ft_ml_channels *mc, int comm, int coll, int peer,
+                     int tag, int64_t seq) {
+  struct ft_ml_entry *e =
+      find_entry(ft_ml_channel(mc, comm, coll, peer, tag), seq);
   if (e && e->in_flight > 0)
     e->in_flight--;
 }
 
 /* A send from `data` completed: one less reads it. Its entry is in the log
  * or, its life lost, in limbo, freed there once nothing reads it. */
-static void sent_from(void *data) {
-  for (size_t i = 0; i < n_channels; i++)
-    for (size_t k = 0; k < channels[i].n_log; k++)
-      if (channels[i].log[k].data == data) {
-        channels[i].log[k].in_flight--;
+static void sent_from(struct ft_ml_channels *mc, void *data) {
+  for (size_t i = 0; i < mc->n; i++)
+    for (size_t k = 0; k < mc->at[i].n_log; k++)
+      if (mc->at[i].log[k].data == data) {
+        mc->at[i].log[k].in_flight--;
         return;
       }
-  for (size_t i = 0; i < n_limbo; i++)
-    if (limbo[i].data == data && --limbo[i].in_flight == 0) {
+  for (size_t i = 0; i < mc->n_limbo; i++)
+    if (mc->limbo[i].data == data && --mc->limbo[i].in_flight == 0) {
       free(data);
-      limbo[i] = limbo[--n_limbo];
+      mc->limbo[i] = mc->limbo[--mc->n_limbo];
       return;
     }
 }
 
 /* Forgets the resends that completed: their entries may be freed. */
-static void progress_resends(int wait) {
+static void progress_resends(struct ft_ml_channels *mc, int wait) {
   size_t kept = 0;
-  for (size_t i = 0; i < n_resends; i++) {
-    struct resend *r = &resends[i];
+  for (size_t i = 0; i < mc->n_resends; i++) {
+    struct ft_ml_resend *r = &mc->resends[i];
     int flag = 1;
     if (wait)
       FT_PMPI(Wait, &r->req, MPI_STATUS_IGNORE);
     else
       FT_PMPI(Test, &r->req, &flag, MPI_STATUS_IGNORE);
     if (flag)
-      sent_from(r->data);
+      sent_from(mc, r->data);
     else
-      resends[kept++] = *r;
+      mc->resends[kept++] = *r;
   }
-  n_resends = kept;
+  mc->n_resends = kept;
 }
 
-void ft_ml_finish_resends(void) { progress_resends(1); }
+void ft_ml_finish_resends(struct ft_ml_channels *mc) {
+  progress_resends(mc, 1);
+}
 
-static void free_entry(struct ft_ml_entry *e) {
+static void free_entry(struct ft_ml_channels *mc, struct ft_ml_entry *e) {
   if (!e->in_flight) {
     free(e->data);
     return;
   }
-  limbo = ft_reserve(limbo, n_limbo + 1, &cap_limbo, sizeof *limbo,
-                     "sender-based log entries still sending");
-  limbo[n_limbo++] = *e; /* its send still reads it */
+  mc->limbo =
+      ft_reserve(mc->limbo, mc->n_limbo + 1, &mc->cap_limbo, sizeof *mc->limbo,
+                 "sender-based log entries still sending");
+  mc->limbo[mc->n_limbo++] = *e; /* its send still reads it */
 }
 
-void ft_ml_log_lose(void) {
-  progress_resends(0);
-  for (size_t i = 0; i < n_channels; i++) {
-    struct ft_ml_channel *ch = &channels[i];
+void ft_ml_log_lose(struct ft_ml_channels *mc) {
+  progress_resends(mc, 0);
+  for (size_t i = 0; i < mc->n; i++) {
+    struct ft_ml_channel *ch = &mc->at[i];
     for (size_t k = 0; k < ch->n_log; k++)
-      free_entry(&ch->log[k]);
+      free_entry(mc, &ch->log[k]);
     ch->n_log = 0;
   }
 }
 
 /* Garbage collection: the receiver's checkpoint holds messages (pre,
  * upto]. */
-void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto) {
-  progress_resends(0);
+void ft_ml_collect(struct ft_ml_channels *mc, struct ft_ml_channel *ch,
+                   int64_t pre, int64_t upto) {
+  progress_resends(mc, 0);
   size_t kept = 0;
   for (size_t k = 0; k < ch->n_log; k++) {
     struct ft_ml_entry *e = &ch->log[k];
     if (e->seq > pre && e->seq <= upto)
-      free_entry(e);
+      free_entry(mc, e);
     else
       ch->log[kept++] = *e;
   }
@@ -180,17 +178,17 @@ void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto) {
 
 /* ---- Resends to a restarted peer ---- */
 
-MPI_Comm ft_ml_wire(const struct ft_ml_channel *ch, int *peer_rank) {
+MPI_Comm ft_ml_wire(const struct ft_ml_channels *mc,
+                    const struct ft_ml_channel *ch, int *peer_rank) {
   struct ft_comm *c = ft_comm_named(ch->comm);
   if (!c)
     ft_fatal("rank %d: a message-logging channel on unknown communicator %d",
-             ft_runtime()->world_rank, ch->comm);
+             mc->rank, ch->comm);
   *peer_rank = ft_comm_rank_of(c, ch->peer);
   return ft_comm_traffic(c, ch->coll);
 }
 
-void ft_ml_serve(struct ft_ml_channel *ch) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch) {
   while (ch->resend_next > 0 && ch->resend_next <= ch->resend_to) {
     if (ch->resend_next > ch->resend_pre && ch->resend_next <= ch->resend_from)
       ch->resend_next = ch->resend_from + 1; /* its checkpoint has those */
@@ -200,17 +198,17 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
     if (!e)
       return; /* a re-execution of mine will rebuild it */
     int dest;
-    MPI_Comm comm = ft_ml_wire(ch, &dest);
-    resends = ft_reserve(resends, n_resends + 1, &cap_resends, sizeof *resends,
-                         "resends on their way");
-    struct resend *r = &resends[n_resends++];
+    MPI_Comm comm = ft_ml_wire(mc, ch, &dest);
+    mc->resends = ft_reserve(mc->resends, mc->n_resends + 1, &mc->cap_resends,
+                             sizeof *mc->resends, "resends on their way");
+    struct ft_ml_resend *r = &mc->resends[mc->n_resends++];
     r->data = e->data;
     e->in_flight++; /* one more send reads it (a count: a peer restarted
                        twice may have it on its way twice) */
     FT_PMPI(Isend, e->data, (int)e->bytes, MPI_PACKED, dest, ch->tag, comm,
             &r->req);
     ch->wire_sent++;
-    rt->ml_resent++;
+    mc->resent++;
     if (ft_trace_enabled)
       ft_trace_line_(0, "resend", "%d %c %d %d %lld %zu", ch->comm,
                      ch->coll ? 'c' : 'p', ch->peer, ch->tag, (long long)e->seq,
@@ -222,9 +220,9 @@ void ft_ml_serve(struct ft_ml_channel *ch) {
 
 /* ---- Checkpoints ---- */
 
-void ft_ml_mark_checkpoint(int wave) {
-  for (size_t i = 0; i < n_channels; i++) {
-    struct ft_ml_channel *ch = &channels[i];
+void ft_ml_mark_checkpoint(struct ft_ml_channels *mc, int wave) {
+  for (size_t i = 0; i < mc->n; i++) {
+    struct ft_ml_channel *ch = &mc->at[i];
     ch->checkpointed = ch->delivered;
     if (ft_trace_enabled && ch->delivered > 0)
       ft_trace_line_(0, "chk", "%d %d %c %d %d %lld", wave, ch->comm,
@@ -233,14 +231,14 @@ void ft_ml_mark_checkpoint(int wave) {
   }
 }
 
-void ft_ml_mark_pre(void) {
-  for (size_t i = 0; i < n_channels; i++)
-    channels[i].pre = channels[i].delivered;
+void ft_ml_mark_pre(struct ft_ml_channels *mc) {
+  for (size_t i = 0; i < mc->n; i++)
+    mc->at[i].pre = mc->at[i].delivered;
 }
 
-void ft_ml_reset_logical(void) {
-  for (size_t i = 0; i < n_channels; i++)
-    channels[i].sent = channels[i].delivered = 0;
+void ft_ml_reset_logical(struct ft_ml_channels *mc) {
+  for (size_t i = 0; i < mc->n; i++)
+    mc->at[i].sent = mc->at[i].delivered = 0;
 }
 
 /* Region layout: int64 clock, int64 n, double time; per channel: int32 comm,
@@ -253,24 +251,25 @@ struct region_channel {
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-size_t ft_ml_region_size(void) {
+size_t ft_ml_region_size(const struct ft_ml_channels *mc) {
   size_t size = 24;
-  for (size_t i = 0; i < n_channels; i++) {
+  for (size_t i = 0; i < mc->n; i++) {
     size += sizeof(struct region_channel);
-    for (size_t k = 0; k < channels[i].n_log; k++)
-      size += 16 + pad8(channels[i].log[k].bytes);
+    for (size_t k = 0; k < mc->at[i].n_log; k++)
+      size += 16 + pad8(mc->at[i].log[k].bytes);
   }
   return size;
 }
 
-void ft_ml_region_write(void *dst, int64_t clock, double time) {
+void ft_ml_region_write(const struct ft_ml_channels *mc, void *dst,
+                        int64_t clock, double time) {
   char *p = dst;
-  int64_t head[2] = {clock, (int64_t)n_channels};
+  int64_t head[2] = {clock, (int64_t)mc->n};
   memcpy(p, head, 16);
   memcpy(p + 16, &time, 8);
   p += 24;
-  for (size_t i = 0; i < n_channels; i++) {
-    const struct ft_ml_channel *ch = &channels[i];
+  for (size_t i = 0; i < mc->n; i++) {
+    const struct ft_ml_channel *ch = &mc->at[i];
     struct region_channel rc = {ch->comm,          ch->coll, ch->peer,
                                 ch->tag,           ch->sent, ch->delivered,
                                 (int64_t)ch->n_log};
@@ -287,7 +286,8 @@ void ft_ml_region_write(void *dst, int64_t clock, double time) {
   }
 }
 
-int64_t ft_ml_region_restore(const void *src, size_t size, double *time) {
+int64_t ft_ml_region_restore(struct ft_ml_channels *mc, const void *src,
+                             size_t size, double *time) {
   const char *p = src, *end = p + size;
   int64_t head[2];
   if (size < 24)
@@ -295,7 +295,7 @@ int64_t ft_ml_region_restore(const void *src, size_t size, double *time) {
   memcpy(head, p, 16);
   memcpy(time, p + 16, 8);
   p += 24;
-  ft_ml_reset_logical();
+  ft_ml_reset_logical(mc);
   for (int64_t i = 0; i < head[1]; i++) {
     struct region_channel rc;
     if ((size_t)(end - p) < sizeof rc)
@@ -303,7 +303,8 @@ int64_t ft_ml_region_restore(const void *src, size_t size, double *time) {
                (long long)i);
     memcpy(&rc, p, sizeof rc);
     p += sizeof rc;
-    struct ft_ml_channel *ch = ft_ml_channel(rc.comm, rc.coll, rc.peer, rc.tag);
+    struct ft_ml_channel *ch =
+        ft_ml_channel(mc, rc.comm, rc.coll, rc.peer, rc.tag);
     ch->sent = rc.sent;
     ch->delivered = rc.delivered;
     for (int64_t k = 0; k < rc.n_log; k++) {
@@ -319,7 +320,7 @@ int64_t ft_ml_region_restore(const void *src, size_t size, double *time) {
         ft_fatal("message logging: out of memory");
       memcpy(data, p + 16, bytes);
       p += 16 + pad8(bytes);
-      ft_ml_log_add(ch, e[0], data, bytes);
+      ft_ml_log_add(mc, ch, e[0], data, bytes);
     }
   }
   return head[0];

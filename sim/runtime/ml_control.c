@@ -9,7 +9,7 @@
 #include "trace.h"
 
 /* One channel in a resend request, an answer or a GC. */
-struct ml_record {
+struct ft_ml_record {
   int32_t comm, coll, tag, zombies;
   int64_t a, b;
 };
@@ -38,18 +38,18 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
   rt->ml_el_messages++;
 }
 
-static struct ml_record *records_alloc(size_t n) {
-  struct ml_record *r = calloc(n ? n : 1, sizeof *r);
+static struct ft_ml_record *records_alloc(size_t n) {
+  struct ft_ml_record *r = calloc(n ? n : 1, sizeof *r);
   if (!r)
     ft_fatal("message logging: out of memory for %zu records", n);
   return r;
 }
 
 /* How many channels this rank has with `peer` (either way). */
-static size_t channels_with(int peer) {
+static size_t channels_with(struct ft_ml_channels *mc, int peer) {
   size_t n = 0;
   struct ft_ml_channel *ch;
-  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+  for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     n += ch->peer == peer;
   return n;
 }
@@ -57,17 +57,18 @@ static size_t channels_with(int peer) {
 /* After its commit, a rank's checkpoint holds what it delivered: the
  * senders may drop those messages from their logs. */
 static void collect_at_senders(struct ft_runtime *rt) {
+  struct ft_ml_channels *mc = &rt->ml_state.channels;
   for (int peer = 0; peer < rt->app_ranks; peer++) {
     size_t n = 0;
     struct ft_ml_channel *ch;
-    struct ml_record *r = records_alloc(channels_with(peer));
-    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+    struct ft_ml_record *r = records_alloc(channels_with(mc, peer));
+    for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
       if (ch->peer == peer && ch->checkpointed > ch->pre)
-        r[n++] = (struct ml_record){.comm = ch->comm,
-                                    .coll = ch->coll,
-                                    .tag = ch->tag,
-                                    .a = ch->pre,
-                                    .b = ch->checkpointed};
+        r[n++] = (struct ft_ml_record){.comm = ch->comm,
+                                       .coll = ch->coll,
+                                       .tag = ch->tag,
+                                       .a = ch->pre,
+                                       .b = ch->checkpointed};
     if (n == 0) {
       free(r);
       continue;
@@ -87,20 +88,22 @@ void ft_ml_commit(struct ft_runtime *rt, int wave) {
   collect_at_senders(rt);
 }
 
-static void on_gc(const struct ft_wire *m) {
+static void on_gc(struct ft_ml_channels *mc, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
   for (size_t i = 0; i < n; i++)
-    ft_ml_collect(ft_ml_channel(r[i].comm, r[i].coll, m->from, r[i].tag),
+    ft_ml_collect(mc,
+                  ft_ml_channel(mc, r[i].comm, r[i].coll, m->from, r[i].tag),
                   r[i].a, r[i].b);
   free(r);
 }
 
 /* Empty messages for the receives a failed rank left posted (ml_ops.c),
  * before the answer and the resends. */
-static void feed_zombies(struct ft_ml_channel *ch, int n) {
+static void feed_zombies(struct ft_ml_channels *mc, struct ft_ml_channel *ch,
+                         int n) {
   int dest;
-  MPI_Comm comm = n > 0 ? ft_ml_wire(ch, &dest) : MPI_COMM_NULL;
+  MPI_Comm comm = n > 0 ? ft_ml_wire(mc, ch, &dest) : MPI_COMM_NULL;
   for (int k = 0; k < n; k++) {
     ft_feed_empty(comm, dest, ch->tag);
     ch->wire_sent++;
@@ -109,53 +112,55 @@ static void feed_zombies(struct ft_ml_channel *ch, int n) {
 
 /* A restarted rank asks for what it needs; the answer carries the wire
  * counts, then the resends follow on the channels themselves. */
-static void on_resend_request(const struct ft_wire *m) {
+static void on_resend_request(struct ft_ml_channels *mc,
+                              const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   int f = m->from;
-  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
   struct ft_ml_channel *ch;
-  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+  for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     if (ch->peer == f) {
       ch->resend_pre = ch->resend_from = 0;
       ch->resend_to = ch->hw;
       ch->resend_next = 0;
     }
   for (size_t i = 0; i < n; i++) {
-    ch = ft_ml_channel(r[i].comm, r[i].coll, f, r[i].tag);
+    ch = ft_ml_channel(mc, r[i].comm, r[i].coll, f, r[i].tag);
     ch->resend_pre = r[i].a;
     ch->resend_from = r[i].b;
     ch->resend_to = ch->hw;
-    feed_zombies(ch, r[i].zombies);
+    feed_zombies(mc, ch, r[i].zombies);
   }
   free(r);
-  size_t k = 0, total = channels_with(f);
-  struct ml_record *answer = records_alloc(total);
-  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+  size_t k = 0, total = channels_with(mc, f);
+  struct ft_ml_record *answer = records_alloc(total);
+  for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     if (ch->peer == f)
-      answer[k++] = (struct ml_record){.comm = ch->comm,
-                                       .coll = ch->coll,
-                                       .tag = ch->tag,
-                                       .a = ch->wire_sent};
+      answer[k++] = (struct ft_ml_record){.comm = ch->comm,
+                                          .coll = ch->coll,
+                                          .tag = ch->tag,
+                                          .a = ch->wire_sent};
   struct ft_wire a = {.kind = FT_WIRE_ML_RESEND_ANSWER,
                       .wave = m->wave,
                       .value = (int64_t)total};
   ft_control_send_payload(f, &a, answer, total * sizeof *answer);
-  for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+  for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     if (ch->peer == f && ch->resend_to > 0) {
       ch->resend_next = 1;
-      ft_ml_serve(ch);
+      ft_ml_serve(mc, ch);
     }
 }
 
 /* Takes off the wire what a lost life left in flight on a channel. */
 static void discard_in_flight(struct ft_runtime *rt, int from,
-                              const struct ml_record *r) {
-  struct ft_ml_channel *ch = ft_ml_channel(r->comm, r->coll, from, r->tag);
+                              const struct ft_ml_record *r) {
+  struct ft_ml_channels *mc = &rt->ml_state.channels;
+  struct ft_ml_channel *ch = ft_ml_channel(mc, r->comm, r->coll, from, r->tag);
   int64_t in_flight = r->a - ch->wire_taken;
   if (in_flight <= 0)
     return;
   int source;
-  MPI_Comm comm = ft_ml_wire(ch, &source);
+  MPI_Comm comm = ft_ml_wire(mc, ch, &source);
   for (int64_t k = 0; k < in_flight; k++) {
     MPI_Status st;
     int bytes = 0;
@@ -168,7 +173,7 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
     FT_PMPI(Recv, junk, bytes, MPI_BYTE, source, r->tag, comm,
             MPI_STATUS_IGNORE);
     free(junk);
-    ch = ft_ml_channel(r->comm, r->coll, from, r->tag);
+    ch = ft_ml_channel(mc, r->comm, r->coll, from, r->tag);
     ch->wire_taken++;
   }
 }
@@ -178,47 +183,55 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
  * an earlier life's request is stale. */
 static void on_resend_answer(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
   if (m->wave != rt->ml_life || rt->running) {
     free(r);
     return;
   }
-  void **all = realloc(rt->ml_answer_records,
-                       ((size_t)rt->ml_answers + 1) * sizeof *all);
-  struct ml_record *kept = records_alloc(n + 1);
+  struct ft_ml_answers *an = &rt->ml_state.answers;
+  struct ft_ml_record **all =
+      realloc(an->at, ((size_t)an->n + 1) * sizeof *all);
+  struct ft_ml_record *kept = records_alloc(n + 1);
   if (!all)
     ft_fatal("message logging: out of memory");
-  kept[0] = (struct ml_record){.comm = m->from, .a = (int64_t)n};
+  kept[0] = (struct ft_ml_record){.comm = m->from, .a = (int64_t)n};
   memcpy(kept + 1, r, n * sizeof *r);
   free(r);
-  all[rt->ml_answers++] = kept;
-  rt->ml_answer_records = all;
+  all[an->n++] = kept;
+  an->at = all;
 }
 
 void ft_ml_discard_answers(struct ft_runtime *rt) {
-  for (int i = 0; i < rt->ml_answers; i++) {
-    struct ml_record *a = rt->ml_answer_records[i];
+  struct ft_ml_answers *an = &rt->ml_state.answers;
+  for (int i = 0; i < an->n; i++) {
+    struct ft_ml_record *a = an->at[i];
     for (int64_t k = 0; k < a[0].a; k++)
       discard_in_flight(rt, a[0].comm, &a[1 + k]);
     free(a);
   }
-  free(rt->ml_answer_records);
-  rt->ml_answer_records = NULL;
-  rt->ml_answers = 0;
+  free(an->at);
+  an->at = NULL;
+  an->n = 0;
 }
 
 void ft_ml_ask_resends(struct ft_runtime *rt) {
+  struct ft_ml_channels *mc = &rt->ml_state.channels;
+  struct ft_ml_answers *an = &rt->ml_state.answers;
+  for (int i = 0; i < an->n; i++) /* of an interrupted restart */
+    free(an->at[i]);
+  an->n = 0;
   for (int peer = 0; peer < rt->app_ranks; peer++) {
     size_t n = 0;
     struct ft_ml_channel *ch;
-    struct ml_record *r = records_alloc(channels_with(peer));
-    for (size_t i = 0; (ch = ft_ml_channel_at(i)); i++)
+    struct ft_ml_record *r = records_alloc(channels_with(mc, peer));
+    for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
       if (ch->peer == peer)
-        r[n++] = (struct ml_record){
+        r[n++] = (struct ft_ml_record){
             .comm = ch->comm,
             .coll = ch->coll,
             .tag = ch->tag,
-            .zombies = ft_ml_zombies_on(ch->comm, ch->coll, peer, ch->tag),
+            .zombies = ft_ml_zombies_on(&rt->ml_state.ops, ch->comm, ch->coll,
+                                        peer, ch->tag),
             .a = ch->pre,
             .b = ch->delivered};
     struct ft_wire m = {.kind = FT_WIRE_ML_RESEND_REQUEST,
@@ -231,10 +244,10 @@ void ft_ml_ask_resends(struct ft_runtime *rt) {
 void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   switch (m->kind) {
   case FT_WIRE_ML_GC:
-    on_gc(m);
+    on_gc(&rt->ml_state.channels, m);
     break;
   case FT_WIRE_ML_RESEND_REQUEST:
-    on_resend_request(m);
+    on_resend_request(&rt->ml_state.channels, m);
     break;
   case FT_WIRE_ML_RESEND_ANSWER:
     on_resend_answer(rt, m);

@@ -8,8 +8,9 @@
 #include "msglog.h"
 #include "trace.h"
 
-/* An operation's request, as the application (or a collective) holds it. */
-struct ml_req {
+/* An operation's request, as the application (or a collective) holds it
+ * (the elements of struct ft_ml_ops, ml_state.h). */
+struct ft_ml_req {
   MPI_Request req;
   int64_t id;
   int recv, wildcard;
@@ -22,33 +23,30 @@ struct ml_req {
                      finish_done) */
 };
 
-/* Per rank (SMPI privatizes this module's globals). */
-static struct ml_req *reqs;
-static size_t n_reqs, cap_reqs;
-
-static void remember(const struct ml_req *r) {
+static void remember(struct ft_ml_ops *ops, const struct ft_ml_req *r) {
   if (r->req == MPI_REQUEST_NULL)
     return;
-  reqs = ft_reserve(reqs, n_reqs + 1, &cap_reqs, sizeof *reqs,
-                    "message logging's requests");
-  reqs[n_reqs++] = *r;
+  ops->reqs = ft_reserve(ops->reqs, ops->n_reqs + 1, &ops->cap_reqs,
+                         sizeof *ops->reqs, "message logging's requests");
+  ops->reqs[ops->n_reqs++] = *r;
 }
 
 /* Takes the record of `req` out of the table: 1, or 0 if none. */
-static int take(MPI_Request req, struct ml_req *out) {
-  for (size_t i = n_reqs; req != MPI_REQUEST_NULL && i-- > 0;)
-    if (reqs[i].req == req) {
-      *out = reqs[i];
-      reqs[i] = reqs[--n_reqs];
+static int take(struct ft_ml_ops *ops, MPI_Request req, struct ft_ml_req *out) {
+  for (size_t i = ops->n_reqs; req != MPI_REQUEST_NULL && i-- > 0;)
+    if (ops->reqs[i].req == req) {
+      *out = ops->reqs[i];
+      ops->reqs[i] = ops->reqs[--ops->n_reqs];
       return 1;
     }
   return 0;
 }
 
-static const struct ml_req *find(MPI_Request req) {
-  for (size_t i = n_reqs; req != MPI_REQUEST_NULL && i-- > 0;)
-    if (reqs[i].req == req)
-      return &reqs[i];
+static const struct ft_ml_req *find(const struct ft_ml_ops *ops,
+                                    MPI_Request req) {
+  for (size_t i = ops->n_reqs; req != MPI_REQUEST_NULL && i-- > 0;)
+    if (ops->reqs[i].req == req)
+      return &ops->reqs[i];
   return NULL;
 }
 
@@ -104,12 +102,41 @@ static void completed_request(MPI_Request *req) {
   FT_PMPI(Grequest_complete, *req);
 }
 
+/* A new send (the channel's next on the wire) of `bytes` from a log
+ * entry: charged (the daemon's delay, the copy's end), traced, started from
+ * the entry's copy; its request is remembered. */
+static int put_on_wire(struct ft_runtime *rt, struct ft_ml_channel *ch,
+                       struct ft_ml_entry *entry, int bytes,
+                       struct ft_ml_req *r, int dest, MPI_Comm comm,
+                       MPI_Request *req) {
+  ch->hw = r->seq;
+  ch->wire_sent++;
+  rt->counters.messages++;
+  rt->counters.bytes += (uint64_t)bytes;
+  double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
+  if (delay > 0)
+    ft_backend_sleep(delay);
+  r->copied = ft_backend_now();
+  if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
+    r->copied += (double)bytes / (rt->options.copy_mbps * 1e6);
+  entry->in_flight++;
+  if (ft_trace_enabled)
+    ft_trace_line_(0, "send", "%d %c %d %d %lld %d", r->comm,
+                   r->coll ? 'c' : 'p', r->peer, r->tag, (long long)r->seq,
+                   bytes);
+  int rc = PMPI_Isend(entry->data, bytes, MPI_PACKED, dest, r->tag, comm, req);
+  r->req = *req;
+  remember(&rt->ml_state.ops, r);
+  return rc;
+}
+
 /* "every event is safely logged before any MPI send can progress"; "every
  * outgoing payload is copied to the sender's volatile log". A send the
  * wire already had (a re-execution's) only rebuilds its log entry. */
-int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
-                int tag, struct ft_comm *c, int coll, MPI_Request *req) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
+                MPI_Datatype type, int dest, int tag, struct ft_comm *c,
+                int coll, MPI_Request *req) {
+  struct ft_ml *ml = &rt->ml_state;
   if (dest == MPI_PROC_NULL) {
     *req = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
@@ -117,54 +144,39 @@ int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
   int peer = ft_comm_app_rank(c, dest);
   size_t packed;
   struct ft_event e = {.type = FT_EVENT_APP_SEND, .peer = peer, .tag = tag};
-  struct ml_req r = {.id = step_with_id(rt, &e, NULL),
-                     .comm = c->name,
-                     .coll = coll,
-                     .peer = peer,
-                     .tag = tag};
+  struct ft_ml_req r = {.id = step_with_id(rt, &e, NULL),
+                        .comm = c->name,
+                        .coll = coll,
+                        .peer = peer,
+                        .tag = tag};
   while (rt->ml_waiting)
     ft_wait_control();
   void *data =
       ft_pack_copy(buf, count, type, ft_comm_traffic(c, coll), &packed);
   int bytes = (int)packed; /* at most INT_MAX (ft_pack_copy) */
-  struct ft_ml_channel *ch = ft_ml_channel(r.comm, coll, peer, tag);
+  struct ft_ml_channel *ch =
+      ft_ml_channel(&ml->channels, r.comm, coll, peer, tag);
   r.seq = ++ch->sent;
   int on_wire = r.seq <= ch->hw;
   rt->ml_sb_bytes += (uint64_t)bytes;
-  struct ft_ml_entry *entry = ft_ml_log_add(ch, r.seq, data, (size_t)bytes);
+  struct ft_ml_entry *entry =
+      ft_ml_log_add(&ml->channels, ch, r.seq, data, (size_t)bytes);
   if (on_wire) {
     completed_request(req);
     r.req = *req;
     r.done = 1;
-    remember(&r);
+    remember(&ml->ops, &r);
     return MPI_SUCCESS;
   }
-  ch->hw = r.seq;
-  ch->wire_sent++;
-  rt->counters.messages++;
-  rt->counters.bytes += (uint64_t)bytes;
-  double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
-  if (delay > 0)
-    ft_backend_sleep(delay);
-  r.copied = ft_backend_now();
-  if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
-    r.copied += (double)bytes / (rt->options.copy_mbps * 1e6);
-  entry->in_flight++;
-  if (ft_trace_enabled)
-    ft_trace_line_(0, "send", "%d %c %d %d %lld %d", r.comm, coll ? 'c' : 'p',
-                   peer, tag, (long long)r.seq, bytes);
-  int rc = PMPI_Isend(entry->data, bytes, MPI_PACKED, dest, tag,
-                      ft_comm_traffic(c, coll), req);
-  r.req = *req;
-  remember(&r);
-  return rc;
+  return put_on_wire(rt, ch, entry, bytes, &r, dest, ft_comm_traffic(c, coll),
+                     req);
 }
 
 /* ---- Receives ---- */
 
-int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
-                struct ft_comm *c, int coll, MPI_Request *req) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_ml_irecv(struct ft_runtime *rt, void *buf, int count, MPI_Datatype type,
+                int source, int tag, struct ft_comm *c, int coll,
+                MPI_Request *req) {
   if (source == MPI_PROC_NULL) {
     *req = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
@@ -176,11 +188,11 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
       .tag = tag == MPI_ANY_TAG ? -1 : tag,
       .wildcard = wildcard};
   struct ft_update u;
-  struct ml_req r = {.id = step_with_id(rt, &e, &u),
-                     .recv = 1,
-                     .wildcard = wildcard,
-                     .comm = c->name,
-                     .coll = coll};
+  struct ft_ml_req r = {.id = step_with_id(rt, &e, &u),
+                        .recv = 1,
+                        .wildcard = wildcard,
+                        .comm = c->name,
+                        .coll = coll};
   if (u.flags & FT_UPDATE_REPLAY) { /* the core's logged source and tag */
     source = ft_comm_rank_of(c, u.replay.peer);
     tag = u.replay.tag;
@@ -190,7 +202,7 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
   int rc =
       PMPI_Irecv(buf, count, type, source, tag, ft_comm_traffic(c, coll), req);
   r.req = *req;
-  remember(&r);
+  remember(&rt->ml_state.ops, &r);
   return rc;
 }
 
@@ -198,10 +210,11 @@ int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
 
 /* What a completed request means: a delivery (counted, told to the core),
  * or the end of a send (its copy may go). */
-static void completed(struct ft_runtime *rt, const struct ml_req *r,
+static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
                       const MPI_Status *st) {
+  struct ft_ml_channels *mc = &rt->ml_state.channels;
   if (!r->recv) {
-    ft_ml_send_done(r->comm, r->coll, r->peer, r->tag, r->seq);
+    ft_ml_send_done(mc, r->comm, r->coll, r->peer, r->tag, r->seq);
     double now = ft_backend_now();
     if (r->copied > now)
       ft_backend_sleep(r->copied - now);
@@ -209,7 +222,8 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
   }
   struct ft_comm *c = ft_comm_named(r->comm);
   int peer = ft_comm_app_rank(c, st->MPI_SOURCE), bytes = 0;
-  struct ft_ml_channel *ch = ft_ml_channel(r->comm, r->coll, peer, st->MPI_TAG);
+  struct ft_ml_channel *ch =
+      ft_ml_channel(mc, r->comm, r->coll, peer, st->MPI_TAG);
   ch->delivered++;
   ch->wire_taken++;
   rt->ml_deliveries++;
@@ -241,20 +255,21 @@ static void completed(struct ft_runtime *rt, const struct ml_req *r,
 /* A request the completion call saw complete, by its handle before. */
 static void completed_handle(struct ft_runtime *rt, MPI_Request before,
                              const MPI_Status *st) {
-  struct ml_req r;
-  if (take(before, &r))
+  struct ft_ml_req r;
+  if (take(&rt->ml_state.ops, before, &r))
     completed(rt, &r, st);
 }
 
 /* If `*req` is a send that was complete from the start, frees it (MPI_Test
  * does complete a generalized request; SMPI's waits skip one completed
  * before them) and returns 1. */
-static int finish_done(MPI_Request *req, MPI_Status *st) {
-  const struct ml_req *r = find(*req);
+static int finish_done(struct ft_ml_ops *ops, MPI_Request *req,
+                       MPI_Status *st) {
+  const struct ft_ml_req *r = find(ops, *req);
   if (!r || !r->done)
     return 0;
-  struct ml_req copy;
-  take(*req, &copy);
+  struct ft_ml_req copy;
+  take(ops, *req, &copy);
   int flag = 0;
   MPI_Status scratch;
   FT_PMPI(Test, req, &flag, st ? st : &scratch);
@@ -263,41 +278,45 @@ static int finish_done(MPI_Request *req, MPI_Status *st) {
 }
 
 /* The index of a request complete from the start, or -1. */
-static int first_done(int n, const MPI_Request reqs_[]) {
+static int first_done(const struct ft_ml_ops *ops, int n,
+                      const MPI_Request reqs_[]) {
   for (int i = 0; i < n; i++) {
-    const struct ml_req *r = find(reqs_[i]);
+    const struct ft_ml_req *r = find(ops, reqs_[i]);
     if (r && r->done)
       return i;
   }
   return -1;
 }
 
-int ft_ml_wait(MPI_Request *req, MPI_Status *status) {
-  if (finish_done(req, status == MPI_STATUS_IGNORE ? NULL : status))
+int ft_ml_wait(struct ft_runtime *rt, MPI_Request *req, MPI_Status *status) {
+  if (finish_done(&rt->ml_state.ops, req,
+                  status == MPI_STATUS_IGNORE ? NULL : status))
     return MPI_SUCCESS;
   MPI_Request before = *req;
   MPI_Status st;
   int rc = ft_wait_internal(req, &st);
-  completed_handle(ft_runtime(), before, &st);
+  completed_handle(rt, before, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
 }
 
-int ft_ml_waitall(int n, MPI_Request reqs_[], MPI_Status statuses[]) {
+int ft_ml_waitall(struct ft_runtime *rt, int n, MPI_Request reqs_[],
+                  MPI_Status statuses[]) {
   for (int i = 0; i < n; i++)
-    ft_ml_wait(&reqs_[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                                          : &statuses[i]);
+    ft_ml_wait(rt, &reqs_[i],
+               statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                               : &statuses[i]);
   return MPI_SUCCESS;
 }
 
-int ft_ml_request_free(MPI_Request *req) {
-  struct ml_req r;
-  if (take(*req, &r) && r.recv)
+int ft_ml_request_free(struct ft_runtime *rt, MPI_Request *req) {
+  struct ft_ml_req r;
+  if (take(&rt->ml_state.ops, *req, &r) && r.recv)
     ft_fatal("MPI_Request_free of an active receive is not supported under "
              "protocol %s: its delivery would be neither counted nor logged; "
              "wait for it instead",
-             ft_runtime()->protocol->name);
+             rt->protocol->name);
   return PMPI_Request_free(req);
 }
 
@@ -317,15 +336,16 @@ static void tell_completion(struct ft_runtime *rt, const int64_t *ids,
 }
 
 /* The index in reqs_ of the request with that id (replay). */
-static int index_of(int n, const MPI_Request reqs_[], int64_t id) {
+static int index_of(const struct ft_runtime *rt, int n,
+                    const MPI_Request reqs_[], int64_t id) {
   for (int i = 0; i < n; i++) {
-    const struct ml_req *r = find(reqs_[i]);
+    const struct ft_ml_req *r = find(&rt->ml_state.ops, reqs_[i]);
     if (r && r->id == id)
       return i;
   }
   ft_fatal("rank %d: replay diverged: request %lld of a logged completion is "
            "not among the %d requests of this call",
-           ft_runtime()->world_rank, (long long)id, n);
+           rt->world_rank, (long long)id, n);
 }
 
 /* Carries out the core's replay of a completion call: waits for the
@@ -340,9 +360,9 @@ static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs_[],
   if (k > 0) /* the core's array lives until its next step */
     memcpy(ids, u.replay.ids, k * sizeof ids[0]);
   for (size_t i = 0; i < k; i++) {
-    idx[i] = index_of(n, reqs_, ids[i]);
+    idx[i] = index_of(rt, n, reqs_, ids[i]);
     MPI_Status st;
-    ft_ml_wait(&reqs_[idx[i]], &st);
+    ft_ml_wait(rt, &reqs_[idx[i]], &st);
     if (statuses)
       statuses[i] = st;
   }
@@ -357,8 +377,8 @@ static void live_completion(struct ft_runtime *rt, const MPI_Request before[],
   int64_t ids[MAX_IDS];
   size_t n = 0;
   for (int i = 0; i < k; i++) {
-    struct ml_req r;
-    if (!take(before[idx[i]], &r))
+    struct ft_ml_req r;
+    if (!take(&rt->ml_state.ops, before[idx[i]], &r))
       continue;
     if (n < MAX_IDS)
       ids[n++] = r.id;
@@ -375,8 +395,9 @@ static MPI_Request *copy_handles(int n, const MPI_Request reqs_[]) {
   return copy;
 }
 
-int ft_ml_waitany(int n, MPI_Request reqs_[], int *index, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
+                  MPI_Status *status) {
+  struct ft_ml_ops *ops = &rt->ml_state.ops;
   MPI_Status st;
   int idx[MAX_IDS];
   int k = replay_completion(rt, n, reqs_, idx, &st);
@@ -384,9 +405,9 @@ int ft_ml_waitany(int n, MPI_Request reqs_[], int *index, MPI_Status *status) {
     *index = k ? idx[0] : MPI_UNDEFINED;
   } else {
     MPI_Request *before = copy_handles(n, reqs_);
-    *index = first_done(n, reqs_);
+    *index = first_done(ops, n, reqs_);
     if (*index >= 0)
-      finish_done(&reqs_[*index], &st);
+      finish_done(ops, &reqs_[*index], &st);
     else
       *index = ft_wait_any(n, reqs_, &st);
     live_completion(rt, before, index, *index == MPI_UNDEFINED ? 0 : 1, &st);
@@ -398,11 +419,11 @@ int ft_ml_waitany(int n, MPI_Request reqs_[], int *index, MPI_Status *status) {
 }
 
 /* One completion per call, as without message logging (p2p.c). */
-int ft_ml_waitsome(int n, MPI_Request reqs_[], int *outcount, int indices[],
-                   MPI_Status statuses[]) {
+int ft_ml_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs_[],
+                   int *outcount, int indices[], MPI_Status statuses[]) {
   int index;
   MPI_Status st;
-  ft_ml_waitany(n, reqs_, &index, &st);
+  ft_ml_waitany(rt, n, reqs_, &index, &st);
   *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
   if (index != MPI_UNDEFINED) {
     indices[0] = index;
@@ -412,9 +433,9 @@ int ft_ml_waitsome(int n, MPI_Request reqs_[], int *outcount, int indices[],
   return MPI_SUCCESS;
 }
 
-int ft_ml_testany(int n, MPI_Request reqs_[], int *index, int *flag,
-                  MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_ml_testany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
+                  int *flag, MPI_Status *status) {
+  struct ft_ml_ops *ops = &rt->ml_state.ops;
   MPI_Status st;
   int idx[MAX_IDS];
   int k = replay_completion(rt, n, reqs_, idx, &st);
@@ -423,10 +444,10 @@ int ft_ml_testany(int n, MPI_Request reqs_[], int *index, int *flag,
     *index = k ? idx[0] : MPI_UNDEFINED;
   } else {
     MPI_Request *before = copy_handles(n, reqs_);
-    *index = first_done(n, reqs_);
+    *index = first_done(ops, n, reqs_);
     *flag = *index >= 0;
     if (*flag)
-      finish_done(&reqs_[*index], &st);
+      finish_done(ops, &reqs_[*index], &st);
     else
       FT_PMPI(Testany, n, reqs_, index, flag, &st);
     int done = *flag && *index != MPI_UNDEFINED;
@@ -438,14 +459,16 @@ int ft_ml_testany(int n, MPI_Request reqs_[], int *index, int *flag,
   return MPI_SUCCESS;
 }
 
-int ft_ml_test(MPI_Request *req, int *flag, MPI_Status *status) {
+int ft_ml_test(struct ft_runtime *rt, MPI_Request *req, int *flag,
+               MPI_Status *status) {
   int index;
-  return ft_ml_testany(1, req, &index, flag, status);
+  return ft_ml_testany(rt, 1, req, &index, flag, status);
 }
 
-static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
-                         int indices[], MPI_Status statuses[], int all) {
-  struct ft_runtime *rt = ft_runtime();
+static int testsome_like(struct ft_runtime *rt, int n, MPI_Request reqs_[],
+                         int *outcount, int indices[], MPI_Status statuses[],
+                         int all) {
+  struct ft_ml_ops *ops = &rt->ml_state.ops;
   MPI_Status small[16];
   MPI_Status *st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
   int *idx = malloc((size_t)(n > 0 ? n : 1) * sizeof *idx);
@@ -458,8 +481,8 @@ static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
     k = 0;
     /* MPI_Testall too completes what is done (SMPI's does so, and loses
      * the statuses: p2p.c): each is a completion, counted and logged. */
-    while ((d = first_done(n, reqs_)) >= 0) {
-      finish_done(&reqs_[d], &st[k]);
+    while ((d = first_done(ops, n, reqs_)) >= 0) {
+      finish_done(ops, &reqs_[d], &st[k]);
       idx[k++] = d;
     }
     if (k > 0) {
@@ -489,15 +512,15 @@ static int testsome_like(int n, MPI_Request reqs_[], int *outcount,
   return MPI_SUCCESS;
 }
 
-int ft_ml_testsome(int n, MPI_Request reqs_[], int *outcount, int indices[],
-                   MPI_Status statuses[]) {
-  return testsome_like(n, reqs_, outcount, indices, statuses, 0);
+int ft_ml_testsome(struct ft_runtime *rt, int n, MPI_Request reqs_[],
+                   int *outcount, int indices[], MPI_Status statuses[]) {
+  return testsome_like(rt, n, reqs_, outcount, indices, statuses, 0);
 }
 
-int ft_ml_testall(int n, MPI_Request reqs_[], int *flag,
+int ft_ml_testall(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *flag,
                   MPI_Status statuses[]) {
   int k;
-  testsome_like(n, reqs_, &k, NULL, statuses, 1);
+  testsome_like(rt, n, reqs_, &k, NULL, statuses, 1);
   int active = 0;
   for (int i = 0; i < n; i++)
     active += reqs_[i] != MPI_REQUEST_NULL;
@@ -550,9 +573,8 @@ static int replay_probe(struct ft_runtime *rt, struct ft_comm *c,
   return found;
 }
 
-int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
-                 MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_ml_iprobe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                 int *flag, MPI_Status *status) {
   MPI_Status st;
   int found = replay_probe(rt, c, &st);
   if (found < 0) {
@@ -565,8 +587,8 @@ int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
   return MPI_SUCCESS;
 }
 
-int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_ml_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                MPI_Status *status) {
   MPI_Status st;
   if (source != MPI_ANY_SOURCE && tag != MPI_ANY_TAG) { /* deterministic */
     probe_until_found(source, tag, c->p2p, &st);
@@ -591,66 +613,69 @@ int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status) {
  * life's (nothing of the new run is allocated yet, and empty messages
  * write nothing). */
 
-static struct ml_req *zombies;
-static size_t n_zombies, cap_zombies;
-
-static void took(const struct ml_req *r, const MPI_Status *st) {
+static void took(struct ft_ml_channels *mc, const struct ft_ml_req *r,
+                 const MPI_Status *st) {
   struct ft_comm *c = ft_comm_named(r->comm);
-  ft_ml_channel(r->comm, r->coll, ft_comm_app_rank(c, st->MPI_SOURCE),
+  ft_ml_channel(mc, r->comm, r->coll, ft_comm_app_rank(c, st->MPI_SOURCE),
                 st->MPI_TAG)
       ->wire_taken++;
 }
 
-void ft_ml_drop_requests(void) {
-  for (size_t i = 0; i < n_reqs; i++) {
-    struct ml_req *r = &reqs[i];
+void ft_ml_drop_requests(struct ft_ml *ml) {
+  struct ft_ml_ops *ops = &ml->ops;
+  for (size_t i = 0; i < ops->n_reqs; i++) {
+    struct ft_ml_req *r = &ops->reqs[i];
     if (!r->recv)
       continue; /* on the wire: its entry waits in limbo (ml_channels.c) */
     MPI_Status st;
     int flag = 0;
     FT_PMPI(Test, &r->req, &flag, &st);
     if (flag) {
-      took(r, &st);
+      took(&ml->channels, r, &st);
       continue;
     }
-    zombies = ft_reserve(zombies, n_zombies + 1, &cap_zombies, sizeof *zombies,
-                         "the lost life's receives");
-    zombies[n_zombies++] = *r;
+    ops->zombies =
+        ft_reserve(ops->zombies, ops->n_zombies + 1, &ops->cap_zombies,
+                   sizeof *ops->zombies, "the lost life's receives");
+    ops->zombies[ops->n_zombies++] = *r;
     if (r->peer >= 0) /* its sender is asked to feed it, on this channel */
-      ft_ml_channel(r->comm, r->coll, r->peer, r->tag);
+      ft_ml_channel(&ml->channels, r->comm, r->coll, r->peer, r->tag);
   }
-  n_reqs = 0;
+  ops->n_reqs = 0;
 }
 
-int ft_ml_zombies_on(int comm, int coll, int peer, int tag) {
+int ft_ml_zombies_on(const struct ft_ml_ops *ops, int comm, int coll, int peer,
+                     int tag) {
   int n = 0;
-  for (size_t i = 0; i < n_zombies; i++)
-    n += zombies[i].comm == comm && zombies[i].coll == coll &&
-         zombies[i].peer == peer && zombies[i].tag == tag;
+  for (size_t i = 0; i < ops->n_zombies; i++)
+    n += ops->zombies[i].comm == comm && ops->zombies[i].coll == coll &&
+         ops->zombies[i].peer == peer && ops->zombies[i].tag == tag;
   return n;
 }
 
-void ft_ml_feed_wildcards(void) {
-  struct ft_runtime *rt = ft_runtime();
-  for (size_t i = 0; i < n_zombies; i++) {
-    const struct ml_req *z = &zombies[i];
+void ft_ml_feed_wildcards(struct ft_runtime *rt) {
+  const struct ft_ml_ops *ops = &rt->ml_state.ops;
+  for (size_t i = 0; i < ops->n_zombies; i++) {
+    const struct ft_ml_req *z = &ops->zombies[i];
     if (z->peer >= 0)
       continue; /* its sender feeds it */
     struct ft_comm *c = ft_comm_named(z->comm);
     int tag = z->tag < 0 ? 0 : z->tag;
     ft_feed_empty(ft_comm_traffic(c, z->coll), c->rank, tag);
-    ft_ml_channel(z->comm, z->coll, rt->world_rank, tag)->wire_sent++;
+    ft_ml_channel(&rt->ml_state.channels, z->comm, z->coll, rt->world_rank, tag)
+        ->wire_sent++;
   }
 }
 
-void ft_ml_wait_zombies(void) {
-  for (size_t i = 0; i < n_zombies; i++) {
+void ft_ml_wait_zombies(struct ft_ml *ml) {
+  struct ft_ml_ops *ops = &ml->ops;
+  for (size_t i = 0; i < ops->n_zombies; i++) {
     MPI_Status st;
     /* A zombie may take a real message larger than its lost life posted
      * for (a truncation): nobody is left to hear of it, so no code is
      * checked. */
-    (void)PMPI_Wait(&zombies[i].req, &st);
-    took(&zombies[i], &st);
+    (void)PMPI_Wait(&ops->zombies[i].req, &st);
+    took(&ml->channels, &ops->zombies[i], &st);
   }
-  n_zombies = 0;
+  ops->n_zombies = 0;
 }

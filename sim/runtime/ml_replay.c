@@ -16,12 +16,6 @@
 
 #include "msglog.h"
 
-/* Per rank (SMPI privatizes this module's globals). */
-static struct ft_logged_event *events; /* by id, then logging order */
-static size_t n_events;
-static int64_t horizon; /* the last logged id: beyond it, live */
-static int fetched;     /* the answer to this life's request came */
-
 struct ordered {
   struct ft_logged_event e;
   size_t order;
@@ -37,7 +31,8 @@ static int by_id(const void *a, const void *b) {
 void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
-  if (m->wave != rt->ml_life || fetched) {
+  struct ft_ml_replay *replay = &rt->ml_state.replay;
+  if (m->wave != rt->ml_life || replay->fetched) {
     free(got);
     return;
   }
@@ -47,34 +42,35 @@ void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m) {
   for (size_t i = 0; i < n; i++)
     o[i] = (struct ordered){got[i], i};
   qsort(o, n, sizeof *o, by_id);
-  horizon = 0;
+  replay->horizon = 0;
   for (size_t i = 0; i < n; i++) {
     got[i] = o[i].e;
-    if (got[i].id > horizon)
-      horizon = got[i].id;
+    if (got[i].id > replay->horizon)
+      replay->horizon = got[i].id;
   }
   free(o);
-  free(events);
-  events = got;
-  n_events = n;
-  fetched = 1;
+  free(replay->events);
+  replay->events = got;
+  replay->n_events = n;
+  replay->fetched = 1;
 }
 
 int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *last,
                            const struct ft_logged_event **got) {
   struct ft_wire ask = {.kind = FT_WIRE_ML_EVENTS_REQUEST, .wave = rt->ml_life};
-  fetched = 0;
+  struct ft_ml_replay *replay = &rt->ml_state.replay;
+  replay->fetched = 0;
   ft_control_send(ft_ml_logger_of(rt, rt->world_rank), &ask);
-  while (!fetched)
+  while (!replay->fetched) /* ft_ml_on_events sets it */
     ft_wait_control();
-  *last = horizon;
-  *got = events;
-  return (int64_t)n_events;
+  *last = replay->horizon;
+  *got = replay->events;
+  return (int64_t)replay->n_events;
 }
 
-void ft_ml_replay_clear(void) {
-  free(events);
-  events = NULL;
-  n_events = 0;
-  horizon = 0;
+void ft_ml_replay_clear(struct ft_ml_replay *replay) {
+  free(replay->events);
+  replay->events = NULL;
+  replay->n_events = 0;
+  replay->horizon = 0;
 }

@@ -18,40 +18,64 @@ static void load_log(struct ft_runtime *rt) {
   size_t size;
   if (img &&
       ft_image_find(img->bytes, img->size, FT_ML_REGION, &region, &size) == 0)
-    (void)ft_ml_region_restore(region, size, &img->time);
+    (void)ft_ml_region_restore(&rt->ml_state.channels, region, size,
+                               &img->time);
   else
-    ft_ml_reset_logical();
+    ft_ml_reset_logical(&rt->ml_state.channels);
 }
 
-void ft_ml_restart(struct ft_runtime *rt) {
-  double failed_at = ft_backend_now();
-  ft_ml_drop_requests();
-  ft_ml_log_lose();
-  ft_ml_replay_clear();
+/* What dies with the failed life: its requests (zombies now), its log,
+ * its fetched events, its local images; the restart's cost is paid. */
+static void lose_life(struct ft_runtime *rt, struct ft_ml *ml) {
+  ft_ml_drop_requests(ml);
+  ft_ml_log_lose(&ml->channels);
+  ft_ml_replay_clear(&ml->replay);
   /* The local images are lost, but not waited for: an upload still on its
    * way (its bytes leak) completes when the server takes it. */
   for (int i = 0; i < 2; i++)
     rt->images[i] = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
   ft_backend_sleep(rt->restart_cost_s);
   rt->dead = 0;
-  ft_ml_feed_wildcards();
+}
+
+/* Asks every rank for its resends, waits for all the answers and for the
+ * zombies to be fed, then takes the lost life's messages off the wire. */
+static void gather_resends(struct ft_runtime *rt, struct ft_ml *ml) {
+  ft_ml_ask_resends(rt);
+  while (ml->answers.n < rt->app_ranks) /* ft_ml_on_control counts them */
+    ft_wait_control();
+  ft_ml_wait_zombies(ml);
+  /* Every receive of the lost lives has taken its message: nothing writes
+   * into their heap any more. */
+  ft_app_heap_release(&rt->heap, rt->heap.life);
+  ft_ml_discard_answers(rt);
+}
+
+/* The restarted run starts from main()'s top: ids, regions, safe points
+ * and held state of the lost life are gone; the restore waits for the
+ * first safe point. */
+static void reset_run(struct ft_runtime *rt) {
+  rt->ml_clock = 0;
+  rt->ml_waiting = 0;
+  ft_comm_replay_creations();
+  memset(rt->regions, 0, sizeof rt->regions);
+  rt->safe_points = 0;
+  rt->held = rt->at_safe_point = 0;
+  rt->restore_pending = 1;
+}
+
+void ft_ml_restart(struct ft_runtime *rt) {
+  double failed_at = ft_backend_now();
+  struct ft_ml *ml = &rt->ml_state;
+  lose_life(rt, ml);
+  ft_ml_feed_wildcards(rt);
   rt->restore_wave = ft_fetch_image(rt, -1); /* 0: from the start */
   load_log(rt);
   int64_t horizon = 0;
   const struct ft_logged_event *logged = NULL;
   int64_t held = ft_ml_fetch_events(rt, &horizon, &logged);
-  for (int i = 0; i < rt->ml_answers; i++) /* of an interrupted restart */
-    free(rt->ml_answer_records[i]);
-  rt->ml_answers = 0;
-  ft_ml_ask_resends(rt);
-  while (rt->ml_answers < rt->app_ranks)
-    ft_wait_control();
-  ft_ml_wait_zombies();
-  /* Every receive of the lost lives has taken its message: nothing writes
-   * into their heap any more. */
-  ft_app_heap_release(&rt->heap, rt->heap.life);
-  ft_ml_discard_answers(rt);
-  ft_ml_reset_logical();
+  gather_resends(rt, ml);
+  ft_ml_reset_logical(&ml->channels);
   struct ft_event e = {.type = FT_EVENT_RESTART,
                        .index = held,
                        .id = horizon,
@@ -61,13 +85,7 @@ void ft_ml_restart(struct ft_runtime *rt) {
   if (ft_trace_enabled)
     ft_trace_line_(1, "restart", "%d %lld %lld", rt->ml_life, (long long)held,
                    (long long)horizon);
-  rt->ml_clock = 0;
-  rt->ml_waiting = 0;
-  ft_comm_replay_creations();
-  memset(rt->regions, 0, sizeof rt->regions);
-  rt->safe_points = 0;
-  rt->held = rt->at_safe_point = 0;
-  rt->restore_pending = 1;
+  reset_run(rt);
   const struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
   double since = img ? img->time : rt->start_time;
   struct ft_wire done = {
@@ -88,7 +106,8 @@ void ft_ml_restore(struct ft_runtime *rt, const void *image, size_t size,
     ft_fatal("rank %d: checkpoint %d has no message-logging state",
              rt->world_rank, wave);
   double time;
-  int64_t clock = ft_ml_region_restore(region, bytes, &time);
+  int64_t clock =
+      ft_ml_region_restore(&rt->ml_state.channels, region, bytes, &time);
   struct ft_event e = {.type = FT_EVENT_ROLLBACK,
                        .peer = -1,
                        .tag = -1,

@@ -70,43 +70,56 @@ struct ft_ml_channel {
   int64_t checkpointed; /* delivered at the last checkpoint */
 };
 
+/* The state is `rt->ml_state` (ml_state.h): the functions below get the
+ * part of it their module owns (`mc`: the channels, ml_channels.c) or the
+ * rank's root (`rt`), and pass it down. */
+
+/* Sets up message logging's state for this rank (zeroed before). */
+void ft_ml_init(struct ft_ml *ml, int world_rank);
 /* What carries the channel's messages, and the peer's rank in it; aborts
  * on an unknown communicator. */
-MPI_Comm ft_ml_wire(const struct ft_ml_channel *ch, int *peer_rank);
+MPI_Comm ft_ml_wire(const struct ft_ml_channels *mc,
+                    const struct ft_ml_channel *ch, int *peer_rank);
 /* The channel of that key, created on first use. */
-struct ft_ml_channel *ft_ml_channel(int comm, int coll, int peer, int tag);
+struct ft_ml_channel *ft_ml_channel(struct ft_ml_channels *mc, int comm,
+                                    int coll, int peer, int tag);
 /* Channels by index, for walks (NULL past the end). */
-struct ft_ml_channel *ft_ml_channel_at(size_t i);
+struct ft_ml_channel *ft_ml_channel_at(struct ft_ml_channels *mc, size_t i);
 
 /* Adds a packed copy of a message to the log (seq must be new, else it is
  * dropped as already there) and resends it if a restarted peer waits for
  * it. Returns the entry. */
-struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channel *ch, int64_t seq,
+struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channels *mc,
+                                  struct ft_ml_channel *ch, int64_t seq,
                                   void *data, size_t bytes);
 /* Sends what restarted peers wait for, in order, as far as the log goes. */
-void ft_ml_serve(struct ft_ml_channel *ch);
+void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch);
 /* A send from an entry completed (its data may be freed by a GC). */
-void ft_ml_send_done(int comm, int coll, int peer, int tag, int64_t seq);
+void ft_ml_send_done(struct ft_ml_channels *mc, int comm, int coll, int peer,
+                     int tag, int64_t seq);
 /* The receiver's checkpoint holds messages (pre, upto]: drops them. */
-void ft_ml_collect(struct ft_ml_channel *ch, int64_t pre, int64_t upto);
+void ft_ml_collect(struct ft_ml_channels *mc, struct ft_ml_channel *ch,
+                   int64_t pre, int64_t upto);
 /* Waits for the resends still on their way (MPI_Finalize). */
-void ft_ml_finish_resends(void);
+void ft_ml_finish_resends(struct ft_ml_channels *mc);
 /* Drops the log but the entries in flight (a failure). */
-void ft_ml_log_lose(void);
+void ft_ml_log_lose(struct ft_ml_channels *mc);
 
 /* Image region: size, write, and restore (counts and log of the image;
  * logical counts of channels absent from it reset). `clock` is the core's
  * clock at the checkpoint, `time` when it was taken; restore returns the
  * clock and sets *time. */
-size_t ft_ml_region_size(void);
-void ft_ml_region_write(void *dst, int64_t clock, double time);
-int64_t ft_ml_region_restore(const void *src, size_t size, double *time);
+size_t ft_ml_region_size(const struct ft_ml_channels *mc);
+void ft_ml_region_write(const struct ft_ml_channels *mc, void *dst,
+                        int64_t clock, double time);
+int64_t ft_ml_region_restore(struct ft_ml_channels *mc, const void *src,
+                             size_t size, double *time);
 /* At a checkpoint: remember what it delivered, for the GC at its commit. */
-void ft_ml_mark_checkpoint(int wave);
+void ft_ml_mark_checkpoint(struct ft_ml_channels *mc, int wave);
 /* At the first safe point of the first run: what set-up received. */
-void ft_ml_mark_pre(void);
+void ft_ml_mark_pre(struct ft_ml_channels *mc);
 /* Logical counts to 0 (main() runs again). */
-void ft_ml_reset_logical(void);
+void ft_ml_reset_logical(struct ft_ml_channels *mc);
 
 /* ---- Control traffic (ml_control.c) ---- */
 
@@ -120,9 +133,10 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
 void ft_ml_commit(struct ft_runtime *rt, int wave);
 /* Control messages of message logging (recovery.c passes them on). */
 void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m);
-/* Restart: asks every rank for its resends (this life's request; it also
- * asks for an empty message per zombie on their channels); the answers are
- * kept (rt->ml_answers counts them). */
+/* Restart: forgets the answers of an interrupted restart, asks every rank
+ * for its resends (this life's request; it also asks for an empty message
+ * per zombie on their channels); the answers are kept
+ * (rt->ml_state.answers counts them). */
 void ft_ml_ask_resends(struct ft_runtime *rt);
 /* Then, with every answer in and the zombies fed: takes the messages in
  * flight off the wire. */
@@ -137,46 +151,55 @@ void ft_ml_discard_answers(struct ft_runtime *rt);
 int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *horizon,
                            const struct ft_logged_event **events);
 /* Forgets the fetched events. */
-void ft_ml_replay_clear(void);
+void ft_ml_replay_clear(struct ft_ml_replay *replay);
 /* The logger's answer to ft_ml_fetch_events (recovery passes it on). */
 void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m);
 
 /* ---- Operations (ml_ops.c): the application's and the collectives' ---- */
 
 /* Sends and receives on communicator c: its p2p channel, or its
- * collective shadow (coll != 0). */
-int ft_ml_isend(const void *buf, int count, MPI_Datatype type, int dest,
-                int tag, struct ft_comm *c, int coll, MPI_Request *req);
-int ft_ml_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
-                struct ft_comm *c, int coll, MPI_Request *req);
-int ft_ml_wait(MPI_Request *req, MPI_Status *status);
-int ft_ml_waitall(int n, MPI_Request reqs[], MPI_Status statuses[]);
-int ft_ml_waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status);
-int ft_ml_waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
-                   MPI_Status statuses[]);
-int ft_ml_test(MPI_Request *req, int *flag, MPI_Status *status);
-int ft_ml_testany(int n, MPI_Request reqs[], int *index, int *flag,
+ * collective shadow (coll != 0). Every operation gets the rank's root
+ * from the MPI wrapper that calls it. */
+int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
+                MPI_Datatype type, int dest, int tag, struct ft_comm *c,
+                int coll, MPI_Request *req);
+int ft_ml_irecv(struct ft_runtime *rt, void *buf, int count, MPI_Datatype type,
+                int source, int tag, struct ft_comm *c, int coll,
+                MPI_Request *req);
+int ft_ml_wait(struct ft_runtime *rt, MPI_Request *req, MPI_Status *status);
+int ft_ml_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                  MPI_Status statuses[]);
+int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
                   MPI_Status *status);
-int ft_ml_testsome(int n, MPI_Request reqs[], int *outcount, int indices[],
-                   MPI_Status statuses[]);
-int ft_ml_testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]);
-int ft_ml_iprobe(int source, int tag, struct ft_comm *c, int *flag,
-                 MPI_Status *status);
-int ft_ml_probe(int source, int tag, struct ft_comm *c, MPI_Status *status);
+int ft_ml_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                   int *outcount, int indices[], MPI_Status statuses[]);
+int ft_ml_test(struct ft_runtime *rt, MPI_Request *req, int *flag,
+               MPI_Status *status);
+int ft_ml_testany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
+                  int *flag, MPI_Status *status);
+int ft_ml_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                   int *outcount, int indices[], MPI_Status statuses[]);
+int ft_ml_testall(struct ft_runtime *rt, int n, MPI_Request reqs[], int *flag,
+                  MPI_Status statuses[]);
+int ft_ml_iprobe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                 int *flag, MPI_Status *status);
+int ft_ml_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                MPI_Status *status);
 /* MPI_Request_free of an operation of the application: a send is
  * forgotten (its sender-based copy stays in the log, as the wire may still
  * read it); a receive stops the run (its delivery would never be counted
  * nor logged). */
-int ft_ml_request_free(MPI_Request *req);
+int ft_ml_request_free(struct ft_runtime *rt, MPI_Request *req);
 /* A failure: the receives of the lost life become zombies (see ml_ops.c);
  * what they took is counted. */
-void ft_ml_drop_requests(void);
+void ft_ml_drop_requests(struct ft_ml *ml);
 /* Zombies posted for that channel (a named sender). */
-int ft_ml_zombies_on(int comm, int coll, int peer, int tag);
+int ft_ml_zombies_on(const struct ft_ml_ops *ops, int comm, int coll, int peer,
+                     int tag);
 /* Sends this rank an empty message for each wildcard zombie. */
-void ft_ml_feed_wildcards(void);
+void ft_ml_feed_wildcards(struct ft_runtime *rt);
 /* Waits until every zombie took its message; counts them. */
-void ft_ml_wait_zombies(void);
+void ft_ml_wait_zombies(struct ft_ml *ml);
 
 /* ---- Restart (ml_restart.c) ---- */
 

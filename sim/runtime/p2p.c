@@ -77,8 +77,9 @@ static int ml(void) { return ft_runtime()->ml; }
 static int ml_send(const void *buf, int count, MPI_Datatype type, int dest,
                    int tag, MPI_Comm comm) {
   MPI_Request req;
-  ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0, &req);
-  return ft_ml_wait(&req, MPI_STATUS_IGNORE);
+  ft_ml_isend(ft_runtime(), buf, count, type, dest, tag, ft_comm_get(comm), 0,
+              &req);
+  return ft_ml_wait(ft_runtime(), &req, MPI_STATUS_IGNORE);
 }
 
 /* A send-receive with oneself (dest and source this rank in `comm`): SMPI
@@ -132,9 +133,10 @@ static int ml_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
   }
   MPI_Request reqs[2];
   MPI_Status st[2];
-  ft_ml_isend(sbuf, scount, stype, dest, stag, c, coll, &reqs[1]);
-  ft_ml_irecv(rbuf, rcount, rtype, source, rtag, c, coll, &reqs[0]);
-  ft_ml_waitall(2, reqs, st);
+  ft_ml_isend(ft_runtime(), sbuf, scount, stype, dest, stag, c, coll, &reqs[1]);
+  ft_ml_irecv(ft_runtime(), rbuf, rcount, rtype, source, rtag, c, coll,
+              &reqs[0]);
+  ft_ml_waitall(ft_runtime(), 2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
   return MPI_SUCCESS;
@@ -190,8 +192,8 @@ static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
 static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
-    return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
-                       request);
+    return ft_ml_isend(ft_runtime(), buf, count, type, dest, tag,
+                       ft_comm_get(comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -205,8 +207,8 @@ static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
 static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
-    return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
-                       request);
+    return ft_ml_isend(ft_runtime(), buf, count, type, dest, tag,
+                       ft_comm_get(comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -220,8 +222,8 @@ static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
 static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
-    return ft_ml_isend(buf, count, type, dest, tag, ft_comm_get(comm), 0,
-                       request);
+    return ft_ml_isend(ft_runtime(), buf, count, type, dest, tag,
+                       ft_comm_get(comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -236,8 +238,9 @@ static int recv_call(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status) {
   if (ml()) {
     MPI_Request req;
-    ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0, &req);
-    return ft_ml_wait(&req, status);
+    ft_ml_irecv(ft_runtime(), buf, count, type, source, tag, ft_comm_get(comm),
+                0, &req);
+    return ft_ml_wait(ft_runtime(), &req, status);
   }
   app_recv(count, type, source, tag, comm);
   if (!ft_runtime()->track_deliveries)
@@ -256,8 +259,8 @@ static int recv_call(void *buf, int count, MPI_Datatype type, int source,
 static int irecv_call(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *request) {
   if (ml())
-    return ft_ml_irecv(buf, count, type, source, tag, ft_comm_get(comm), 0,
-                       request);
+    return ft_ml_irecv(ft_runtime(), buf, count, type, source, tag,
+                       ft_comm_get(comm), 0, request);
   app_recv(count, type, source, tag, comm);
   if (proc_null_request(source, request))
     return MPI_SUCCESS;
@@ -354,7 +357,7 @@ static void poll_sometimes(void) {
  * will never come. */
 static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   if (ml())
-    return ft_ml_probe(source, tag, ft_comm_get(comm), status);
+    return ft_ml_probe(ft_runtime(), source, tag, ft_comm_get(comm), status);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Probe(source, tag, ft_comm_inner(comm), status);
   int flag = 0;
@@ -370,7 +373,8 @@ static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
                        MPI_Status *status) {
   poll_sometimes();
   if (ml())
-    return ft_ml_iprobe(source, tag, ft_comm_get(comm), flag, status);
+    return ft_ml_iprobe(ft_runtime(), source, tag, ft_comm_get(comm), flag,
+                        status);
   return PMPI_Iprobe(source, tag, ft_comm_inner(comm), flag, status);
 }
 
@@ -383,8 +387,8 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
     int coll;
     struct ft_comm *c = ft_comm_of_inner(comm, &coll);
     MPI_Request req;
-    ft_ml_isend(buf, count, type, dest, tag, c, coll, &req);
-    return ft_ml_wait(&req, MPI_STATUS_IGNORE);
+    ft_ml_isend(ft_runtime(), buf, count, type, dest, tag, c, coll, &req);
+    return ft_ml_wait(ft_runtime(), &req, MPI_STATUS_IGNORE);
   }
   ft_count_send(count, type);
   ft_trace_coll_send(comm, dest, tag, count, type);
@@ -418,7 +422,8 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
   if (ml()) {
     int coll;
     struct ft_comm *c = ft_comm_of_inner(comm, &coll);
-    return ft_ml_irecv(buf, count, type, source, tag, c, coll, req);
+    return ft_ml_irecv(ft_runtime(), buf, count, type, source, tag, c, coll,
+                       req);
   }
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
   if (rc == MPI_SUCCESS)
@@ -467,7 +472,7 @@ static void statuses_free(MPI_Status *st, MPI_Status statuses[],
 
 static int wait_call(MPI_Request *request, MPI_Status *status) {
   if (ml())
-    return ft_ml_wait(request, status);
+    return ft_ml_wait(ft_runtime(), request, status);
   if (!ft_runtime()->track_deliveries)
     return ft_wait_internal(request, status);
   MPI_Request before = *request;
@@ -481,7 +486,7 @@ static int wait_call(MPI_Request *request, MPI_Status *status) {
 
 static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
   if (ml())
-    return ft_ml_waitall(n, requests, statuses);
+    return ft_ml_waitall(ft_runtime(), n, requests, statuses);
   if (!ft_runtime()->track_deliveries)
     return ft_waitall_internal(n, requests, statuses);
   MPI_Request small[16];
@@ -515,7 +520,7 @@ static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
 static int waitany_call(int n, MPI_Request requests[], int *index,
                         MPI_Status *status) {
   if (ml())
-    return ft_ml_waitany(n, requests, index, status);
+    return ft_ml_waitany(ft_runtime(), n, requests, index, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Waitany(n, requests, index, status);
   *index = wait_any(n, requests, status);
@@ -526,7 +531,8 @@ static int waitany_call(int n, MPI_Request requests[], int *index,
 static int waitsome_call(int n, MPI_Request requests[], int *outcount,
                          int indices[], MPI_Status statuses[]) {
   if (ml())
-    return ft_ml_waitsome(n, requests, outcount, indices, statuses);
+    return ft_ml_waitsome(ft_runtime(), n, requests, outcount, indices,
+                          statuses);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Waitsome(n, requests, outcount, indices, statuses);
   MPI_Status st;
@@ -543,7 +549,7 @@ static int waitsome_call(int n, MPI_Request requests[], int *outcount,
 static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
   poll_sometimes();
   if (ml())
-    return ft_ml_test(request, flag, status);
+    return ft_ml_test(ft_runtime(), request, flag, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Test(request, flag, status);
   MPI_Request before = *request;
@@ -562,7 +568,7 @@ static int testall_call(int n, MPI_Request requests[], int *flag,
                         MPI_Status statuses[]) {
   poll_sometimes();
   if (ml())
-    return ft_ml_testall(n, requests, flag, statuses);
+    return ft_ml_testall(ft_runtime(), n, requests, flag, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16], small_some[16];
   MPI_Request *before = handles_copy(n, requests, small);
@@ -600,7 +606,7 @@ static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
                         MPI_Status *status) {
   poll_sometimes();
   if (ml())
-    return ft_ml_testany(n, requests, index, flag, status);
+    return ft_ml_testany(ft_runtime(), n, requests, index, flag, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Testany(n, requests, index, flag, status);
   MPI_Request small[16];
@@ -621,7 +627,8 @@ static int testsome_call(int n, MPI_Request requests[], int *outcount,
                          int indices[], MPI_Status statuses[]) {
   poll_sometimes();
   if (ml())
-    return ft_ml_testsome(n, requests, outcount, indices, statuses);
+    return ft_ml_testsome(ft_runtime(), n, requests, outcount, indices,
+                          statuses);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Testsome(n, requests, outcount, indices, statuses);
   MPI_Request small[16];
@@ -652,7 +659,7 @@ int MPI_Request_free(MPI_Request *request) {
     return ft_err_raise("MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
   if (rt->ml)
-    return ft_ml_request_free(request);
+    return ft_ml_request_free(rt, request);
   if (rt->recovering_protocol && ft_delivery_is_posted(*request))
     ft_fatal("MPI_Request_free of an active receive is not supported under "
              "protocol %s: its delivery would never reach the protocol; wait "

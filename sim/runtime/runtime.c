@@ -104,6 +104,8 @@ static void start_protocol(struct ft_runtime *rt) {
   if (rt->protocol->init(rt->protocol_state, &config) != 0)
     ft_fatal("protocol %s rejected its configuration (rank %d of %d)",
              rt->protocol->name, config.rank, config.ranks);
+  if (rt->ml)
+    ft_ml_init(&rt->ml_state, rt->world_rank);
 }
 
 /* Splits the world: ranks [0, app_ranks) run the application, the last
@@ -206,7 +208,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
                                   rt->counters.bytes,
                                   rt->ckpt_bytes,
                                   rt->recorded,
-                                  rt->replays + rt->ml_resent,
+                                  rt->replays + rt->ml_state.channels.resent,
                                   rt->ml_events,
                                   rt->ml_el_messages,
                                   rt->ml_sb_bytes,
@@ -328,7 +330,7 @@ int MPI_Finalize(void) {
   }
   ft_channel_finish(rt);
   if (rt->ml)
-    ft_ml_finish_resends();
+    ft_ml_finish_resends(&rt->ml_state.channels);
   ft_control_finish_payloads();
   ft_comm_drain_abandoned();
   ft_settle_control(rt); /* every rank is here: what was sent has left */
@@ -358,7 +360,7 @@ _Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
   ft_comm_drain_abandoned();
   ft_channel_finish(rt);
   if (rt->ml)
-    ft_ml_finish_resends();
+    ft_ml_finish_resends(&rt->ml_state.channels);
   ft_control_finish_payloads();
   ft_comm_drain_abandoned();
   ft_control_last_barrier(rt);

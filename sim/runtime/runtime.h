@@ -14,6 +14,7 @@
 #include "control.h"
 #include "ft_protocol.h"
 #include "image.h"
+#include "ml_state.h"
 #include "options.h"
 #include "trace.h"
 
@@ -306,16 +307,14 @@ struct ft_runtime {
   uint64_t recorded, replays; /* messages kept as channel state, replayed */
 
   /* Message logging (protocols with restarts_alone; msglog.h). */
-  int ml;                   /* this protocol logs messages */
-  int ml_waiting;           /* a send waits for the logger's acks */
-  int64_t ml_clock;         /* the last id the core gave */
-  int ml_life;              /* restarts of this rank so far */
-  int ml_pre_marked;        /* the first safe point of the first run passed */
-  int ml_answers;           /* restart: resend answers in */
-  void **ml_answer_records; /* restart: the answers, kept until the zombies
-                               are fed (ml_control.c) */
+  int ml;            /* this protocol logs messages */
+  int ml_waiting;    /* a send waits for the logger's acks */
+  int64_t ml_clock;  /* the last id the core gave */
+  int ml_life;       /* restarts of this rank so far */
+  int ml_pre_marked; /* the first safe point of the first run passed */
   uint64_t ml_events, ml_el_messages, ml_sb_bytes, ml_deliveries;
-  uint64_t ml_resent, ml_restarts;
+  uint64_t ml_restarts;
+  struct ft_ml ml_state; /* the ml_*.c modules' own state (ml_state.h) */
 
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 (pcl; vcl: the scheduler's, from
