@@ -15,6 +15,16 @@
 
 #include "ft_protocol.h"
 
+/* This module's state (control.c), held by the rank's struct ft_runtime
+ * (ctl): payload sends still on their way, and whether to print control
+ * messages. */
+struct ft_payload;
+struct ft_control_state {
+  struct ft_payload *payloads; /* sends of payloads, with their buffers */
+  size_t n_payloads, cap_payloads;
+  int trace; /* FTSIM_TRACE_CONTROL: 0 not read yet, 1 unset, 2 set */
+};
+
 /* Message kinds beyond the cores' (enum ft_control_kind, which stay below
  * 100). */
 enum ft_wire_kind {

@@ -53,7 +53,7 @@ static void deliver_to_core(struct ft_runtime *rt, const struct ft_wire *m) {
   struct ft_event e = ft_event_of_wire(m);
   if (m->kind == FT_CONTROL_LOGGED)
     rt->ml_el_messages++;
-  if (m->kind == FT_CONTROL_LOGGED && ft_trace_enabled)
+  if (m->kind == FT_CONTROL_LOGGED && ft_trace_on())
     ft_trace_line_(0, "logged", "%lld", (long long)m->value);
   ft_core_step(rt, &e);
 }

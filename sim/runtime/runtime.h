@@ -46,6 +46,28 @@ struct ft_comm {
                                 from the parent, MPI_ERRORS_ARE_FATAL */
 };
 
+enum { FT_MAX_COMMS = 512 };
+
+/* The communicator table (comm.c): the registered communicators, those of
+ * abandoned runs, and (message logging) those main() created. */
+struct ft_abandoned;
+struct ft_comms {
+  struct ft_comm table[FT_MAX_COMMS];
+  int used;
+  struct ft_abandoned *abandoned; /* kept until settled (settle.c) */
+  size_t n_abandoned, cap_abandoned;
+  MPI_Comm *created; /* by main(), in order (message logging) */
+  size_t n_created, cap_created;
+  size_t replayed; /* how many of them a restarted main() got back */
+};
+
+/* The application's posted receives (delivery.c). */
+struct ft_posted;
+struct ft_deliveries {
+  struct ft_posted *posted;
+  size_t n_posted, cap_posted;
+};
+
 /* A creation of a communicator, a collective call only the MPI library can
  * make (gate.c): its arguments, copied so that the call can still be made
  * after the application's frame is gone (a rollback). */
@@ -322,6 +344,13 @@ struct ft_runtime {
   struct ft_failure_figures failures; /* rank 0, from the dispatcher */
 
   uint64_t trace_run; /* the run's identity in its trace (trace.h) */
+
+  /* Each module's own state, handed to it (issue 15, item 2). */
+  struct ft_comms comms;           /* comm.c */
+  struct ft_deliveries deliveries; /* delivery.c */
+  struct ft_control_state ctl;     /* control.c (ctrl_* above too) */
+  struct ft_trace_state trace;     /* trace.c */
+  unsigned test_polls;             /* p2p.c: tests since the last poll */
 };
 
 /* This rank's runtime state (never NULL). */

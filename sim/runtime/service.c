@@ -419,7 +419,7 @@ static void stop_run(struct service *s, struct dispatcher *d, double now,
         d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
     d->figures.lost_work_s += now - from;
   }
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_line_(1, "stop", "%s %d", why, d->inc);
   to_all_ranks(s, final_figures(d));
 }
