@@ -45,8 +45,10 @@ static void translate_ranks(struct ft_comm *c, MPI_Comm app_world) {
   FT_PMPI(Group_free, &world);
 }
 
-struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
-  struct ft_runtime *rt = ft_runtime();
+/* Registers `inner` (already created with PMPI) as the application's `user`
+ * handle; creates its collective shadow. Returns the entry. */
+static struct ft_comm *register_comm(struct ft_runtime *rt, MPI_Comm user,
+                                     MPI_Comm inner) {
   struct ft_comms *cs = &rt->comms;
   if (cs->used == FT_MAX_COMMS)
     ft_fatal("more than %d communicators alive", FT_MAX_COMMS);
@@ -129,7 +131,7 @@ struct ft_comm *ft_comm_get(MPI_Comm user) {
              "MPI_COMM_WORLD, MPI_COMM_SELF or made by a call it "
              "intercepts): it cannot name it to the other ranks",
              rt->world_rank);
-  return ft_comm_register(user, user);
+  return register_comm(rt, user, user);
 }
 
 MPI_Comm ft_comm_inner(MPI_Comm user) {
@@ -175,8 +177,7 @@ static void keep_abandoned(struct ft_comms *cs, const struct ft_abandoned *a) {
   cs->abandoned[cs->n_abandoned++] = *a;
 }
 
-void ft_comm_abandon_all(int inc) {
-  struct ft_comms *cs = comms();
+void ft_comm_abandon_all(struct ft_comms *cs, int inc) {
   for (int i = 0; i < cs->used; i++) {
     struct ft_comm *c = &cs->table[i];
     struct ft_abandoned a = {.comm = c->p2p,
@@ -250,15 +251,13 @@ static int owned(MPI_Comm c, MPI_Comm app_base) {
   return drained(c) && c != app_base;
 }
 
-void ft_comm_drain_abandoned(void) {
-  const struct ft_comms *cs = comms();
+void ft_comm_drain_abandoned(const struct ft_comms *cs) {
   for (size_t i = 0; i < cs->n_abandoned; i++)
     if (drained(cs->abandoned[i].comm))
       drain(cs->abandoned[i].comm);
 }
 
-void ft_comm_free_abandoned(int up_to_inc) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_comm_free_abandoned(struct ft_runtime *rt, int up_to_inc) {
   struct ft_comms *cs = &rt->comms;
   size_t out = 0;
   for (size_t i = 0; i < cs->n_abandoned; i++) {
@@ -279,8 +278,7 @@ void ft_comm_free_abandoned(int up_to_inc) {
   }
 }
 
-void ft_comm_forget_all(void) {
-  struct ft_comms *cs = comms();
+void ft_comm_forget_all(struct ft_comms *cs) {
   while (cs->used > 0)
     drop(cs, cs->used - 1);
 }
@@ -302,14 +300,15 @@ static void remember_created(struct ft_comms *cs, MPI_Comm c) {
 
 void ft_comm_replay_creations(void) { comms()->replayed = 0; }
 
-int64_t ft_comm_creations(void) { return (int64_t)comms()->n_created; }
+int64_t ft_comm_creations(const struct ft_comms *cs) {
+  return (int64_t)cs->n_created;
+}
 
 /* A checkpoint inside a loop of creations: the restarted main() does not
  * make again the ones before it (gate_check under pessimist, period 0.005,
  * `fail 1 at 0.042`: replayed from the first, rank 1 sent on iteration 0's
  * communicator while its peers were on iteration 7's, and deadlocked). */
-void ft_comm_resume_creations(int64_t made) {
-  struct ft_comms *cs = comms();
+void ft_comm_resume_creations(struct ft_comms *cs, int64_t made) {
   if (made < 0 || (uint64_t)made > cs->n_created)
     ft_fatal("a checkpoint taken after %lld creations of communicators, "
              "this rank made %zu",
@@ -352,9 +351,9 @@ static int members_tag(const struct ft_comm *c) {
   return (int)(h & 0x7fffffff);
 }
 
-void ft_comm_register_world(MPI_Comm inner) {
-  struct ft_comm *c = ft_comm_register(MPI_COMM_WORLD, inner);
-  c->id = derive_id(0x77, ft_runtime()->incarnation, 0);
+void ft_comm_register_world(struct ft_runtime *rt, MPI_Comm inner) {
+  struct ft_comm *c = register_comm(rt, MPI_COMM_WORLD, inner);
+  c->id = derive_id(0x77, rt->incarnation, 0);
   c->name = 0;
 }
 
@@ -447,7 +446,7 @@ static int created_now(int rc, const struct ft_gate_call *call,
   struct ft_comm *parent = ft_comm_get(call->user);
   int k = creation_number(parent, call);
   if (*newcomm != MPI_COMM_NULL) {
-    struct ft_comm *c = ft_comm_register(*newcomm, *newcomm);
+    struct ft_comm *c = register_comm(rt, *newcomm, *newcomm);
     c->id = parent->id ? derive_id(parent->id, k, members_tag(c)) : 0;
     c->name = parent->name >= 0 ? derive_name(cs, parent, k, c) : -1;
     c->errhandler = parent->errhandler; /* MPI-3.1, 8.3 */

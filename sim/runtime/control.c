@@ -28,12 +28,10 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m) {
                                        .value = m->value}};
 }
 
-static void start(struct ft_runtime *rt) {
+void ft_control_start(struct ft_runtime *rt) {
   FT_PMPI(Irecv, &rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE,
           MPI_ANY_SOURCE, FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
 }
-
-void ft_control_start(void) { start(ft_runtime()); }
 
 /* FTSIM_TRACE_CONTROL=1 prints every control message on stderr. */
 static void trace_control(struct ft_runtime *rt, const char *dir, int peer,
@@ -120,8 +118,7 @@ void *ft_control_payload(const struct ft_wire *m, size_t bytes) {
   return data;
 }
 
-void ft_control_finish_payloads(void) {
-  struct ft_control_state *cs = &ft_runtime()->ctl;
+void ft_control_finish_payloads(struct ft_control_state *cs) {
   progress_payloads(cs, 1);
   free(cs->payloads);
   cs->payloads = NULL;
@@ -133,7 +130,7 @@ struct ft_wire ft_control_take(void) {
   struct ft_wire m = rt->ctrl_msg;
   if (m.from >= 0 && m.from < rt->world_size)
     counts(rt)[rt->world_size + m.from]++;
-  start(rt);
+  ft_control_start(rt);
   trace_control(rt, "<", m.from, &m);
   return m;
 }

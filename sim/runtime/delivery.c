@@ -41,7 +41,7 @@ void ft_delivery_posted(MPI_Request req, void *buf, int count,
       .req = req, .buf = buf, .count = count, .type = type, .user = user};
 }
 
-void ft_delivery_forget_all(void) { deliveries()->n_posted = 0; }
+void ft_delivery_forget_all(struct ft_deliveries *d) { d->n_posted = 0; }
 
 double ft_daemon_delay(const struct ft_options *o, uint64_t bytes) {
   double delay = o->daemon_latency_us * 1e-6;

@@ -264,11 +264,11 @@ static void restore_memory(struct ft_runtime *rt) {
  * which ranks wait for each other (settle.c). Then nothing of the
  * abandoned runs is left, their heap included. */
 static void resume(struct ft_runtime *rt) {
-  ft_comm_abandon_all(rt->incarnation);
+  ft_comm_abandon_all(&rt->comms, rt->incarnation);
   FT_PMPI(Comm_dup, rt->app_base, &rt->app_world);
   ft_backend_bench_restart();
-  ft_comm_register_world(rt->app_world);
-  ft_delivery_forget_all();
+  ft_comm_register_world(rt, rt->app_world);
+  ft_delivery_forget_all(&rt->deliveries);
   ft_settle(rt); /* may not return: another rollback */
   memset(rt->regions, 0, sizeof rt->regions);
   ft_checkpoint_forget(rt);

@@ -164,8 +164,8 @@ static void end_line(struct ft_trace_state *t, int flush) {
     ft_fatal("cannot write the trace %s", t->path);
 }
 
-void ft_trace_stop(const struct ft_runtime *rt) {
-  struct ft_trace_state *t = tracer();
+void ft_trace_stop(struct ft_runtime *rt) {
+  struct ft_trace_state *t = &rt->trace;
   if (!t->enabled)
     return;
   if (t->out || rt->world_rank < rt->app_ranks) {

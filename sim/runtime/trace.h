@@ -68,7 +68,7 @@ void ft_trace_start(struct ft_runtime *rt);
  * service rank writes one only if it wrote a record (the scheduler's commits).
  * A file without its end record is a run that did not finish: the checker
  * rejects it. */
-void ft_trace_stop(const struct ft_runtime *rt);
+void ft_trace_stop(struct ft_runtime *rt);
 
 void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes);
 void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
