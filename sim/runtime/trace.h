@@ -2,9 +2,9 @@
  *
  * With the runtime option trace=PATH every rank writes its protocol-relevant
  * events to PATH.<world rank>, one whole line per event; the format is in
- * README.md ("Traces") and sim/check/trace_check.h. Under SMPI all ranks
- * share one process, but this module's globals are per rank (dlopen
- * privatization), so each rank has its own FILE*.
+ * README.md ("Traces") and sim/check/trace_check.h. Its state (the FILE*,
+ * the counts) is the rank's (struct ft_trace_state in struct ft_runtime), so
+ * each rank has its own file even where ranks share one process (SMPI).
  *
  * Messages are named without piggybacking: (communicator name, the same on
  * every rank (ft_comm.name), p2p or collective channel, sender, receiver, tag,
