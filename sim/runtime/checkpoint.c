@@ -199,7 +199,7 @@ static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
   struct ft_image_region regions[FT_MAX_REGIONS + 2];
   size_t n = collect_regions(rt, regions);
   void *ml = NULL;
-  int64_t made = ft_comm_creations(); /* taken at a safe point */
+  int64_t made = ft_comm_creations(&rt->comms); /* taken at a safe point */
   if (rt->ml) { /* the clock, the counts and the sender-based log */
     struct ft_ml_channels *mc = &rt->ml_state.channels;
     size_t bytes = ft_ml_region_size(mc);
@@ -251,7 +251,7 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
   if (rc != 0)
     ft_fatal("rank %d cannot restore its checkpoint: %s", rt->world_rank, err);
   if (made >= 0)
-    ft_comm_resume_creations(made);
+    ft_comm_resume_creations(&rt->comms, made);
   if (channel) {
     ft_channel_replay(rt, channel_copy, channel_bytes);
     free(channel_copy);

@@ -13,25 +13,27 @@
 #include "backend.h"
 #include "runtime.h"
 
-enum { FT_MAX_COMMS = 512 };
+/* This module's state: the rank's (struct ft_runtime.comms). The public
+ * functions take it here; the static ones are handed it. */
+static struct ft_comms *comms(void) { return &ft_runtime()->comms; }
 
-/* Per rank (SMPI privatizes this module's globals). */
-static struct ft_comm table[FT_MAX_COMMS];
-static int used;
+static struct ft_comm *lookup(struct ft_comms *cs, MPI_Comm user) {
+  for (int i = cs->used - 1; i >= 0; i--)
+    if (cs->table[i].user == user)
+      return &cs->table[i];
+  return NULL;
+}
 
 struct ft_comm *ft_comm_lookup(MPI_Comm user) {
-  for (int i = used - 1; i >= 0; i--)
-    if (table[i].user == user)
-      return &table[i];
-  return NULL;
+  return lookup(comms(), user);
 }
 
 /* Fills c->app_rank from the groups of c->p2p and the application's world
  * (MPI_UNDEFINED for a rank outside it). */
-static void translate_ranks(struct ft_comm *c) {
+static void translate_ranks(struct ft_comm *c, MPI_Comm app_world) {
   MPI_Group mine, world;
   FT_PMPI(Comm_group, c->p2p, &mine);
-  FT_PMPI(Comm_group, ft_runtime()->app_world, &world);
+  FT_PMPI(Comm_group, app_world, &world);
   int *ranks = malloc((size_t)c->size * sizeof *ranks);
   if (!ranks)
     ft_fatal("out of memory registering a communicator");
@@ -43,10 +45,14 @@ static void translate_ranks(struct ft_comm *c) {
   FT_PMPI(Group_free, &world);
 }
 
-struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
-  if (used == FT_MAX_COMMS)
+/* Registers `inner` (already created with PMPI) as the application's `user`
+ * handle; creates its collective shadow. Returns the entry. */
+static struct ft_comm *register_comm(struct ft_runtime *rt, MPI_Comm user,
+                                     MPI_Comm inner) {
+  struct ft_comms *cs = &rt->comms;
+  if (cs->used == FT_MAX_COMMS)
     ft_fatal("more than %d communicators alive", FT_MAX_COMMS);
-  struct ft_comm *c = &table[used++];
+  struct ft_comm *c = &cs->table[cs->used++];
   c->user = user;
   c->p2p = inner;
   c->id = 0;
@@ -67,19 +73,24 @@ struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner) {
   c->app_rank = malloc((size_t)c->size * sizeof *c->app_rank);
   if (!c->app_rank)
     ft_fatal("out of memory registering a communicator");
-  translate_ranks(c);
+  translate_ranks(c, rt->app_world);
   return c;
 }
 
-struct ft_comm *ft_comm_named(int name) {
-  for (int i = used - 1; i >= 0 && name >= 0; i--)
-    if (table[i].name == name)
-      return &table[i];
+static struct ft_comm *named(struct ft_comms *cs, int name) {
+  for (int i = cs->used - 1; i >= 0 && name >= 0; i--)
+    if (cs->table[i].name == name)
+      return &cs->table[i];
   return NULL;
 }
 
+struct ft_comm *ft_comm_named(int name) {
+  return named(comms(), name);
+}
+
 struct ft_comm *ft_comm_at(int index) {
-  return index >= 0 && index < used ? &table[index] : NULL;
+  struct ft_comms *cs = comms();
+  return index >= 0 && index < cs->used ? &cs->table[index] : NULL;
 }
 
 int ft_comm_app_rank(const struct ft_comm *c, int rank) {
@@ -98,10 +109,11 @@ MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll) {
 }
 
 struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll) {
-  for (int i = used - 1; i >= 0; i--)
-    if (table[i].p2p == inner || table[i].coll == inner) {
-      *coll = table[i].coll == inner;
-      return &table[i];
+  struct ft_comms *cs = comms();
+  for (int i = cs->used - 1; i >= 0; i--)
+    if (cs->table[i].p2p == inner || cs->table[i].coll == inner) {
+      *coll = cs->table[i].coll == inner;
+      return &cs->table[i];
     }
   ft_fatal("a runtime channel on an unknown communicator");
 }
@@ -109,16 +121,17 @@ struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll) {
 struct ft_comm *ft_comm_get(MPI_Comm user) {
   if (user == MPI_COMM_NULL)
     ft_fatal("MPI_COMM_NULL passed where a communicator is needed");
-  struct ft_comm *c = ft_comm_lookup(user);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = lookup(&rt->comms, user);
   if (c)
     return c;
   /* Only the runtime's creations get a name the other ranks share. */
-  if (user != MPI_COMM_SELF && ft_runtime()->recovering_protocol)
+  if (user != MPI_COMM_SELF && rt->recovering_protocol)
     ft_fatal("rank %d: a communicator ftsim's runtime did not create (not "
              "MPI_COMM_WORLD, MPI_COMM_SELF or made by a call it "
              "intercepts): it cannot name it to the other ranks",
-             ft_runtime()->world_rank);
-  return ft_comm_register(user, user);
+             rt->world_rank);
+  return register_comm(rt, user, user);
 }
 
 MPI_Comm ft_comm_inner(MPI_Comm user) {
@@ -126,18 +139,20 @@ MPI_Comm ft_comm_inner(MPI_Comm user) {
 }
 
 /* Frees the runtime's handles of entry i and removes it. */
-static void drop(int i) {
-  if (table[i].coll != MPI_COMM_NULL)
-    FT_PMPI(Comm_free, &table[i].coll);
-  free(table[i].app_rank);
-  memmove(&table[i], &table[i + 1], (size_t)(used - i - 1) * sizeof table[0]);
-  used--;
+static void drop(struct ft_comms *cs, int i) {
+  struct ft_comm *t = cs->table;
+  if (t[i].coll != MPI_COMM_NULL)
+    FT_PMPI(Comm_free, &t[i].coll);
+  free(t[i].app_rank);
+  memmove(&t[i], &t[i + 1], (size_t)(cs->used - i - 1) * sizeof t[0]);
+  cs->used--;
 }
 
 void ft_comm_forget(MPI_Comm user) {
-  for (int i = used - 1; i >= 0; i--)
-    if (table[i].user == user) {
-      drop(i);
+  struct ft_comms *cs = comms();
+  for (int i = cs->used - 1; i >= 0; i--)
+    if (cs->table[i].user == user) {
+      drop(cs, i);
       return;
     }
 }
@@ -145,7 +160,7 @@ void ft_comm_forget(MPI_Comm user) {
 /* Communicators of abandoned runs, each with what names it on every member
  * (id, coll) and the rollback that abandoned it: kept until every rank has
  * settled what it left pending on them (settle.c), then freed. */
-struct abandoned {
+struct ft_abandoned {
   MPI_Comm comm;
   uint64_t id;
   int coll; /* the collectives' shadow of a registered communicator */
@@ -154,54 +169,55 @@ struct abandoned {
   int *app_rank; /* as in struct ft_comm (NULL for the shadow: the entry
                     before it, the same communicator's p2p, owns it) */
 };
-static struct abandoned *abandoned;
-static size_t n_abandoned, cap_abandoned;
 
-static void keep_abandoned(const struct abandoned *a) {
-  abandoned = ft_reserve(abandoned, n_abandoned + 1, &cap_abandoned,
-                         sizeof *abandoned, "abandoned communicators");
-  abandoned[n_abandoned++] = *a;
+static void keep_abandoned(struct ft_comms *cs, const struct ft_abandoned *a) {
+  cs->abandoned =
+      ft_reserve(cs->abandoned, cs->n_abandoned + 1, &cs->cap_abandoned,
+                 sizeof *cs->abandoned, "abandoned communicators");
+  cs->abandoned[cs->n_abandoned++] = *a;
 }
 
-void ft_comm_abandon_all(int inc) {
-  for (int i = 0; i < used; i++) {
-    struct ft_comm *c = &table[i];
-    struct abandoned a = {.comm = c->p2p,
-                          .id = c->id,
-                          .inc = inc,
-                          .size = c->size,
-                          .app_rank = c->app_rank};
-    keep_abandoned(&a);
+void ft_comm_abandon_all(struct ft_comms *cs, int inc) {
+  for (int i = 0; i < cs->used; i++) {
+    struct ft_comm *c = &cs->table[i];
+    struct ft_abandoned a = {.comm = c->p2p,
+                             .id = c->id,
+                             .inc = inc,
+                             .size = c->size,
+                             .app_rank = c->app_rank};
+    keep_abandoned(cs, &a);
     a.comm = c->coll;
     a.coll = 1;
     a.app_rank = NULL;
-    keep_abandoned(&a);
+    keep_abandoned(cs, &a);
   }
-  used = 0;
+  cs->used = 0;
 }
 
 /* The entry of `comm` (p2p or shadow) among the abandoned, or NULL. */
-static const struct abandoned *abandoned_of(MPI_Comm comm) {
-  for (size_t i = n_abandoned; i-- > 0;)
-    if (abandoned[i].comm == comm)
-      return &abandoned[i];
+static const struct ft_abandoned *abandoned_of(const struct ft_comms *cs,
+                                               MPI_Comm comm) {
+  for (size_t i = cs->n_abandoned; i-- > 0;)
+    if (cs->abandoned[i].comm == comm)
+      return &cs->abandoned[i];
   return NULL;
 }
 
 int ft_comm_abandoned_peer(MPI_Comm comm, int rank, uint64_t *id, int *coll) {
-  const struct abandoned *a = abandoned_of(comm);
+  const struct ft_abandoned *a = abandoned_of(comms(), comm);
   if (!a || a->id == 0 || rank < 0 || rank >= a->size)
     return -1;
-  const struct abandoned *p2p = a->coll ? a - 1 : a;
+  const struct ft_abandoned *p2p = a->coll ? a - 1 : a;
   *id = a->id;
   *coll = a->coll;
   return p2p->app_rank[rank];
 }
 
 MPI_Comm ft_comm_abandoned_find(uint64_t id, int coll) {
-  for (size_t i = n_abandoned; i-- > 0;)
-    if (abandoned[i].id == id && id != 0 && abandoned[i].coll == coll)
-      return abandoned[i].comm;
+  const struct ft_comms *cs = comms();
+  for (size_t i = cs->n_abandoned; i-- > 0;)
+    if (cs->abandoned[i].id == id && id != 0 && cs->abandoned[i].coll == coll)
+      return cs->abandoned[i].comm;
   return MPI_COMM_NULL;
 }
 
@@ -231,39 +247,40 @@ static int drained(MPI_Comm c) {
   return c != MPI_COMM_SELF && c != MPI_COMM_WORLD && c != MPI_COMM_NULL;
 }
 
-static int owned(MPI_Comm c) {
-  return drained(c) && c != ft_runtime()->app_base;
+static int owned(MPI_Comm c, MPI_Comm app_base) {
+  return drained(c) && c != app_base;
 }
 
-void ft_comm_drain_abandoned(void) {
-  for (size_t i = 0; i < n_abandoned; i++)
-    if (drained(abandoned[i].comm))
-      drain(abandoned[i].comm);
+void ft_comm_drain_abandoned(const struct ft_comms *cs) {
+  for (size_t i = 0; i < cs->n_abandoned; i++)
+    if (drained(cs->abandoned[i].comm))
+      drain(cs->abandoned[i].comm);
 }
 
-void ft_comm_free_abandoned(int up_to_inc) {
+void ft_comm_free_abandoned(struct ft_runtime *rt, int up_to_inc) {
+  struct ft_comms *cs = &rt->comms;
   size_t out = 0;
-  for (size_t i = 0; i < n_abandoned; i++) {
-    struct abandoned *a = &abandoned[i];
+  for (size_t i = 0; i < cs->n_abandoned; i++) {
+    struct ft_abandoned *a = &cs->abandoned[i];
     if (a->inc > up_to_inc) {
-      abandoned[out++] = *a;
+      cs->abandoned[out++] = *a;
       continue;
     }
-    if (owned(a->comm))
+    if (owned(a->comm, rt->app_base))
       FT_PMPI(Comm_free, &a->comm);
     free(a->app_rank);
   }
-  n_abandoned = out;
+  cs->n_abandoned = out;
   if (out == 0) {
-    free(abandoned);
-    abandoned = NULL;
-    cap_abandoned = 0;
+    free(cs->abandoned);
+    cs->abandoned = NULL;
+    cs->cap_abandoned = 0;
   }
 }
 
-void ft_comm_forget_all(void) {
-  while (used > 0)
-    drop(used - 1);
+void ft_comm_forget_all(struct ft_comms *cs) {
+  while (cs->used > 0)
+    drop(cs, cs->used - 1);
 }
 
 /* ---- Communicators main() creates ----
@@ -273,44 +290,48 @@ void ft_comm_forget_all(void) {
  * they return, in order, the ones its first run made (ftsim's failures are
  * logical: the MPI library's state survives them, as BLCR would restore
  * it). */
-static MPI_Comm *created;
-static size_t n_created, cap_created, replayed;
 
-static void remember_created(MPI_Comm c) {
-  created = ft_reserve(created, n_created + 1, &cap_created, sizeof *created,
-                       "the communicators main() created");
-  created[n_created++] = c;
+static void remember_created(struct ft_comms *cs, MPI_Comm c) {
+  cs->created =
+      ft_reserve(cs->created, cs->n_created + 1, &cs->cap_created,
+                 sizeof *cs->created, "the communicators main() created");
+  cs->created[cs->n_created++] = c;
 }
 
-void ft_comm_replay_creations(void) { replayed = 0; }
+void ft_comm_replay_creations(void) { comms()->replayed = 0; }
 
-int64_t ft_comm_creations(void) { return (int64_t)n_created; }
+int64_t ft_comm_creations(const struct ft_comms *cs) {
+  return (int64_t)cs->n_created;
+}
 
 /* A checkpoint inside a loop of creations: the restarted main() does not
  * make again the ones before it (gate_check under pessimist, period 0.005,
  * `fail 1 at 0.042`: replayed from the first, rank 1 sent on iteration 0's
  * communicator while its peers were on iteration 7's, and deadlocked). */
-void ft_comm_resume_creations(int64_t made) {
-  if (made < 0 || (uint64_t)made > n_created)
+void ft_comm_resume_creations(struct ft_comms *cs, int64_t made) {
+  if (made < 0 || (uint64_t)made > cs->n_created)
     ft_fatal("a checkpoint taken after %lld creations of communicators, "
              "this rank made %zu",
-             (long long)made, n_created);
-  replayed = (size_t)made;
+             (long long)made, cs->n_created);
+  cs->replayed = (size_t)made;
 }
 
 int ft_comm_make_ahead(const struct ft_gate_call *call, MPI_Comm *newcomm) {
-  size_t at = replayed;
+  struct ft_comms *cs = comms();
+  size_t at = cs->replayed;
   int rc = ft_comm_make(call, newcomm);
-  replayed = at; /* the next life has not reached it: it replays it */
+  cs->replayed = at; /* the next life has not reached it: it replays it */
   return rc;
 }
 
 /* Returns 1 and the communicator the first run made, when main() runs
  * again and has not caught up with its first run's creations. */
 static int replay_creation(MPI_Comm *newcomm) {
-  if (!ft_runtime()->ml || replayed >= n_created)
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comms *cs = &rt->comms;
+  if (!rt->ml || cs->replayed >= cs->n_created)
     return 0;
-  *newcomm = created[replayed++];
+  *newcomm = cs->created[cs->replayed++];
   return 1;
 }
 
@@ -338,9 +359,9 @@ static int members_tag(const struct ft_comm *c) {
   return (int)(h & 0x7fffffff);
 }
 
-void ft_comm_register_world(MPI_Comm inner) {
-  struct ft_comm *c = ft_comm_register(MPI_COMM_WORLD, inner);
-  c->id = derive_id(0x77, ft_runtime()->incarnation, 0);
+void ft_comm_register_world(struct ft_runtime *rt, MPI_Comm inner) {
+  struct ft_comm *c = register_comm(rt, MPI_COMM_WORLD, inner);
+  c->id = derive_id(0x77, rt->incarnation, 0);
   c->name = 0;
 }
 
@@ -351,13 +372,13 @@ void ft_comm_register_world(MPI_Comm inner) {
  * `ahead_check 60 3000 uneven` by its index in each rank's table, which
  * MPI_Comm_create had made differ, and the sender replayed on another
  * communicator. Two alive communicators with one name stop the run. */
-static int derive_name(const struct ft_comm *parent, int k,
+static int derive_name(struct ft_comms *cs, const struct ft_comm *parent, int k,
                        const struct ft_comm *c) {
   uint64_t z =
       derive_id(0x6e616d65u + (uint64_t)parent->name, k, members_tag(c));
   int name = (int)(z & 0x7fffffff);
   name = name < 2 ? name + 2 : name; /* 0, 1: world and self */
-  const struct ft_comm *other = ft_comm_named(name);
+  const struct ft_comm *other = named(cs, name);
   if (other && other != c)
     ft_fatal("two communicators named %d (a clash of 31-bit hashes): "
              "ftsim's runtime cannot tell them apart",
@@ -428,20 +449,22 @@ static int created_now(int rc, const struct ft_gate_call *call,
                        MPI_Comm *newcomm) {
   if (rc != MPI_SUCCESS)
     return rc;
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comms *cs = &rt->comms;
   struct ft_comm *parent = ft_comm_get(call->user);
   int k = creation_number(parent, call);
   if (*newcomm != MPI_COMM_NULL) {
-    struct ft_comm *c = ft_comm_register(*newcomm, *newcomm);
+    struct ft_comm *c = register_comm(rt, *newcomm, *newcomm);
     c->id = parent->id ? derive_id(parent->id, k, members_tag(c)) : 0;
-    c->name = parent->name >= 0 ? derive_name(parent, k, c) : -1;
+    c->name = parent->name >= 0 ? derive_name(cs, parent, k, c) : -1;
     c->errhandler = parent->errhandler; /* MPI-3.1, 8.3 */
     c->topo = call->kind == FT_GATE_CART || call->kind == FT_GATE_CART_SUB
                   ? MPI_CART
                   : MPI_UNDEFINED;
   }
-  if (ft_runtime()->ml) {
-    remember_created(*newcomm);
-    replayed = n_created;
+  if (rt->ml) {
+    remember_created(cs, *newcomm);
+    cs->replayed = cs->n_created;
   }
   return rc;
 }

@@ -28,21 +28,24 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m) {
                                        .value = m->value}};
 }
 
-void ft_control_start(void) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_control_start(struct ft_runtime *rt) {
   FT_PMPI(Irecv, &rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE,
           MPI_ANY_SOURCE, FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
 }
 
 /* FTSIM_TRACE_CONTROL=1 prints every control message on stderr. */
-void ft_control_trace(const char *dir, int peer, const struct ft_wire *m) {
-  static int on = -1; /* per rank: SMPI privatizes globals */
-  if (on < 0)
-    on = getenv("FTSIM_TRACE_CONTROL") != NULL;
-  if (on)
+static void trace_control(struct ft_runtime *rt, const char *dir, int peer,
+                          const struct ft_wire *m) {
+  if (rt->ctl.trace == 0)
+    rt->ctl.trace = getenv("FTSIM_TRACE_CONTROL") != NULL ? 2 : 1;
+  if (rt->ctl.trace == 2)
     fprintf(stderr, "[%.6f] %d %s %d: kind %d wave %d inc %d value %lld\n",
-            ft_backend_now(), ft_runtime()->world_rank, dir, peer, m->kind,
-            m->wave, m->inc, (long long)m->value);
+            ft_backend_now(), rt->world_rank, dir, peer, m->kind, m->wave,
+            m->inc, (long long)m->value);
+}
+
+void ft_control_trace(const char *dir, int peer, const struct ft_wire *m) {
+  trace_control(ft_runtime(), dir, peer, m);
 }
 
 /* Per-peer counts of control messages, for ft_control_drain. */
@@ -57,7 +60,7 @@ static int64_t *counts(struct ft_runtime *rt) {
 
 void ft_control_send(int dest, const struct ft_wire *m) {
   struct ft_runtime *rt = ft_runtime();
-  ft_control_trace(">", dest, m);
+  trace_control(rt, ">", dest, m);
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
   counts(rt)[dest]++;
@@ -65,42 +68,42 @@ void ft_control_send(int dest, const struct ft_wire *m) {
           rt->control);
 }
 
-/* Payload sends still on their way, with their buffers (per rank). */
-struct payload {
+/* A payload send still on its way, with its buffer. */
+struct ft_payload {
   MPI_Request req;
   void *data;
 };
-static struct payload *payloads;
-static size_t n_payloads, cap_payloads;
 
-static void progress_payloads(int wait) {
+static void progress_payloads(struct ft_control_state *cs, int wait) {
+  struct ft_payload *p = cs->payloads;
   size_t kept = 0;
-  for (size_t i = 0; i < n_payloads; i++) {
+  for (size_t i = 0; i < cs->n_payloads; i++) {
     int flag = 1;
     if (wait)
-      FT_PMPI(Wait, &payloads[i].req, MPI_STATUS_IGNORE);
+      FT_PMPI(Wait, &p[i].req, MPI_STATUS_IGNORE);
     else
-      FT_PMPI(Test, &payloads[i].req, &flag, MPI_STATUS_IGNORE);
+      FT_PMPI(Test, &p[i].req, &flag, MPI_STATUS_IGNORE);
     if (flag)
-      free(payloads[i].data);
+      free(p[i].data);
     else
-      payloads[kept++] = payloads[i];
+      p[kept++] = p[i];
   }
-  n_payloads = kept;
+  cs->n_payloads = kept;
 }
 
 void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
                              size_t bytes) {
   struct ft_runtime *rt = ft_runtime();
+  struct ft_control_state *cs = &rt->ctl;
   /* Now and then only: each MPI_Test costs simulated time under SMPI
    * (smpi/test), which would land on the critical path of every send that
    * ships events. */
-  if (n_payloads >= 256)
-    progress_payloads(0);
-  payloads = ft_reserve(payloads, n_payloads + 1, &cap_payloads,
-                        sizeof *payloads, "control payloads");
+  if (cs->n_payloads >= 256)
+    progress_payloads(cs, 0);
+  cs->payloads = ft_reserve(cs->payloads, cs->n_payloads + 1, &cs->cap_payloads,
+                            sizeof *cs->payloads, "control payloads");
   ft_control_send(dest, m);
-  struct payload *p = &payloads[n_payloads++];
+  struct ft_payload *p = &cs->payloads[cs->n_payloads++];
   p->data = data;
   FT_PMPI(Isend, data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control,
           &p->req);
@@ -115,11 +118,11 @@ void *ft_control_payload(const struct ft_wire *m, size_t bytes) {
   return data;
 }
 
-void ft_control_finish_payloads(void) {
-  progress_payloads(1);
-  free(payloads);
-  payloads = NULL;
-  cap_payloads = 0;
+void ft_control_finish_payloads(struct ft_control_state *cs) {
+  progress_payloads(cs, 1);
+  free(cs->payloads);
+  cs->payloads = NULL;
+  cs->cap_payloads = 0;
 }
 
 struct ft_wire ft_control_take(void) {
@@ -127,8 +130,8 @@ struct ft_wire ft_control_take(void) {
   struct ft_wire m = rt->ctrl_msg;
   if (m.from >= 0 && m.from < rt->world_size)
     counts(rt)[rt->world_size + m.from]++;
-  ft_control_start();
-  ft_control_trace("<", m.from, &m);
+  ft_control_start(rt);
+  trace_control(rt, "<", m.from, &m);
   return m;
 }
 
@@ -227,9 +230,10 @@ int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
 }
 
 int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
-  if (ft_runtime()->ml)
-    return ft_ml_waitall(ft_runtime(), n, reqs, statuses);
-  if (!ft_runtime()->recovering_protocol)
+  struct ft_runtime *rt = ft_runtime();
+  if (rt->ml)
+    return ft_ml_waitall(rt, n, reqs, statuses);
+  if (!rt->recovering_protocol)
     return PMPI_Waitall(n, reqs, statuses);
   MPI_Status st;
   int index;
@@ -241,14 +245,15 @@ int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
 
 int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status) {
-  if (ft_runtime()->ml) { /* traced by ml_ops.c */
+  const struct ft_runtime *rt = ft_runtime();
+  if (rt->ml) { /* traced by ml_ops.c */
     MPI_Request req;
     ft_irecv_internal(buf, count, type, source, tag, comm, &req);
     return ft_ml_wait(ft_runtime(), &req, status);
   }
   int rc;
   MPI_Request req;
-  if (!ft_runtime()->recovering_protocol || source == MPI_PROC_NULL)
+  if (!rt->recovering_protocol || source == MPI_PROC_NULL)
     rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
   else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
            MPI_SUCCESS) {

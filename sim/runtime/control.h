@@ -15,6 +15,16 @@
 
 #include "ft_protocol.h"
 
+/* This module's state (control.c), held by the rank's struct ft_runtime
+ * (ctl): payload sends still on their way, and whether to print control
+ * messages. */
+struct ft_payload;
+struct ft_control_state {
+  struct ft_payload *payloads; /* sends of payloads, with their buffers */
+  size_t n_payloads, cap_payloads;
+  int trace; /* FTSIM_TRACE_CONTROL: 0 not read yet, 1 unset, 2 set */
+};
+
 /* Message kinds beyond the cores' (enum ft_control_kind, which stay below
  * 100). */
 enum ft_wire_kind {
@@ -102,7 +112,8 @@ struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc);
 struct ft_event ft_event_of_wire(const struct ft_wire *m);
 
 /* Posts the control receive of this rank (once, at MPI_Init). */
-void ft_control_start(void);
+struct ft_runtime;
+void ft_control_start(struct ft_runtime *rt);
 
 /* The control receive completed: returns its message, after posting the
  * receive again (and tracing the message, see ft_control_trace). */
@@ -112,7 +123,6 @@ struct ft_wire ft_control_take(void);
  * drops every control message still on its way to this rank, so that none
  * is left unmatched when MPI shuts down (each rank counts what it sent to
  * and took from every other; an all-to-all tells what to expect). */
-struct ft_runtime;
 void ft_control_drain(struct ft_runtime *rt);
 
 /* Receives and drops the bytes that follow a dropped message `m` on the
@@ -132,7 +142,7 @@ void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
 /* Receives the bytes that follow `m` (malloc'ed, `bytes` long). */
 void *ft_control_payload(const struct ft_wire *m, size_t bytes);
 /* Completes the payload sends (at the end of the run). */
-void ft_control_finish_payloads(void);
+void ft_control_finish_payloads(struct ft_control_state *cs);
 
 /* With FTSIM_TRACE_CONTROL set, prints a message sent (dir ">") or
  * received ("<") on stderr, with the time. */

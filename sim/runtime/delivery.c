@@ -17,7 +17,7 @@
 #include "runtime.h"
 
 /* A posted receive of the application. */
-struct posted {
+struct ft_posted {
   MPI_Request req;
   void *buf;
   int count;
@@ -25,21 +25,23 @@ struct posted {
   MPI_Comm user;
 };
 
-/* Per rank (SMPI privatizes this module's globals). */
-static struct posted *posted;
-static size_t n_posted, cap_posted;
+/* This module's state: the rank's (struct ft_runtime.deliveries). */
+static struct ft_deliveries *deliveries(void) {
+  return &ft_runtime()->deliveries;
+}
 
 void ft_delivery_posted(MPI_Request req, void *buf, int count,
                         MPI_Datatype type, MPI_Comm user) {
   if (req == MPI_REQUEST_NULL)
     return;
-  posted = ft_reserve(posted, n_posted + 1, &cap_posted, sizeof *posted,
-                      "posted receives");
-  posted[n_posted++] = (struct posted){
+  struct ft_deliveries *d = deliveries();
+  d->posted = ft_reserve(d->posted, d->n_posted + 1, &d->cap_posted,
+                         sizeof *d->posted, "posted receives");
+  d->posted[d->n_posted++] = (struct ft_posted){
       .req = req, .buf = buf, .count = count, .type = type, .user = user};
 }
 
-void ft_delivery_forget_all(void) { n_posted = 0; }
+void ft_delivery_forget_all(struct ft_deliveries *d) { d->n_posted = 0; }
 
 double ft_daemon_delay(const struct ft_options *o, uint64_t bytes) {
   double delay = o->daemon_latency_us * 1e-6;
@@ -74,27 +76,33 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
   ft_apply_update(rt, &u);
 }
 
-void ft_delivery_completed(MPI_Request req, const MPI_Status *status) {
-  for (size_t i = n_posted; i-- > 0;)
-    if (posted[i].req == req) {
-      struct posted p = posted[i];
-      posted[i] = posted[--n_posted];
-      ft_delivery_done(p.buf, p.count, p.type, p.user, status);
-      return;
+/* Removes the posted receive of `req` into *p; 0 if there is none. */
+static int take_posted(struct ft_deliveries *d, MPI_Request req,
+                       struct ft_posted *p) {
+  for (size_t i = d->n_posted; i-- > 0;)
+    if (d->posted[i].req == req) {
+      *p = d->posted[i];
+      d->posted[i] = d->posted[--d->n_posted];
+      return 1;
     }
+  return 0;
+}
+
+void ft_delivery_completed(MPI_Request req, const MPI_Status *status) {
+  struct ft_posted p;
+  if (take_posted(deliveries(), req, &p))
+    ft_delivery_done(p.buf, p.count, p.type, p.user, status);
 }
 
 void ft_delivery_cancelled(MPI_Request req) {
-  for (size_t i = n_posted; i-- > 0;)
-    if (posted[i].req == req) {
-      posted[i] = posted[--n_posted];
-      return;
-    }
+  struct ft_posted p;
+  (void)take_posted(deliveries(), req, &p);
 }
 
 int ft_delivery_is_posted(MPI_Request req) {
-  for (size_t i = 0; req != MPI_REQUEST_NULL && i < n_posted; i++)
-    if (posted[i].req == req)
+  const struct ft_deliveries *d = deliveries();
+  for (size_t i = 0; req != MPI_REQUEST_NULL && i < d->n_posted; i++)
+    if (d->posted[i].req == req)
       return 1;
   return 0;
 }

@@ -209,7 +209,7 @@ void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch) {
             &r->req);
     ch->wire_sent++;
     mc->resent++;
-    if (ft_trace_enabled)
+    if (ft_trace_on())
       ft_trace_line_(0, "resend", "%d %c %d %d %lld %zu", ch->comm,
                      ch->coll ? 'c' : 'p', ch->peer, ch->tag, (long long)e->seq,
                      e->bytes);
@@ -224,7 +224,7 @@ void ft_ml_mark_checkpoint(struct ft_ml_channels *mc, int wave) {
   for (size_t i = 0; i < mc->n; i++) {
     struct ft_ml_channel *ch = &mc->at[i];
     ch->checkpointed = ch->delivered;
-    if (ft_trace_enabled && ch->delivered > 0)
+    if (ft_trace_on() && ch->delivered > 0)
       ft_trace_line_(0, "chk", "%d %d %c %d %d %lld", wave, ch->comm,
                      ch->coll ? 'c' : 'p', ch->peer, ch->tag,
                      (long long)ch->delivered);

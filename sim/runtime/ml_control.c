@@ -30,7 +30,7 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
   memcpy(copy, events, bytes);
   struct ft_wire m = {.kind = FT_WIRE_ML_LOG, .value = (int64_t)n};
   ft_control_send_payload(ft_ml_logger_of(rt, rt->world_rank), &m, copy, bytes);
-  for (size_t i = 0; ft_trace_enabled && i < n; i++)
+  for (size_t i = 0; ft_trace_on() && i < n; i++)
     ft_trace_line_(0, "log", "%lld %d %d %d %lld", (long long)events[i].id,
                    events[i].kind, events[i].peer, events[i].tag,
                    (long long)events[i].value);

@@ -120,7 +120,7 @@ static int put_on_wire(struct ft_runtime *rt, struct ft_ml_channel *ch,
   if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
     r->copied += (double)bytes / (rt->options.copy_mbps * 1e6);
   entry->in_flight++;
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_line_(0, "send", "%d %c %d %d %lld %d", r->comm,
                    r->coll ? 'c' : 'p', r->peer, r->tag, (long long)r->seq,
                    bytes);
@@ -228,7 +228,7 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
   ch->wire_taken++;
   rt->ml_deliveries++;
   FT_PMPI(Get_count, st, MPI_BYTE, &bytes);
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_line_(0, "deliver", "%d %c %d %d %lld %d", r->comm,
                    r->coll ? 'c' : 'p', peer, st->MPI_TAG,
                    (long long)ch->delivered, bytes > 0 ? bytes : 0);
@@ -241,7 +241,7 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
                        .wildcard = r->wildcard};
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
-  if (ft_trace_enabled && (r->wildcard || (u.flags & FT_UPDATE_COPY)))
+  if (ft_trace_on() && (r->wildcard || (u.flags & FT_UPDATE_COPY)))
     ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)r->id,
                    r->wildcard ? FT_LOGGED_MATCH : FT_LOGGED_DELIVERY, peer,
                    st->MPI_TAG, bytes > 0 ? bytes : 0);
@@ -330,7 +330,7 @@ static void tell_completion(struct ft_runtime *rt, const int64_t *ids,
                             size_t n) {
   struct ft_event e = {.type = FT_EVENT_COMPLETION, .ids = ids, .n_ids = n};
   int64_t id = step_with_id(rt, &e, NULL);
-  for (size_t i = 0; ft_trace_enabled && i < n; i++)
+  for (size_t i = 0; ft_trace_on() && i < n; i++)
     ft_trace_line_(0, "nd", "%lld %d -1 -1 %lld", (long long)id,
                    FT_LOGGED_COMPLETION, (long long)ids[i]);
 }
@@ -553,7 +553,7 @@ static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
     e.bytes = (uint64_t)(bytes > 0 ? bytes : 0);
   }
   int64_t id = step_with_id(rt, &e, NULL);
-  if (ft_trace_enabled && found)
+  if (ft_trace_on() && found)
     ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)id, FT_LOGGED_PROBE,
                    e.peer, e.tag, bytes > 0 ? bytes : 0);
 }

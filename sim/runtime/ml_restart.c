@@ -82,7 +82,7 @@ void ft_ml_restart(struct ft_runtime *rt) {
                        .logged = logged,
                        .n_logged = (size_t)held};
   ft_core_step(rt, &e);
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_line_(1, "restart", "%d %lld %lld", rt->ml_life, (long long)held,
                    (long long)horizon);
   reset_run(rt);

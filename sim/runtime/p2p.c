@@ -347,8 +347,8 @@ enum { FT_TEST_POLL = 16 };
 /* Under a recovering protocol, looks at the control receive every
  * FT_TEST_POLL calls. */
 static void poll_sometimes(void) {
-  static unsigned calls; /* per rank: SMPI privatizes globals */
-  if (ft_runtime()->recovering_protocol && ++calls % FT_TEST_POLL == 0)
+  struct ft_runtime *rt = ft_runtime();
+  if (rt->recovering_protocol && ++rt->test_polls % FT_TEST_POLL == 0)
     ft_poll_control();
 }
 

@@ -53,7 +53,7 @@ static void deliver_to_core(struct ft_runtime *rt, const struct ft_wire *m) {
   struct ft_event e = ft_event_of_wire(m);
   if (m->kind == FT_CONTROL_LOGGED)
     rt->ml_el_messages++;
-  if (m->kind == FT_CONTROL_LOGGED && ft_trace_enabled)
+  if (m->kind == FT_CONTROL_LOGGED && ft_trace_on())
     ft_trace_line_(0, "logged", "%lld", (long long)m->value);
   ft_core_step(rt, &e);
 }
@@ -265,11 +265,11 @@ static void restore_memory(struct ft_runtime *rt) {
  * which ranks wait for each other (settle.c). Then nothing of the
  * abandoned runs is left, their heap included. */
 static void resume(struct ft_runtime *rt) {
-  ft_comm_abandon_all(rt->incarnation);
+  ft_comm_abandon_all(&rt->comms, rt->incarnation);
   FT_PMPI(Comm_dup, rt->app_base, &rt->app_world);
   ft_backend_bench_restart();
-  ft_comm_register_world(rt->app_world);
-  ft_delivery_forget_all();
+  ft_comm_register_world(rt, rt->app_world);
+  ft_delivery_forget_all(&rt->deliveries);
   ft_settle(rt); /* may not return: another rollback */
   memset(rt->regions, 0, sizeof rt->regions);
   ft_checkpoint_forget(rt);

@@ -135,7 +135,7 @@ static void split_world(struct ft_runtime *rt) {
   }
   rt->app_base = mine;
   rt->app_world = mine;
-  ft_comm_register_world(mine);
+  ft_comm_register_world(rt, mine);
 }
 
 static int init_common(int *argc, char ***argv) {
@@ -156,7 +156,7 @@ static int init_common(int *argc, char ***argv) {
   rt->initialized = 1;
   rt->running = 1;
   if (rt->recovering_protocol)
-    ft_control_start();
+    ft_control_start(rt);
   rt->start_time = PMPI_Wtime();
   return MPI_SUCCESS;
 }
@@ -331,13 +331,13 @@ int MPI_Finalize(void) {
   ft_channel_finish(rt);
   if (rt->ml)
     ft_ml_finish_resends(&rt->ml_state.channels);
-  ft_control_finish_payloads();
-  ft_comm_drain_abandoned();
+  ft_control_finish_payloads(&rt->ctl);
+  ft_comm_drain_abandoned(&rt->comms);
   ft_settle_control(rt); /* every rank is here: what was sent has left */
-  ft_comm_drain_abandoned();
+  ft_comm_drain_abandoned(&rt->comms);
   ft_control_last_barrier(rt);
   ft_settle_finish(rt); /* frees the abandoned communicators */
-  ft_comm_forget_all();
+  ft_comm_forget_all(&rt->comms);
   free(rt->protocol_state);
   rt->protocol_state = NULL;
   rt->finalized = 1;
@@ -347,7 +347,8 @@ int MPI_Finalize(void) {
 
 _Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
   double end = PMPI_Wtime();
-  ft_comm_abandon_all(rt->incarnation); /* their traffic is drained below */
+  ft_comm_abandon_all(&rt->comms,
+                      rt->incarnation); /* their traffic is drained below */
   rt->app_world = rt->app_base;
   struct run_totals totals = reduce_totals(rt, end);
   ft_service_shutdown(rt); /* rank 0: the final figures come back */
@@ -357,14 +358,14 @@ _Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
    * take what was sent to them only in their drains (ft_control_discard,
    * ft_comm_drain_abandoned), which come after the drain's all-to-all. */
   ft_settle_control(rt);
-  ft_comm_drain_abandoned();
+  ft_comm_drain_abandoned(&rt->comms);
   ft_channel_finish(rt);
   if (rt->ml)
     ft_ml_finish_resends(&rt->ml_state.channels);
-  ft_control_finish_payloads();
-  ft_comm_drain_abandoned();
+  ft_control_finish_payloads(&rt->ctl);
+  ft_comm_drain_abandoned(&rt->comms);
   ft_control_last_barrier(rt);
-  ft_comm_forget_all();
+  ft_comm_forget_all(&rt->comms);
   free(rt->protocol_state);
   rt->protocol_state = NULL;
   rt->finalized = 1;

@@ -47,6 +47,28 @@ struct ft_comm {
                                 from the parent, MPI_ERRORS_ARE_FATAL */
 };
 
+enum { FT_MAX_COMMS = 512 };
+
+/* The communicator table (comm.c): the registered communicators, those of
+ * abandoned runs, and (message logging) those main() created. */
+struct ft_abandoned;
+struct ft_comms {
+  struct ft_comm table[FT_MAX_COMMS];
+  int used;
+  struct ft_abandoned *abandoned; /* kept until settled (settle.c) */
+  size_t n_abandoned, cap_abandoned;
+  MPI_Comm *created; /* by main(), in order (message logging) */
+  size_t n_created, cap_created;
+  size_t replayed; /* how many of them a restarted main() got back */
+};
+
+/* The application's posted receives (delivery.c). */
+struct ft_posted;
+struct ft_deliveries {
+  struct ft_posted *posted;
+  size_t n_posted, cap_posted;
+};
+
 /* A creation of a communicator, a collective call only the MPI library can
  * make (gate.c): its arguments, copied so that the call can still be made
  * after the application's frame is gone (a rollback). */
@@ -323,6 +345,13 @@ struct ft_runtime {
   struct ft_failure_figures failures; /* rank 0, from the dispatcher */
 
   uint64_t trace_run; /* the run's identity in its trace (trace.h) */
+
+  /* Each module's own state, handed to it (issue 15, item 2). */
+  struct ft_comms comms;           /* comm.c */
+  struct ft_deliveries deliveries; /* delivery.c */
+  struct ft_control_state ctl;     /* control.c (ctrl_* above too) */
+  struct ft_trace_state trace;     /* trace.c */
+  unsigned test_polls;             /* p2p.c: tests since the last poll */
 };
 
 /* This rank's runtime state (never NULL). */
@@ -447,22 +476,19 @@ struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
  * use; aborts on MPI_COMM_NULL, and on any other communicator the runtime
  * did not create under a protocol that recovers. */
 struct ft_comm *ft_comm_get(MPI_Comm user);
-/* Registers `inner` (already created with PMPI) as the application's `user`
- * handle; creates its collective shadow. Returns the entry. */
-struct ft_comm *ft_comm_register(MPI_Comm user, MPI_Comm inner);
 void ft_comm_forget(MPI_Comm user);
 /* Moves every registered communicator to the abandoned ones, marked with
  * incarnation `inc` (the rollback's): the abandoned run may still have
  * traffic on them (settle.c); ft_comm_free_abandoned frees them. */
-void ft_comm_abandon_all(int inc);
+void ft_comm_abandon_all(struct ft_comms *cs, int inc);
 /* Receives and drops what arrived on the abandoned communicators (a
  * rollback's settle, MPI_Finalize): SimGrid's shutdown does not cope with
  * messages left in its mailboxes, and a send waits until received. */
-void ft_comm_drain_abandoned(void);
+void ft_comm_drain_abandoned(const struct ft_comms *cs);
 /* Frees the abandoned communicators of incarnations up to `up_to_inc`.
  * Precondition: no rank has traffic on them any more (every rank settled
  * that incarnation). */
-void ft_comm_free_abandoned(int up_to_inc);
+void ft_comm_free_abandoned(struct ft_runtime *rt, int up_to_inc);
 /* For an abandoned communicator `comm` (p2p or shadow) and a `rank` in it:
  * returns that rank's application rank and what names the communicator on
  * every member (*id, *coll); -1 when it has no such name (id 0: not made
@@ -477,14 +503,15 @@ MPI_Comm ft_comm_abandoned_find(uint64_t id, int coll);
 void ft_comm_replay_creations(void);
 /* Message logging: how many creations of communicators main() has made in
  * this rank's first run (saved with a checkpoint taken at a safe point). */
-int64_t ft_comm_creations(void);
+int64_t ft_comm_creations(const struct ft_comms *cs);
 /* Message logging: main() stands at the safe point of a checkpoint taken
  * after `made` creations: its next creations return the ones its first run
  * made from there on. Aborts if `made` is more than it ever made. */
-void ft_comm_resume_creations(int64_t made);
-/* Registers `inner` as the application's MPI_COMM_WORLD of the current
- * incarnation (its id depends on the incarnation). */
-void ft_comm_register_world(MPI_Comm inner);
+void ft_comm_resume_creations(struct ft_comms *cs, int64_t made);
+/* Registers `inner` as the application's MPI_COMM_WORLD of rt's current
+ * incarnation (its id depends on the incarnation); creates its collective
+ * shadow. Precondition: rt->app_world is set. */
+void ft_comm_register_world(struct ft_runtime *rt, MPI_Comm inner);
 /* Makes the creation `call` with the MPI library, registers what it made
  * (under message logging, remembers it for ft_comm_replay_creations) and
  * counts it on its parent. Blocks until every member of the parent makes it
@@ -502,7 +529,7 @@ int ft_comm_group_key(const struct ft_comm *c, MPI_Group group, int tag,
 /* The number of calls made so far on c with that key (0 if none). */
 int ft_comm_group_made(const struct ft_comm *c, int key);
 /* Frees every registered communicator (at MPI_Finalize). */
-void ft_comm_forget_all(void);
+void ft_comm_forget_all(struct ft_comms *cs);
 /* The entry whose p2p or coll handle is `inner` (*coll says which); aborts
  * on an unknown one. */
 struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll);
@@ -543,7 +570,7 @@ void ft_delivery_cancelled(MPI_Request req);
  * not completed yet. */
 int ft_delivery_is_posted(MPI_Request req);
 /* Forgets every posted receive (a rollback abandons them). */
-void ft_delivery_forget_all(void);
+void ft_delivery_forget_all(struct ft_deliveries *d);
 /* ... or a blocking one, into buf/count/type on `user`. */
 void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
                       const MPI_Status *status);

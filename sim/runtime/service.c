@@ -424,7 +424,7 @@ static void stop_run(struct service *s, struct dispatcher *d, double now,
         d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
     d->figures.lost_work_s += now - from;
   }
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_line_(1, "stop", "%s %d", why, d->inc);
   to_all_ranks(s, final_figures(d));
 }
@@ -712,7 +712,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
       ft_fatal("event logger: out of memory");
   }
   s.waiter = ft_backend_waiter_create();
-  ft_control_start();
+  ft_control_start(rt);
   while (!s.stop)
     service_round(&s);
   /* The control channel first: a rank that stopped (a run that could not
@@ -724,7 +724,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
   while (progress_transfers(&s) > 0)
     (void)wait_event(&s, 0, -1);
   ft_backend_waiter_destroy(s.waiter);
-  ft_control_finish_payloads();
+  ft_control_finish_payloads(&rt->ctl);
   ft_control_last_barrier(rt);
   ft_store_destroy(s.store);
   for (int r = 0; s.logs && r < rt->app_ranks; r++)

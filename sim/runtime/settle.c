@@ -145,7 +145,7 @@ static void free_settled(struct ft_runtime *rt) {
   for (int r = 1; r < rt->app_ranks; r++)
     if (s[r] < low)
       low = s[r];
-  ft_comm_free_abandoned(low);
+  ft_comm_free_abandoned(rt, low);
 }
 
 static void announce(struct ft_runtime *rt) {
@@ -174,7 +174,7 @@ void ft_settle(struct ft_runtime *rt) {
   }
   rt->feeds_asked = rt->feeds_done = 0;
   settle_receives(rt);
-  ft_comm_drain_abandoned();
+  ft_comm_drain_abandoned(&rt->comms);
   settle_sends(rt);
   /* Nothing of the abandoned lives is pending: nothing writes into their
    * blocks or reads them any more. */
@@ -220,8 +220,8 @@ void ft_settle_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
 }
 
 void ft_settle_finish(struct ft_runtime *rt) {
-  ft_comm_drain_abandoned();
-  ft_comm_free_abandoned(rt->incarnation);
+  ft_comm_drain_abandoned(&rt->comms);
+  ft_comm_free_abandoned(rt, rt->incarnation);
   free(rt->settled);
   rt->settled = NULL;
   free(rt->pending);

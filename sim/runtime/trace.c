@@ -13,11 +13,11 @@
 #include "backend.h"
 #include "runtime.h"
 
-/* Per rank (SMPI privatizes this module's globals). */
-int ft_trace_enabled;
-static FILE *out;
-static char path[600];
-static int my_rank; /* world rank, known once the file is open */
+/* This module's state: the rank's (struct ft_runtime.trace). The entry
+ * points take it here; the static functions are handed it. */
+static struct ft_trace_state *tracer(void) { return &ft_runtime()->trace; }
+
+int ft_trace_on(void) { return tracer()->enabled; }
 
 /* ---- Sequence numbers per channel ---- */
 
@@ -27,13 +27,10 @@ struct chan_key {
   int comm, coll, peer, tag, dir;
 };
 
-struct chan_slot {
+struct ft_trace_slot {
   struct chan_key key;
   int64_t count; /* 0: slot empty */
 };
-
-static struct chan_slot *slots;
-static size_t n_slots, cap_slots; /* cap: 0 or a power of two */
 
 static size_t hash_key(const struct chan_key *k) {
   uint64_t h = 1469598103934665603ull;
@@ -48,69 +45,60 @@ static int same_key(const struct chan_key *a, const struct chan_key *b) {
          a->tag == b->tag && a->dir == b->dir;
 }
 
-static struct chan_slot *find_slot(struct chan_slot *table, size_t cap,
-                                   const struct chan_key *k) {
+static struct ft_trace_slot *find_slot(struct ft_trace_slot *table, size_t cap,
+                                       const struct chan_key *k) {
   for (size_t i = hash_key(k) & (cap - 1);; i = (i + 1) & (cap - 1))
     if (table[i].count == 0 || same_key(&table[i].key, k))
       return &table[i];
 }
 
-static void grow(void) {
-  size_t cap = cap_slots ? 2 * cap_slots : 256;
-  struct chan_slot *table = calloc(cap, sizeof *table);
+static void grow(struct ft_trace_state *t) {
+  size_t cap = t->cap_slots ? 2 * t->cap_slots : 256;
+  struct ft_trace_slot *table = calloc(cap, sizeof *table);
   if (!table)
     ft_fatal("out of memory for the trace's channel counts");
-  for (size_t i = 0; i < cap_slots; i++)
-    if (slots[i].count)
-      *find_slot(table, cap, &slots[i].key) = slots[i];
-  free(slots);
-  slots = table;
-  cap_slots = cap;
+  for (size_t i = 0; i < t->cap_slots; i++)
+    if (t->slots[i].count)
+      *find_slot(table, cap, &t->slots[i].key) = t->slots[i];
+  free(t->slots);
+  t->slots = table;
+  t->cap_slots = cap;
 }
 
 /* The next sequence number on a channel. */
-static int64_t next_seq(int comm, int coll, int peer, int tag, int dir) {
+static int64_t next_seq(struct ft_trace_state *t, int comm, int coll, int peer,
+                        int tag, int dir) {
   struct chan_key k = {comm, coll, peer, tag, dir};
-  if (2 * (n_slots + 1) > cap_slots)
-    grow();
-  struct chan_slot *s = find_slot(slots, cap_slots, &k);
+  if (2 * (t->n_slots + 1) > t->cap_slots)
+    grow(t);
+  struct ft_trace_slot *s = find_slot(t->slots, t->cap_slots, &k);
   if (s->count == 0) {
     s->key = k;
-    n_slots++;
+    t->n_slots++;
   }
   return ++s->count;
 }
 
-static void reset_counts(void) {
-  if (slots)
-    memset(slots, 0, cap_slots * sizeof *slots);
-  n_slots = 0;
+static void reset_counts(struct ft_trace_state *t) {
+  if (t->slots)
+    memset(t->slots, 0, t->cap_slots * sizeof *t->slots);
+  t->n_slots = 0;
 }
 
 /* ---- Provisional channel-state records (vcl): the message id of each
  * delivery the core asked to RECORD, until STORE says which to keep ---- */
 
-struct provisional {
-  int peer;       /* sender (application rank) */
-  int64_t number; /* the core's number of it among peer's messages */
-  int comm, tag;
-  int64_t seq; /* its sequence number on its channel */
-};
-
-static struct provisional *prov;
-static size_t n_prov, cap_prov;
-static struct provisional last_delivery; /* the latest p2p delivery */
-
-static void push_provisional(const struct provisional *p) {
-  if (n_prov == cap_prov) {
-    size_t cap = cap_prov ? 2 * cap_prov : 64;
-    struct provisional *q = realloc(prov, cap * sizeof *q);
+static void push_provisional(struct ft_trace_state *t,
+                             const struct ft_trace_provisional *p) {
+  if (t->n_prov == t->cap_prov) {
+    size_t cap = t->cap_prov ? 2 * t->cap_prov : 64;
+    struct ft_trace_provisional *q = realloc(t->prov, cap * sizeof *q);
     if (!q)
       ft_fatal("out of memory for the trace's channel-state records");
-    prov = q;
-    cap_prov = cap;
+    t->prov = q;
+    t->cap_prov = cap;
   }
-  prov[n_prov++] = *p;
+  t->prov[t->n_prov++] = *p;
 }
 
 /* ---- Output ---- */
@@ -131,8 +119,8 @@ static uint64_t draw_run_id(void) {
 }
 
 void ft_trace_start(struct ft_runtime *rt) {
-  ft_trace_enabled = rt->options.trace[0] != '\0';
-  if (!ft_trace_enabled)
+  rt->trace.enabled = rt->options.trace[0] != '\0';
+  if (!rt->trace.enabled)
     return;
   int rank = 0;
   FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
@@ -141,16 +129,16 @@ void ft_trace_start(struct ft_runtime *rt) {
   rt->trace_run = id;
 }
 
-static void open_file(const struct ft_runtime *rt) {
+static void open_file(struct ft_trace_state *t, const struct ft_runtime *rt) {
   int rank = 0;
   FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
-  my_rank = rank;
-  snprintf(path, sizeof path, "%s.%d", rt->options.trace, rank);
-  out = fopen(path, "w");
-  if (!out)
-    ft_fatal("rank %d cannot write its trace %s", rank, path);
-  setvbuf(out, NULL, _IOFBF, 1 << 16);
-  fprintf(out,
+  t->rank = rank;
+  snprintf(t->path, sizeof t->path, "%s.%d", rt->options.trace, rank);
+  t->out = fopen(t->path, "w");
+  if (!t->out)
+    ft_fatal("rank %d cannot write its trace %s", rank, t->path);
+  setvbuf(t->out, NULL, _IOFBF, 1 << 16);
+  fprintf(t->out,
           "# ftsim-trace 3 rank %d ranks %d protocol %s family %s run "
           "%016llx\n",
           rank, rt->app_ranks, rt->protocol ? rt->protocol->name : "none",
@@ -158,56 +146,58 @@ static void open_file(const struct ft_runtime *rt) {
           (unsigned long long)rt->trace_run);
 }
 
-/* Starts a record: time, rank, incarnation, kind. */
-static FILE *line(const char *kind) {
+/* Starts a record of `t`: time, rank, incarnation, kind. */
+static FILE *line(struct ft_trace_state *t, const char *kind) {
   const struct ft_runtime *rt = ft_runtime();
-  if (!out)
-    open_file(rt);
-  fprintf(out, "%.9f %d %d %s", ft_backend_now(), my_rank, rt->incarnation,
+  if (!t->out)
+    open_file(t, rt);
+  fprintf(t->out, "%.9f %d %d %s", ft_backend_now(), t->rank, rt->incarnation,
           kind);
-  return out;
+  return t->out;
 }
 
 /* Rare records are flushed at once: a run that ends abruptly (a deadlock,
  * an abort) keeps its waves and rollbacks. */
-static void end_line(int flush) {
-  fputc('\n', out);
-  if (flush && fflush(out) != 0)
-    ft_fatal("cannot write the trace %s", path);
+static void end_line(struct ft_trace_state *t, int flush) {
+  fputc('\n', t->out);
+  if (flush && fflush(t->out) != 0)
+    ft_fatal("cannot write the trace %s", t->path);
 }
 
-void ft_trace_stop(const struct ft_runtime *rt) {
-  if (!ft_trace_enabled)
+void ft_trace_stop(struct ft_runtime *rt) {
+  struct ft_trace_state *t = &rt->trace;
+  if (!t->enabled)
     return;
-  if (out || rt->world_rank < rt->app_ranks) {
-    line("end");
-    end_line(0);
+  if (t->out || rt->world_rank < rt->app_ranks) {
+    line(t, "end");
+    end_line(t, 0);
   }
-  if (out && fclose(out) != 0)
-    ft_fatal("cannot write the trace %s", path);
-  out = NULL;
-  free(slots);
-  slots = NULL;
-  n_slots = cap_slots = 0;
-  free(prov);
-  prov = NULL;
-  n_prov = cap_prov = 0;
+  if (t->out && fclose(t->out) != 0)
+    ft_fatal("cannot write the trace %s", t->path);
+  t->out = NULL;
+  free(t->slots);
+  t->slots = NULL;
+  t->n_slots = t->cap_slots = 0;
+  free(t->prov);
+  t->prov = NULL;
+  t->n_prov = t->cap_prov = 0;
 }
 
 /* ---- Messages ---- */
 
-static void message(const char *kind, int comm, int coll, int peer, int tag,
-                    int64_t seq, uint64_t bytes) {
-  fprintf(line(kind), " %d %c %d %d %lld %llu", comm, coll ? 'c' : 'p', peer,
+static void message(struct ft_trace_state *t, const char *kind, int comm,
+                    int coll, int peer, int tag, int64_t seq, uint64_t bytes) {
+  fprintf(line(t, kind), " %d %c %d %d %lld %llu", comm, coll ? 'c' : 'p', peer,
           tag, (long long)seq, (unsigned long long)bytes);
-  end_line(0);
+  end_line(t, 0);
 }
 
 void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes) {
   struct ft_comm *c = ft_comm_get(user);
   int comm = c->name, peer = ft_comm_app_rank(c, dest);
-  message("send", comm, 0, peer, tag, next_seq(comm, 0, peer, tag, DIR_SEND),
-          bytes);
+  struct ft_trace_state *t = tracer();
+  message(t, "send", comm, 0, peer, tag,
+          next_seq(t, comm, 0, peer, tag, DIR_SEND), bytes);
 }
 
 void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
@@ -215,10 +205,11 @@ void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
   struct ft_comm *c = ft_comm_get(user);
   int comm = c->name, peer = ft_comm_app_rank(c, status->MPI_SOURCE);
   int tag = status->MPI_TAG;
-  int64_t seq = next_seq(comm, 0, peer, tag, DIR_RECV);
-  last_delivery =
-      (struct provisional){.peer = peer, .comm = comm, .tag = tag, .seq = seq};
-  message("deliver", comm, 0, peer, tag, seq, bytes);
+  struct ft_trace_state *t = tracer();
+  int64_t seq = next_seq(t, comm, 0, peer, tag, DIR_RECV);
+  t->last_delivery = (struct ft_trace_provisional){
+      .peer = peer, .comm = comm, .tag = tag, .seq = seq};
+  message(t, "deliver", comm, 0, peer, tag, seq, bytes);
 }
 
 /* The entry whose collective shadow is `inner`, or NULL. */
@@ -238,7 +229,9 @@ void ft_trace_coll_send_(MPI_Comm inner, int dest, int tag, int count,
   int size = 0;
   FT_PMPI(Type_size, type, &size);
   int comm = c->name, peer = ft_comm_app_rank(c, dest);
-  message("send", comm, 1, peer, tag, next_seq(comm, 1, peer, tag, DIR_SEND),
+  struct ft_trace_state *t = tracer();
+  message(t, "send", comm, 1, peer, tag,
+          next_seq(t, comm, 1, peer, tag, DIR_SEND),
           count > 0 && size > 0 ? (uint64_t)count * (uint64_t)size : 0);
 }
 
@@ -247,13 +240,15 @@ void ft_trace_coll_delivery_(MPI_Comm inner, int source, int tag) {
   if (!c || source == MPI_PROC_NULL)
     return;
   int comm = c->name, peer = ft_comm_app_rank(c, source);
-  message("deliver", comm, 1, peer, tag, next_seq(comm, 1, peer, tag, DIR_RECV),
-          0);
+  struct ft_trace_state *t = tracer();
+  message(t, "deliver", comm, 1, peer, tag,
+          next_seq(t, comm, 1, peer, tag, DIR_RECV), 0);
 }
 
 void ft_trace_resend_(const struct ft_record *r) {
-  message("resend", r->comm, 0, r->peer, r->tag,
-          next_seq(r->comm, 0, r->peer, r->tag, DIR_SEND), r->bytes);
+  struct ft_trace_state *t = tracer();
+  message(t, "resend", r->comm, 0, r->peer, r->tag,
+          next_seq(t, r->comm, 0, r->peer, r->tag, DIR_SEND), r->bytes);
 }
 
 /* ---- Protocol events ---- */
@@ -276,26 +271,28 @@ static const char *control_name(int kind) {
   return "other";
 }
 
-static void control(const char *kind, const struct ft_control *c, int peer) {
-  fprintf(line(kind), " %s %d %d %lld", control_name(c->kind), peer, c->wave,
+static void control(struct ft_trace_state *t, const char *kind,
+                    const struct ft_control *c, int peer) {
+  fprintf(line(t, kind), " %s %d %d %lld", control_name(c->kind), peer, c->wave,
           (long long)c->value);
-  end_line(0);
+  end_line(t, 0);
 }
 
 void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
+  struct ft_trace_state *t = tracer();
   switch (e->type) {
   case FT_EVENT_SAFE_POINT:
-    fprintf(line("safe"), " %lld", (long long)e->index);
-    end_line(0);
+    fprintf(line(t, "safe"), " %lld", (long long)e->index);
+    end_line(t, 0);
     break;
   case FT_EVENT_CONTROL:
-    control("ctl-recv", &e->control, e->control.from);
+    control(t, "ctl-recv", &e->control, e->control.from);
     break;
   case FT_EVENT_ROLLBACK:
-    reset_counts(); /* a fresh world: both sides count from 0 again */
-    n_prov = 0;
-    fprintf(line("rollback"), " %d %lld", e->wave, (long long)e->index);
-    end_line(1);
+    reset_counts(t); /* a fresh world: both sides count from 0 again */
+    t->n_prov = 0;
+    fprintf(line(t, "rollback"), " %d %lld", e->wave, (long long)e->index);
+    end_line(t, 1);
     break;
   default:
     break;
@@ -305,61 +302,68 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
 
 /* STORE: the provisional records inside the ranges are the channel state of
  * the wave. */
-static void store(const struct ft_update *u) {
-  for (size_t i = 0; i < n_prov; i++)
+static void store(struct ft_trace_state *t, const struct ft_update *u) {
+  const struct ft_trace_provisional *prov = t->prov;
+  for (size_t i = 0; i < t->n_prov; i++)
     for (size_t k = 0; k < u->n_keep; k++)
       if (u->keep[k].peer == prov[i].peer &&
           prov[i].number >= u->keep[k].first &&
           prov[i].number <= u->keep[k].last) {
-        fprintf(line("chanrec"), " %d %d p %d %d %lld", u->wave, prov[i].comm,
-                prov[i].peer, prov[i].tag, (long long)prov[i].seq);
-        end_line(0);
+        fprintf(line(t, "chanrec"), " %d %d p %d %d %lld", u->wave,
+                prov[i].comm, prov[i].peer, prov[i].tag,
+                (long long)prov[i].seq);
+        end_line(t, 0);
         break;
       }
-  n_prov = 0;
-  fprintf(line("store"), " %d", u->wave);
-  end_line(1);
+  t->n_prov = 0;
+  fprintf(line(t, "store"), " %d", u->wave);
+  end_line(t, 1);
 }
 
 void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u) {
+  struct ft_trace_state *t = tracer();
   if (u->flags & FT_UPDATE_RECORD) {
-    struct provisional p = last_delivery;
+    struct ft_trace_provisional p = t->last_delivery;
     p.number = u->index;
-    push_provisional(&p);
+    push_provisional(t, &p);
   }
   if (u->flags & FT_UPDATE_CAPTURE) {
-    fprintf(line("ckpt"), " %d %lld", u->wave, (long long)u->index);
-    end_line(1);
+    fprintf(line(t, "ckpt"), " %d %lld", u->wave, (long long)u->index);
+    end_line(t, 1);
   }
   for (size_t i = 0; i < u->n_sends; i++)
-    control("ctl-send", &u->sends[i], u->sends[i].to);
+    control(t, "ctl-send", &u->sends[i], u->sends[i].to);
   if (u->flags & FT_UPDATE_CHECKPOINT) {
-    fprintf(line("ckpt"), " %d %lld", u->wave, (long long)rt->safe_points);
-    end_line(1);
+    fprintf(line(t, "ckpt"), " %d %lld", u->wave, (long long)rt->safe_points);
+    end_line(t, 1);
   }
   if ((u->flags & FT_UPDATE_COMMIT) && rt->ml) /* else: the dispatcher */
     ft_trace_commit_(u->wave, rt->incarnation);
   if (u->flags & FT_UPDATE_STORE)
-    store(u);
+    store(t, u);
 }
 
 void ft_trace_restore_(const struct ft_runtime *rt,
                        const struct ft_local_image *img) {
-  fprintf(line("restore"), " %d %lld", rt->restore_wave, (long long)img->index);
-  end_line(1);
+  struct ft_trace_state *t = tracer();
+  fprintf(line(t, "restore"), " %d %lld", rt->restore_wave,
+          (long long)img->index);
+  end_line(t, 1);
 }
 
 void ft_trace_line_(int flush, const char *kind, const char *fmt, ...) {
   va_list ap;
-  FILE *f = line(kind);
+  struct ft_trace_state *t = tracer();
+  FILE *f = line(t, kind);
   fputc(' ', f);
   va_start(ap, fmt);
   vfprintf(f, fmt, ap);
   va_end(ap);
-  end_line(flush);
+  end_line(t, flush);
 }
 
 void ft_trace_commit_(int wave, int inc) {
-  fprintf(line("commit"), " %d %d", wave, inc);
-  end_line(1);
+  struct ft_trace_state *t = tracer();
+  fprintf(line(t, "commit"), " %d %d", wave, inc);
+  end_line(t, 1);
 }

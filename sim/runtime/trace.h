@@ -2,9 +2,9 @@
  *
  * With the runtime option trace=PATH every rank writes its protocol-relevant
  * events to PATH.<world rank>, one whole line per event; the format is in
- * README.md ("Traces") and sim/check/trace_check.h. Under SMPI all ranks
- * share one process, but this module's globals are per rank (dlopen
- * privatization), so each rank has its own FILE*.
+ * README.md ("Traces") and sim/check/trace_check.h. Its state (the FILE*,
+ * the counts) is the rank's (struct ft_trace_state in struct ft_runtime), so
+ * each rank has its own file even where ranks share one process (SMPI).
  *
  * Messages are named without piggybacking: (communicator name, the same on
  * every rank (ft_comm.name), p2p or collective channel, sender, receiver, tag,
@@ -12,12 +12,14 @@
  * receiver's count equal the sender's; both sides count here, from the start
  * or from the last rollback (a new incarnation, fresh communicators).
  *
- * Cost when tracing is off: the inline wrappers below test one global. */
+ * Cost when tracing is off: the inline wrappers below make one call that
+ * reads a flag of the rank's state. */
 #ifndef FT_TRACE_H
 #define FT_TRACE_H
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ft_protocol.h"
 
@@ -27,7 +29,34 @@ struct ft_local_image;
 struct ft_record;
 struct ft_wire;
 
-extern int ft_trace_enabled; /* per rank: trace=PATH was given */
+/* 1 when this rank writes a trace (trace=PATH was given; read by
+ * ft_trace_start), else 0. */
+int ft_trace_on(void);
+
+/* A delivery the core asked to RECORD (vcl), named by its message id,
+ * until STORE says whether it is channel state of the wave. */
+struct ft_trace_provisional {
+  int peer;       /* sender (application rank) */
+  int64_t number; /* the core's number of it among peer's messages */
+  int comm, tag;
+  int64_t seq; /* its sequence number on its channel */
+};
+
+/* This module's state (trace.c), held by the rank's struct ft_runtime
+ * (trace): the file, the sequence numbers per channel, the provisional
+ * channel-state records. */
+struct ft_trace_slot;
+struct ft_trace_state {
+  int enabled; /* trace=PATH was given */
+  FILE *out;   /* NULL until the first record */
+  char path[600];
+  int rank; /* world rank, known once the file is open */
+  struct ft_trace_slot *slots;
+  size_t n_slots, cap_slots; /* cap: 0 or a power of two */
+  struct ft_trace_provisional *prov;
+  size_t n_prov, cap_prov;
+  struct ft_trace_provisional last_delivery; /* the latest p2p delivery */
+};
 
 /* Reads the option (MPI_Init, before the world is split: a collective
  * over MPI_COMM_WORLD when tracing). World rank 0 draws the run's identity
@@ -39,7 +68,7 @@ void ft_trace_start(struct ft_runtime *rt);
  * service rank writes one only if it wrote a record (the scheduler's commits).
  * A file without its end record is a run that did not finish: the checker
  * rejects it. */
-void ft_trace_stop(const struct ft_runtime *rt);
+void ft_trace_stop(struct ft_runtime *rt);
 
 void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes);
 void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
@@ -56,61 +85,61 @@ void ft_trace_commit_(int wave, int inc);
 /* Any other record: "TIME RANK INC KIND " then fmt's fields; `flush`: write
  * it out at once (rare records). For the logging protocols' records (log,
  * logged, replay: README.md, "Traces"); guard the call with
- * ft_trace_enabled. */
+ * ft_trace_on(). */
 void ft_trace_line_(int flush, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* An application send of `bytes` to `dest` (rank in `user`). */
 static inline void ft_trace_app_send(MPI_Comm user, int dest, int tag,
                                      uint64_t bytes) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_app_send_(user, dest, tag, bytes);
 }
 /* A receive of the application completed (source and tag in status). */
 static inline void
 ft_trace_app_delivery(MPI_Comm user, const MPI_Status *status, uint64_t bytes) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_app_delivery_(user, status, bytes);
 }
 /* A send of the runtime on `inner`: traced when it is a collective shadow
  * (the application's point-to-point is traced by ft_trace_app_send). */
 static inline void ft_trace_coll_send(MPI_Comm inner, int dest, int tag,
                                       int count, MPI_Datatype type) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_coll_send_(inner, dest, tag, count, type);
 }
 /* A receive of the runtime on `inner` completed (from a named source). */
 static inline void ft_trace_coll_delivery(MPI_Comm inner, int source, int tag) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_coll_delivery_(inner, source, tag);
 }
 /* An event goes to the core: safe points, control messages, rollbacks. */
 static inline void ft_trace_event(const struct ft_runtime *rt,
                                   const struct ft_event *e) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_event_(rt, e);
 }
 /* An update is carried out: control messages sent, checkpoints, channel
  * state, commits. */
 static inline void ft_trace_update(const struct ft_runtime *rt,
                                    const struct ft_update *u) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_update_(rt, u);
 }
 /* The first safe point after a rollback restores `img`. */
 static inline void ft_trace_restore(const struct ft_runtime *rt,
                                     const struct ft_local_image *img) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_restore_(rt, img);
 }
 /* Vcl's replay sends a recorded message again (as its sender). */
 static inline void ft_trace_resend(const struct ft_record *r) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_resend_(r);
 }
 /* The checkpoint scheduler (a service rank) commits `wave`. */
 static inline void ft_trace_commit(int wave, int inc) {
-  if (ft_trace_enabled)
+  if (ft_trace_on())
     ft_trace_commit_(wave, inc);
 }
 

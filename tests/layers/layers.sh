@@ -3,7 +3,8 @@
 # "Explicit state"): which file calls which (A calls B when A uses a symbol B
 # defines), the cycles of that graph (its strongly connected components of
 # more than one file), and the mutable statics (file- or function-scope
-# variables in .data or .bss: nm's local `d` and `b`), file by file.
+# variables in .data or .bss: nm's local `d` and `b`, and global ones, `D`,
+# `B`, `C`: a global flag is mutable state too), file by file.
 #
 # Usage: layers.sh MAX_CYCLE MAX_STATICS OBJECT...
 #   MAX_CYCLE    fail if a cycle holds more files than this (- for no limit)
@@ -23,7 +24,8 @@ for o in "$@"; do
   f=$(basename "$o" .o)
   nm "$o" | awk -v f="$f" '
     $1 == "U" { print "use", f, $2; next }
-    $2 ~ /^[TDBR]$/ { print "def", f, $3; next }
+    $2 ~ /^[DBC]$/ { print "def", f, $3; print "static", f, $3; next }
+    $2 ~ /^[TR]$/ { print "def", f, $3; next }
     $2 ~ /^[db]$/ { print "static", f, $3 }'
 done >"$tmp/syms"
 awk '
