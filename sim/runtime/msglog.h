@@ -120,6 +120,11 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
 void ft_ml_commit(struct ft_runtime *rt, int wave);
 /* Control messages of message logging (recovery.c passes them on). */
 void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m);
+/* A core control message of message logging's kinds (enum ft_ml_control)
+ * arrived, of this incarnation, before the core steps on it (recovery.c
+ * passes it on): LOGGED counts as a message of the event logger and is
+ * traced. */
+void ft_ml_on_core_control(struct ft_runtime *rt, const struct ft_wire *m);
 /* Restart: asks every rank for its resends (this life's request; it also
  * asks for an empty message per zombie on their channels); the answers are
  * kept (rt->ml_answers counts them). */

@@ -258,27 +258,17 @@ void ft_trace_resend_(const struct ft_record *r) {
 
 /* ---- Protocol events ---- */
 
-static const char *control_name(int kind) {
-  switch (kind) {
-  case FT_CONTROL_WAVE_REQUEST:
-    return "wave-request";
-  case FT_CONTROL_POSITION:
-    return "position";
-  case FT_CONTROL_WAVE_AT:
-    return "wave-at";
-  case FT_CONTROL_MARKER:
-    return "marker";
-  case FT_CONTROL_CHECKPOINT_DONE:
-    return "done";
-  case FT_CONTROL_CUT:
-    return "cut";
-  }
-  return "other";
-}
-
-static void control(const char *kind, const struct ft_control *c, int peer) {
-  fprintf(line(kind), " %s %d %d %lld", control_name(c->kind), peer, c->wave,
-          (long long)c->value);
+/* A core's control message: its kind by the name its family gives it
+ * (ft_control_name), or by number if the family names none. */
+static void control(const struct ft_runtime *rt, const char *kind,
+                    const struct ft_control *c, int peer) {
+  const char *name = ft_control_name(rt->protocol->family, c->kind);
+  FILE *f = line(kind);
+  if (name)
+    fprintf(f, " %s", name);
+  else
+    fprintf(f, " %d", c->kind);
+  fprintf(f, " %d %d %lld", peer, c->wave, (long long)c->value);
   end_line(0);
 }
 
@@ -289,7 +279,7 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
     end_line(0);
     break;
   case FT_EVENT_CONTROL:
-    control("ctl-recv", &e->control, e->control.from);
+    control(rt, "ctl-recv", &e->control, e->control.from);
     break;
   case FT_EVENT_ROLLBACK:
     reset_counts(); /* a fresh world: both sides count from 0 again */
@@ -300,7 +290,6 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
   default:
     break;
   }
-  (void)rt;
 }
 
 /* STORE: the provisional records inside the ranges are the channel state of
@@ -332,7 +321,7 @@ void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u) {
     end_line(1);
   }
   for (size_t i = 0; i < u->n_sends; i++)
-    control("ctl-send", &u->sends[i], u->sends[i].to);
+    control(rt, "ctl-send", &u->sends[i], u->sends[i].to);
   if (u->flags & FT_UPDATE_CHECKPOINT) {
     fprintf(line("ckpt"), " %d %lld", u->wave, (long long)rt->safe_points);
     end_line(1);
