@@ -20,32 +20,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Control messages between the cores of the application ranks. The runtime
- * carries them on its own communicator, stamped with the incarnation, and
- * drops those of an earlier incarnation. */
-enum ft_control_kind {
-  FT_CONTROL_WAVE_REQUEST = 1, /* rank 0 -> all: a wave is due; report your
-                                  safe-point index, stop before the next */
-  FT_CONTROL_POSITION,         /* all -> rank 0: value = my safe-point index */
-  FT_CONTROL_WAVE_AT,          /* rank 0 -> all: checkpoint wave `wave` at
-                                  safe point value */
-  FT_CONTROL_MARKER,           /* rank -> rank: my marker of wave `wave` */
-  FT_CONTROL_CHECKPOINT_DONE,  /* rank -> rank 0 (pcl) or the scheduler
-                                  (vcl): my image of `wave` is stored */
-  FT_CONTROL_CUT,              /* vcl, rank -> rank: I took my checkpoint
-                                  of `wave`; value = application messages I
-                                  sent you before it */
-  FT_CONTROL_LOGGED,           /* message logging, event logger -> rank:
-                                  value = events of yours I hold (every one
-                                  shipped so far, when it equals the count
-                                  the rank shipped) */
-};
-
-/* Under vcl, control messages from or to the checkpoint scheduler carry
- * the rank number `ranks` (one past the application's last rank). */
+/* Control messages between the cores of the application ranks (and, under
+ * vcl, the checkpoint scheduler; under message logging, from the event
+ * logger). Each family owns its kinds: `kind` is a value of the enum its
+ * core header declares (enum ft_pcl_control in pcl/pcl.h, enum
+ * ft_vcl_control in vcl/vcl.h, enum ft_ml_control in pessimist/pessimist.h),
+ * numbered from 1, below FT_CONTROL_KIND_LIMIT, and spelt in traces by the
+ * names in the protocols' ops.controls (ft_control_name). No core lists
+ * another family's kinds; the runtime never reads one except through the
+ * family (enum ft_family) that owns it.
+ *
+ * How the runtime carries them, whatever the kind: on its own
+ * communicator, stamped with the sender's incarnation; a message of an
+ * earlier incarnation is dropped, one that arrives while the rank recovers
+ * waits for its resumption. Under vcl, control messages from or to the
+ * checkpoint scheduler carry the rank number `ranks` (one past the
+ * application's last rank). */
+enum { FT_CONTROL_KIND_LIMIT = 100 }; /* the runtime's own kinds start here */
 
 struct ft_control {
-  enum ft_control_kind kind;
+  int kind;     /* the family's enum, 1 .. FT_CONTROL_KIND_LIMIT - 1 */
   int from, to; /* ranks of the application world */
   int wave;     /* wave number, 1-based */
   int64_t value;
@@ -283,11 +277,27 @@ struct ft_protocol_ops {
    * ROLLBACK to its own checkpoint) while the others go on, and the
    * runtime feeds PROBED and COMPLETION events. */
   int restarts_alone;
+  /* The names of the family's control kinds, as traces spell them:
+   * controls[kind] for 1 <= kind < n_controls (controls[0] is unused).
+   * Every protocol of a family points to the same table, for the family's
+   * runtime sends some kinds itself (message logging's LOGGED). NULL, 0:
+   * the family has no control messages. */
+  const char *const *controls;
+  size_t n_controls;
 };
 
 /* Returns the protocol called `name`, or NULL when there is none.
  * Names are case-sensitive ("none", "pcl", ...). */
 const struct ft_protocol_ops *ft_protocol_find(const char *name);
+
+/* Returns the name of control kind `kind` of family `family` ("marker"),
+ * from the first registered protocol of that family, or NULL when the
+ * family has no such kind. */
+const char *ft_control_name(enum ft_family family, int kind);
+
+/* The kind of family `family` called `name`: 0 and *kind set, or -1 when
+ * the family has no such kind. */
+int ft_control_parse(enum ft_family family, const char *name, int *kind);
 
 /* Returns the i-th registered protocol (0-based), or NULL past the end.
  * Used to list the known names in error messages. */

@@ -52,3 +52,28 @@ const struct ft_protocol_ops *ft_protocol_find(const char *name) {
       return ft_protocol_at(i);
   return NULL;
 }
+
+/* The first registered protocol of `family` that names control kinds. */
+static const struct ft_protocol_ops *family_controls(enum ft_family family) {
+  for (size_t i = 0; ft_protocol_at(i); i++)
+    if (ft_protocol_at(i)->family == family && ft_protocol_at(i)->controls)
+      return ft_protocol_at(i);
+  return NULL;
+}
+
+const char *ft_control_name(enum ft_family family, int kind) {
+  const struct ft_protocol_ops *p = family_controls(family);
+  if (!p || kind < 1 || (size_t)kind >= p->n_controls)
+    return NULL;
+  return p->controls[kind];
+}
+
+int ft_control_parse(enum ft_family family, const char *name, int *kind) {
+  const struct ft_protocol_ops *p = family_controls(family);
+  for (size_t k = 1; p && name && k < p->n_controls; k++)
+    if (p->controls[k] && strcmp(p->controls[k], name) == 0) {
+      *kind = (int)k;
+      return 0;
+    }
+  return -1;
+}

@@ -87,9 +87,9 @@ static void nf_append(struct nofreeze *s, const struct ft_update *u) {
     nf_sends(s)[s->n_sends++] = u->sends[i];
 }
 
-static int sends_kind(const struct ft_update *u, enum ft_control_kind kind) {
+static int sends_kind(const struct ft_update *u, enum ft_pcl_control kind) {
   for (size_t i = 0; i < u->n_sends; i++)
-    if (u->sends[i].kind == kind)
+    if (u->sends[i].kind == (int)kind)
       return 1;
   return 0;
 }
@@ -115,9 +115,9 @@ static int nf_step(void *state, const struct ft_event *e, struct ft_update *u) {
       s->index = e->index;
   }
   /* The wave is heard of: rank 0 starts it, the others get its request. */
-  if (s->own == 0 && (sends_kind(u, FT_CONTROL_WAVE_REQUEST) ||
+  if (s->own == 0 && (sends_kind(u, FT_PCL_CONTROL_WAVE_REQUEST) ||
                       (e->type == FT_EVENT_CONTROL &&
-                       e->control.kind == FT_CONTROL_WAVE_REQUEST)))
+                       e->control.kind == FT_PCL_CONTROL_WAVE_REQUEST)))
     s->own = s->index + 1;
   int checkpoint_now = (u->flags & FT_UPDATE_CHECKPOINT) != 0;
   if (e->type == FT_EVENT_SAFE_POINT && s->own && !s->taken &&
@@ -167,6 +167,8 @@ static const struct ft_protocol_ops pcl_bug_nofreeze = {
     .step = nf_step,
     .recovers = 1,
     .has_scheduler = 0,
+    .controls = ft_pcl_controls,
+    .n_controls = FT_PCL_CONTROL_COUNT,
 };
 
 /* ---- vcl-bug-nochannel ---- */
@@ -199,6 +201,8 @@ static const struct ft_protocol_ops vcl_bug_nochannel = {
     .step = nc_step,
     .recovers = 1,
     .has_scheduler = 1,
+    .controls = ft_vcl_controls,
+    .n_controls = FT_VCL_CONTROL_COUNT,
 };
 
 /* The hook registry.c looks for (weak there). */
@@ -229,6 +233,8 @@ static const struct ft_protocol_ops pessimist_bug_nowait = {
     .step = nowait_step,
     .recovers = 1,
     .restarts_alone = 1,
+    .controls = ft_ml_controls,
+    .n_controls = FT_ML_CONTROL_COUNT,
 };
 
 const struct ft_protocol_ops *ft_protocol_test_variant(size_t i);

@@ -80,14 +80,14 @@ static void clear_wave(struct pcl_state *s) {
   s->hold_at = s->at = s->held = 0;
 }
 
-static void push(struct pcl_state *s, enum ft_control_kind kind, int to,
+static void push(struct pcl_state *s, enum ft_pcl_control kind, int to,
                  int64_t value) {
   s->sends[s->n_sends++] = (struct ft_control){
       .kind = kind, .from = s->rank, .to = to, .wave = s->wave, .value = value};
 }
 
 /* A rank never sends a control message to itself. */
-static void broadcast(struct pcl_state *s, enum ft_control_kind kind,
+static void broadcast(struct pcl_state *s, enum ft_pcl_control kind,
                       int64_t value) {
   for (int to = 0; to < s->ranks; to++)
     if (to != s->rank)
@@ -115,7 +115,7 @@ static void checkpoint(struct pcl_state *s, struct ft_update *u) {
  * does not send any other message through the same channel until it takes
  * its checkpoint": the application stays at the safe point. */
 static int mark(struct pcl_state *s, struct ft_update *u) {
-  broadcast(s, FT_CONTROL_MARKER, 0);
+  broadcast(s, FT_PCL_CONTROL_MARKER, 0);
   s->phase = PCL_MARKING;
   if (!all_markers(s))
     return 0;
@@ -143,7 +143,7 @@ static void apply_wave_at(struct pcl_state *s, int64_t at,
  * passing the safe point it stopped before. */
 static void place_wave(struct pcl_state *s, struct ft_update *u) {
   int64_t at = s->max_position + 1;
-  broadcast(s, FT_CONTROL_WAVE_AT, at);
+  broadcast(s, FT_PCL_CONTROL_WAVE_AT, at);
   apply_wave_at(s, at, u);
 }
 
@@ -164,7 +164,7 @@ static void start_wave(struct pcl_state *s, struct ft_update *u) {
   s->deadline = -1.0;
   s->phase = PCL_REQUESTED;
   s->hold_at = s->index + 1;
-  broadcast(s, FT_CONTROL_WAVE_REQUEST, 0);
+  broadcast(s, FT_PCL_CONTROL_WAVE_REQUEST, 0);
   record_position(s, 0, s->index, u);
 }
 
@@ -203,7 +203,7 @@ static int on_wave_request(struct pcl_state *s, const struct ft_control *c) {
   clear_wave(s);
   s->phase = PCL_REQUESTED;
   s->hold_at = s->index + 1;
-  push(s, FT_CONTROL_POSITION, 0, s->index);
+  push(s, FT_PCL_CONTROL_POSITION, 0, s->index);
   return 0;
 }
 
@@ -286,20 +286,19 @@ static int on_control(struct pcl_state *s, const struct ft_event *e,
   if (c->to != s->rank || c->from < 0 || c->from >= s->ranks ||
       c->from == s->rank)
     return -1;
-  switch (c->kind) {
-  case FT_CONTROL_WAVE_REQUEST:
+  switch ((enum ft_pcl_control)c->kind) {
+  case FT_PCL_CONTROL_WAVE_REQUEST:
     return on_wave_request(s, c);
-  case FT_CONTROL_POSITION:
+  case FT_PCL_CONTROL_POSITION:
     return on_position(s, c, u);
-  case FT_CONTROL_WAVE_AT:
+  case FT_PCL_CONTROL_WAVE_AT:
     return on_wave_at(s, c, u);
-  case FT_CONTROL_MARKER:
+  case FT_PCL_CONTROL_MARKER:
     return on_marker(s, c, u);
-  case FT_CONTROL_CHECKPOINT_DONE:
+  case FT_PCL_CONTROL_CHECKPOINT_DONE:
     return on_checkpoint_done(s, e, u);
-  case FT_CONTROL_CUT:    /* vcl's */
-  case FT_CONTROL_LOGGED: /* message logging's */
-    return -1;
+  case FT_PCL_CONTROL_COUNT:
+    break;
   }
   return -1;
 }
@@ -316,7 +315,7 @@ static int on_image_stored(struct pcl_state *s, const struct ft_event *e,
     count_done(s, 0, e->time, u);
     return 0;
   }
-  push(s, FT_CONTROL_CHECKPOINT_DONE, 0, 0);
+  push(s, FT_PCL_CONTROL_CHECKPOINT_DONE, 0, 0);
   s->phase = PCL_IDLE;
   s->at = 0;
   return 0;
@@ -400,6 +399,15 @@ int ft_pcl_channel_delayed(const void *state, int peer) {
   return (peer_bits_const(s)[peer] & PEER_DELAYED) != 0;
 }
 
+/* The names of pcl's control kinds in traces (ft_protocol.h). */
+const char *const ft_pcl_controls[FT_PCL_CONTROL_COUNT] = {
+    [FT_PCL_CONTROL_WAVE_REQUEST] = "wave-request",
+    [FT_PCL_CONTROL_POSITION] = "position",
+    [FT_PCL_CONTROL_WAVE_AT] = "wave-at",
+    [FT_PCL_CONTROL_MARKER] = "marker",
+    [FT_PCL_CONTROL_CHECKPOINT_DONE] = "done",
+};
+
 const struct ft_protocol_ops ft_protocol_pcl = {
     .name = "pcl",
     .family = FT_FAMILY_COORDINATED,
@@ -409,4 +417,6 @@ const struct ft_protocol_ops ft_protocol_pcl = {
     .init = pcl_init,
     .step = pcl_step,
     .recovers = 1,
+    .controls = ft_pcl_controls,
+    .n_controls = FT_PCL_CONTROL_COUNT,
 };

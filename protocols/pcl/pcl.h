@@ -31,6 +31,28 @@
 
 #include "../ft_protocol.h"
 
+/* Pcl's control kinds (the coordinated family's namespace, see struct
+ * ft_control), in the order of a wave; traced as the names in
+ * ft_protocol_pcl.controls. */
+enum ft_pcl_control {
+  FT_PCL_CONTROL_WAVE_REQUEST = 1, /* rank 0 -> all: a wave is due; report
+                                      your safe-point index, stop before
+                                      the next ("wave-request") */
+  FT_PCL_CONTROL_POSITION,         /* all -> rank 0: value = my safe-point
+                                      index ("position") */
+  FT_PCL_CONTROL_WAVE_AT,          /* rank 0 -> all: checkpoint wave `wave`
+                                      at safe point value ("wave-at") */
+  FT_PCL_CONTROL_MARKER,           /* rank -> rank: my marker of wave
+                                      `wave` ("marker") */
+  FT_PCL_CONTROL_CHECKPOINT_DONE,  /* rank -> rank 0: my image of `wave` is
+                                      stored ("done") */
+  FT_PCL_CONTROL_COUNT
+};
+
+/* The names of these kinds in traces, indexed by kind (element 0 unused):
+ * the ops' `controls`. */
+extern const char *const ft_pcl_controls[FT_PCL_CONTROL_COUNT];
+
 /* The core's ops: name "pcl", recovers = 1. */
 extern const struct ft_protocol_ops ft_protocol_pcl;
 

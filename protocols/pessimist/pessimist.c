@@ -295,7 +295,7 @@ static int on_safe_point(struct pessimist_state *s, const struct ft_event *e,
 static int on_logged(struct pessimist_state *s, const struct ft_event *e,
                      struct ft_update *u) {
   const struct ft_control *c = &e->control;
-  if (c->kind != FT_CONTROL_LOGGED || c->to != s->rank || c->value < 0)
+  if (c->kind != FT_ML_CONTROL_LOGGED || c->to != s->rank || c->value < 0)
     return -1;
   if (c->value > s->acked)
     s->acked = c->value;
@@ -417,6 +417,12 @@ int ft_pessimist_waiting(const void *state) {
   return ((const struct pessimist_state *)state)->waiting;
 }
 
+/* The names of message logging's control kinds in traces (ft_protocol.h),
+ * shared by pessimist and v2. */
+const char *const ft_ml_controls[FT_ML_CONTROL_COUNT] = {
+    [FT_ML_CONTROL_LOGGED] = "logged",
+};
+
 const struct ft_protocol_ops ft_protocol_pessimist = {
     .name = "pessimist",
     .family = FT_FAMILY_MESSAGE_LOGGING,
@@ -427,6 +433,8 @@ const struct ft_protocol_ops ft_protocol_pessimist = {
     .step = step,
     .recovers = 1,
     .restarts_alone = 1,
+    .controls = ft_ml_controls,
+    .n_controls = FT_ML_CONTROL_COUNT,
 };
 
 const struct ft_protocol_ops ft_protocol_v2 = {
@@ -439,4 +447,6 @@ const struct ft_protocol_ops ft_protocol_v2 = {
     .step = step,
     .recovers = 1,
     .restarts_alone = 1,
+    .controls = ft_ml_controls,
+    .n_controls = FT_ML_CONTROL_COUNT,
 };

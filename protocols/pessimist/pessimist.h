@@ -73,6 +73,21 @@
 
 #include "../ft_protocol.h"
 
+/* Message logging's control kinds (the family's namespace, see struct
+ * ft_control), shared by pessimist and v2; traced as the names in their
+ * ops.controls. The runtime's event logger sends them. */
+enum ft_ml_control {
+  FT_ML_CONTROL_LOGGED = 1, /* event logger -> rank: value = events of
+                               yours I hold (every one shipped so far, when
+                               it equals the count the rank shipped)
+                               ("logged") */
+  FT_ML_CONTROL_COUNT
+};
+
+/* The names of these kinds in traces, indexed by kind (element 0 unused):
+ * the ops' `controls`. */
+extern const char *const ft_ml_controls[FT_ML_CONTROL_COUNT];
+
 extern const struct ft_protocol_ops ft_protocol_pessimist;
 extern const struct ft_protocol_ops ft_protocol_v2;
 

@@ -91,7 +91,7 @@ static int vcl_init(void *state, const struct ft_core_config *config) {
   return 0;
 }
 
-static void push(struct vcl_state *s, enum ft_control_kind kind, int to,
+static void push(struct vcl_state *s, enum ft_vcl_control kind, int to,
                  int64_t value) {
   sends_of(s)[s->n_sends++] = (struct ft_control){
       .kind = kind, .from = s->rank, .to = to, .wave = s->wave, .value = value};
@@ -110,7 +110,7 @@ static int on_scheduler_timer(struct vcl_state *s, const struct ft_event *e) {
   s->deadline = -1.0;
   s->phase = FT_VCL_WAITING;
   for (int r = 0; r < s->ranks; r++)
-    push(s, FT_CONTROL_MARKER, r, 0);
+    push(s, FT_VCL_CONTROL_MARKER, r, 0);
   return 0;
 }
 
@@ -122,7 +122,7 @@ static int on_scheduler_timer(struct vcl_state *s, const struct ft_event *e) {
 static int on_checkpoint_done(struct vcl_state *s, const struct ft_event *e,
                               struct ft_update *u) {
   const struct ft_control *c = &e->control;
-  if (c->kind != FT_CONTROL_CHECKPOINT_DONE || c->to != s->rank ||
+  if (c->kind != FT_VCL_CONTROL_CHECKPOINT_DONE || c->to != s->rank ||
       c->from < 0 || c->from >= s->ranks || c->wave != s->wave ||
       s->phase != FT_VCL_WAITING || (s->peers[c->from].bits & PEER_DONE))
     return -1;
@@ -230,7 +230,7 @@ static int capture(struct vcl_state *s, int retained, struct ft_update *u) {
       p->at_recv = p->recv;
     }
     if (j != s->rank)
-      push(s, FT_CONTROL_CUT, j, p->at_sent);
+      push(s, FT_VCL_CONTROL_CUT, j, p->at_sent);
   }
   self->bits |= PEER_CUT; /* my own channel's cut is my own count */
   self->cut = self->at_sent;
@@ -283,7 +283,7 @@ static void notice(struct vcl_state *s, int wave) {
   s->proposal = s->highest = s->index + 1;
   for (int to = 0; to < s->ranks; to++)
     if (to != s->rank)
-      push(s, FT_CONTROL_MARKER, to, s->proposal);
+      push(s, FT_VCL_CONTROL_MARKER, to, s->proposal);
 }
 
 /* The scheduler sends one marker per wave to every rank, in wave order: the
@@ -291,7 +291,7 @@ static void notice(struct vcl_state *s, int wave) {
  * that is only noted. */
 static int on_scheduler_marker(struct vcl_state *s, const struct ft_control *c,
                                struct ft_update *u) {
-  if (c->kind != FT_CONTROL_MARKER || c->value != 0 ||
+  if (c->kind != FT_VCL_CONTROL_MARKER || c->value != 0 ||
       c->wave != s->scheduler_wave + 1)
     return -1;
   if (c->wave == s->wave + 1 && s->phase == FT_VCL_IDLE) {
@@ -353,14 +353,16 @@ static int on_control(struct vcl_state *s, const struct ft_control *c,
     return -1;
   if (c->from == s->ranks)
     return on_scheduler_marker(s, c, u);
-  switch (c->kind) {
-  case FT_CONTROL_MARKER:
+  switch ((enum ft_vcl_control)c->kind) {
+  case FT_VCL_CONTROL_MARKER:
     return on_peer_marker(s, c, u);
-  case FT_CONTROL_CUT:
+  case FT_VCL_CONTROL_CUT:
     return on_cut(s, c, u);
-  default:
+  case FT_VCL_CONTROL_CHECKPOINT_DONE: /* the scheduler's */
+  case FT_VCL_CONTROL_COUNT:
     return -1;
   }
+  return -1;
 }
 
 /* From pcl-vs-vcl-sc06, section 3: "every message, like m in the figure,
@@ -419,7 +421,7 @@ static int on_safe_point(struct vcl_state *s, const struct ft_event *e,
 static int on_image_stored(struct vcl_state *s, const struct ft_event *e) {
   if (s->phase != FT_VCL_STORING || e->wave != s->wave)
     return -1;
-  push(s, FT_CONTROL_CHECKPOINT_DONE, s->ranks, 0);
+  push(s, FT_VCL_CONTROL_CHECKPOINT_DONE, s->ranks, 0);
   s->phase = FT_VCL_IDLE;
   s->proposal = s->highest = s->at = 0;
   return 0;
@@ -518,6 +520,13 @@ int ft_vcl_recording(const void *state, int peer) {
   return may_be_channel_state(s, &s->peers[peer]);
 }
 
+/* The names of vcl's control kinds in traces (ft_protocol.h). */
+const char *const ft_vcl_controls[FT_VCL_CONTROL_COUNT] = {
+    [FT_VCL_CONTROL_MARKER] = "marker",
+    [FT_VCL_CONTROL_CUT] = "cut",
+    [FT_VCL_CONTROL_CHECKPOINT_DONE] = "done",
+};
+
 const struct ft_protocol_ops ft_protocol_vcl = {
     .name = "vcl",
     .family = FT_FAMILY_CHANNEL_STATE,
@@ -528,4 +537,6 @@ const struct ft_protocol_ops ft_protocol_vcl = {
     .step = vcl_step,
     .recovers = 1,
     .has_scheduler = 1,
+    .controls = ft_vcl_controls,
+    .n_controls = FT_VCL_CONTROL_COUNT,
 };

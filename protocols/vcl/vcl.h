@@ -63,6 +63,25 @@
 
 #include "../ft_protocol.h"
 
+/* Vcl's control kinds (the channel-state family's namespace, see struct
+ * ft_control); traced as the names in ft_protocol_vcl.controls. The
+ * scheduler is rank `ranks`. */
+enum ft_vcl_control {
+  FT_VCL_CONTROL_MARKER = 1,      /* scheduler -> rank: wave `wave` is due
+                                     (value 0); rank -> rank: my marker of
+                                     `wave`, value = my proposal ("marker") */
+  FT_VCL_CONTROL_CUT,             /* rank -> rank: I took my checkpoint of
+                                     `wave`; value = application messages I
+                                     sent you before it ("cut") */
+  FT_VCL_CONTROL_CHECKPOINT_DONE, /* rank -> scheduler: my image of `wave`
+                                     is stored ("done") */
+  FT_VCL_CONTROL_COUNT
+};
+
+/* The names of these kinds in traces, indexed by kind (element 0 unused):
+ * the ops' `controls`. */
+extern const char *const ft_vcl_controls[FT_VCL_CONTROL_COUNT];
+
 /* The core's ops: name "vcl", recovers = 1, has_scheduler = 1. */
 extern const struct ft_protocol_ops ft_protocol_vcl;
 

@@ -264,6 +264,22 @@ static int on_chk(struct ml_checker *c, const char *f, const char *name,
   return 0;
 }
 
+/* A core's control message: its kind must be one message logging names
+ * (ft_control_parse), LOGGED today. */
+static int on_control(struct ml_checker *c, const char *f, const char *name,
+                      long line) {
+  char ctl[32], why[160];
+  int kind;
+  if (sscanf(f, "%31s", ctl) != 1)
+    return malformed(c, name, line, "ctl");
+  if (ft_control_parse(FT_FAMILY_MESSAGE_LOGGING, ctl, &kind) == 0)
+    return 0;
+  snprintf(why, sizeof why,
+           "field 'ctl': unknown control message '%s' (family %s)", ctl,
+           ft_family_name(FT_FAMILY_MESSAGE_LOGGING));
+  return bad_file(c, name, line, why);
+}
+
 static int on_record(struct ml_checker *c, const char *kind, const char *f,
                      const char *name, long line) {
   if (!strcmp(kind, "send") || !strcmp(kind, "resend") ||
@@ -283,6 +299,8 @@ static int on_record(struct ml_checker *c, const char *kind, const char *f,
   }
   if (!strcmp(kind, "restart"))
     return on_restart(c, f, name, line);
+  if (!strcmp(kind, "ctl-send") || !strcmp(kind, "ctl-recv"))
+    return on_control(c, f, name, line);
   if (!strcmp(kind, "restore"))
     return on_restore(c, f, name, line);
   if (!strcmp(kind, "chk"))
@@ -291,7 +309,7 @@ static int on_record(struct ml_checker *c, const char *kind, const char *f,
     c->res->waves++;
   if (!strcmp(kind, "end"))
     c->ended = 1;
-  return 0; /* safe, ckpt, control: nothing to check here */
+  return 0; /* safe, ckpt: nothing to check here */
 }
 
 /* A truncated file: checked up to there (every rule but the last,

@@ -109,6 +109,7 @@ struct commit {
 struct ft_check {
   int ranks; /* 0 until the first header */
   char protocol[32];
+  enum ft_family family;   /* from the first header: names control kinds */
   uint64_t run;            /* the run's identity, from the first header */
   char truncated[600];     /* the first truncated file and why; "" none */
   struct rank_trace *rank; /* ranks + 1: the scheduler's is the last */
@@ -388,17 +389,15 @@ static int read_commit(struct reader *rd, double time) {
   return 0;
 }
 
+/* The control kinds are the family's (ft_control_parse). */
 static int read_control(struct reader *rd) {
-  static const char *const names[] = {"wave-request", "position", "wave-at",
-                                      "marker",       "done",     "cut"};
   int64_t v;
+  int kind;
   if (expect_fields(rd, 8, "CTL PEER WAVE VALUE"))
     return -1;
-  size_t k = 0;
-  while (k < sizeof names / sizeof names[0] && strcmp(names[k], rd->tok[4]))
-    k++;
-  if (k == sizeof names / sizeof names[0])
-    return bad(rd, "ctl", "unknown control message '%s'", rd->tok[4]);
+  if (ft_control_parse(rd->ck->family, rd->tok[4], &kind) != 0)
+    return bad(rd, "ctl", "unknown control message '%s' (family %s)",
+               rd->tok[4], ft_family_name(rd->ck->family));
   return int_field(rd, 5, "peer", 0, rd->ck->ranks, &v) ||
                  int_field(rd, 6, "wave", 0, INT32_MAX, &v) ||
                  int_field(rd, 7, "value", INT64_MIN, INT64_MAX, &v)
@@ -551,6 +550,7 @@ static int read_header(struct reader *rd, char *text) {
     ck->ranks = h.ranks;
     ck->run = h.run;
     snprintf(ck->protocol, sizeof ck->protocol, "%s", h.protocol);
+    ck->family = h.family;
     ck->rank = calloc((size_t)h.ranks + 1, sizeof *ck->rank);
     if (!ck->rank)
       return bad(rd, NULL, "out of memory");

@@ -21,7 +21,7 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m) {
   return (struct ft_event){.type = FT_EVENT_CONTROL,
                            .peer = m->from,
                            .tag = -1,
-                           .control = {.kind = (enum ft_control_kind)m->kind,
+                           .control = {.kind = m->kind,
                                        .from = m->from,
                                        .to = m->to,
                                        .wave = m->wave,

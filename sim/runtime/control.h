@@ -25,8 +25,8 @@ struct ft_control_state {
   int trace; /* FTSIM_TRACE_CONTROL: 0 not read yet, 1 unset, 2 set */
 };
 
-/* Message kinds beyond the cores' (enum ft_control_kind, which stay below
- * 100). */
+/* Message kinds beyond the cores' (each family's own, below
+ * FT_CONTROL_KIND_LIMIT: see struct ft_control). */
 enum ft_wire_kind {
   FT_WIRE_STORE = 100, /* rank -> server: image of `wave` follows, value =
                           bytes, x[0] = modelled padding bytes, x[1] = their
@@ -83,10 +83,12 @@ enum ft_wire_kind {
   FT_WIRE_STOPPED, /* rank -> every other application rank: the run is
                       stopped and my gate is settled (recovery.c) */
 };
+_Static_assert((int)FT_WIRE_STORE == (int)FT_CONTROL_KIND_LIMIT,
+               "the runtime's kinds start where the families' end");
 
 /* One control message, sent as bytes. */
 struct ft_wire {
-  int32_t kind; /* enum ft_control_kind or enum ft_wire_kind */
+  int32_t kind; /* the family's control kind, or enum ft_wire_kind */
   int32_t from; /* world rank of the sender */
   int32_t to;   /* application rank for core messages */
   int32_t wave;

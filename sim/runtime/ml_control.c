@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "msglog.h"
+#include "pessimist/pessimist.h"
 #include "trace.h"
 
 /* One channel in a resend request, an answer or a GC. */
@@ -259,4 +260,12 @@ void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
     ft_fatal("rank %d: unexpected message-logging message %d from rank %d",
              rt->world_rank, m->kind, m->from);
   }
+}
+
+void ft_ml_on_core_control(struct ft_runtime *rt, const struct ft_wire *m) {
+  if (m->kind != FT_ML_CONTROL_LOGGED)
+    return;
+  rt->ml_el_messages++;
+  if (ft_trace_on())
+    ft_trace_line_(0, "logged", "%lld", (long long)m->value);
 }

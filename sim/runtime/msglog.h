@@ -133,10 +133,15 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
 void ft_ml_commit(struct ft_runtime *rt, int wave);
 /* Control messages of message logging (recovery.c passes them on). */
 void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m);
+/* A core control message of message logging's kinds (enum ft_ml_control)
+ * arrived, of this incarnation, before the core steps on it (recovery.c
+ * passes it on): LOGGED counts as a message of the event logger and is
+ * traced. */
+void ft_ml_on_core_control(struct ft_runtime *rt, const struct ft_wire *m);
 /* Restart: forgets the answers of an interrupted restart, asks every rank
- * for its resends (this life's request; it also asks for an empty message
- * per zombie on their channels); the answers are kept
- * (rt->ml_state.answers counts them). */
+ * for its resends (this life's request; it also asks
+ * for an empty message per zombie on their channels); the answers are
+ * kept (rt->ml_state.answers counts them). */
 void ft_ml_ask_resends(struct ft_runtime *rt);
 /* Then, with every answer in and the zombies fed: takes the messages in
  * flight off the wire. */

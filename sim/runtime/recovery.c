@@ -51,10 +51,8 @@ static void defer(struct ft_runtime *rt, const struct ft_wire *m) {
 
 static void deliver_to_core(struct ft_runtime *rt, const struct ft_wire *m) {
   struct ft_event e = ft_event_of_wire(m);
-  if (m->kind == FT_CONTROL_LOGGED)
-    rt->ml_el_messages++;
-  if (m->kind == FT_CONTROL_LOGGED && ft_trace_on())
-    ft_trace_line_(0, "logged", "%lld", (long long)m->value);
+  if (rt->protocol->family == FT_FAMILY_MESSAGE_LOGGING)
+    ft_ml_on_core_control(rt, m); /* the family reads its own kinds */
   ft_core_step(rt, &e);
 }
 

@@ -17,6 +17,7 @@
 
 #include "backend.h"
 #include "image_store.h"
+#include "pessimist/pessimist.h"
 #include "scenario.h"
 
 /* An image on its way in (STORE) or out (IMAGE). */
@@ -565,7 +566,7 @@ static void on_log(struct service *s, const struct ft_wire *m) {
   memcpy(l->events + l->n, got, n * sizeof *got);
   l->n += n;
   free(got);
-  send_wire(m->from, (struct ft_wire){.kind = FT_CONTROL_LOGGED,
+  send_wire(m->from, (struct ft_wire){.kind = FT_ML_CONTROL_LOGGED,
                                       .to = m->from,
                                       .value = (int64_t)l->n});
 }

@@ -253,28 +253,17 @@ void ft_trace_resend_(const struct ft_record *r) {
 
 /* ---- Protocol events ---- */
 
-static const char *control_name(int kind) {
-  switch (kind) {
-  case FT_CONTROL_WAVE_REQUEST:
-    return "wave-request";
-  case FT_CONTROL_POSITION:
-    return "position";
-  case FT_CONTROL_WAVE_AT:
-    return "wave-at";
-  case FT_CONTROL_MARKER:
-    return "marker";
-  case FT_CONTROL_CHECKPOINT_DONE:
-    return "done";
-  case FT_CONTROL_CUT:
-    return "cut";
-  }
-  return "other";
-}
-
-static void control(struct ft_trace_state *t, const char *kind,
-                    const struct ft_control *c, int peer) {
-  fprintf(line(t, kind), " %s %d %d %lld", control_name(c->kind), peer, c->wave,
-          (long long)c->value);
+/* A core's control message: its kind by the name its family gives it
+ * (ft_control_name), or by number if the family names none. */
+static void control(struct ft_trace_state *t, const struct ft_runtime *rt,
+                    const char *kind, const struct ft_control *c, int peer) {
+  const char *name = ft_control_name(rt->protocol->family, c->kind);
+  FILE *f = line(t, kind);
+  if (name)
+    fprintf(f, " %s", name);
+  else
+    fprintf(f, " %d", c->kind);
+  fprintf(f, " %d %d %lld", peer, c->wave, (long long)c->value);
   end_line(t, 0);
 }
 
@@ -286,7 +275,7 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
     end_line(t, 0);
     break;
   case FT_EVENT_CONTROL:
-    control(t, "ctl-recv", &e->control, e->control.from);
+    control(t, rt, "ctl-recv", &e->control, e->control.from);
     break;
   case FT_EVENT_ROLLBACK:
     reset_counts(t); /* a fresh world: both sides count from 0 again */
@@ -297,7 +286,6 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
   default:
     break;
   }
-  (void)rt;
 }
 
 /* STORE: the provisional records inside the ranges are the channel state of
@@ -332,7 +320,7 @@ void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u) {
     end_line(t, 1);
   }
   for (size_t i = 0; i < u->n_sends; i++)
-    control(t, "ctl-send", &u->sends[i], u->sends[i].to);
+    control(t, rt, "ctl-send", &u->sends[i], u->sends[i].to);
   if (u->flags & FT_UPDATE_CHECKPOINT) {
     fprintf(line(t, "ckpt"), " %d %lld", u->wave, (long long)rt->safe_points);
     end_line(t, 1);

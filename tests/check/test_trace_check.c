@@ -210,6 +210,35 @@ Test(trace_check, bad_field_names_file_line_and_field) {
             res.message);
 }
 
+/* Each family names its own control kinds (ft_protocol.h): a coordinated
+ * trace may not carry vcl's cut or message logging's logged, a
+ * channel-state trace not pcl's wave-at; each accepts its own. */
+Test(trace_check, control_kinds_are_the_family_s) {
+  static const struct {
+    const char *rank0, *rank1;
+    int ok;
+  } cases[] = {
+      {H0 "0.1 0 0 ctl-send wave-at 1 1 2\n" END(0, 0), H1 END(1, 0), 1},
+      {H0 "0.1 0 0 ctl-send cut 1 1 2\n", H1 END(1, 0), 0},
+      {H0 "0.1 0 0 ctl-recv logged 1 0 2\n", H1 END(1, 0), 0},
+      {V0 "0.1 0 0 ctl-send cut 1 1 2\n" END(0, 0), V1 END(1, 0), 1},
+      {V0 "0.1 0 0 ctl-send wave-at 1 1 2\n", V1 END(1, 0), 0},
+      {V0 "0.1 0 0 ctl-send 2 1 1 2\n", V1 END(1, 0), 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *t[] = {cases[i].rank0, cases[i].rank1};
+    struct ft_check_result res;
+    enum ft_check_status st = check(t, 2, &res);
+    if (cases[i].ok)
+      cr_assert_eq(st, FT_CHECK_OK, "case %zu: %s", i, res.message);
+    else
+      cr_assert(st == FT_CHECK_MALFORMED &&
+                    strstr(res.message, "t.0:2: field 'ctl': unknown control "
+                                        "message"),
+                "case %zu: %s", i, res.message);
+  }
+}
+
 Test(trace_check, malformed_inputs) {
   static const struct {
     const char *text, *want;
@@ -419,6 +448,27 @@ Test(ml_check, consistent_run_counts_commits_and_restarts) {
   cr_assert_eq(res.waves, 1);
   cr_assert_eq(res.restarts, 1);
   cr_assert_eq(res.rollbacks, 0);
+}
+
+/* Message logging's control kinds are its own: LOGGED is "logged" (it was
+ * written "other" while the kinds were one closed enum); another family's
+ * kind, or a number, is malformed. */
+Test(ml_check, control_kinds_are_message_logging_s) {
+  const char *ok[] = {P_RUN(0) RUN "0.1 0 0 ctl-recv logged 2 0 1\n" END(0, 0),
+                      P_RUN(1) RUN END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(ok, 2, &res), FT_CHECK_OK, "%s", res.message);
+  static const char *const bad[] = {"other", "marker", "1"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char rank0[256];
+    snprintf(rank0, sizeof rank0, "%s%s0.1 0 0 ctl-recv %s 2 0 1\n%s", P_RUN(0),
+             RUN, bad[i], END(0, 0));
+    const char *t[] = {rank0, P_RUN(1) RUN END(1, 0)};
+    cr_assert_eq(check_files(t, 2, &res), FT_CHECK_MALFORMED, "%s",
+                 res.message);
+    cr_assert(strstr(res.message, "t.0:2: field 'ctl': unknown control"),
+              "%s: %s", bad[i], res.message);
+  }
 }
 
 Test(ml_check, file_of_another_run_is_malformed) {

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcl/pcl.h"
+#include "vcl/vcl.h"
+
 /* Steps allowed at one instant before the cluster calls it a livelock. */
 #define CLUSTER_MAX_SAME_INSTANT 100000
 
@@ -432,42 +435,79 @@ static struct label label(const struct cluster *c, int r) {
   return l;
 }
 
-static const char *kind_name(enum ft_control_kind kind) {
+/* The messages the narrative and the checks tell apart. The cores own
+ * their kinds (ft_protocol.h): each family's map onto these. */
+enum msg {
+  MSG_OTHER,
+  MSG_WAVE_REQUEST,
+  MSG_POSITION,
+  MSG_WAVE_AT,
+  MSG_MARKER,
+  MSG_DONE,
+  MSG_CUT
+};
+
+static enum msg pcl_msg(enum ft_pcl_control kind) {
   switch (kind) {
-  case FT_CONTROL_WAVE_REQUEST:
-    return "wave request";
-  case FT_CONTROL_POSITION:
-    return "position";
-  case FT_CONTROL_WAVE_AT:
-    return "wave at";
-  case FT_CONTROL_MARKER:
-    return "marker";
-  case FT_CONTROL_CHECKPOINT_DONE:
-    return "done";
-  case FT_CONTROL_CUT:
-    return "cut";
-  case FT_CONTROL_LOGGED:
-    return "logged";
+  case FT_PCL_CONTROL_WAVE_REQUEST:
+    return MSG_WAVE_REQUEST;
+  case FT_PCL_CONTROL_POSITION:
+    return MSG_POSITION;
+  case FT_PCL_CONTROL_WAVE_AT:
+    return MSG_WAVE_AT;
+  case FT_PCL_CONTROL_MARKER:
+    return MSG_MARKER;
+  case FT_PCL_CONTROL_CHECKPOINT_DONE:
+    return MSG_DONE;
+  case FT_PCL_CONTROL_COUNT:
+    break;
   }
-  return "?";
+  return MSG_OTHER;
+}
+
+static enum msg vcl_msg(enum ft_vcl_control kind) {
+  switch (kind) {
+  case FT_VCL_CONTROL_MARKER:
+    return MSG_MARKER;
+  case FT_VCL_CONTROL_CUT:
+    return MSG_CUT;
+  case FT_VCL_CONTROL_CHECKPOINT_DONE:
+    return MSG_DONE;
+  case FT_VCL_CONTROL_COUNT:
+    break;
+  }
+  return MSG_OTHER;
+}
+
+static enum msg msg_of(const struct cluster *c, int kind) {
+  if (c->ops->family == FT_FAMILY_COORDINATED)
+    return pcl_msg((enum ft_pcl_control)kind);
+  if (c->ops->family == FT_FAMILY_CHANNEL_STATE)
+    return vcl_msg((enum ft_vcl_control)kind);
+  return MSG_OTHER;
+}
+
+static const char *kind_name(const struct cluster *c, int kind) {
+  const char *name = ft_control_name(c->ops->family, kind);
+  return name ? name : "?";
 }
 
 static void describe_control(const struct cluster *c, int r,
                              const struct ft_control *m, char *out,
                              size_t size) {
-  switch (m->kind) {
-  case FT_CONTROL_WAVE_REQUEST:
+  switch (msg_of(c, m->kind)) {
+  case MSG_WAVE_REQUEST:
     snprintf(out, size, "< wave %d request from %d", m->wave, m->from);
     break;
-  case FT_CONTROL_POSITION:
+  case MSG_POSITION:
     snprintf(out, size, "< position %lld from %d", (long long)m->value,
              m->from);
     break;
-  case FT_CONTROL_WAVE_AT:
+  case MSG_WAVE_AT:
     snprintf(out, size, "< wave %d at safe point %lld", m->wave,
              (long long)m->value);
     break;
-  case FT_CONTROL_MARKER:
+  case MSG_MARKER:
     if (is_scheduler(c, m->from))
       snprintf(out, size, "< marker of wave %d from S", m->wave);
     else if (m->value > 0)
@@ -479,15 +519,16 @@ static void describe_control(const struct cluster *c, int r,
       snprintf(out, size, "< marker from %d: channel %d->%d delayed", m->from,
                m->from, r);
     break;
-  case FT_CONTROL_CHECKPOINT_DONE:
+  case MSG_DONE:
     snprintf(out, size, "< done from %d", m->from);
     break;
-  case FT_CONTROL_CUT:
+  case MSG_CUT:
     snprintf(out, size, "< cut after #%lld from %d", (long long)m->value,
              m->from);
     break;
-  case FT_CONTROL_LOGGED:
-    snprintf(out, size, "< logged %lld", (long long)m->value);
+  case MSG_OTHER:
+    snprintf(out, size, "< %s %lld from %d", kind_name(c, m->kind),
+             (long long)m->value, m->from);
     break;
   }
 }
@@ -542,24 +583,25 @@ static size_t trace_sends(struct cluster *c, const struct ft_update *u,
     end++;
   char what[64];
   const char *plural = end - i > 1 ? "s" : "";
-  if (m->kind == FT_CONTROL_WAVE_REQUEST)
+  enum msg k = msg_of(c, m->kind);
+  if (k == MSG_WAVE_REQUEST)
     snprintf(what, sizeof what, "wave %d request", m->wave);
-  else if (m->kind == FT_CONTROL_POSITION)
+  else if (k == MSG_POSITION)
     snprintf(what, sizeof what, "position %lld", (long long)m->value);
-  else if (m->kind == FT_CONTROL_WAVE_AT)
+  else if (k == MSG_WAVE_AT)
     snprintf(what, sizeof what, "wave %d at safe point %lld", m->wave,
              (long long)m->value);
-  else if (m->kind == FT_CONTROL_MARKER && m->value > 0)
+  else if (k == MSG_MARKER && m->value > 0)
     snprintf(what, sizeof what, "marker%s proposing %lld", plural,
              (long long)m->value);
-  else if (m->kind == FT_CONTROL_MARKER && is_scheduler(c, m->from))
+  else if (k == MSG_MARKER && is_scheduler(c, m->from))
     snprintf(what, sizeof what, "marker%s of wave %d", plural, m->wave);
-  else if (m->kind == FT_CONTROL_MARKER)
+  else if (k == MSG_MARKER)
     snprintf(what, sizeof what, "marker%s", plural);
-  else if (m->kind == FT_CONTROL_CUT)
+  else if (k == MSG_CUT)
     snprintf(what, sizeof what, "cut after #%lld", (long long)m->value);
   else
-    snprintf(what, sizeof what, "%s", kind_name(m->kind));
+    snprintf(what, sizeof what, "%s", kind_name(c, m->kind));
   trace(c, "%*s> %s to %s", indent, "", what, label(c, m->to).s);
   for (size_t j = i + 1; j < end; j++)
     trace(c, ", %s", label(c, u->sends[j].to).s);
@@ -624,7 +666,7 @@ static int check_sends(struct cluster *c, int r, const struct ft_update *u) {
   for (size_t i = 0; i < u->n_sends; i++) {
     const struct ft_control *m = &u->sends[i];
     if (m->from != r || m->to < 0 || m->to >= slots(c) || m->to == r)
-      return fail(c, "rank %d sends %s %d -> %d", r, kind_name(m->kind),
+      return fail(c, "rank %d sends %s %d -> %d", r, kind_name(c, m->kind),
                   m->from, m->to);
   }
   return 0;
@@ -661,8 +703,8 @@ static int check_checkpoint(struct cluster *c, int r, const struct ft_event *e,
     return fail(c, "rank %d: checkpoint away from a safe point", r);
   int marked = k->marked_wave == u->wave;
   for (size_t i = 0; i < u->n_sends; i++)
-    marked |=
-        u->sends[i].kind == FT_CONTROL_MARKER && u->sends[i].wave == u->wave;
+    marked |= msg_of(c, u->sends[i].kind) == MSG_MARKER &&
+              u->sends[i].wave == u->wave;
   if (c->ranks > 1 &&
       (!marked || k->markers_wave != u->wave || k->markers_in != c->ranks - 1))
     return fail(c, "rank %d: checkpoint of wave %d without every marker", r,
@@ -971,10 +1013,10 @@ static int carry_out_sends(struct cluster *c, int r,
                            const struct ft_update *u) {
   for (size_t i = 0; i < u->n_sends; i++) {
     const struct ft_control *m = &u->sends[i];
-    if (m->kind == FT_CONTROL_MARKER)
+    enum msg k = msg_of(c, m->kind);
+    if (k == MSG_MARKER)
       c->rank[r].marked_wave = m->wave;
-    if ((m->kind == FT_CONTROL_WAVE_REQUEST ||
-         (m->kind == FT_CONTROL_MARKER && is_scheduler(c, r))) &&
+    if ((k == MSG_WAVE_REQUEST || (k == MSG_MARKER && is_scheduler(c, r))) &&
         m->wave <= CLUSTER_MAX_WAVES)
       c->requested_at[m->wave] = c->time;
     if (send_control(c, m))
@@ -1157,7 +1199,7 @@ static int deliver_item(struct cluster *c, size_t slot) {
     break;
   }
   struct cluster_rank *k = &c->rank[item.control.to];
-  if (item.control.kind == FT_CONTROL_MARKER) {
+  if (msg_of(c, item.control.kind) == MSG_MARKER) {
     if (k->markers_wave != item.control.wave)
       k->markers_in = 0;
     k->markers_wave = item.control.wave;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pessimist/pessimist.h"
+
 #define R_MAX 8         /* ranks */
 #define SEQ_MAX 64      /* messages per channel */
 #define EVENTS_MAX 4096 /* events the logger holds per rank */
@@ -739,7 +741,7 @@ static int on_ack(struct mlc *c, const struct item *it) {
   if (it->life != rk->life)
     return 0;
   struct ft_event e = {.type = FT_EVENT_CONTROL, .peer = -1, .tag = -1};
-  e.control = (struct ft_control){.kind = FT_CONTROL_LOGGED,
+  e.control = (struct ft_control){.kind = FT_ML_CONTROL_LOGGED,
                                   .from = c->ranks,
                                   .to = it->rank,
                                   .value = it->value};

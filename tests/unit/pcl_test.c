@@ -24,7 +24,7 @@ static int step(void *state, struct ft_event e, struct ft_update *u) {
   return ft_protocol_pcl.step(state, &e, u);
 }
 
-static struct ft_event control(enum ft_control_kind kind, int from, int to,
+static struct ft_event control(enum ft_pcl_control kind, int from, int to,
                                int wave, int64_t value) {
   return (struct ft_event){
       .type = FT_EVENT_CONTROL,
@@ -55,7 +55,7 @@ static void pass_safe_points(void *state, int64_t n) {
 /* Asserts that the update sends `kind` (wave, value) to every rank but
  * `self`, in rank order, starting at sends[first]. */
 static void assert_broadcast(const struct ft_update *u, size_t first,
-                             enum ft_control_kind kind, int self, int ranks,
+                             enum ft_pcl_control kind, int self, int ranks,
                              int wave, int64_t value) {
   size_t i = first;
   for (int to = 0; to < ranks; to++) {
@@ -77,9 +77,10 @@ static void *requested(int rank, int64_t position) {
   void *s = core_new(rank, 3, 1.0);
   struct ft_update u;
   pass_safe_points(s, position);
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_REQUEST, 0, rank, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_REQUEST, 0, rank, 1, 0), &u),
+               0);
   cr_assert_eq(u.n_sends, 1);
-  cr_assert_eq(u.sends[0].kind, FT_CONTROL_POSITION);
+  cr_assert_eq(u.sends[0].kind, FT_PCL_CONTROL_POSITION);
   cr_assert_eq(u.sends[0].to, 0);
   cr_assert_eq(u.sends[0].value, position);
   return s;
@@ -376,17 +377,17 @@ Test(pcl_core, rank_0_is_held_until_it_knows_k) {
   void *s = core_new(0, 3, 1.0);
   pass_safe_points(s, 3);
   cr_assert_eq(step(s, timer(1.0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_WAVE_REQUEST, 0, 3, 1, 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_REQUEST, 0, 3, 1, 0);
   cr_assert_eq(u.n_sends, 2);
   cr_assert_lt(u.deadline, 0.0);
   cr_assert_eq(step(s, safe_point(4), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_HOLD);
   cr_assert_eq(ft_pcl_held(s), 4);
-  cr_assert_eq(step(s, control(FT_CONTROL_POSITION, 2, 0, 1, 2), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 2, 0, 1, 2), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(u.n_sends, 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_POSITION, 1, 0, 1, 5), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_WAVE_AT, 0, 3, 1, 6);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 5), &u), 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_AT, 0, 3, 1, 6);
   cr_assert_eq(u.n_sends, 2);
   cr_assert_eq(u.flags, FT_UPDATE_RELEASE);
   cr_assert_eq(ft_pcl_wave_at(s), 6);
@@ -403,26 +404,27 @@ Test(pcl_core, rank_0_held_at_k_marks_then_commits_after_every_image) {
   pass_safe_points(s, 3);
   cr_assert_eq(step(s, timer(2.0), &u), 0);
   cr_assert_eq(step(s, safe_point(4), &u), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_POSITION, 1, 0, 1, 3), &u), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_POSITION, 2, 0, 1, 2), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_WAVE_AT, 0, 3, 1, 4);
-  assert_broadcast(&u, 2, FT_CONTROL_MARKER, 0, 3, 1, 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 3), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 2, 0, 1, 2), &u), 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_AT, 0, 3, 1, 4);
+  assert_broadcast(&u, 2, FT_PCL_CONTROL_MARKER, 0, 3, 1, 0);
   cr_assert_eq(u.n_sends, 4);
   cr_assert_eq(u.flags, 0, "still held at 4");
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 2, 0, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 0, 1, 0), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(ft_pcl_channel_delayed(s, 2), 0, "0 had sent its marker");
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 1, 0, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 1, 0, 1, 0), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_RELEASE);
   cr_assert_eq(u.wave, 1);
-  cr_assert_eq(step(s, control(FT_CONTROL_CHECKPOINT_DONE, 2, 0, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_CHECKPOINT_DONE, 2, 0, 1, 0), &u),
+               0);
   struct ft_event stored = {
       .type = FT_EVENT_IMAGE_STORED, .time = 3.0, .peer = -1, .wave = 1};
   cr_assert_eq(step(s, stored, &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(u.n_sends, 0, "rank 0 counts its own image");
   cr_assert_lt(u.deadline, 0.0);
-  struct ft_event done = control(FT_CONTROL_CHECKPOINT_DONE, 1, 0, 1, 0);
+  struct ft_event done = control(FT_PCL_CONTROL_CHECKPOINT_DONE, 1, 0, 1, 0);
   done.time = 3.5;
   cr_assert_eq(step(s, done, &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_COMMIT);
@@ -437,18 +439,18 @@ Test(pcl_core, rank_0_held_at_k_marks_then_commits_after_every_image) {
 Test(pcl_core, markers_before_wave_at_delay_channels_then_checkpoint_at_once) {
   struct ft_update u;
   void *s = requested(2, 4);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 1, 2, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 1, 2, 1, 0), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(u.n_sends, 0);
   cr_assert_eq(ft_pcl_channel_delayed(s, 1), 1);
   cr_assert_eq(ft_pcl_channel_delayed(s, 0), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 0, 2, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 2, 1, 0), &u), 0);
   cr_assert_eq(ft_pcl_channel_delayed(s, 0), 1);
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_AT, 0, 2, 1, 5), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_AT, 0, 2, 1, 5), &u), 0);
   cr_assert_eq(u.flags, 0, "running: nothing to release");
   cr_assert_eq(u.n_sends, 0);
   cr_assert_eq(step(s, safe_point(5), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 2, 3, 1, 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 2, 3, 1, 0);
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_PASS);
   cr_assert_eq(u.wave, 1);
   cr_assert_eq(ft_pcl_held(s), 0);
@@ -463,11 +465,11 @@ Test(pcl_core, wave_at_the_held_safe_point_with_every_marker_checkpoints) {
   cr_assert_eq(step(s, safe_point(5), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_HOLD);
   cr_assert_eq(u.n_sends, 0, "no marker before K is known");
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 0, 1, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 1, 1, 0), &u), 0);
   cr_assert_eq(u.flags, 0, "not marking yet: no checkpoint");
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_AT, 0, 1, 1, 5), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 1, 3, 1, 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_AT, 0, 1, 1, 5), &u), 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 1, 3, 1, 0);
   cr_assert_eq(u.n_sends, 2);
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_RELEASE);
   cr_assert_eq(u.wave, 1);
@@ -479,14 +481,14 @@ Test(pcl_core, wave_at_the_held_safe_point_marks_and_keeps_holding) {
   struct ft_update u;
   void *s = requested(1, 4);
   cr_assert_eq(step(s, safe_point(5), &u), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_AT, 0, 1, 1, 5), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 1, 3, 1, 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_AT, 0, 1, 1, 5), &u), 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 1, 3, 1, 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(ft_pcl_held(s), 5);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 0, 1, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 1, 1, 0), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(ft_pcl_channel_delayed(s, 0), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_RELEASE);
   cr_assert_eq(u.n_sends, 0);
   free(s);
@@ -496,14 +498,14 @@ Test(pcl_core, wave_at_beyond_the_held_safe_point_releases) {
   struct ft_update u;
   void *s = requested(1, 4);
   cr_assert_eq(step(s, safe_point(5), &u), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_AT, 0, 1, 1, 7), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_AT, 0, 1, 1, 7), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_RELEASE);
   cr_assert_eq(u.n_sends, 0);
   cr_assert_eq(step(s, safe_point(6), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_PASS);
   cr_assert_eq(step(s, safe_point(7), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_HOLD);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 1, 3, 1, 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 1, 3, 1, 0);
   free(s);
 }
 
@@ -511,21 +513,21 @@ Test(pcl_core, wave_at_beyond_the_held_safe_point_releases) {
 Test(pcl_core, wave_at_before_reaching_k_then_store_and_report) {
   struct ft_update u;
   void *s = requested(1, 2);
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_AT, 0, 1, 1, 4), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_AT, 0, 1, 1, 4), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(step(s, safe_point(3), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_PASS);
   cr_assert_eq(step(s, safe_point(4), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_HOLD);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 0, 1, 1, 0), &u), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 1, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_RELEASE);
   struct ft_event stored = {
       .type = FT_EVENT_IMAGE_STORED, .time = 2.0, .peer = -1, .wave = 1};
   cr_assert_eq(step(s, stored, &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(u.n_sends, 1);
-  cr_assert_eq(u.sends[0].kind, FT_CONTROL_CHECKPOINT_DONE);
+  cr_assert_eq(u.sends[0].kind, FT_PCL_CONTROL_CHECKPOINT_DONE);
   cr_assert_eq(u.sends[0].from, 1);
   cr_assert_eq(u.sends[0].to, 0);
   cr_assert_eq(u.sends[0].wave, 1);
@@ -576,9 +578,9 @@ Test(pcl_core, rollback_forgets_the_wave_in_progress) {
   cr_assert_eq(step(s, safe_point(8), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_PASS);
   cr_assert_eq(step(s, timer(5.0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_WAVE_REQUEST, 0, 2, 1, 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_POSITION, 1, 0, 1, 8), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_WAVE_AT, 0, 2, 1, 9);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_REQUEST, 0, 2, 1, 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 8), &u), 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_AT, 0, 2, 1, 9);
   free(s);
 }
 
@@ -592,8 +594,10 @@ Test(pcl_core, a_rank_rolled_back_to_wave_3_expects_wave_4) {
                               .wave = 3};
   cr_assert_eq(step(s, rollback, &u), 0);
   cr_assert_eq(ft_pcl_wave(s), 3);
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_REQUEST, 0, 1, 3, 0), &u), -1);
-  cr_assert_eq(step(s, control(FT_CONTROL_WAVE_REQUEST, 0, 1, 4, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_REQUEST, 0, 1, 3, 0), &u),
+               -1);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_REQUEST, 0, 1, 4, 0), &u),
+               0);
   cr_assert_eq(u.sends[0].value, 12);
   free(s);
 }
@@ -604,15 +608,15 @@ Test(pcl_core, impossible_events_are_protocol_errors) {
   struct ft_update u;
   void *s = requested(1, 4);
   struct ft_event bad[] = {
-      control(FT_CONTROL_MARKER, 2, 1, 2, 0),       /* another wave */
-      control(FT_CONTROL_MARKER, 1, 1, 1, 0),       /* from itself */
-      control(FT_CONTROL_MARKER, 2, 0, 1, 0),       /* not for this rank */
-      control(FT_CONTROL_MARKER, 3, 1, 1, 0),       /* outside the world */
-      control(FT_CONTROL_WAVE_AT, 2, 1, 1, 5),      /* not from rank 0 */
-      control(FT_CONTROL_WAVE_AT, 0, 1, 1, 4),      /* K <= position */
-      control(FT_CONTROL_POSITION, 2, 1, 1, 3),     /* not rank 0 */
-      control(FT_CONTROL_WAVE_REQUEST, 0, 1, 2, 0), /* wave in progress */
-      control(FT_CONTROL_CHECKPOINT_DONE, 2, 1, 1, 0),
+      control(FT_PCL_CONTROL_MARKER, 2, 1, 2, 0),       /* another wave */
+      control(FT_PCL_CONTROL_MARKER, 1, 1, 1, 0),       /* from itself */
+      control(FT_PCL_CONTROL_MARKER, 2, 0, 1, 0),       /* not for this rank */
+      control(FT_PCL_CONTROL_MARKER, 3, 1, 1, 0),       /* outside the world */
+      control(FT_PCL_CONTROL_WAVE_AT, 2, 1, 1, 5),      /* not from rank 0 */
+      control(FT_PCL_CONTROL_WAVE_AT, 0, 1, 1, 4),      /* K <= position */
+      control(FT_PCL_CONTROL_POSITION, 2, 1, 1, 3),     /* not rank 0 */
+      control(FT_PCL_CONTROL_WAVE_REQUEST, 0, 1, 2, 0), /* wave in progress */
+      control(FT_PCL_CONTROL_CHECKPOINT_DONE, 2, 1, 1, 0),
       safe_point(7), /* skips 5 and 6 */
       {.type = FT_EVENT_IMAGE_STORED, .peer = -1, .wave = 1},
       {.type = (enum ft_event_type)42},
@@ -621,8 +625,8 @@ Test(pcl_core, impossible_events_are_protocol_errors) {
     cr_assert_eq(step(s, bad[i], &u), -1, "event %zu", i);
     cr_assert_eq(u.n_sends, 0);
   }
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
-  cr_assert_eq(step(s, control(FT_CONTROL_MARKER, 2, 1, 1, 0), &u), -1,
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 1, 1, 0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 1, 1, 0), &u), -1,
                "duplicate marker");
   cr_assert_eq(step(s, safe_point(5), &u), 0);
   cr_assert_eq(step(s, safe_point(6), &u), -1, "a held rank moved on");

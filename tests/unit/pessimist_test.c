@@ -37,7 +37,7 @@ static struct ft_event delivered(int peer, int64_t id, int wildcard) {
 static struct ft_event logged(int64_t value) {
   struct ft_event e = ev(FT_EVENT_CONTROL, -1);
   e.control = (struct ft_control){
-      .kind = FT_CONTROL_LOGGED, .from = 4, .to = 1, .value = value};
+      .kind = FT_ML_CONTROL_LOGGED, .from = 4, .to = 1, .value = value};
   return e;
 }
 

@@ -28,12 +28,15 @@ static int nokeep_step(void *state, const struct ft_event *event,
 
 static const struct ft_protocol_ops vcl_nokeep = {
     .name = "vcl-bug-nokeep",
+    .family = FT_FAMILY_CHANNEL_STATE,
     .summary = "vcl, broken on purpose: STORE keeps no channel state",
     .state_size = nokeep_state_size,
     .init = nokeep_init,
     .step = nokeep_step,
     .recovers = 1,
     .has_scheduler = 1,
+    .controls = ft_vcl_controls,
+    .n_controls = FT_VCL_CONTROL_COUNT,
 };
 
 /* ---- pcl-bug-late: rank 1 checkpoints one safe point late --------------- */
@@ -80,12 +83,15 @@ static int late_step(void *state, const struct ft_event *event,
 
 static const struct ft_protocol_ops pcl_late = {
     .name = "pcl-bug-late",
+    .family = FT_FAMILY_COORDINATED,
     .summary = "pcl, broken on purpose: rank 1 checkpoints one safe point late",
     .state_size = late_state_size,
     .init = late_init,
     .step = late_step,
     .recovers = 1,
     .has_scheduler = 0,
+    .controls = ft_pcl_controls,
+    .n_controls = FT_PCL_CONTROL_COUNT,
 };
 
 static const struct ft_protocol_ops *const planted[] = {&vcl_nokeep, &pcl_late};

@@ -97,3 +97,44 @@ Test(none_core, passes_every_event_through_with_no_deadline) {
   }
   free(state);
 }
+
+/* Each family owns its control kinds (ft_protocol.h): every protocol names
+ * them, 1-based and below FT_CONTROL_KIND_LIMIT, once each, and the
+ * protocols of one family (test variants included) share one table. */
+Test(registry, every_family_names_its_own_control_kinds) {
+  for (size_t i = 0; ft_protocol_at(i); i++) {
+    const struct ft_protocol_ops *p = ft_protocol_at(i);
+    cr_assert_eq(p->controls == NULL, p->family == FT_FAMILY_NONE, "%s",
+                 p->name);
+    cr_assert_leq(p->n_controls, FT_CONTROL_KIND_LIMIT, "%s", p->name);
+    for (size_t k = 1; k < p->n_controls; k++) {
+      cr_assert_not_null(p->controls[k], "%s kind %zu", p->name, k);
+      cr_assert_str_eq(ft_control_name(p->family, (int)k), p->controls[k]);
+      int back = 0;
+      cr_assert_eq(ft_control_parse(p->family, p->controls[k], &back), 0);
+      cr_assert_eq(back, (int)k, "%s: %s", p->name, p->controls[k]);
+    }
+    for (size_t j = 0; ft_protocol_at(j); j++)
+      if (ft_protocol_at(j)->family == p->family)
+        cr_assert_eq(ft_protocol_at(j)->controls, p->controls, "%s and %s",
+                     p->name, ft_protocol_at(j)->name);
+  }
+}
+
+Test(registry, control_kinds_do_not_cross_families) {
+  int k = -1;
+  cr_assert_str_eq(ft_control_name(FT_FAMILY_COORDINATED, 3), "wave-at");
+  cr_assert_str_eq(ft_control_name(FT_FAMILY_CHANNEL_STATE, 2), "cut");
+  cr_assert_str_eq(ft_control_name(FT_FAMILY_MESSAGE_LOGGING, 1), "logged");
+  cr_assert_null(ft_control_name(FT_FAMILY_NONE, 1));
+  cr_assert_null(ft_control_name(FT_FAMILY_COORDINATED, 0));
+  cr_assert_null(ft_control_name(FT_FAMILY_CHANNEL_STATE, 4));
+  cr_assert_null(ft_control_name(FT_FAMILY_COUNT, 1));
+  cr_assert_eq(ft_control_parse(FT_FAMILY_COORDINATED, "cut", &k), -1);
+  cr_assert_eq(ft_control_parse(FT_FAMILY_CHANNEL_STATE, "wave-at", &k), -1);
+  cr_assert_eq(ft_control_parse(FT_FAMILY_MESSAGE_LOGGING, "marker", &k), -1);
+  cr_assert_eq(ft_control_parse(FT_FAMILY_COORDINATED, NULL, &k), -1);
+  cr_assert_eq(k, -1);
+  cr_assert_eq(ft_control_parse(FT_FAMILY_CHANNEL_STATE, "marker", &k), 0);
+  cr_assert_eq(k, 1);
+}

@@ -25,7 +25,7 @@ static int step(void *state, struct ft_event e, struct ft_update *u) {
   return ft_protocol_vcl.step(state, &e, u);
 }
 
-static struct ft_event control(enum ft_control_kind kind, int from, int to,
+static struct ft_event control(enum ft_vcl_control kind, int from, int to,
                                int wave, int64_t value) {
   return (struct ft_event){
       .type = FT_EVENT_CONTROL,
@@ -36,15 +36,16 @@ static struct ft_event control(enum ft_control_kind kind, int from, int to,
 }
 
 static struct ft_event marker(int from, int to, int wave, int64_t value) {
-  return control(FT_CONTROL_MARKER, from, to, wave, value);
+  return control(FT_VCL_CONTROL_MARKER, from, to, wave, value);
 }
 
 static struct ft_event cut(int from, int to, int wave, int64_t value) {
-  return control(FT_CONTROL_CUT, from, to, wave, value);
+  return control(FT_VCL_CONTROL_CUT, from, to, wave, value);
 }
 
 static struct ft_event done(int from, int to, int wave, double time) {
-  struct ft_event e = control(FT_CONTROL_CHECKPOINT_DONE, from, to, wave, 0);
+  struct ft_event e =
+      control(FT_VCL_CONTROL_CHECKPOINT_DONE, from, to, wave, 0);
   e.time = time;
   return e;
 }
@@ -106,7 +107,7 @@ static void assert_recorded(void *state, int peer, int64_t number) {
 /* Asserts sends[first..] is `kind` (wave, value) to every rank but `self`
  * in rank order, from `self`. */
 static void assert_broadcast(const struct ft_update *u, size_t first,
-                             enum ft_control_kind kind, int self, int ranks,
+                             enum ft_vcl_control kind, int self, int ranks,
                              int wave, int64_t value) {
   size_t i = first;
   for (int to = 0; to < ranks; to++) {
@@ -126,7 +127,7 @@ static void assert_broadcast(const struct ft_update *u, size_t first,
 static void assert_cut(const struct ft_update *u, size_t i, int self, int to,
                        int wave, int64_t value) {
   cr_assert_lt(i, u->n_sends);
-  cr_assert_eq(u->sends[i].kind, FT_CONTROL_CUT);
+  cr_assert_eq(u->sends[i].kind, FT_VCL_CONTROL_CUT);
   cr_assert_eq(u->sends[i].from, self);
   cr_assert_eq(u->sends[i].to, to);
   cr_assert_eq(u->sends[i].wave, wave);
@@ -148,7 +149,7 @@ static void *notified(int rank, int64_t index) {
   struct ft_update u;
   pass_safe_points(s, 1, index);
   cr_assert_eq(step(s, marker(3, rank, 1, 0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, rank, 3, 1, index + 1);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, rank, 3, 1, index + 1);
   cr_assert_eq(u.n_sends, 2);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(ft_vcl_phase(s), FT_VCL_NOTIFIED);
@@ -371,7 +372,7 @@ Test(vcl_core, the_scheduler_sends_markers_to_every_rank_at_its_deadline) {
   cr_assert_eq(u.n_sends, 0);
   cr_assert_eq(u.deadline, 2.0);
   cr_assert_eq(step(s, timer(2.0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 3, 3, 1, 0);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 3, 3, 1, 0);
   cr_assert_eq(u.n_sends, 3);
   cr_assert_eq(u.flags, 0);
   cr_assert_lt(u.deadline, 0.0);
@@ -406,7 +407,7 @@ Test(vcl_core, the_scheduler_commits_once_every_rank_is_done) {
   cr_assert_eq(step(s, timer(4.9), &u), 0);
   cr_assert_eq(u.n_sends, 0);
   cr_assert_eq(step(s, timer(5.0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 3, 3, 2, 0);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 3, 3, 2, 0);
   free(s);
 }
 
@@ -422,10 +423,10 @@ Test(vcl_core, the_scheduler_forgets_its_wave_at_a_rollback) {
   cr_assert_eq(ft_vcl_wave(s), 0);
   cr_assert_eq(step(s, done(1, 2, 1, 3.5), &u), -1);
   cr_assert_eq(step(s, timer(5.0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 2, 2, 1, 0);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 2, 2, 1, 0);
   cr_assert_eq(step(s, rollback(3, 0, 6.0), &u), 0);
   cr_assert_eq(step(s, timer(8.0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 2, 2, 4, 0);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 2, 2, 4, 0);
   free(s);
 }
 
@@ -506,7 +507,7 @@ Test(vcl_core, a_peer_marker_can_be_the_notice_and_k_is_the_highest) {
   void *s = core_new(1, 3, 1.0);
   pass_safe_points(s, 1, 4);
   cr_assert_eq(step(s, marker(0, 1, 1, 7), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 1, 3, 1, 5);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 1, 3, 1, 5);
   cr_assert_eq(u.n_sends, 2);
   cr_assert_eq(ft_vcl_cut_at(s), 0, "rank 2 has not proposed");
   cr_assert_eq(step(s, marker(3, 1, 1, 0), &u), 0);
@@ -529,7 +530,7 @@ Test(vcl_core, with_two_ranks_the_notice_can_settle_k_at_once) {
   pass_safe_points(s, 1, 3);
   apps(s, FT_EVENT_APP_SEND, 1, 2);
   cr_assert_eq(step(s, marker(1, 0, 1, 4), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 0, 2, 1, 4);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 0, 2, 1, 4);
   cr_assert_eq(ft_vcl_cut_at(s), 4);
   cr_assert_eq(step(s, safe_point(4), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_CAPTURE);
@@ -673,7 +674,7 @@ Test(vcl_core, deliveries_are_recorded_while_they_may_be_channel_state) {
   cr_assert_eq(step(s, stored(1), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(u.n_sends, 1);
-  cr_assert_eq(u.sends[0].kind, FT_CONTROL_CHECKPOINT_DONE);
+  cr_assert_eq(u.sends[0].kind, FT_VCL_CONTROL_CHECKPOINT_DONE);
   cr_assert_eq(u.sends[0].from, 1);
   cr_assert_eq(u.sends[0].to, 3, "the scheduler");
   cr_assert_eq(u.sends[0].wave, 1);
@@ -862,7 +863,7 @@ Test(vcl_core, a_late_scheduler_marker_is_noted_even_after_the_wave) {
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(u.n_sends, 0);
   cr_assert_eq(step(s, marker(2, 0, 2, 0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 0, 2, 2, 2);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 0, 2, 2, 2);
   free(s);
 }
 
@@ -881,7 +882,7 @@ Test(vcl_core, rollback_forgets_the_wave_the_hold_and_the_counts) {
   cr_assert_eq(ft_vcl_proposal(s), 0);
   pass_safe_points(s, 3, 3);
   cr_assert_eq(step(s, marker(3, 1, 1, 0), &u), 0);
-  assert_broadcast(&u, 0, FT_CONTROL_MARKER, 1, 3, 1, 4);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 1, 3, 1, 4);
   cr_assert_eq(step(s, marker(0, 1, 1, 4), &u), 0);
   cr_assert_eq(step(s, marker(2, 1, 1, 4), &u), 0);
   cr_assert_eq(step(s, safe_point(4), &u), 0);
@@ -908,19 +909,19 @@ Test(vcl_core, impossible_events_are_protocol_errors) {
   struct ft_update u;
   void *s = notified(1, 4);
   struct ft_event bad[] = {
-      marker(2, 1, 2, 6),                           /* another wave */
-      marker(1, 1, 1, 5),                           /* from itself */
-      marker(2, 0, 1, 5),                           /* not for this rank */
-      marker(4, 1, 1, 5),                           /* outside the world */
-      marker(-1, 1, 1, 5),                          /* outside the world */
-      marker(2, 1, 1, 0),                           /* no proposal */
-      marker(3, 1, 1, 0),                           /* the scheduler's again */
-      marker(3, 1, 2, 0),                           /* next wave, this one on */
-      marker(3, 1, 1, 5),                           /* the scheduler proposes */
-      cut(3, 1, 1, 0),                              /* from the scheduler */
-      cut(2, 1, 1, 0),                              /* before its marker */
-      control(FT_CONTROL_WAVE_REQUEST, 0, 1, 1, 0), /* pcl's */
-      control(FT_CONTROL_CHECKPOINT_DONE, 0, 1, 1, 0),
+      marker(2, 1, 2, 6),                        /* another wave */
+      marker(1, 1, 1, 5),                        /* from itself */
+      marker(2, 0, 1, 5),                        /* not for this rank */
+      marker(4, 1, 1, 5),                        /* outside the world */
+      marker(-1, 1, 1, 5),                       /* outside the world */
+      marker(2, 1, 1, 0),                        /* no proposal */
+      marker(3, 1, 1, 0),                        /* the scheduler's again */
+      marker(3, 1, 2, 0),                        /* next wave, this one on */
+      marker(3, 1, 1, 5),                        /* the scheduler proposes */
+      cut(3, 1, 1, 0),                           /* from the scheduler */
+      cut(2, 1, 1, 0),                           /* before its marker */
+      control(FT_VCL_CONTROL_COUNT, 0, 1, 1, 0), /* no such kind */
+      control(FT_VCL_CONTROL_CHECKPOINT_DONE, 0, 1, 1, 0),
       safe_point(7), /* skips 5 and 6 */
       stored(1),     /* nothing to store */
       app(FT_EVENT_DELIVERED, -1),
