@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "msglog.h"
+#include "message_logging/msglog.h"
 #include "runtime.h"
 
 struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc) {

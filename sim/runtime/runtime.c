@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "msglog.h"
+#include "message_logging/msglog.h"
 #include "service.h"
 
 /* Per rank: SMPI privatizes this module's globals (see runtime.h). */

@@ -15,7 +15,7 @@
 #include "driver.h"
 #include "ft_protocol.h"
 #include "image.h"
-#include "ml_state.h"
+#include "message_logging/ml_state.h"
 #include "options.h"
 #include "trace.h"
 

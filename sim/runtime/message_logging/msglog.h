@@ -42,8 +42,8 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "driver.h"
-#include "runtime.h"
+#include "runtime/driver.h"
+#include "runtime/runtime.h"
 
 /* The image region of the message-logging state (clock, counts, log). */
 enum { FT_ML_REGION = FT_MAX_REGIONS + 1 };

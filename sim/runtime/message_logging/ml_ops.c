@@ -6,7 +6,7 @@
 
 #include "backend.h"
 #include "msglog.h"
-#include "trace.h"
+#include "runtime/trace.h"
 
 /* An operation's request, as the application (or a collective) holds it
  * (the elements of struct ft_ml_ops, ml_state.h). */
