@@ -7,7 +7,7 @@
 #include "backend.h"
 #include "ft.h"
 #include "image.h"
-#include "msglog.h"
+#include "message_logging/msglog.h"
 #include "runtime.h"
 
 void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes) {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "msglog.h"
+#include "message_logging/msglog.h"
 #include "runtime.h"
 
 struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc) {
@@ -231,8 +231,8 @@ int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
 
 int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
-  if (rt->ml)
-    return ft_ml_waitall(rt, n, reqs, statuses);
+  if (rt->driver->waitall)
+    return rt->driver->waitall(rt, n, reqs, statuses);
   if (!rt->recovering_protocol)
     return PMPI_Waitall(n, reqs, statuses);
   MPI_Status st;
@@ -245,11 +245,11 @@ int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
 
 int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status) {
-  const struct ft_runtime *rt = ft_runtime();
-  if (rt->ml) { /* traced by ml_ops.c */
+  struct ft_runtime *rt = ft_runtime();
+  if (rt->driver->irecv) { /* traced by the driver */
     MPI_Request req;
     ft_irecv_internal(buf, count, type, source, tag, comm, &req);
-    return ft_ml_wait(ft_runtime(), &req, status);
+    return rt->driver->wait(rt, &req, status);
   }
   int rc;
   MPI_Request req;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 
 #include "backend.h"
-#include "msglog.h"
 #include "runtime.h"
 
 static uint64_t payload_bytes(int count, MPI_Datatype type) {
@@ -69,17 +68,18 @@ static int proc_null_request(int peer, MPI_Request *request) {
   return 1;
 }
 
-/* ---- Under message logging (msglog.h): every operation goes through
- * ml_ops.c. ---- */
+/* ---- Under a family's driver (driver.h): an operation it sets replaces
+ * the default path below (message logging's: ml_ops.c). ---- */
 
-static int ml(void) { return ft_runtime()->ml; }
+static const struct ft_driver *driver(void) { return ft_runtime()->driver; }
 
-static int ml_send(const void *buf, int count, MPI_Datatype type, int dest,
-                   int tag, MPI_Comm comm) {
+/* A blocking send through the driver: isend, then wait. */
+static int driver_send(const void *buf, int count, MPI_Datatype type, int dest,
+                       int tag, struct ft_comm *c, int coll) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request req;
-  ft_ml_isend(ft_runtime(), buf, count, type, dest, tag, ft_comm_get(comm), 0,
-              &req);
-  return ft_ml_wait(ft_runtime(), &req, MPI_STATUS_IGNORE);
+  rt->driver->isend(rt, buf, count, type, dest, tag, c, coll, &req);
+  return rt->driver->wait(rt, &req, MPI_STATUS_IGNORE);
 }
 
 /* A send-receive with oneself (dest and source this rank in `comm`): SMPI
@@ -122,21 +122,23 @@ static int local_copy(const void *sbuf, int scount, MPI_Datatype stype,
   return rc;
 }
 
-static int ml_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
-                       int dest, int stag, void *rbuf, int rcount,
-                       MPI_Datatype rtype, int source, int rtag,
-                       struct ft_comm *c, int coll, MPI_Status *status) {
+/* A send-receive through the driver: isend, irecv, then waitall; with
+ * oneself, a local copy (with_self). */
+static int driver_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
+                           int dest, int stag, void *rbuf, int rcount,
+                           MPI_Datatype rtype, int source, int rtag,
+                           struct ft_comm *c, int coll, MPI_Status *status) {
   if (dest == c->rank && source == c->rank) { /* see with_self */
     ft_count_send(scount, stype);
     return local_copy(sbuf, scount, stype, rbuf, rcount, rtype, stag, rtag,
                       ft_comm_traffic(c, coll), status);
   }
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request reqs[2];
   MPI_Status st[2];
-  ft_ml_isend(ft_runtime(), sbuf, scount, stype, dest, stag, c, coll, &reqs[1]);
-  ft_ml_irecv(ft_runtime(), rbuf, rcount, rtype, source, rtag, c, coll,
-              &reqs[0]);
-  ft_ml_waitall(ft_runtime(), 2, reqs, st);
+  rt->driver->isend(rt, sbuf, scount, stype, dest, stag, c, coll, &reqs[1]);
+  rt->driver->irecv(rt, rbuf, rcount, rtype, source, rtag, c, coll, &reqs[0]);
+  rt->driver->waitall(rt, 2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
   return MPI_SUCCESS;
@@ -144,8 +146,8 @@ static int ml_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 
 static int send_call(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
-  if (ml())
-    return ml_send(buf, count, type, dest, tag, comm);
+  if (driver()->isend)
+    return driver_send(buf, count, type, dest, tag, ft_comm_get(comm), 0);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(comm));
@@ -159,8 +161,8 @@ static int send_call(const void *buf, int count, MPI_Datatype type, int dest,
 
 static int ssend_call(const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm) {
-  if (ml())
-    return ml_send(buf, count, type, dest, tag, comm);
+  if (driver()->isend)
+    return driver_send(buf, count, type, dest, tag, ft_comm_get(comm), 0);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(comm));
@@ -176,8 +178,8 @@ static int ssend_call(const void *buf, int count, MPI_Datatype type, int dest,
  * takes it as one, so that it is logged like any other. */
 static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm) {
-  if (ml())
-    return ml_send(buf, count, type, dest, tag, comm);
+  if (driver()->isend)
+    return driver_send(buf, count, type, dest, tag, ft_comm_get(comm), 0);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(comm));
@@ -191,9 +193,9 @@ static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
 
 static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm, MPI_Request *request) {
-  if (ml())
-    return ft_ml_isend(ft_runtime(), buf, count, type, dest, tag,
-                       ft_comm_get(comm), 0, request);
+  if (driver()->isend)
+    return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
+                           ft_comm_get(comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -206,9 +208,9 @@ static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
 
 static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm, MPI_Request *request) {
-  if (ml())
-    return ft_ml_isend(ft_runtime(), buf, count, type, dest, tag,
-                       ft_comm_get(comm), 0, request);
+  if (driver()->isend)
+    return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
+                           ft_comm_get(comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -221,9 +223,9 @@ static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
 
 static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm, MPI_Request *request) {
-  if (ml())
-    return ft_ml_isend(ft_runtime(), buf, count, type, dest, tag,
-                       ft_comm_get(comm), 0, request);
+  if (driver()->isend)
+    return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
+                           ft_comm_get(comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
@@ -236,11 +238,11 @@ static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
 
 static int recv_call(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status) {
-  if (ml()) {
+  if (driver()->irecv) {
     MPI_Request req;
-    ft_ml_irecv(ft_runtime(), buf, count, type, source, tag, ft_comm_get(comm),
-                0, &req);
-    return ft_ml_wait(ft_runtime(), &req, status);
+    driver()->irecv(ft_runtime(), buf, count, type, source, tag,
+                    ft_comm_get(comm), 0, &req);
+    return driver()->wait(ft_runtime(), &req, status);
   }
   app_recv(count, type, source, tag, comm);
   if (!ft_runtime()->track_deliveries)
@@ -258,9 +260,9 @@ static int recv_call(void *buf, int count, MPI_Datatype type, int source,
 
 static int irecv_call(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *request) {
-  if (ml())
-    return ft_ml_irecv(ft_runtime(), buf, count, type, source, tag,
-                       ft_comm_get(comm), 0, request);
+  if (driver()->irecv)
+    return driver()->irecv(ft_runtime(), buf, count, type, source, tag,
+                           ft_comm_get(comm), 0, request);
   app_recv(count, type, source, tag, comm);
   if (proc_null_request(source, request))
     return MPI_SUCCESS;
@@ -300,9 +302,9 @@ static int sendrecv_call(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, int stag, void *rbuf, int rcount,
                          MPI_Datatype rtype, int source, int rtag,
                          MPI_Comm comm, MPI_Status *status) {
-  if (ml())
-    return ml_sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
-                       source, rtag, ft_comm_get(comm), 0, status);
+  if (driver()->isend)
+    return driver_sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+                           source, rtag, ft_comm_get(comm), 0, status);
   app_send(scount, stype, dest, stag, comm);
   app_recv(rcount, rtype, source, rtag, comm);
   MPI_Status st;
@@ -319,9 +321,10 @@ static int sendrecv_call(const void *sbuf, int scount, MPI_Datatype stype,
 static int sendrecv_replace_call(void *buf, int count, MPI_Datatype type,
                                  int dest, int stag, int source, int rtag,
                                  MPI_Comm comm, MPI_Status *status) {
-  if (ml()) /* the send leaves from its sender-based copy */
-    return ml_sendrecv(buf, count, type, dest, stag, buf, count, type, source,
-                       rtag, ft_comm_get(comm), 0, status);
+  if (driver()->isend) /* message logging: the send leaves from its
+                          sender-based copy */
+    return driver_sendrecv(buf, count, type, dest, stag, buf, count, type,
+                           source, rtag, ft_comm_get(comm), 0, status);
   app_send(count, type, dest, stag, comm);
   app_recv(count, type, source, rtag, comm);
   MPI_Status st;
@@ -356,8 +359,9 @@ static void poll_sometimes(void) {
  * control receive, so a rollback reaches a rank probing for a message that
  * will never come. */
 static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  if (ml())
-    return ft_ml_probe(ft_runtime(), source, tag, ft_comm_get(comm), status);
+  if (driver()->probe)
+    return driver()->probe(ft_runtime(), source, tag, ft_comm_get(comm),
+                           status);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Probe(source, tag, ft_comm_inner(comm), status);
   int flag = 0;
@@ -372,9 +376,9 @@ static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
 static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
                        MPI_Status *status) {
   poll_sometimes();
-  if (ml())
-    return ft_ml_iprobe(ft_runtime(), source, tag, ft_comm_get(comm), flag,
-                        status);
+  if (driver()->iprobe)
+    return driver()->iprobe(ft_runtime(), source, tag, ft_comm_get(comm), flag,
+                            status);
   return PMPI_Iprobe(source, tag, ft_comm_inner(comm), flag, status);
 }
 
@@ -383,12 +387,10 @@ static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
 
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
-  if (ml()) {
+  if (driver()->isend) {
     int coll;
     struct ft_comm *c = ft_comm_of_inner(comm, &coll);
-    MPI_Request req;
-    ft_ml_isend(ft_runtime(), buf, count, type, dest, tag, c, coll, &req);
-    return ft_ml_wait(ft_runtime(), &req, MPI_STATUS_IGNORE);
+    return driver_send(buf, count, type, dest, tag, c, coll);
   }
   ft_count_send(count, type);
   ft_trace_coll_send(comm, dest, tag, count, type);
@@ -403,11 +405,11 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
 int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm) {
-  if (ml()) {
+  if (driver()->isend) {
     int coll;
     struct ft_comm *c = ft_comm_of_inner(comm, &coll);
-    return ml_sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
-                       source, tag, c, coll, MPI_STATUS_IGNORE);
+    return driver_sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
+                           source, tag, c, coll, MPI_STATUS_IGNORE);
   }
   ft_count_send(scount, stype);
   ft_trace_coll_send(comm, dest, tag, scount, stype);
@@ -419,11 +421,11 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
 
 int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req) {
-  if (ml()) {
+  if (driver()->irecv) {
     int coll;
     struct ft_comm *c = ft_comm_of_inner(comm, &coll);
-    return ft_ml_irecv(ft_runtime(), buf, count, type, source, tag, c, coll,
-                       req);
+    return driver()->irecv(ft_runtime(), buf, count, type, source, tag, c, coll,
+                           req);
   }
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
   if (rc == MPI_SUCCESS)
@@ -471,8 +473,8 @@ static void statuses_free(MPI_Status *st, MPI_Status statuses[],
 }
 
 static int wait_call(MPI_Request *request, MPI_Status *status) {
-  if (ml())
-    return ft_ml_wait(ft_runtime(), request, status);
+  if (driver()->wait)
+    return driver()->wait(ft_runtime(), request, status);
   if (!ft_runtime()->track_deliveries)
     return ft_wait_internal(request, status);
   MPI_Request before = *request;
@@ -485,8 +487,8 @@ static int wait_call(MPI_Request *request, MPI_Status *status) {
 }
 
 static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
-  if (ml())
-    return ft_ml_waitall(ft_runtime(), n, requests, statuses);
+  if (driver()->waitall)
+    return driver()->waitall(ft_runtime(), n, requests, statuses);
   if (!ft_runtime()->track_deliveries)
     return ft_waitall_internal(n, requests, statuses);
   MPI_Request small[16];
@@ -519,8 +521,8 @@ static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
 
 static int waitany_call(int n, MPI_Request requests[], int *index,
                         MPI_Status *status) {
-  if (ml())
-    return ft_ml_waitany(ft_runtime(), n, requests, index, status);
+  if (driver()->waitany)
+    return driver()->waitany(ft_runtime(), n, requests, index, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Waitany(n, requests, index, status);
   *index = wait_any(n, requests, status);
@@ -530,9 +532,9 @@ static int waitany_call(int n, MPI_Request requests[], int *index,
 /* Under a recovering protocol: one completion per call, which MPI allows. */
 static int waitsome_call(int n, MPI_Request requests[], int *outcount,
                          int indices[], MPI_Status statuses[]) {
-  if (ml())
-    return ft_ml_waitsome(ft_runtime(), n, requests, outcount, indices,
-                          statuses);
+  if (driver()->waitsome)
+    return driver()->waitsome(ft_runtime(), n, requests, outcount, indices,
+                              statuses);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Waitsome(n, requests, outcount, indices, statuses);
   MPI_Status st;
@@ -548,8 +550,8 @@ static int waitsome_call(int n, MPI_Request requests[], int *outcount,
 
 static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
   poll_sometimes();
-  if (ml())
-    return ft_ml_test(ft_runtime(), request, flag, status);
+  if (driver()->test)
+    return driver()->test(ft_runtime(), request, flag, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Test(request, flag, status);
   MPI_Request before = *request;
@@ -567,8 +569,8 @@ static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
 static int testall_call(int n, MPI_Request requests[], int *flag,
                         MPI_Status statuses[]) {
   poll_sometimes();
-  if (ml())
-    return ft_ml_testall(ft_runtime(), n, requests, flag, statuses);
+  if (driver()->testall)
+    return driver()->testall(ft_runtime(), n, requests, flag, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16], small_some[16];
   MPI_Request *before = handles_copy(n, requests, small);
@@ -605,8 +607,8 @@ static int testall_call(int n, MPI_Request requests[], int *flag,
 static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
                         MPI_Status *status) {
   poll_sometimes();
-  if (ml())
-    return ft_ml_testany(ft_runtime(), n, requests, index, flag, status);
+  if (driver()->testany)
+    return driver()->testany(ft_runtime(), n, requests, index, flag, status);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Testany(n, requests, index, flag, status);
   MPI_Request small[16];
@@ -626,9 +628,9 @@ static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
 static int testsome_call(int n, MPI_Request requests[], int *outcount,
                          int indices[], MPI_Status statuses[]) {
   poll_sometimes();
-  if (ml())
-    return ft_ml_testsome(ft_runtime(), n, requests, outcount, indices,
-                          statuses);
+  if (driver()->testsome)
+    return driver()->testsome(ft_runtime(), n, requests, outcount, indices,
+                              statuses);
   if (!ft_runtime()->track_deliveries)
     return PMPI_Testsome(n, requests, outcount, indices, statuses);
   MPI_Request small[16];
@@ -658,8 +660,8 @@ int MPI_Request_free(MPI_Request *request) {
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise("MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
-  if (rt->ml)
-    return ft_ml_request_free(rt, request);
+  if (rt->driver->request_free)
+    return rt->driver->request_free(rt, request);
   if (rt->recovering_protocol && ft_delivery_is_posted(*request))
     ft_fatal("MPI_Request_free of an active receive is not supported under "
              "protocol %s: its delivery would never reach the protocol; wait "
@@ -709,11 +711,8 @@ int MPI_Cancel(MPI_Request *request) {
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise("MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
-  if (rt->ml)
-    ft_fatal("MPI_Cancel is not supported under protocol %s: whether a "
-             "cancel succeeds depends on timing that a restarted rank's "
-             "replay cannot reproduce",
-             rt->protocol->name);
+  if (rt->driver->cancel)
+    return rt->driver->cancel(rt, request);
   if (!rt->recovering_protocol)
     return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, PMPI_Cancel(request));
   if (!ft_delivery_is_posted(*request))

@@ -15,7 +15,7 @@
 
 #include "backend.h"
 #include "image.h"
-#include "msglog.h"
+#include "message_logging/msglog.h"
 #include "runtime.h"
 
 /* The application's entry point, found the way smpirun finds it

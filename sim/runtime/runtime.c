@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "msglog.h"
+#include "message_logging/msglog.h"
 #include "service.h"
 
 /* Per rank: SMPI privatizes this module's globals (see runtime.h). */
@@ -56,6 +56,31 @@ void ft_pmpi_check(int rc, const char *call) {
            ft_runtime()->world_rank, call, rc, cls, text[0] ? ": " : "", text);
 }
 
+/* The families that replace nothing (driver.h): every operation takes the
+ * default path. */
+static const struct ft_driver default_driver = {.name = "default"};
+
+/* A table that posts its own requests sets every operation on them. */
+static int driver_complete(const struct ft_driver *d) {
+  if (!d->isend && !d->irecv)
+    return 1;
+  return d->isend && d->irecv && d->wait && d->waitall && d->waitany &&
+         d->waitsome && d->test && d->testall && d->testany && d->testsome &&
+         d->request_free && d->cancel;
+}
+
+/* The driver of the protocol's family, checked (driver.h). */
+static const struct ft_driver *driver_of(enum ft_family family) {
+  const struct ft_driver *d = &default_driver;
+  if (family == FT_FAMILY_MESSAGE_LOGGING)
+    d = &ft_ml_driver;
+  if (!driver_complete(d))
+    ft_fatal("the %s driver posts its own requests but leaves some of "
+             "their completions to the default path (driver.h)",
+             d->name);
+  return d;
+}
+
 /* The options must go together (ft_options_check: a scenario needs a
  * protocol that recovers, which needs a service rank, and message logging
  * its event loggers); `ftsim run` checked them before launching, this is
@@ -69,6 +94,7 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
     FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->recovering_protocol = rt->protocol->recovers;
   rt->ml = rt->protocol->restarts_alone;
+  rt->driver = driver_of(rt->protocol->family);
   rt->track_deliveries = rt->recovering_protocol ||
                          ft_daemon_delay(&rt->options, 1) > 0 ||
                          rt->options.trace[0];

@@ -12,9 +12,10 @@
 #include <stdint.h>
 
 #include "control.h"
+#include "driver.h"
 #include "ft_protocol.h"
 #include "image.h"
-#include "ml_state.h"
+#include "message_logging/ml_state.h"
 #include "options.h"
 #include "trace.h"
 
@@ -230,6 +231,8 @@ struct ft_runtime {
   MPI_Comm control;           /* whole world, for runtime control messages */
   double start_time;          /* end of MPI_Init on this rank */
   const struct ft_protocol_ops *protocol;
+  /* The operations its family replaces (driver.h), chosen at start. */
+  const struct ft_driver *driver;
   void *protocol_state;
   struct ft_counters counters;
   int result_reported, result_verified;

@@ -8,7 +8,7 @@
 #include "backend.h"
 #include "image.h"
 #include "msglog.h"
-#include "trace.h"
+#include "runtime/trace.h"
 
 /* The log and counts of the checkpoint (the counts tell the peers what to
  * resend; the log serves the peers that restart too). */

@@ -42,7 +42,8 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "runtime.h"
+#include "runtime/driver.h"
+#include "runtime/runtime.h"
 
 /* The image region of the message-logging state (clock, counts, log). */
 enum { FT_ML_REGION = FT_MAX_REGIONS + 1 };
@@ -195,6 +196,11 @@ int ft_ml_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
  * read it); a receive stops the run (its delivery would never be counted
  * nor logged). */
 int ft_ml_request_free(struct ft_runtime *rt, MPI_Request *req);
+/* MPI_Cancel of an operation of the application: refused (ft_fatal),
+ * whether a send or a receive: whether a cancel succeeds depends on when
+ * the message comes, and a restarted rank's replay (messages resent at
+ * once) would decide differently. */
+int ft_ml_cancel(struct ft_runtime *rt, MPI_Request *req);
 /* A failure: the receives of the lost life become zombies (see ml_ops.c);
  * what they took is counted. */
 void ft_ml_drop_requests(struct ft_ml *ml);
@@ -205,6 +211,10 @@ int ft_ml_zombies_on(const struct ft_ml_ops *ops, int comm, int coll, int peer,
 void ft_ml_feed_wildcards(struct ft_runtime *rt);
 /* Waits until every zombie took its message; counts them. */
 void ft_ml_wait_zombies(struct ft_ml *ml);
+
+/* Message logging's driver (driver.h): every point-to-point operation,
+ * completion and probe above. */
+extern const struct ft_driver ft_ml_driver;
 
 /* ---- Restart (ml_restart.c) ---- */
 

@@ -6,7 +6,7 @@
 
 #include "backend.h"
 #include "msglog.h"
-#include "trace.h"
+#include "runtime/trace.h"
 
 /* An operation's request, as the application (or a collective) holds it
  * (the elements of struct ft_ml_ops, ml_state.h). */
@@ -318,6 +318,14 @@ int ft_ml_request_free(struct ft_runtime *rt, MPI_Request *req) {
              "wait for it instead",
              rt->protocol->name);
   return PMPI_Request_free(req);
+}
+
+int ft_ml_cancel(struct ft_runtime *rt, MPI_Request *req) {
+  (void)req;
+  ft_fatal("MPI_Cancel is not supported under protocol %s: whether a "
+           "cancel succeeds depends on timing that a restarted rank's "
+           "replay cannot reproduce",
+           rt->protocol->name);
 }
 
 /* The non-deterministic completion calls ("NDD"): replayed as the core
@@ -679,3 +687,23 @@ void ft_ml_wait_zombies(struct ft_ml *ml) {
   }
   ops->n_zombies = 0;
 }
+
+/* Message logging's driver (driver.h): every point-to-point operation of
+ * the application and of the collectives goes through this file. */
+const struct ft_driver ft_ml_driver = {
+    .name = "message logging",
+    .isend = ft_ml_isend,
+    .irecv = ft_ml_irecv,
+    .wait = ft_ml_wait,
+    .waitall = ft_ml_waitall,
+    .waitany = ft_ml_waitany,
+    .waitsome = ft_ml_waitsome,
+    .test = ft_ml_test,
+    .testall = ft_ml_testall,
+    .testany = ft_ml_testany,
+    .testsome = ft_ml_testsome,
+    .iprobe = ft_ml_iprobe,
+    .probe = ft_ml_probe,
+    .request_free = ft_ml_request_free,
+    .cancel = ft_ml_cancel,
+};

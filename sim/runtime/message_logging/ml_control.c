@@ -7,7 +7,7 @@
 #include "backend.h"
 #include "msglog.h"
 #include "pessimist/pessimist.h"
-#include "trace.h"
+#include "runtime/trace.h"
 
 /* One channel in a resend request, an answer or a GC. */
 struct ft_ml_record {

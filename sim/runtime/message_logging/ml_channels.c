@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "msglog.h"
-#include "trace.h"
+#include "runtime/trace.h"
 
 static size_t hash(int comm, int coll, int peer, int tag) {
   uint64_t h = (uint64_t)(uint32_t)comm * 0x9E3779B97F4A7C15u;
