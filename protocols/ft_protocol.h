@@ -17,6 +17,7 @@
 #ifndef FT_PROTOCOL_H
 #define FT_PROTOCOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,7 +60,7 @@ enum ft_event_type {
                             core forgets every wave in progress. Message
                             logging: this rank alone restored its
                             checkpoint `wave`, whose clock was `id` */
-  /* Message logging (protocols with restarts_alone). */
+  /* Message logging (ft_protocol_restarts_alone). */
   FT_EVENT_PROBED,         /* MPI_Iprobe (or a wildcard MPI_Probe) returned:
                               index = 1 when it found a message (peer, tag,
                               bytes), 0 when not */
@@ -266,17 +267,6 @@ struct ft_protocol_ops {
    * error (the runtime aborts the run with the core's name). */
   int (*step)(void *state, const struct ft_event *event,
               struct ft_update *update);
-  /* Non-zero when the protocol can recover from failures. */
-  int recovers;
-  /* Non-zero when a checkpoint scheduler runs beside the ranks (vcl): the
-   * runtime inits one more core with rank == ranks on the dispatcher and
-   * feeds it TIMER, CONTROL and ROLLBACK events. */
-  int has_scheduler;
-  /* Non-zero for message logging (pessimist, v2): each rank checkpoints
-   * and commits on its own, a failed rank restarts alone (RESTART, then
-   * ROLLBACK to its own checkpoint) while the others go on, and the
-   * runtime feeds PROBED and COMPLETION events. */
-  int restarts_alone;
   /* The names of the family's control kinds, as traces spell them:
    * controls[kind] for 1 <= kind < n_controls (controls[0] is unused).
    * Every protocol of a family points to the same table, for the family's
@@ -285,6 +275,34 @@ struct ft_protocol_ops {
   const char *const *controls;
   size_t n_controls;
 };
+
+/* What a protocol's family answers for it. The runtime, the checker and the
+ * tools ask these questions, never the protocol's name; a new family
+ * answers each of them here. `p` must not be NULL. */
+
+/* Whether `p` checkpoints and recovers from failures at all (every family
+ * but none): it needs at least one service rank (checkpoint server and
+ * dispatcher), accepts a failure scenario and max_time, and its blocking
+ * calls wait interruptibly. False for `none`, where a failure ends the
+ * run. */
+static inline bool ft_protocol_recovers(const struct ft_protocol_ops *p) {
+  return p->family != FT_FAMILY_NONE;
+}
+
+/* Whether a checkpoint scheduler runs beside the ranks (channel state,
+ * vcl): the runtime inits one more core with rank == ranks on the
+ * dispatcher and feeds it TIMER, CONTROL and ROLLBACK events only. */
+static inline bool ft_protocol_has_scheduler(const struct ft_protocol_ops *p) {
+  return p->family == FT_FAMILY_CHANNEL_STATE;
+}
+
+/* Whether a failed rank restarts alone (message logging, pessimist and v2):
+ * each rank checkpoints and commits on its own, a failed rank gets RESTART
+ * then ROLLBACK to its own checkpoint while the others go on, the runtime
+ * feeds PROBED and COMPLETION events, and the run needs event loggers. */
+static inline bool ft_protocol_restarts_alone(const struct ft_protocol_ops *p) {
+  return p->family == FT_FAMILY_MESSAGE_LOGGING;
+}
 
 /* Returns the protocol called `name`, or NULL when there is none.
  * Names are case-sensitive ("none", "pcl", ...). */

@@ -244,22 +244,22 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
   const struct ft_protocol_ops *p = ft_protocol_find(o->protocol);
   if (!p)
     return complain(err, errlen, "unknown protocol '%s'", o->protocol);
-  if (o->scenario[0] && !p->recovers)
+  if (o->scenario[0] && !ft_protocol_recovers(p))
     return complain(err, errlen,
                     "scenario=%s: protocol %s does not recover from failures "
                     "(pcl, vcl, pessimist and v2 do)",
                     o->scenario, o->protocol);
-  if (o->max_time > 0 && !p->recovers)
+  if (o->max_time > 0 && !ft_protocol_recovers(p))
     return complain(err, errlen,
                     "max_time=%g: protocol %s has no dispatcher to stop the "
                     "run (pcl, vcl, pessimist and v2 do)",
                     o->max_time, o->protocol);
-  if (p->recovers && o->service_ranks < 1)
+  if (ft_protocol_recovers(p) && o->service_ranks < 1)
     return complain(err, errlen,
                     "service_ranks=%d: protocol %s needs at least one service "
                     "rank (its checkpoint server and dispatcher)",
                     o->service_ranks, o->protocol);
-  if (p->restarts_alone && o->event_loggers > o->service_ranks)
+  if (ft_protocol_restarts_alone(p) && o->event_loggers > o->service_ranks)
     return complain(err, errlen,
                     "event_loggers=%d but service_ranks=%d: the event loggers "
                     "are service ranks (service_ranks=%d or more)",

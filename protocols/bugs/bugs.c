@@ -165,8 +165,6 @@ static const struct ft_protocol_ops pcl_bug_nofreeze = {
     .state_size = nf_state_size,
     .init = nf_init,
     .step = nf_step,
-    .recovers = 1,
-    .has_scheduler = 0,
     .controls = ft_pcl_controls,
     .n_controls = FT_PCL_CONTROL_COUNT,
 };
@@ -199,8 +197,6 @@ static const struct ft_protocol_ops vcl_bug_nochannel = {
     .state_size = nc_state_size,
     .init = nc_init,
     .step = nc_step,
-    .recovers = 1,
-    .has_scheduler = 1,
     .controls = ft_vcl_controls,
     .n_controls = FT_VCL_CONTROL_COUNT,
 };
@@ -231,8 +227,6 @@ static const struct ft_protocol_ops pessimist_bug_nowait = {
     .state_size = nowait_size,
     .init = nowait_init,
     .step = nowait_step,
-    .recovers = 1,
-    .restarts_alone = 1,
     .controls = ft_ml_controls,
     .n_controls = FT_ML_CONTROL_COUNT,
 };

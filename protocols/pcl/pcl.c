@@ -416,7 +416,6 @@ const struct ft_protocol_ops ft_protocol_pcl = {
     .state_size = pcl_state_size,
     .init = pcl_init,
     .step = pcl_step,
-    .recovers = 1,
     .controls = ft_pcl_controls,
     .n_controls = FT_PCL_CONTROL_COUNT,
 };

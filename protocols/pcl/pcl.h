@@ -53,7 +53,7 @@ enum ft_pcl_control {
  * the ops' `controls`. */
 extern const char *const ft_pcl_controls[FT_PCL_CONTROL_COUNT];
 
-/* The core's ops: name "pcl", recovers = 1. */
+/* The core's ops: name "pcl", family FT_FAMILY_COORDINATED. */
 extern const struct ft_protocol_ops ft_protocol_pcl;
 
 /* Returns the wave the rank is in, or the last one it took part in (0

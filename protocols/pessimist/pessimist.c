@@ -431,8 +431,6 @@ const struct ft_protocol_ops ft_protocol_pessimist = {
     .state_size = state_size,
     .init = pessimist_init,
     .step = step,
-    .recovers = 1,
-    .restarts_alone = 1,
     .controls = ft_ml_controls,
     .n_controls = FT_ML_CONTROL_COUNT,
 };
@@ -445,8 +443,6 @@ const struct ft_protocol_ops ft_protocol_v2 = {
     .state_size = state_size,
     .init = v2_init,
     .step = step,
-    .recovers = 1,
-    .restarts_alone = 1,
     .controls = ft_ml_controls,
     .n_controls = FT_ML_CONTROL_COUNT,
 };

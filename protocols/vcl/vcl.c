@@ -535,8 +535,6 @@ const struct ft_protocol_ops ft_protocol_vcl = {
     .state_size = vcl_state_size,
     .init = vcl_init,
     .step = vcl_step,
-    .recovers = 1,
-    .has_scheduler = 1,
     .controls = ft_vcl_controls,
     .n_controls = FT_VCL_CONTROL_COUNT,
 };

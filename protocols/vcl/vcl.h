@@ -9,7 +9,7 @@
  *
  * Two roles. config.rank in [0, ranks) is an application rank; config.rank
  * == ranks is the checkpoint scheduler, which the runtime runs on a service
- * rank (ops.has_scheduler) and feeds only TIMER, CONTROL and ROLLBACK.
+ * rank (ft_protocol_has_scheduler) and feeds only TIMER, CONTROL and ROLLBACK.
  *
  * Every rank of a wave checkpoints at the same safe-point index K (the
  * application's collectives run between safe points), and finds K without
@@ -82,7 +82,7 @@ enum ft_vcl_control {
  * the ops' `controls`. */
 extern const char *const ft_vcl_controls[FT_VCL_CONTROL_COUNT];
 
-/* The core's ops: name "vcl", recovers = 1, has_scheduler = 1. */
+/* The core's ops: name "vcl", family FT_FAMILY_CHANNEL_STATE. */
 extern const struct ft_protocol_ops ft_protocol_vcl;
 
 /* Where a core stands in the current wave. */

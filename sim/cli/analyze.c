@@ -93,7 +93,7 @@ static void summarise(struct ft_group *g, const struct ft_results *r) {
 
 static bool recovers(const char *protocol) {
   const struct ft_protocol_ops *ops = ft_protocol_find(protocol);
-  return ops && ops->recovers;
+  return ops && ft_protocol_recovers(ops);
 }
 
 /* T_ff of g's (platform, app, ranks, app_args), or NAN. */

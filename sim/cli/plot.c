@@ -61,7 +61,7 @@ static const struct kind_spec kinds[] = {
 
 static bool recovers(const char *protocol) {
   const struct ft_protocol_ops *ops = ft_protocol_find(protocol);
-  return ops && ops->recovers;
+  return ops && ft_protocol_recovers(ops);
 }
 
 /* ---- figure identity and titles */

@@ -335,7 +335,7 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                      err, errlen))
     return -1;
   const struct ft_protocol_ops *p = ft_protocol_find(args->protocol);
-  int recovers = p && p->recovers;
+  int recovers = p && ft_protocol_recovers(p);
   int services = args->service_ranks;
   if (recovers && !args->service_ranks_given)
     services = 1;

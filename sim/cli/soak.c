@@ -143,7 +143,7 @@ static int split_protocols(struct opts *o, const char *list) {
       return usage_error("--protocols: unknown protocol '%s' (ftsim "
                          "protocols lists them)",
                          w);
-    if (!p->recovers)
+    if (!ft_protocol_recovers(p))
       return usage_error("--protocols: protocol '%s' does not recover from "
                          "failures",
                          w);

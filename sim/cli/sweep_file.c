@@ -308,8 +308,9 @@ static int check_sets(struct parser *p, int set_line) {
       const char *servers = srv->count ? srv->items[k] : "1";
       const struct ft_protocol_ops *ops = ft_protocol_find(prot->items[i]);
       char text[1024], why[512];
-      int n = snprintf(text, sizeof text, "protocol=%s,service_ranks=%s",
-                       prot->items[i], ops->recovers ? servers : "0");
+      int n =
+          snprintf(text, sizeof text, "protocol=%s,service_ranks=%s",
+                   prot->items[i], ft_protocol_recovers(ops) ? servers : "0");
       for (size_t j = 0; j < p->s->sets.count && n > 0; j++)
         n += snprintf(text + n, sizeof text - (size_t)n, ",%s",
                       p->s->sets.items[j]);
@@ -322,7 +323,8 @@ static int check_sets(struct parser *p, int set_line) {
         continue;
       p->line = set_line;
       return fail_at(p, "set", "protocol %s with servers %s: %s",
-                     prot->items[i], ops->recovers ? servers : "0", why);
+                     prot->items[i], ft_protocol_recovers(ops) ? servers : "0",
+                     why);
     }
   return 0;
 }
@@ -352,7 +354,8 @@ size_t ft_sweep_points_count(const struct ft_sweep *s) {
   for (size_t i = 0; i < ax[FT_AXIS_PROTOCOL].count; i++) {
     const struct ft_protocol_ops *ops =
         ft_protocol_find(ax[FT_AXIS_PROTOCOL].items[i]);
-    per_protocol = plus(per_protocol, ops && ops->recovers ? inner : 1);
+    per_protocol =
+        plus(per_protocol, ops && ft_protocol_recovers(ops) ? inner : 1);
   }
   return times(times(times(per_protocol, ax[FT_AXIS_PLATFORM].count),
                      ax[FT_AXIS_APP].count),

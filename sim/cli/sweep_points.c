@@ -10,7 +10,7 @@
 
 static int recovers(const char *protocol) {
   const struct ft_protocol_ops *ops = ft_protocol_find(protocol);
-  return ops && ops->recovers;
+  return ops && ft_protocol_recovers(ops);
 }
 
 /* Appends a copy of `p`. No two pushes are the same point: axis values

@@ -255,7 +255,7 @@ void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size) {
   if (channel) {
     ft_channel_replay(rt, channel_copy, channel_bytes);
     free(channel_copy);
-  } else if (rt->protocol->has_scheduler) {
+  } else if (ft_protocol_has_scheduler(rt->protocol)) {
     ft_channel_replay(rt, NULL, 0);
   }
 }

@@ -92,8 +92,8 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
     ft_fatal("%s", err);
   if (bad)
     FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
-  rt->recovering_protocol = rt->protocol->recovers;
-  rt->ml = rt->protocol->restarts_alone;
+  rt->recovering_protocol = ft_protocol_recovers(rt->protocol);
+  rt->ml = ft_protocol_restarts_alone(rt->protocol);
   rt->driver = driver_of(rt->protocol->family);
   rt->track_deliveries = rt->recovering_protocol ||
                          ft_daemon_delay(&rt->options, 1) > 0 ||

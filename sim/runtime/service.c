@@ -216,7 +216,7 @@ static void scheduler_step(struct service *s, struct dispatcher *d,
 static void start_scheduler(struct service *s, struct dispatcher *d) {
   const struct ft_protocol_ops *ops = s->rt->protocol;
   d->scheduler_deadline = -1;
-  if (!ops->has_scheduler)
+  if (!ft_protocol_has_scheduler(ops))
     return;
   struct ft_core_config config = {.rank = s->rt->app_ranks,
                                   .ranks = s->rt->app_ranks,
@@ -696,7 +696,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     s.d = &d;
     load_scenario(&s, &d);
     start_scheduler(&s, &d);
-    if (rt->protocol->restarts_alone) {
+    if (ft_protocol_restarts_alone(rt->protocol)) {
       d.life = calloc((size_t)rt->app_ranks, sizeof *d.life);
       d.restored = malloc((size_t)rt->app_ranks * sizeof *d.restored);
       d.is_done = calloc((size_t)rt->app_ranks, 1);
@@ -707,7 +707,8 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     }
   }
   int loggers = rt->options.event_loggers;
-  if (rt->protocol->restarts_alone && s.index >= rt->servers - loggers) {
+  if (ft_protocol_restarts_alone(rt->protocol) &&
+      s.index >= rt->servers - loggers) {
     s.logs = calloc((size_t)rt->app_ranks, sizeof *s.logs);
     if (!s.logs)
       ft_fatal("event logger: out of memory");

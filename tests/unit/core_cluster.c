@@ -80,16 +80,16 @@ static int fail(struct cluster *c, const char *fmt, ...) {
 
 /* The cores the cluster runs: the ranks, and the scheduler if any. */
 static int slots(const struct cluster *c) {
-  return c->ranks + (c->ops->has_scheduler ? 1 : 0);
+  return c->ranks + (ft_protocol_has_scheduler(c->ops) ? 1 : 0);
 }
 
 static int is_scheduler(const struct cluster *c, int r) {
-  return c->ops->has_scheduler && r == c->ranks;
+  return ft_protocol_has_scheduler(c->ops) && r == c->ranks;
 }
 
 /* The rank that owns the deadline and commits. */
 static int coordinator(const struct cluster *c) {
-  return c->ops->has_scheduler ? c->ranks : 0;
+  return ft_protocol_has_scheduler(c->ops) ? c->ranks : 0;
 }
 
 struct cluster *cluster_new(const struct ft_protocol_ops *ops, int ranks,
@@ -104,7 +104,7 @@ struct cluster *cluster_new(const struct ft_protocol_ops *ops, int ranks,
   c->period = period;
   c->trace_on = 1;
   c->trace_hash = 0xcbf29ce484222325u; /* FNV-1a's offset basis */
-  c->fifo = ops->has_scheduler != 0;
+  c->fifo = ft_protocol_has_scheduler(ops);
   for (int r = 0; r < CLUSTER_SLOTS; r++) {
     c->rank[r].iteration = 0.25;
     c->rank[r].store_delay = 0.1;
@@ -983,11 +983,12 @@ static int check_commit(struct cluster *c, int r, const struct ft_update *u) {
     if (c->rank[p].checkpoint_at[u->wave] == 0)
       return fail(c, "commit of wave %d before rank %d checkpoints", u->wave,
                   p);
-    if (c->ops->has_scheduler && c->rank[p].stored_wave != u->wave)
+    if (ft_protocol_has_scheduler(c->ops) && c->rank[p].stored_wave != u->wave)
       return fail(c, "commit of wave %d before rank %d stores", u->wave, p);
   }
-  return c->ops->has_scheduler || c->app_seed ? check_channel_state(c, u->wave)
-                                              : 0;
+  return ft_protocol_has_scheduler(c->ops) || c->app_seed
+             ? check_channel_state(c, u->wave)
+             : 0;
 }
 
 /* Returns 1 when the update captures the retained copy, 0 otherwise, -1 on

@@ -21,8 +21,8 @@
  *               > markers to 0, 2
  *               checkpoint wave 1 at safe point 5
  *
- * Protocols with a checkpoint scheduler (ops->has_scheduler, vcl) get one
- * more core, slot `ranks`, named S in the trace: it owns the deadline,
+ * Protocols with a checkpoint scheduler (ft_protocol_has_scheduler: vcl) get
+ * one more core, slot `ranks`, named S in the trace: it owns the deadline,
  * receives CHECKPOINT_DONE and COMMITs. Their control messages never
  * overtake one another on a channel (MPI's non-overtaking rule on the
  * runtime's communicator); `fifo` says so, on by default for them only.

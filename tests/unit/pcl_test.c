@@ -307,7 +307,9 @@ Test(pcl_core, is_registered_and_recovers) {
   const struct ft_protocol_ops *p = ft_protocol_find("pcl");
   cr_assert_eq(p, &ft_protocol_pcl);
   cr_assert_str_eq(p->name, "pcl");
-  cr_assert_eq(p->recovers, 1);
+  cr_assert_eq(p->family, FT_FAMILY_COORDINATED);
+  cr_assert(ft_protocol_recovers(p));
+  cr_assert_not(ft_protocol_has_scheduler(p));
   cr_assert_not_null(p->summary);
 }
 

@@ -33,8 +33,6 @@ static const struct ft_protocol_ops vcl_nokeep = {
     .state_size = nokeep_state_size,
     .init = nokeep_init,
     .step = nokeep_step,
-    .recovers = 1,
-    .has_scheduler = 1,
     .controls = ft_vcl_controls,
     .n_controls = FT_VCL_CONTROL_COUNT,
 };
@@ -88,8 +86,6 @@ static const struct ft_protocol_ops pcl_late = {
     .state_size = late_state_size,
     .init = late_init,
     .step = late_step,
-    .recovers = 1,
-    .has_scheduler = 0,
     .controls = ft_pcl_controls,
     .n_controls = FT_PCL_CONTROL_COUNT,
 };

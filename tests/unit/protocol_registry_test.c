@@ -2,6 +2,7 @@
  * MPI at all. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ft_protocol.h"
 
@@ -29,21 +30,44 @@ Test(registry, enumeration_ends_and_names_are_unique) {
       cr_assert_str_neq(ft_protocol_at(i)->name, ft_protocol_at(j)->name);
 }
 
-/* The flags the runtime still reads agree with the family: recovers for
- * every family but none, a scheduler for channel state, lone restarts for
- * message logging; test variants included when linked. */
-Test(registry, every_protocol_flags_agree_with_its_family) {
+/* Every entry is complete: a name, a summary, a family in range and the
+ * three functions a core must have; test variants included when linked. */
+Test(registry, every_protocol_is_complete_and_in_a_family) {
   size_t n = 0;
   for (size_t i = 0; ft_protocol_at(i); i++, n++) {
     const struct ft_protocol_ops *p = ft_protocol_at(i);
+    cr_assert_not_null(p->name);
+    cr_assert_gt(strlen(p->name), 0);
+    cr_assert_not_null(p->summary, "%s", p->name);
     cr_assert_not_null(ft_family_name(p->family), "%s", p->name);
-    cr_assert_eq(!!p->recovers, p->family != FT_FAMILY_NONE, "%s", p->name);
-    cr_assert_eq(!!p->has_scheduler, p->family == FT_FAMILY_CHANNEL_STATE, "%s",
-                 p->name);
-    cr_assert_eq(!!p->restarts_alone, p->family == FT_FAMILY_MESSAGE_LOGGING,
-                 "%s", p->name);
+    cr_assert(p->state_size && p->init && p->step, "%s", p->name);
   }
   cr_assert_geq(n, 8); /* the five protocols and the three test variants */
+}
+
+/* What the runtime and the tools ask of a protocol is answered by its
+ * family (ft_protocol_recovers and the others in ft_protocol.h). */
+Test(registry, the_family_answers_what_the_runtime_asks) {
+  const struct ft_protocol_ops *none = ft_protocol_find("none");
+  cr_assert_not(ft_protocol_recovers(none));
+  cr_assert_not(ft_protocol_has_scheduler(none));
+  cr_assert_not(ft_protocol_restarts_alone(none));
+  const struct ft_protocol_ops *pcl = ft_protocol_find("pcl");
+  cr_assert(ft_protocol_recovers(pcl));
+  cr_assert_not(ft_protocol_has_scheduler(pcl));
+  cr_assert_not(ft_protocol_restarts_alone(pcl));
+  const struct ft_protocol_ops *vcl = ft_protocol_find("vcl");
+  cr_assert(ft_protocol_recovers(vcl));
+  cr_assert(ft_protocol_has_scheduler(vcl));
+  cr_assert_not(ft_protocol_restarts_alone(vcl));
+  const char *loggers[] = {"pessimist", "v2", "pessimist-bug-nowait"};
+  for (size_t i = 0; i < sizeof loggers / sizeof loggers[0]; i++) {
+    const struct ft_protocol_ops *p = ft_protocol_find(loggers[i]);
+    cr_assert_not_null(p, "%s", loggers[i]);
+    cr_assert(ft_protocol_recovers(p), "%s", loggers[i]);
+    cr_assert_not(ft_protocol_has_scheduler(p), "%s", loggers[i]);
+    cr_assert(ft_protocol_restarts_alone(p), "%s", loggers[i]);
+  }
 }
 
 Test(registry, protocols_name_their_families) {

@@ -123,7 +123,7 @@ static int build(struct run *run, const struct seeded_params *p,
   r->period = cluster_uniform(&x, 0.3, 2.0);
   r->ranks = p->ranks > 0 ? p->ranks : r->ranks;
   r->failures = p->failures >= 0 ? p->failures : r->failures;
-  if (!ops->recovers) {
+  if (!ft_protocol_recovers(ops)) {
     snprintf(r->error, sizeof r->error,
              "protocol '%s' neither checkpoints nor recovers: nothing to check",
              ops->name);
@@ -290,7 +290,7 @@ int seeded_run(const struct seeded_params *p, struct seeded_result *r) {
              CLUSTER_MAX_RANKS, SEEDED_MAX_FAILURES);
     return -1;
   }
-  if (ops->restarts_alone && ops->recovers) /* message logging */
+  if (ft_protocol_restarts_alone(ops)) /* message logging */
     return ml_seeded_run(p, ops, r);
   struct run run = {.r = r};
   if (build(&run, p, ops)) {

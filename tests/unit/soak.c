@@ -161,7 +161,7 @@ static int parse(int argc, char **argv, struct options *o) {
     list_protocols();
     return 2;
   }
-  if (!seeded_protocol(o->protocol)->recovers)
+  if (!ft_protocol_recovers(seeded_protocol(o->protocol)))
     return bad("--protocol %s neither checkpoints nor recovers: nothing to "
                "check",
                o->protocol);

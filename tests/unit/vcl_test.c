@@ -330,8 +330,10 @@ Test(vcl_core, is_registered_recovers_and_has_a_scheduler) {
   const struct ft_protocol_ops *p = ft_protocol_find("vcl");
   cr_assert_eq(p, &ft_protocol_vcl);
   cr_assert_str_eq(p->name, "vcl");
-  cr_assert_eq(p->recovers, 1);
-  cr_assert_eq(p->has_scheduler, 1);
+  cr_assert_eq(p->family, FT_FAMILY_CHANNEL_STATE);
+  cr_assert(ft_protocol_recovers(p));
+  cr_assert(ft_protocol_has_scheduler(p));
+  cr_assert_not(ft_protocol_restarts_alone(p));
   cr_assert_not_null(p->summary);
 }
 
