@@ -321,4 +321,14 @@ int ft_control_parse(enum ft_family family, const char *name, int *kind);
  * Used to list the known names in error messages. */
 const struct ft_protocol_ops *ft_protocol_at(size_t i);
 
+/* Writes into buf (len bytes; NUL-terminated, cut short when too small;
+ * nothing when len is 0) the names of the registered protocols that
+ * recover (ft_protocol_recovers), in registry order, separated by `sep`,
+ * the last two by `last`: with ", " and " and ", "pcl, vcl, pessimist and
+ * v2". Messages and defaults that name them read this, so that a new
+ * protocol appears in them by its registry entry alone. Returns the length
+ * of the whole list (>= len: it was cut). */
+size_t ft_protocol_recovering_names(char *buf, size_t len, const char *sep,
+                                    const char *last);
+
 #endif /* FT_PROTOCOL_H */

@@ -77,3 +77,32 @@ int ft_control_parse(enum ft_family family, const char *name, int *kind) {
     }
   return -1;
 }
+
+/* Appends `text` at buf + at, within len (NUL kept); returns the new at. */
+static size_t append(char *buf, size_t len, size_t at, const char *text) {
+  size_t n = strlen(text);
+  if (at < len) {
+    size_t room = len - at - 1;
+    memcpy(buf + at, text, n < room ? n : room);
+    buf[at + (n < room ? n : room)] = '\0';
+  }
+  return at + n;
+}
+
+size_t ft_protocol_recovering_names(char *buf, size_t len, const char *sep,
+                                    const char *last) {
+  size_t total = 0, at = 0;
+  for (size_t i = 0; ft_protocol_at(i); i++)
+    total += ft_protocol_recovers(ft_protocol_at(i));
+  if (len)
+    buf[0] = '\0';
+  for (size_t i = 0, k = 0; ft_protocol_at(i); i++) {
+    if (!ft_protocol_recovers(ft_protocol_at(i)))
+      continue;
+    if (k > 0)
+      at = append(buf, len, at, k + 1 == total ? last : sep);
+    at = append(buf, len, at, ft_protocol_at(i)->name);
+    k++;
+  }
+  return at;
+}

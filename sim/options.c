@@ -244,16 +244,18 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
   const struct ft_protocol_ops *p = ft_protocol_find(o->protocol);
   if (!p)
     return complain(err, errlen, "unknown protocol '%s'", o->protocol);
+  char those[256]; /* the ones that recover, from the registry */
+  ft_protocol_recovering_names(those, sizeof those, ", ", " and ");
   if (o->scenario[0] && !ft_protocol_recovers(p))
     return complain(err, errlen,
                     "scenario=%s: protocol %s does not recover from failures "
-                    "(pcl, vcl, pessimist and v2 do)",
-                    o->scenario, o->protocol);
+                    "(%s do)",
+                    o->scenario, o->protocol, those);
   if (o->max_time > 0 && !ft_protocol_recovers(p))
     return complain(err, errlen,
                     "max_time=%g: protocol %s has no dispatcher to stop the "
-                    "run (pcl, vcl, pessimist and v2 do)",
-                    o->max_time, o->protocol);
+                    "run (%s do)",
+                    o->max_time, o->protocol, those);
   if (ft_protocol_recovers(p) && o->service_ranks < 1)
     return complain(err, errlen,
                     "service_ranks=%d: protocol %s needs at least one service "

@@ -324,6 +324,18 @@ static int check_set_protocol(const struct ft_run_args *args, const char *set,
                  args->protocol_given ? "" : " (the default)");
 }
 
+/* --scenario with a protocol that does not recover: the error names the
+ * ones that do, from the registry. */
+static int no_recovery(const struct ft_run_args *args, char *err,
+                       size_t errlen) {
+  char those[256];
+  ft_protocol_recovering_names(those, sizeof those, ", ", " or ");
+  return ft_fail(err, errlen,
+                 "--scenario %s: protocol %s does not recover from "
+                 "failures (use --protocol %s)",
+                 args->scenario, args->protocol, those);
+}
+
 int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                         struct ft_options *options, char *err, size_t errlen) {
   char piece[128], shown[32];
@@ -345,10 +357,7 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
                    "service rank (its checkpoint server and dispatcher)",
                    services, args->protocol);
   if (!recovers && args->scenario)
-    return ft_fail(err, errlen,
-                   "--scenario %s: protocol %s does not recover from "
-                   "failures (use --protocol pcl or vcl)",
-                   args->scenario, args->protocol);
+    return no_recovery(args, err, errlen);
   snprintf(shown, sizeof shown, "%d", services);
   snprintf(piece, sizeof piece, "service_ranks=%s", shown);
   if (append_checked(text, len, piece, "--service-ranks", shown, options, err,

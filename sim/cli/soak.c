@@ -46,7 +46,10 @@ static void on_worker_stop(int sig) {
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSTOP (sizeof stop_signals / sizeof *stop_signals)
 
-static const char *const default_protocols = "pcl,vcl,pessimist,v2";
+/* The default --protocols: every registered protocol that recovers. */
+static void default_protocols(char *buf, size_t len) {
+  ft_protocol_recovering_names(buf, len, ",", ",");
+}
 
 struct opts {
   long runs;      /* -1: unbounded (with --minutes) */
@@ -65,6 +68,8 @@ struct opts {
 };
 
 void ft_soak_usage(FILE *out) {
+  char protocols[256];
+  default_protocols(protocols, sizeof protocols);
   fprintf(
       out,
       "Usage: ftsim soak [options]\n"
@@ -97,7 +102,7 @@ void ft_soak_usage(FILE *out) {
       "\n"
       "Exit status: 0 no defect, 1 a defect, 2 bad usage, 128+N when\n"
       "stopped by signal N. The last line is \"N passed, N failed\".\n",
-      default_protocols);
+      protocols);
 }
 
 /* ---- options */
@@ -238,7 +243,9 @@ static bool known(const char *flag) {
 
 static int parse(int argc, char **argv, struct opts *o) {
   defaults(o);
-  int rc = split_protocols(o, default_protocols);
+  char protocols[256];
+  default_protocols(protocols, sizeof protocols);
+  int rc = split_protocols(o, protocols);
   rc = rc ? rc : split_apps(o, "bt,cg,fring,lu,mg,pingpong,ring");
   for (int i = 0; i < argc && rc == 0; i++) {
     const char *a = argv[i], *eq = strchr(a, '=');

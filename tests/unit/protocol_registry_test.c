@@ -162,3 +162,21 @@ Test(registry, control_kinds_do_not_cross_families) {
   cr_assert_eq(ft_control_parse(FT_FAMILY_CHANNEL_STATE, "marker", &k), 0);
   cr_assert_eq(k, 1);
 }
+
+/* The list messages and defaults print (ft_protocol_recovering_names):
+ * every protocol that recovers, in registry order, none of the others; the
+ * test variants linked here follow the registry's own. */
+Test(registry, recovering_names_list_every_protocol_that_recovers) {
+  char buf[512];
+  size_t n = ft_protocol_recovering_names(buf, sizeof buf, ", ", " and ");
+  cr_assert_eq(n, strlen(buf));
+  cr_assert_eq(strncmp(buf, "pcl, vcl, pessimist, v2, ", 25), 0, "%s", buf);
+  cr_assert_null(strstr(buf, "none"), "%s", buf);
+  cr_assert_not_null(strstr(buf, " and pessimist-bug-nowait"), "%s", buf);
+  char whole[512], small[8];
+  size_t m = ft_protocol_recovering_names(whole, sizeof whole, ",", ",");
+  cr_assert_eq(m, strlen(whole));
+  cr_assert_eq(ft_protocol_recovering_names(small, sizeof small, ",", ","), m);
+  cr_assert_str_eq(small, "pcl,vcl"); /* cut short, terminated */
+  cr_assert_eq(ft_protocol_recovering_names(NULL, 0, ",", ","), m);
+}
