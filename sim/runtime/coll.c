@@ -273,7 +273,8 @@ static void gather_at_root(void *rbuf, const int counts[], const int displs[],
                     "MPI_Irecv");
   ft_pmpi_check(ft_waitall_internal(c->size, reqs, MPI_STATUSES_IGNORE),
                 "MPI_Waitall");
-  for (int r = 0; ft_trace_on() && !ft_runtime()->ml && r < c->size; r++)
+  for (int r = 0; ft_trace_on() && !ft_runtime()->driver->irecv && r < c->size;
+       r++)
     ft_trace_coll_delivery(c->coll, r == c->rank ? MPI_PROC_NULL : r,
                            TAG_GATHER);
   free(reqs);

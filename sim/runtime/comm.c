@@ -305,9 +305,9 @@ int64_t ft_comm_creations(const struct ft_comms *cs) {
 }
 
 /* A checkpoint inside a loop of creations: the restarted main() does not
- * make again the ones before it (gate_check under pessimist, period 0.005,
- * `fail 1 at 0.042`: replayed from the first, rank 1 sent on iteration 0's
- * communicator while its peers were on iteration 7's, and deadlocked). */
+ * make again the ones before it (gate_check under message logging, period
+ * 0.005, `fail 1 at 0.042`: replayed from the first, rank 1 sent on iteration
+ * 0's communicator while its peers were on iteration 7's, and deadlocked). */
 void ft_comm_resume_creations(struct ft_comms *cs, int64_t made) {
   if (made < 0 || (uint64_t)made > cs->n_created)
     ft_fatal("a checkpoint taken after %lld creations of communicators, "
@@ -329,7 +329,7 @@ int ft_comm_make_ahead(const struct ft_gate_call *call, MPI_Comm *newcomm) {
 static int replay_creation(MPI_Comm *newcomm) {
   struct ft_runtime *rt = ft_runtime();
   struct ft_comms *cs = &rt->comms;
-  if (!rt->ml || cs->replayed >= cs->n_created)
+  if (!ft_driver_restarts_alone(rt->driver) || cs->replayed >= cs->n_created)
     return 0;
   *newcomm = cs->created[cs->replayed++];
   return 1;
@@ -368,7 +368,7 @@ void ft_comm_register_world(struct ft_runtime *rt, MPI_Comm inner) {
 /* The name of a communicator created on `parent` by its k-th creation:
  * derived like the id, but from the parent's name, which no incarnation
  * changes (a rollback re-creates what main() creates before its first safe
- * point with the same k's). Issue 13: vcl's channel state named the ring of
+ * point with the same k's). Issue 13: the channel state named the ring of
  * `ahead_check 60 3000 uneven` by its index in each rank's table, which
  * MPI_Comm_create had made differ, and the sender replayed on another
  * communicator. Two alive communicators with one name stop the run. */
@@ -462,7 +462,7 @@ static int created_now(int rc, const struct ft_gate_call *call,
                   ? MPI_CART
                   : MPI_UNDEFINED;
   }
-  if (rt->ml) {
+  if (ft_driver_restarts_alone(rt->driver)) {
     remember_created(cs, *newcomm);
     cs->replayed = cs->n_created;
   }
@@ -634,7 +634,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
 int MPI_Comm_free(MPI_Comm *comm) {
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return MPI_ERR_COMM;
-  if (ft_runtime()->ml) { /* a restart may create it again: kept */
+  if (ft_driver_restarts_alone(ft_runtime()->driver)) { /* a restart may
+                                               create it again: kept */
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }

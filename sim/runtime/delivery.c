@@ -1,6 +1,7 @@
 /* Deliveries: the runtime tells the core when the application receives a
  * message (FT_EVENT_DELIVERED), with the sender's application rank, and
- * records the payload as channel state when the core says RECORD (vcl).
+ * hands the payload to the family when the core says RECORD (the driver's
+ * record hook: channel state).
  *
  * A blocking receive delivers when it returns. A receive posted with
  * MPI_Irecv is remembered here (buffer, datatype, communicator) until a
@@ -71,8 +72,9 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
                        .bytes = (uint64_t)(bytes > 0 ? bytes : 0)};
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
-  if (u.flags & FT_UPDATE_RECORD) /* before a STORE in the same update */
-    ft_channel_record(rt, peer, u.index, c, buf, count, type, status);
+  if ((u.flags & FT_UPDATE_RECORD) && rt->driver->record) /* before a STORE
+                                                      in the same update */
+    rt->driver->record(rt, peer, u.index, c, buf, count, type, status);
   ft_apply_update(rt, &u);
 }
 

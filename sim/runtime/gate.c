@@ -8,7 +8,7 @@
  * rank inside it waits for every member, deaf to control. If a member is taken
  * away by a rollback before it joins, the others wait for ever (issue 13: lu's
  * final MPI_Comm_split, `fail 1 at 0.385`, rank 3 never saw its ROLLBACK; under
- * pessimist rank 3 never answered the restarted rank's resend request).
+ * message logging rank 3 never answered the restarted rank's resend request).
  *
  * So under a recovering protocol a creation first passes a gate: each
  * member tells the parent's rank 0 (the leader) it entered, and waits,
@@ -98,7 +98,8 @@ static void settle_lost(struct ft_runtime *rt) {
 void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   uint64_t id = (uint64_t)m->value;
   if (m->kind == FT_WIRE_GATE_ENTER &&
-      (rt->stopping || (!rt->ml && m->inc < rt->incarnation)))
+      (rt->stopping ||
+       (!ft_driver_restarts_alone(rt->driver) && m->inc < rt->incarnation)))
     send_decision(rt, m->from, id, m->wave, -1); /* this leader rolled back */
   else if (m->kind == FT_WIRE_GATE_ENTER)
     keep_enter(rt, id, m->wave, m->from);
@@ -171,7 +172,8 @@ static void abort_held(struct ft_runtime *rt) {
 }
 
 void ft_gate_settle(struct ft_runtime *rt) {
-  int again = rt->ml && !rt->stopping; /* a next life reaches the call */
+  int again = ft_driver_restarts_alone(rt->driver) &&
+              !rt->stopping; /* a next life reaches the call */
   if (!again)
     abort_held(rt);
   if (!rt->gate.active)

@@ -86,10 +86,10 @@ static int driver_send(const void *buf, int count, MPI_Datatype type, int dest,
  * makes it a local copy (Datatype::copy, no simulated time), as MPIs do;
  * the runtime does the same under every protocol instead of a nonblocking
  * send and receive on the loopback, which SMPI charges network time
- * (issue 14, item 7: alltoall's i = 0 exchange, 32% slower under pcl).
- * Nothing is in flight during the copy, so no checkpoint can fall between
- * its send and its delivery: pcl's and vcl's channels never hold it, and
- * message logging neither logs nor replays it, since its re-execution
+ * (issue 14, item 7: alltoall's i = 0 exchange, 32% slower under coordinated
+ * checkpoints). Nothing is in flight during the copy, so no checkpoint can fall
+ * between its send and its delivery: no coordinated wave's channels hold it,
+ * and message logging neither logs nor replays it, since its re-execution
  * copies the same data again (both ends are named: nothing to decide). */
 static int with_self(int dest, int source, MPI_Comm comm) {
   int me = MPI_PROC_NULL;
@@ -100,7 +100,7 @@ static int with_self(int dest, int source, MPI_Comm comm) {
 }
 
 /* The copy of a send-receive with oneself on `comm`. SMPI 3.32's status
- * names the sender as this rank + 1 (the actor's pid): vcl took that
+ * names the sender as this rank + 1 (the actor's pid): channel state took that
  * delivery as one from its neighbour and failed; the status is set right
  * (this rank, the send's tag). */
 static int local_copy(const void *sbuf, int scount, MPI_Datatype stype,
@@ -652,7 +652,7 @@ static int testsome_call(int n, MPI_Request requests[], int *outcount,
  * more either (a rollback before it completes leaves it to SMPI; under
  * message logging its sender-based copy stays in the log). A receive: under
  * a protocol that recovers, nobody would tell the core of its delivery
- * (vcl's channel state, message logging's counts): refused, by name. */
+ * (the channel state, message logging's counts): refused, by name. */
 int MPI_Request_free(MPI_Request *request) {
   if (ft_persist_free(request) != -1)
     return MPI_SUCCESS;
@@ -672,11 +672,11 @@ int MPI_Request_free(MPI_Request *request) {
 }
 
 /* SMPI 3.32's MPI_Waitany, which the interruptible waits use (control.c),
- * never completes a cancelled request (cover_check under pcl hung in
- * MPI_Wait). So the runtime completes the receive at once with MPI_Wait,
- * which does (cancelled, or received if the message had matched it: then a
- * delivery, told to the protocol), and the application's handle becomes
- * one whose next wait or test reports that status (persist.c). */
+ * never completes a cancelled request (cover_check under coordinated
+ * checkpoints hung in MPI_Wait). So the runtime completes the receive at once
+ * with MPI_Wait, which does (cancelled, or received if the message had matched
+ * it: then a delivery, told to the protocol), and the application's handle
+ * becomes one whose next wait or test reports that status (persist.c). */
 static int cancel_receive(MPI_Request *request) {
   MPI_Request before = *request;
   MPI_Status st;
@@ -697,8 +697,8 @@ static int cancel_receive(MPI_Request *request) {
 
 /* A cancelled receive completes with MPI_Test_cancelled true and delivers
  * nothing. Cancelling a send is refused under a
- * protocol that recovers: the core has counted it as sent (vcl's channel
- * counts), and whether the cancel succeeds depends on timing that a
+ * protocol that recovers: the core has counted it as sent (the channel
+ * state's counts), and whether the cancel succeeds depends on timing that a
  * rollback cannot reproduce. Under message logging a receive is refused
  * too: whether its cancel succeeds depends on when the message comes, and
  * a restarted rank's replay (messages resent at once) would decide

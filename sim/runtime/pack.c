@@ -1,5 +1,5 @@
 /* Packed copies of messages in any datatype (runtime.h, ft_pack_copy): the
- * sender-based log of message logging and vcl's channel state.
+ * sender-based log of message logging and the channel state.
  *
  * The packed size of a message is count x the type's size: packing keeps
  * the data and drops the gaps. SMPI 3.32's MPI_Pack_size returns count x

@@ -4,7 +4,7 @@
  * A persistent request is a record of the runtime (its arguments); MPI_Start
  * posts the runtime's own nonblocking operation (p2p.c), so every protocol
  * sees the message exactly as one of MPI_Isend or MPI_Irecv: logged under
- * message logging, kept as channel state under vcl, settled at a rollback.
+ * message logging, kept as channel state by its family, settled at a rollback.
  * The handle the application holds is a generalized request that never
  * completes and is never freed: an identity, never given to the library's
  * completion calls, and never reused, so that a handle an image restores

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 
+#include "channel_state/cs_state.h"
 #include "control.h"
 #include "driver.h"
 #include "ft_protocol.h"
@@ -151,29 +152,6 @@ struct ft_local_image {
   void *padding;      /* its modelled bytes (backend.h), or NULL */
 };
 
-/* A copy of the protected buffers at one safe point (vcl: the retained
- * copy, then the captured checkpoint), in id order; regions[i].ptr points
- * into bytes. */
-struct ft_state_copy {
-  int64_t index; /* safe point; 0: empty */
-  int wave;      /* captured: the wave it belongs to */
-  void *bytes;
-  size_t size, n;
-  struct ft_image_region regions[FT_MAX_REGIONS];
-};
-
-/* A delivered message kept as channel state (vcl, channel_state.c). */
-struct ft_record {
-  int peer;    /* application rank of the sender */
-  int64_t seq; /* its number among the messages from peer */
-  int comm;    /* its communicator's name (ft_comm.name) */
-  int dest;    /* this rank's rank in that communicator */
-  int tag;
-  size_t bytes; /* packed payload (MPI_Pack) */
-  void *data;
-  MPI_Request req; /* a send of it in flight, or MPI_REQUEST_NULL */
-};
-
 /* A request the runtime started on an application communicator and that
  * has not completed (settle.c). */
 struct ft_pending {
@@ -279,9 +257,9 @@ struct ft_runtime {
   int restart_armed;          /* restart_env is set */
   uintptr_t loop_sp, fail_sp; /* stack addresses: the restart loop's frame,
                                  the last failure's (recovery.c) */
-  size_t ml_gap;              /* stack kept below the loop's frame during
-                                 a message-logging recovery */
-  size_t ml_gap_max;          /* the deepest gap of the run (summary) */
+  size_t alone_gap;           /* stack kept below the loop's frame during
+                                 the restart of a rank alone */
+  size_t gap_max;             /* the deepest gap of the run (summary) */
   size_t zone_gap;            /* pcl, vcl: stack kept above the running life
                                  (0, or zone_depth; recovery.c) */
   size_t zone_depth;          /* pcl, vcl: the deepest lost life, plus a
@@ -319,27 +297,12 @@ struct ft_runtime {
   void *image_bytes;          /* its bytes (NULL: the server had none) */
   int image_offered;          /* an answer to the current request came */
 
-  /* Non-blocking checkpoints (vcl, channel_state.c). */
-  struct ft_state_copy retained, captured;
-  struct ft_record *records; /* provisional channel state, delivery order */
-  size_t n_records, cap_records;
-  int replay_counts;           /* restore: REPLAY_COUNT messages received */
-  int64_t replay_expected;     /* restore: messages they announce */
-  struct ft_record *to_resend; /* restore: received back, to send again */
-  size_t n_to_resend, cap_to_resend;
-  struct ft_record *resent; /* sends of the replay still in flight */
-  size_t n_resent, cap_resent;
-  uint64_t recorded, replays; /* messages kept as channel state, replayed */
-
-  /* Message logging (protocols with restarts_alone; msglog.h). */
-  int ml;            /* this protocol logs messages */
-  int ml_waiting;    /* a send waits for the logger's acks */
-  int64_t ml_clock;  /* the last id the core gave */
-  int ml_life;       /* restarts of this rank so far */
-  int ml_pre_marked; /* the first safe point of the first run passed */
-  uint64_t ml_events, ml_el_messages, ml_sb_bytes, ml_deliveries;
-  uint64_t ml_restarts;
-  struct ft_ml ml_state; /* the ml_*.c modules' own state (ml_state.h) */
+  /* The families' own state, each handed to its family's driver only
+   * (driver.h): a member per family, zeroed like the rest, so that no
+   * driver allocates at start and a rank's figures read 0 where its
+   * family counts none. */
+  struct ft_cs cs;       /* channel state (channel_state/cs_state.h) */
+  struct ft_ml ml_state; /* message logging (message_logging/ml_state.h) */
 
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 (pcl; vcl: the scheduler's, from
@@ -356,6 +319,11 @@ struct ft_runtime {
   struct ft_trace_state trace;     /* trace.c */
   unsigned test_polls;             /* p2p.c: tests since the last poll */
 };
+
+/* The driver of protocol family `family` (drivers.c): its const table;
+ * aborts the run when a table that posts its own requests leaves some of
+ * their completions to the default path. */
+const struct ft_driver *ft_driver_of(enum ft_family family);
 
 /* This rank's runtime state (never NULL). */
 struct ft_runtime *ft_runtime(void);
@@ -581,38 +549,9 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
  * `bytes` costs on one side, in seconds (0 when off). */
 double ft_daemon_delay(const struct ft_options *o, uint64_t bytes);
 
-/* Channel state (channel_state.c). */
-void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
-                       const struct ft_comm *c, const void *buf, int count,
-                       MPI_Datatype type, const MPI_Status *status);
-/* Keeps the records in the ranges, drops the others. */
-void ft_channel_keep(struct ft_runtime *rt, const struct ft_record_range *keep,
-                     size_t n);
-/* Drops every record (a rollback). */
-void ft_channel_clear(struct ft_runtime *rt);
-/* The records, serialised: size, then written into dst. */
-size_t ft_channel_size(const struct ft_runtime *rt);
-void ft_channel_write(const struct ft_runtime *rt, void *dst);
-/* At the first safe point after a rollback: hands every recorded message
- * back to its sender, and resends (as their sender) those recorded by the
- * others, before the application goes on. `region` is this rank's channel
- * state from its image (NULL, 0: none). */
-void ft_channel_replay(struct ft_runtime *rt, const void *region, size_t size);
-/* Control messages of the replay (recovery.c passes them on). */
-void ft_channel_on_count(struct ft_runtime *rt, const struct ft_wire *m);
-void ft_channel_on_message(struct ft_runtime *rt, const struct ft_wire *m);
-/* Forgets what a replay in progress received (a new rollback). */
-void ft_channel_reset_replay(struct ft_runtime *rt);
-/* Waits for the replayed sends still in flight (MPI_Finalize). */
-void ft_channel_finish(struct ft_runtime *rt);
-
-/* The id of the channel-state region in an image, and (message logging)
- * of the region holding how many communicators main() had created at the
- * checkpoint (int64, see ft_comm_resume_creations). */
-enum {
-  FT_CHANNEL_REGION = FT_MAX_REGIONS,
-  FT_CREATIONS_REGION = FT_MAX_REGIONS + 2
-};
+/* Image regions with ids from FT_MAX_REGIONS on belong to the rank's
+ * family (its driver writes and reads them); there are at most this many. */
+enum { FT_DRIVER_REGIONS = 4 };
 
 /* Point-to-point on the runtime's own channels, counted (p2p.c); used by
  * collectives (coll.c). */
@@ -640,9 +579,15 @@ void ft_core_decide(struct ft_runtime *rt, struct ft_event *event,
                     struct ft_update *u);
 /* Fires the core's timer if its deadline has passed. */
 void ft_check_deadline(struct ft_runtime *rt);
-/* Drops the retained and captured copies and the channel state (vcl; a
- * rollback). */
-void ft_checkpoint_forget(struct ft_runtime *rt);
+/* The application's protected buffers (ft_protect), in id order, into
+ * out; returns how many. */
+size_t ft_checkpoint_regions(const struct ft_runtime *rt,
+                             struct ft_image_region out[FT_MAX_REGIONS]);
+/* Writes the image of regions[0..n) taken at safe point `index` for
+ * `wave` into a local slot and sends it to this rank's server (a STORE,
+ * then the bytes). Aborts on an image of 2 GiB or more, or out of memory. */
+void ft_checkpoint_write(struct ft_runtime *rt, int wave, int64_t index,
+                         const struct ft_image_region *regions, size_t n);
 /* Empties a local image slot, once its upload (if any) has left. */
 void ft_release_local_image(struct ft_local_image *slot);
 /* This rank rolls back (or failed): its uploads' modelled bytes stop, as

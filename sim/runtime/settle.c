@@ -1,6 +1,6 @@
-/* Settling an abandoned run (pcl, vcl): at a rollback, every operation the
- * abandoned run left on the application's communicators completes before
- * the heap of the abandoned life is freed, so that SMPI never reads or
+/* Settling an abandoned run (a rollback of every rank): at a rollback, every
+ * operation the abandoned run left on the application's communicators completes
+ * before the heap of the abandoned life is freed, so that SMPI never reads or
  * writes a buffer of a lost run again and nothing of it survives the
  * rollback (issue 13, defect 2: a thousand failures held 2.5 GB).
  *
@@ -21,7 +21,8 @@
  *     left-over empty messages included (each FEED is answered once its
  *     message is sent), is received and dropped;
  *  3. sends: each completes once its receiver took it (a posted receive,
- *     or the receiver's step 2); waited for, with vcl's replayed sends;
+ *     or the receiver's step 2); waited for, with the family's own sends (a
+ * replay's);
  *  4. the abandoned lives' heap is freed; SETTLED tells every other rank,
  *     and a communicator is freed once every rank settled its incarnation.
  *
@@ -38,7 +39,8 @@
 void ft_pending_add(MPI_Request req, MPI_Comm comm, int send, int peer,
                     int tag) {
   struct ft_runtime *rt = ft_runtime();
-  if (req == MPI_REQUEST_NULL || !rt->recovering_protocol || rt->ml)
+  if (req == MPI_REQUEST_NULL || !rt->recovering_protocol ||
+      ft_driver_restarts_alone(rt->driver))
     return;
   rt->pending = ft_reserve(rt->pending, rt->n_pending + 1, &rt->cap_pending,
                            sizeof *rt->pending, "pending requests");
@@ -118,14 +120,8 @@ static void settle_sends(struct ft_runtime *rt) {
     MPI_Request req = rt->pending[rt->n_pending - 1].req;
     ft_wait_any(1, &req, NULL); /* forgets it */
   }
-  /* vcl's replayed sends (channel_state.c): their buffers are the
-   * runtime's, freed once sent. */
-  while (rt->n_resent > 0) {
-    struct ft_record *r = &rt->resent[rt->n_resent - 1];
-    ft_wait_any(1, &r->req, NULL);
-    free(r->data);
-    rt->n_resent--;
-  }
+  if (rt->driver->settle) /* the family's own sends (a replay's) */
+    rt->driver->settle(rt, 1);
 }
 
 /* ---- 4. Settled ---- */
@@ -164,7 +160,8 @@ static void announce(struct ft_runtime *rt) {
  * the abandoned communicators are drained and freed at MPI_Finalize. */
 static void forget(struct ft_runtime *rt) {
   rt->n_pending = 0;
-  rt->n_resent = 0; /* their buffers leak */
+  if (rt->driver->settle) /* the family's own sends: their buffers leak */
+    rt->driver->settle(rt, 0);
 }
 
 void ft_settle(struct ft_runtime *rt) {

@@ -85,7 +85,7 @@ static void reset_counts(struct ft_trace_state *t) {
   t->n_slots = 0;
 }
 
-/* ---- Provisional channel-state records (vcl): the message id of each
+/* ---- Provisional channel-state records: the message id of each
  * delivery the core asked to RECORD, until STORE says which to keep ---- */
 
 static void push_provisional(struct ft_trace_state *t,
@@ -142,7 +142,7 @@ static void open_file(struct ft_trace_state *t, const struct ft_runtime *rt) {
           "# ftsim-trace 3 rank %d ranks %d protocol %s family %s run "
           "%016llx\n",
           rank, rt->app_ranks, rt->protocol ? rt->protocol->name : "none",
-          ft_family_name(rt->protocol ? rt->protocol->family : FT_FAMILY_NONE),
+          rt->protocol ? ft_family_name(rt->protocol->family) : "none",
           (unsigned long long)rt->trace_run);
 }
 
@@ -245,10 +245,10 @@ void ft_trace_coll_delivery_(MPI_Comm inner, int source, int tag) {
           next_seq(t, comm, 1, peer, tag, DIR_RECV), 0);
 }
 
-void ft_trace_resend_(const struct ft_record *r) {
+void ft_trace_resend_(int comm, int peer, int tag, uint64_t bytes) {
   struct ft_trace_state *t = tracer();
-  message(t, "resend", r->comm, 0, r->peer, r->tag,
-          next_seq(t, r->comm, 0, r->peer, r->tag, DIR_SEND), r->bytes);
+  message(t, "resend", comm, 0, peer, tag,
+          next_seq(t, comm, 0, peer, tag, DIR_SEND), bytes);
 }
 
 /* ---- Protocol events ---- */
@@ -325,7 +325,8 @@ void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u) {
     fprintf(line(t, "ckpt"), " %d %lld", u->wave, (long long)rt->safe_points);
     end_line(t, 1);
   }
-  if ((u->flags & FT_UPDATE_COMMIT) && rt->ml) /* else: the dispatcher */
+  if ((u->flags & FT_UPDATE_COMMIT) && rt->driver->commit) /* else: the
+                                                             dispatcher */
     ft_trace_commit_(u->wave, rt->incarnation);
   if (u->flags & FT_UPDATE_STORE)
     store(t, u);

@@ -26,7 +26,6 @@
 struct ft_runtime;
 struct ft_update;
 struct ft_local_image;
-struct ft_record;
 struct ft_wire;
 
 /* 1 when this rank writes a trace (trace=PATH was given; read by
@@ -80,7 +79,7 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e);
 void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u);
 void ft_trace_restore_(const struct ft_runtime *rt,
                        const struct ft_local_image *img);
-void ft_trace_resend_(const struct ft_record *r);
+void ft_trace_resend_(int comm, int peer, int tag, uint64_t bytes);
 void ft_trace_commit_(int wave, int inc);
 /* Any other record: "TIME RANK INC KIND " then fmt's fields; `flush`: write
  * it out at once (rare records). For the logging protocols' records (log,
@@ -132,10 +131,12 @@ static inline void ft_trace_restore(const struct ft_runtime *rt,
   if (ft_trace_on())
     ft_trace_restore_(rt, img);
 }
-/* Vcl's replay sends a recorded message again (as its sender). */
-static inline void ft_trace_resend(const struct ft_record *r) {
+/* A replay sends a recorded message again, as its sender: `bytes` packed
+ * bytes to `peer` with `tag` on the communicator named `comm`. */
+static inline void ft_trace_resend(int comm, int peer, int tag,
+                                   uint64_t bytes) {
   if (ft_trace_on())
-    ft_trace_resend_(r);
+    ft_trace_resend_(comm, peer, tag, bytes);
 }
 /* The checkpoint scheduler (a service rank) commits `wave`. */
 static inline void ft_trace_commit(int wave, int inc) {

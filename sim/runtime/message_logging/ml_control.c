@@ -35,8 +35,8 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
     ft_trace_line_(0, "log", "%lld %d %d %d %lld", (long long)events[i].id,
                    events[i].kind, events[i].peer, events[i].tag,
                    (long long)events[i].value);
-  rt->ml_events += n;
-  rt->ml_el_messages++;
+  rt->ml_state.events += n;
+  rt->ml_state.el_messages++;
 }
 
 static struct ft_ml_record *records_alloc(size_t n) {
@@ -185,7 +185,7 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
 static void on_resend_answer(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
-  if (m->wave != rt->ml_life || rt->running) {
+  if (m->wave != rt->ml_state.life || rt->running) {
     free(r);
     return;
   }
@@ -236,7 +236,7 @@ void ft_ml_ask_resends(struct ft_runtime *rt) {
             .a = ch->pre,
             .b = ch->delivered};
     struct ft_wire m = {.kind = FT_WIRE_ML_RESEND_REQUEST,
-                        .wave = rt->ml_life,
+                        .wave = rt->ml_state.life,
                         .value = (int64_t)n};
     ft_control_send_payload(peer, &m, r, n * sizeof *r);
   }
@@ -265,7 +265,7 @@ void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
 void ft_ml_on_core_control(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->kind != FT_ML_CONTROL_LOGGED)
     return;
-  rt->ml_el_messages++;
+  rt->ml_state.el_messages++;
   if (ft_trace_on())
     ft_trace_line_(0, "logged", "%lld", (long long)m->value);
 }

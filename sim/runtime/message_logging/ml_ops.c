@@ -57,10 +57,11 @@ static int64_t step_with_id(struct ft_runtime *rt, struct ft_event *e,
                             struct ft_update *out) {
   struct ft_update u;
   ft_core_decide(rt, e, &u);
-  if (u.id != rt->ml_clock + 1)
+  if (u.id != rt->ml_state.clock + 1)
     ft_fatal("rank %d: protocol %s gave id %lld, expected %lld", rt->world_rank,
-             rt->protocol->name, (long long)u.id, (long long)rt->ml_clock + 1);
-  rt->ml_clock = u.id;
+             rt->protocol->name, (long long)u.id,
+             (long long)rt->ml_state.clock + 1);
+  rt->ml_state.clock = u.id;
   ft_apply_update(rt, &u);
   if (out)
     *out = u;
@@ -149,7 +150,7 @@ int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
                         .coll = coll,
                         .peer = peer,
                         .tag = tag};
-  while (rt->ml_waiting)
+  while (rt->ml_state.waiting)
     ft_wait_control();
   void *data =
       ft_pack_copy(buf, count, type, ft_comm_traffic(c, coll), &packed);
@@ -158,7 +159,7 @@ int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
       ft_ml_channel(&ml->channels, r.comm, coll, peer, tag);
   r.seq = ++ch->sent;
   int on_wire = r.seq <= ch->hw;
-  rt->ml_sb_bytes += (uint64_t)bytes;
+  rt->ml_state.sb_bytes += (uint64_t)bytes;
   struct ft_ml_entry *entry =
       ft_ml_log_add(&ml->channels, ch, r.seq, data, (size_t)bytes);
   if (on_wire) {
@@ -226,7 +227,7 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
       ft_ml_channel(mc, r->comm, r->coll, peer, st->MPI_TAG);
   ch->delivered++;
   ch->wire_taken++;
-  rt->ml_deliveries++;
+  rt->ml_state.deliveries++;
   FT_PMPI(Get_count, st, MPI_BYTE, &bytes);
   if (ft_trace_on())
     ft_trace_line_(0, "deliver", "%d %c %d %d %lld %d", r->comm,
@@ -687,23 +688,3 @@ void ft_ml_wait_zombies(struct ft_ml *ml) {
   }
   ops->n_zombies = 0;
 }
-
-/* Message logging's driver (driver.h): every point-to-point operation of
- * the application and of the collectives goes through this file. */
-const struct ft_driver ft_ml_driver = {
-    .name = "message logging",
-    .isend = ft_ml_isend,
-    .irecv = ft_ml_irecv,
-    .wait = ft_ml_wait,
-    .waitall = ft_ml_waitall,
-    .waitany = ft_ml_waitany,
-    .waitsome = ft_ml_waitsome,
-    .test = ft_ml_test,
-    .testall = ft_ml_testall,
-    .testany = ft_ml_testany,
-    .testsome = ft_ml_testsome,
-    .iprobe = ft_ml_iprobe,
-    .probe = ft_ml_probe,
-    .request_free = ft_ml_request_free,
-    .cancel = ft_ml_cancel,
-};

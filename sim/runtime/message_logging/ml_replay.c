@@ -32,7 +32,7 @@ void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
   struct ft_ml_replay *replay = &rt->ml_state.replay;
-  if (m->wave != rt->ml_life || replay->fetched) {
+  if (m->wave != rt->ml_state.life || replay->fetched) {
     free(got);
     return;
   }
@@ -57,7 +57,8 @@ void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m) {
 
 int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *last,
                            const struct ft_logged_event **got) {
-  struct ft_wire ask = {.kind = FT_WIRE_ML_EVENTS_REQUEST, .wave = rt->ml_life};
+  struct ft_wire ask = {.kind = FT_WIRE_ML_EVENTS_REQUEST,
+                        .wave = rt->ml_state.life};
   struct ft_ml_replay *replay = &rt->ml_state.replay;
   replay->fetched = 0;
   ft_control_send(ft_ml_logger_of(rt, rt->world_rank), &ask);

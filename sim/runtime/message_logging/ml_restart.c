@@ -55,8 +55,8 @@ static void gather_resends(struct ft_runtime *rt, struct ft_ml *ml) {
  * and held state of the lost life are gone; the restore waits for the
  * first safe point. */
 static void reset_run(struct ft_runtime *rt) {
-  rt->ml_clock = 0;
-  rt->ml_waiting = 0;
+  rt->ml_state.clock = 0;
+  rt->ml_state.waiting = 0;
   ft_comm_replay_creations();
   memset(rt->regions, 0, sizeof rt->regions);
   rt->safe_points = 0;
@@ -83,18 +83,18 @@ void ft_ml_restart(struct ft_runtime *rt) {
                        .n_logged = (size_t)held};
   ft_core_step(rt, &e);
   if (ft_trace_on())
-    ft_trace_line_(1, "restart", "%d %lld %lld", rt->ml_life, (long long)held,
-                   (long long)horizon);
+    ft_trace_line_(1, "restart", "%d %lld %lld", rt->ml_state.life,
+                   (long long)held, (long long)horizon);
   reset_run(rt);
   const struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
   double since = img ? img->time : rt->start_time;
   struct ft_wire done = {
       .kind = FT_WIRE_ML_RESTARTED,
-      .wave = rt->ml_life,
+      .wave = rt->ml_state.life,
       .value = rt->restore_wave, /* the checkpoint restored, 0: none */
       .x = {failed_at - since, ft_backend_now() - failed_at}};
   ft_control_send(ft_dispatcher(rt), &done);
-  rt->ml_restarts++;
+  rt->ml_state.restarts++;
   rt->running = 1;
 }
 
@@ -115,5 +115,5 @@ void ft_ml_restore(struct ft_runtime *rt, const void *image, size_t size,
                        .id = clock,
                        .index = rt->safe_points};
   ft_core_step(rt, &e);
-  rt->ml_clock = clock;
+  rt->ml_state.clock = clock;
 }

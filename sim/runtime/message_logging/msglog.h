@@ -45,8 +45,13 @@
 #include "runtime/driver.h"
 #include "runtime/runtime.h"
 
-/* The image region of the message-logging state (clock, counts, log). */
-enum { FT_ML_REGION = FT_MAX_REGIONS + 1 };
+/* The image regions of message logging: its state (clock, counts, log),
+ * and how many communicators main() had created at the checkpoint (int64,
+ * see ft_comm_resume_creations). */
+enum {
+  FT_ML_REGION = FT_MAX_REGIONS + 1,
+  FT_CREATIONS_REGION = FT_MAX_REGIONS + 2
+};
 
 /* ---- Channels and the sender-based log (ml_channels.c) ---- */
 
@@ -212,8 +217,10 @@ void ft_ml_feed_wildcards(struct ft_runtime *rt);
 /* Waits until every zombie took its message; counts them. */
 void ft_ml_wait_zombies(struct ft_ml *ml);
 
-/* Message logging's driver (driver.h): every point-to-point operation,
- * completion and probe above. */
+/* Message logging's driver (driver.h, ml_driver.c): every point-to-point
+ * operation, completion and probe above, and the hooks of the rank side:
+ * the logged events shipped, the rank's own commits, its image regions,
+ * its control kinds and the restart of this rank alone. */
 extern const struct ft_driver ft_ml_driver;
 
 /* ---- Restart (ml_restart.c) ---- */
