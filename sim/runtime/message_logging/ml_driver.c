@@ -39,7 +39,7 @@ static void ml_checkpoint(struct ft_runtime *rt, int wave, int64_t clock,
     ft_fatal("rank %d: out of memory for its message-logging state",
              rt->world_rank);
   ft_ml_region_write(mc, ml, clock, ft_backend_now());
-  ft_ml_mark_checkpoint(mc, wave);
+  ft_ml_mark_checkpoint(rt, mc, wave);
   regions[n++] =
       (struct ft_image_region){.id = FT_ML_REGION, .ptr = ml, .bytes = bytes};
   regions[n++] = (struct ft_image_region){
