@@ -108,7 +108,7 @@ void ft_checkpoint_write(struct ft_runtime *rt, int wave, int64_t index,
  * marker of every other process, it checkpoints and sends the resulting
  * image to the checkpoint server". */
 static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
-  struct ft_image_region regions[FT_MAX_REGIONS + 4];
+  struct ft_image_region regions[FT_MAX_REGIONS + FT_DRIVER_REGIONS];
   size_t n = ft_checkpoint_regions(rt, regions);
   if (rt->driver->checkpoint)
     rt->driver->checkpoint(rt, wave, clock, regions, n);

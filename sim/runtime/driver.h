@@ -6,17 +6,17 @@
  * the family knows. The generic runtime names no family: it calls these
  * pointers; the one place that maps a family to its table is drivers.c.
  *
- * Point-to-point. The MPI wrappers (p2p.c) and the
- * runtime's internal channels (control.c) call an operation of the rank's
- * driver (`rt->driver`, chosen once at start from the protocol's family)
- * when it is set; NULL keeps the default path, the one every family without
- * a table (none, coordinated, channel state) takes.
+ * Point-to-point. The MPI wrappers (p2p.c) and the runtime's internal
+ * channels (control.c) call an operation of the rank's driver
+ * (`rt->driver`, chosen once at start from the protocol's family) when it
+ * is set; NULL keeps the default path, the one every family but message
+ * logging takes.
  *
  * A driver that posts its own requests (isend or irecv set) owns them: it
  * sets every completion (the waits and tests), request_free and cancel
- * too, since the default paths would not know its requests
- * (runtime.c checks it when it picks the
- * driver). The wrappers build the blocking calls from its
+ * too, since the default paths would not know its requests (drivers.c
+ * checks it when it picks the driver); it also traces its own collective
+ * deliveries (coll.c). The wrappers build the blocking calls from its
  * operations: a send is isend then wait, a receive irecv then wait, a
  * send-receive isend, irecv and waitall.
  *
@@ -38,10 +38,10 @@ struct ft_wire;
 struct ft_image_region;
 struct ft_local_image;
 
-/* When ft_apply_update hands a core update to the family (its outputs are
- * carried in a fixed order: the family's state first, then the core's
- * control messages, then the family's sends, then the checkpoint and the
- * commit, then the family's store). */
+/* When ft_apply_update hands a core update to the family. The outputs are
+ * carried in a fixed order: the family's STATE stage, the core's control
+ * messages, the family's SENT stage, HOLD, CHECKPOINT, RELEASE, COMMIT,
+ * the family's END stage. */
 enum ft_update_stage {
   FT_STAGE_STATE, /* before the core's control messages leave */
   FT_STAGE_SENT,  /* after them, before HOLD, CHECKPOINT and RELEASE */
@@ -103,9 +103,10 @@ struct ft_driver {
    * for every rank. */
   void (*commit)(struct ft_runtime *rt, int wave);
   /* ft_apply_update, for a CHECKPOINT taken at the current safe point:
-   * writes the image of regions[0..n) (the application's; room for four
-   * more) with the family's own regions, by ft_checkpoint_write. NULL: the
-   * application's regions alone. `clock`: the update's id. */
+   * writes the image of regions[0..n) (the application's; room for
+   * FT_DRIVER_REGIONS more) with the family's own regions, by
+   * ft_checkpoint_write. NULL: the application's regions alone. `clock`:
+   * the update's id. */
   void (*checkpoint)(struct ft_runtime *rt, int wave, int64_t clock,
                      struct ft_image_region *regions, size_t n);
   /* The first safe point after a restart (checkpoint.c), once the
@@ -128,7 +129,7 @@ struct ft_driver {
   int (*on_control)(struct ft_runtime *rt, const struct ft_wire *m);
   /* The control loop, for a core message of the current incarnation,
    * right before the core steps on it: the family reads what it needs
-   * from it (message logging: its marks and commits). */
+   * from it (message logging: LOGGED, counted and traced). */
   void (*on_core_message)(struct ft_runtime *rt, const struct ft_wire *m);
   /* A rollback of every rank (recovery.c), before this rank says READY:
    * drops what the family kept of the abandoned run (copies, channel
@@ -144,8 +145,9 @@ struct ft_driver {
    * calls it below a stack gap as deep as the lost life (recovery.c).
    * NULL: a failure rolls every rank back to the committed wave. */
   void (*restart)(struct ft_runtime *rt);
-  /* FAIL (recovery.c): this rank failed in life `life` (the wave field of
-   * the message); the family records it before the restart. */
+  /* FAIL (recovery.c): this rank failed; `life` (the message's wave) is
+   * the life it restarts into, which the family records before the
+   * restart (what `life` below returns). */
   void (*on_fail)(struct ft_runtime *rt, int life);
   /* The number this rank's image requests and DONE name: its life
    * (message logging). NULL: image requests name the incarnation, DONE
