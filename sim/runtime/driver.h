@@ -1,16 +1,22 @@
-/* Drivers (issue 15, item 1): the point-to-point and completion operations
- * a protocol family replaces, as one const table per family, Open MPI
- * vprotocol's idea without its machinery. The MPI wrappers (p2p.c) and the
- * runtime's internal channels (control.c) call an operation of the rank's
- * driver (`rt->driver`, chosen once at start from the protocol's family)
- * when it is set; NULL keeps the default path, the one every family without
- * a table (none, coordinated, channel state) takes.
+/* Drivers (issue 15, item 1): what a protocol family does on an
+ * application rank, as one const table per family, Open MPI vprotocol's
+ * idea without its machinery: the point-to-point and completion operations
+ * it replaces, and the hooks through which the generic runtime (checkpoint,
+ * delivery, recovery, settle, MPI_Init and MPI_Finalize) hands it what only
+ * the family knows. The generic runtime names no family: it calls these
+ * pointers; the one place that maps a family to its table is drivers.c.
+ *
+ * Point-to-point. The MPI wrappers (p2p.c) and the runtime's internal
+ * channels (control.c) call an operation of the rank's driver
+ * (`rt->driver`, chosen once at start from the protocol's family) when it
+ * is set; NULL keeps the default path, the one every family but message
+ * logging takes.
  *
  * A driver that posts its own requests (isend or irecv set) owns them: it
  * sets every completion (the waits and tests), request_free and cancel
- * too, since the default paths would not know its requests
- * (runtime.c checks it when it picks the
- * driver). The wrappers build the blocking calls from its
+ * too, since the default paths would not know its requests (drivers.c
+ * checks it when it picks the driver); it also traces its own collective
+ * deliveries (coll.c). The wrappers build the blocking calls from its
  * operations: a send is isend then wait, a receive irecv then wait, a
  * send-receive isend, irecv and waitall.
  *
@@ -22,9 +28,34 @@
 #define FT_DRIVER_H
 
 #include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct ft_runtime;
 struct ft_comm;
+struct ft_update;
+struct ft_wire;
+struct ft_image_region;
+struct ft_local_image;
+
+/* When ft_apply_update hands a core update to the family. The outputs are
+ * carried in a fixed order: the family's STATE stage, the core's control
+ * messages, the family's SENT stage, HOLD, CHECKPOINT, RELEASE, COMMIT,
+ * the family's END stage. */
+enum ft_update_stage {
+  FT_STAGE_STATE, /* before the core's control messages leave */
+  FT_STAGE_SENT,  /* after them, before HOLD, CHECKPOINT and RELEASE */
+  FT_STAGE_END    /* after the commit: the last output */
+};
+
+/* The summary's figures a family counts (added over the ranks). */
+struct ft_family_figures {
+  uint64_t recorded, replayed;   /* channel_msgs, replayed_msgs */
+  uint64_t events, el_messages;  /* events_logged, el_messages */
+  uint64_t sb_bytes, deliveries; /* sb_bytes; events_per_message's
+                                    denominator */
+  uint64_t restarts;             /* ranks_restarted */
+};
 
 struct ft_driver {
   const char *name; /* the family's, for messages */
@@ -57,6 +88,81 @@ struct ft_driver {
    * is not MPI_REQUEST_NULL nor persistent (persist.c had it first). */
   int (*request_free)(struct ft_runtime *rt, MPI_Request *req);
   int (*cancel)(struct ft_runtime *rt, MPI_Request *req);
+
+  /* ---- The rank side of the family (NULL: nothing family-specific) ---- */
+
+  /* MPI_Init, once the core started: sets up the family's state. */
+  void (*start)(struct ft_runtime *rt);
+  /* ft_apply_update (checkpoint.c), at each stage of every core update:
+   * carries out the outputs only the family knows (channel state: RETAIN,
+   * CAPTURE, STORE; message logging: LOG, WAIT_LOGGED, RELEASE). */
+  void (*update)(struct ft_runtime *rt, const struct ft_update *u,
+                 enum ft_update_stage stage);
+  /* ft_apply_update, for a COMMIT: this rank commits `wave` alone (message
+   * logging). NULL: rank 0 proposes it to the dispatcher, which decides it
+   * for every rank. */
+  void (*commit)(struct ft_runtime *rt, int wave);
+  /* ft_apply_update, for a CHECKPOINT taken at the current safe point:
+   * writes the image of regions[0..n) (the application's; room for
+   * FT_DRIVER_REGIONS more) with the family's own regions, by
+   * ft_checkpoint_write. NULL: the application's regions alone. `clock`:
+   * the update's id. */
+  void (*checkpoint)(struct ft_runtime *rt, int wave, int64_t clock,
+                     struct ft_image_region *regions, size_t n);
+  /* The first safe point after a restart (checkpoint.c), once the
+   * application's regions of `img` are back and rt->safe_points is the
+   * image's: the family reads its regions of the image (ft_image_find)
+   * and puts its state back. Not called for a restart from the beginning
+   * (no image). */
+  void (*restored)(struct ft_runtime *rt, const struct ft_local_image *img);
+  /* Every safe point of a recovering protocol, before the core's timer is
+   * checked. */
+  void (*safe_point)(struct ft_runtime *rt);
+  /* ft_delivery_done (delivery.c): the core said RECORD for this delivery
+   * (peer's message number seq on c): the family keeps its payload. */
+  void (*record)(struct ft_runtime *rt, int peer, int64_t seq,
+                 const struct ft_comm *c, const void *buf, int count,
+                 MPI_Datatype type, const MPI_Status *status);
+  /* The control loop (recovery.c): a control message of a kind the
+   * generic runtime does not know (kinds >= FT_WIRE_STORE). Returns 1 if
+   * the family took it, 0 if it is not one of its kinds (a fatal error). */
+  int (*on_control)(struct ft_runtime *rt, const struct ft_wire *m);
+  /* The control loop, for a core message of the current incarnation,
+   * right before the core steps on it: the family reads what it needs
+   * from it (message logging: LOGGED, counted and traced). */
+  void (*on_core_message)(struct ft_runtime *rt, const struct ft_wire *m);
+  /* A rollback of every rank (recovery.c), before this rank says READY:
+   * drops what the family kept of the abandoned run (copies, channel
+   * state, a replay in progress). */
+  void (*rollback)(struct ft_runtime *rt);
+  /* The settle of a rollback (settle.c): wait (1) for the family's own
+   * sends of the abandoned runs and free them, or (0, reference mode)
+   * forget them. */
+  void (*settle)(struct ft_runtime *rt, int wait);
+  /* Set: a failure restarts the failed rank alone while the others go on
+   * (message logging; its rank commits its checkpoints alone too). The
+   * failed rank's recovery, before main() runs again: the restart loop
+   * calls it below a stack gap as deep as the lost life (recovery.c).
+   * NULL: a failure rolls every rank back to the committed wave. */
+  void (*restart)(struct ft_runtime *rt);
+  /* FAIL (recovery.c): this rank failed; `life` (the message's wave) is
+   * the life it restarts into, which the family records before the
+   * restart (what `life` below returns). */
+  void (*on_fail)(struct ft_runtime *rt, int life);
+  /* The number this rank's image requests and DONE name: its life
+   * (message logging). NULL: image requests name the incarnation, DONE
+   * names 0. */
+  int (*life)(const struct ft_runtime *rt);
+  /* MPI_Finalize (also of a stopped run): waits for the family's sends
+   * still in flight and frees them. */
+  void (*finish)(struct ft_runtime *rt);
+  /* The summary: adds this rank's figures to *f. */
+  void (*figures)(const struct ft_runtime *rt, struct ft_family_figures *f);
 };
+
+/* 1 when a failure restarts the failed rank alone (restart set). */
+static inline int ft_driver_restarts_alone(const struct ft_driver *d) {
+  return d->restart != NULL;
+}
 
 #endif /* FT_DRIVER_H */

@@ -8,7 +8,7 @@
  * rank inside it waits for every member, deaf to control. If a member is taken
  * away by a rollback before it joins, the others wait for ever (issue 13: lu's
  * final MPI_Comm_split, `fail 1 at 0.385`, rank 3 never saw its ROLLBACK; under
- * pessimist rank 3 never answered the restarted rank's resend request).
+ * message logging rank 3 never answered the restarted rank's resend request).
  *
  * So under a recovering protocol a creation first passes a gate: each
  * member tells the parent's rank 0 (the leader) it entered, and waits,
@@ -48,7 +48,7 @@ static void send_decision(struct ft_runtime *rt, int to, uint64_t id, int k,
                       .wave = k,
                       .value = (int64_t)id,
                       .x = {decision}};
-  ft_control_send(to, &m);
+  ft_control_send(rt, to, &m);
 }
 
 static void keep_enter(struct ft_runtime *rt, uint64_t id, int k, int from) {
@@ -86,7 +86,7 @@ static void settle_lost(struct ft_runtime *rt) {
   rt->gate.active = rt->gate.lost = 0;
   if (rt->gate.decision > 0) {
     MPI_Comm made;
-    ft_comm_make_ahead(&rt->gate.call, &made);
+    ft_comm_make_ahead(rt, &rt->gate.call, &made);
   }
 }
 
@@ -98,7 +98,8 @@ static void settle_lost(struct ft_runtime *rt) {
 void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   uint64_t id = (uint64_t)m->value;
   if (m->kind == FT_WIRE_GATE_ENTER &&
-      (rt->stopping || (!rt->ml && m->inc < rt->incarnation)))
+      (rt->stopping ||
+       (!ft_driver_restarts_alone(rt->driver) && m->inc < rt->incarnation)))
     send_decision(rt, m->from, id, m->wave, -1); /* this leader rolled back */
   else if (m->kind == FT_WIRE_GATE_ENTER)
     keep_enter(rt, id, m->wave, m->from);
@@ -113,7 +114,7 @@ void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
 /* The leader: waits until every other member entered, then tells them. */
 static void lead(struct ft_runtime *rt, uint64_t id, int k, int members) {
   while (enters_for(rt, id, k, 0) < members - 1)
-    ft_wait_control(); /* a rollback meanwhile does not return */
+    ft_wait_control(rt); /* a rollback meanwhile does not return */
   enters_for(rt, id, k, 1);
   rt->gate.decision = 1;
 }
@@ -122,14 +123,14 @@ static void lead(struct ft_runtime *rt, uint64_t id, int k, int members) {
  * rolled back: the rollback order is on its way here too. */
 static void follow(struct ft_runtime *rt) {
   while (rt->gate.decision <= 0)
-    ft_wait_control(); /* a rollback meanwhile does not return */
+    ft_wait_control(rt); /* a rollback meanwhile does not return */
 }
 
-int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
-  struct ft_runtime *rt = ft_runtime();
-  struct ft_comm *c = ft_comm_get(call->user);
+int ft_gate_create(struct ft_runtime *rt, const struct ft_gate_call *call,
+                   MPI_Comm *newcomm) {
+  struct ft_comm *c = ft_comm_get(rt, call->user);
   if (!rt->recovering_protocol || c->size == 1 || c->id == 0)
-    return ft_comm_make(call, newcomm);
+    return ft_comm_make(rt, call, newcomm);
   uint64_t id = c->id;
   int k = c->gates + 1, members = c->size, leader = ft_comm_app_rank(c, 0);
   if (call->kind == FT_GATE_CREATE_GROUP) { /* the group's members only */
@@ -137,7 +138,7 @@ int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
     id ^= (uint64_t)(uint32_t)key << 16 | 0x8000000000000000u;
     k = ft_comm_group_made(c, key) + 1;
     if (members <= 1 || leader < 0)
-      return ft_comm_make(call, newcomm);
+      return ft_comm_make(rt, call, newcomm);
   }
   /* Message logging: a restarted rank whose last life entered this very
    * call and whose ENTER still counts (ft_gate_settle kept it). */
@@ -151,14 +152,14 @@ int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
                             .inc = rt->incarnation,
                             .wave = k,
                             .value = (int64_t)id};
-    ft_control_send(leader, &enter);
+    ft_control_send(rt, leader, &enter);
   }
   if (leader == rt->world_rank)
     lead(rt, id, k, members);
   else
     follow(rt);
   rt->gate.active = 0;
-  return ft_comm_make(call, newcomm);
+  return ft_comm_make(rt, call, newcomm);
 }
 
 /* Coordinated protocols: every ENTER this rank holds as a leader is for a
@@ -171,7 +172,8 @@ static void abort_held(struct ft_runtime *rt) {
 }
 
 void ft_gate_settle(struct ft_runtime *rt) {
-  int again = rt->ml && !rt->stopping; /* a next life reaches the call */
+  int again = ft_driver_restarts_alone(rt->driver) &&
+              !rt->stopping; /* a next life reaches the call */
   if (!again)
     abort_held(rt);
   if (!rt->gate.active)
@@ -194,11 +196,11 @@ void ft_gate_settle(struct ft_runtime *rt) {
     return;
   }
   while (rt->gate.decision == 0)
-    ft_wait_control();         /* another rollback meanwhile lands here again */
+    ft_wait_control(rt);       /* another rollback meanwhile lands here again */
   if (rt->gate.decision > 0) { /* the others are inside it: join them */
     MPI_Comm made;
-    ft_comm_make(&rt->gate.call, &made); /* coordinated: abandoned at resume;
-                                            logging: the next life's */
+    ft_comm_make(rt, &rt->gate.call, &made); /* coordinated: abandoned at
+                                            resume; logging: the next life's */
   }
   rt->gate.active = 0;
 }

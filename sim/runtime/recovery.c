@@ -15,7 +15,6 @@
 
 #include "backend.h"
 #include "image.h"
-#include "message_logging/msglog.h"
 #include "runtime.h"
 
 /* The application's entry point, found the way smpirun finds it
@@ -51,8 +50,8 @@ static void defer(struct ft_runtime *rt, const struct ft_wire *m) {
 
 static void deliver_to_core(struct ft_runtime *rt, const struct ft_wire *m) {
   struct ft_event e = ft_event_of_wire(m);
-  if (rt->protocol->family == FT_FAMILY_MESSAGE_LOGGING)
-    ft_ml_on_core_control(rt, m); /* the family reads its own kinds */
+  if (rt->driver->on_core_message) /* the family reads its own kinds */
+    rt->driver->on_core_message(rt, m);
   ft_core_step(rt, &e);
 }
 
@@ -70,8 +69,8 @@ static void on_core_message(struct ft_runtime *rt, const struct ft_wire *m) {
 static void on_fail(struct ft_runtime *rt, const struct ft_wire *m) {
   rt->dead = 1;
   rt->restart_cost_s = m->x[0];
-  if (rt->ml) /* message logging: this rank alone restarts */
-    rt->ml_life = m->wave;
+  if (rt->driver->on_fail) /* the life a rank restarting alone goes to */
+    rt->driver->on_fail(rt, m->wave);
   if (m->inc > rt->incarnation)
     rt->incarnation = m->inc; /* what this rank sent before is now stale */
   ft_rollback_now(rt);
@@ -107,8 +106,8 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
     return;
   rt->finished = 1;
   rt->stopped |= stop;
-  if (!rt->ml) /* the dispatcher decides the commits (pcl) or its
-                   scheduler does (vcl) */
+  if (!rt->driver->commit) /* the dispatcher decided the commits, or its
+                              scheduler did; else each rank counts its own */
     rt->waves_committed = (uint64_t)m->value;
   rt->failures = (struct ft_failure_figures){.failures = m->x[0],
                                              .rollbacks = m->x[1],
@@ -118,8 +117,7 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
     ft_stop_now(rt);
 }
 
-void ft_control_handle(const struct ft_wire *m) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m) {
   switch (m->kind) {
   case FT_WIRE_FAIL:
     on_fail(rt, m);
@@ -139,12 +137,6 @@ void ft_control_handle(const struct ft_wire *m) {
   case FT_WIRE_IMAGE:
     receive_image(rt, m);
     break;
-  case FT_WIRE_REPLAY_COUNT:
-    ft_channel_on_count(rt, m);
-    break;
-  case FT_WIRE_REPLAY:
-    ft_channel_on_message(rt, m);
-    break;
   case FT_WIRE_GATE_ENTER:
   case FT_WIRE_GATE_DECISION:
     ft_gate_on_control(rt, m);
@@ -157,13 +149,10 @@ void ft_control_handle(const struct ft_wire *m) {
   case FT_WIRE_SETTLED:
     ft_settle_on_control(rt, m);
     break;
-  case FT_WIRE_ML_GC:
-  case FT_WIRE_ML_RESEND_REQUEST:
-  case FT_WIRE_ML_RESEND_ANSWER:
-  case FT_WIRE_ML_EVENTS:
-    ft_ml_on_control(rt, m);
-    break;
   default:
+    if (m->kind >= FT_WIRE_STORE && rt->driver->on_control &&
+        rt->driver->on_control(rt, m))
+      break; /* one of the family's kinds */
     if (m->kind >= FT_WIRE_STORE)
       ft_fatal("rank %d: unexpected control message %d from rank %d",
                rt->world_rank, m->kind, m->from);
@@ -178,6 +167,12 @@ void ft_control_handle(const struct ft_wire *m) {
  * received at once, in order, even for an answer to an earlier request
  * (made before another failure interrupted the recovery): skipping one
  * would pair the next answer with stale bytes. */
+/* What an image request names: the incarnation, or the family's life
+ * number (a rank that restarts alone). */
+static int image_life(const struct ft_runtime *rt) {
+  return rt->driver->life ? rt->driver->life(rt) : rt->incarnation;
+}
+
 static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
   int server = m->from;
   size_t size = m->value > 0 ? (size_t)m->value : 0;
@@ -193,7 +188,7 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
             MPI_STATUS_IGNORE);
     ft_backend_padding_done(padding, 1);
   }
-  int asked = rt->ml ? rt->ml_life : rt->incarnation;
+  int asked = image_life(rt);
   if (m->inc != asked || rt->image_offered) {
     free(bytes); /* the answer to an abandoned request */
     return;
@@ -205,13 +200,12 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
 
 int ft_fetch_image(struct ft_runtime *rt, int wave) {
   int server = ft_server_of(rt, rt->world_rank);
-  struct ft_wire ask = {.kind = FT_WIRE_IMAGE_REQUEST,
-                        .wave = wave,
-                        .inc = rt->ml ? rt->ml_life : rt->incarnation};
+  struct ft_wire ask = {
+      .kind = FT_WIRE_IMAGE_REQUEST, .wave = wave, .inc = image_life(rt)};
   rt->image_offered = 0;
-  ft_control_send(server, &ask);
+  ft_control_send(rt, server, &ask);
   while (!rt->image_offered)
-    ft_wait_control();
+    ft_wait_control(rt);
   if (!rt->image_bytes)
     return 0;
   struct ft_local_image *slot = &rt->images[0];
@@ -270,7 +264,6 @@ static void resume(struct ft_runtime *rt) {
   ft_delivery_forget_all(&rt->deliveries);
   ft_settle(rt); /* may not return: another rollback */
   memset(rt->regions, 0, sizeof rt->regions);
-  ft_checkpoint_forget(rt);
   rt->safe_points = 0;
   rt->held = 0;
   rt->at_safe_point = 0; /* a rollback may have left a held safe point */
@@ -295,28 +288,28 @@ static void recover(struct ft_runtime *rt) {
   ft_cut_uploads(rt);
   ft_persist_reset(rt);
   ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
-  if (rt->ml) {
-    ft_ml_restart(rt);
+  if (rt->driver->restart) { /* this rank alone restarts */
+    rt->driver->restart(rt);
     return;
   }
   while (rt->rollback_inc < rt->incarnation) /* a failed rank waits for */
-    ft_wait_control();                       /* the others to notice */
+    ft_wait_control(rt);                     /* the others to notice */
   restore_memory(rt);
-  /* Before READY: no rank replays this incarnation's channel state before
-   * GO, which waits for every READY. */
-  ft_channel_reset_replay(rt);
+  if (rt->driver->rollback)   /* before READY: what the family kept of the */
+    rt->driver->rollback(rt); /* abandoned run */
   struct ft_wire ready = {.kind = FT_WIRE_READY, .inc = rt->incarnation};
-  ft_control_send(ft_dispatcher(rt), &ready);
+  ft_control_send(rt, ft_dispatcher(rt), &ready);
   while (rt->go_inc != rt->incarnation)
-    ft_wait_control();
+    ft_wait_control(rt);
   resume(rt);
 }
 
-/* Under message logging the receives a lost life left posted complete
- * later (ml_ops.c, zombies), writing into their buffers: some were on the
- * lost life's stack, below the restart loop's frame, where the recovery
- * would now run. The recovery runs below a gap as deep as that stack; the
- * gap goes when the recovery returns, every zombie fed (ft_ml_restart), so
+/* When a rank restarts alone (message logging), the receives a lost life
+ * left posted complete later (the family's zombies), writing into their
+ * buffers: some were on the lost life's stack, below the restart loop's
+ * frame, where the recovery would now run. The recovery runs below a gap
+ * as deep as that stack; the gap goes when the recovery returns, every
+ * zombie fed (the driver's restart), so
  * that the next main() starts right below the loop's frame again and the
  * gap stays as deep as one life, whatever the number of failures. */
 static __attribute__((noinline)) void recover_below(struct ft_runtime *rt,
@@ -333,15 +326,15 @@ static __attribute__((noinline)) void recover_below(struct ft_runtime *rt,
 static size_t gap_for(struct ft_runtime *rt, int life_ended) {
   if (life_ended) {
     size_t depth = rt->loop_sp > rt->fail_sp ? rt->loop_sp - rt->fail_sp : 0;
-    rt->ml_gap = depth + 65536;
+    rt->alone_gap = depth + 65536;
   }
-  if (rt->ml_gap > rt->ml_gap_max)
-    rt->ml_gap_max = rt->ml_gap;
-  return rt->ml_gap;
+  if (rt->alone_gap > rt->gap_max)
+    rt->gap_max = rt->alone_gap;
+  return rt->alone_gap;
 }
 
-/* Under pcl and vcl nothing cancels the receives a lost life left posted on
- * the abandoned communicators: they complete in the recovery's settle
+/* When every rank rolls back, nothing cancels the receives a lost life left
+ * posted on the abandoned communicators: they complete in the recovery's settle
  * (settle.c: fed, or when a transfer under way at the failure ends), and
  * write into the lost life's buffers, some on its stack, right below the
  * restart loop's frame, where the recovery and the next life would run
@@ -365,13 +358,13 @@ static size_t zone_for(struct ft_runtime *rt, int life_ended) {
   if (own + 65536 > rt->zone_depth)
     rt->zone_depth = own + 65536;
   rt->zone_gap = rt->zone_gap ? 0 : rt->zone_depth;
-  if (rt->zone_gap > rt->ml_gap_max)
-    rt->ml_gap_max = rt->zone_gap;
+  if (rt->zone_gap > rt->gap_max)
+    rt->gap_max = rt->zone_gap;
   return rt->zone_gap;
 }
 
 /* Recovers, then runs the application, below a gap of `gap` bytes that
- * lasts as long as the life (pcl, vcl: see zone_for). */
+ * lasts as long as the life (a rollback of every rank: see zone_for). */
 static __attribute__((noinline, noreturn)) void run_below(struct ft_runtime *rt,
                                                           size_t gap) {
   volatile char *keep = alloca(gap ? gap : 1);
@@ -395,7 +388,7 @@ static _Noreturn void restart_loop(struct ft_runtime *rt) {
   rt->life_running = 0;
   if (life_ended)
     ft_app_heap_end_life(&rt->heap);
-  if (!rt->ml)
+  if (!ft_driver_restarts_alone(rt->driver))
     run_below(rt, zone_for(rt, life_ended));
   recover_below(rt, gap_for(rt, life_ended));
   rt->life_running = 1;
@@ -415,16 +408,16 @@ _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
  * creation waits for its leader's decision (ft_gate_settle); a leader that
  * stopped first must still read that ENTER to refuse it, so nobody leaves
  * the control channel for the end's collectives before everybody is here
- * (seed 412073 of the soak: vcl, the stop came while rank 1's ENTER was on
- * its way to rank 0, which waited in the end's reduction, rank 1 for the
+ * (seed 412073 of the soak, channel state: the stop came while rank 1's ENTER
+ * was on its way to rank 0, which waited in the end's reduction, rank 1 for the
  * decision). */
 static void wait_all_stopped(struct ft_runtime *rt) {
   struct ft_wire m = {.kind = FT_WIRE_STOPPED, .inc = rt->incarnation};
   for (int r = 0; r < rt->app_ranks; r++)
     if (r != rt->world_rank)
-      ft_control_send(r, &m);
+      ft_control_send(rt, r, &m);
   while (rt->peers_stopped < rt->app_ranks - 1)
-    ft_wait_control(); /* ENTERs are refused: this rank is stopping */
+    ft_wait_control(rt); /* ENTERs are refused: this rank is stopping */
 }
 
 /* The run is stopped (it cannot progress): like a rollback, this rank
@@ -441,10 +434,11 @@ _Noreturn void ft_stop_now(struct ft_runtime *rt) {
 }
 
 void ft_wait_all_finished(struct ft_runtime *rt) {
-  struct ft_wire done = {
-      .kind = FT_WIRE_DONE, .inc = rt->incarnation, .wave = rt->ml_life};
+  struct ft_wire done = {.kind = FT_WIRE_DONE,
+                         .inc = rt->incarnation,
+                         .wave = rt->driver->life ? rt->driver->life(rt) : 0};
   rt->finished = 0;
-  ft_control_send(ft_dispatcher(rt), &done);
+  ft_control_send(rt, ft_dispatcher(rt), &done);
   while (!rt->finished)
-    ft_wait_control();
+    ft_wait_control(rt);
 }

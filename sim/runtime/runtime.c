@@ -9,77 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "message_logging/msglog.h"
 #include "service.h"
-
-/* Per rank: SMPI privatizes this module's globals (see runtime.h). */
-static struct ft_runtime state;
-
-struct ft_runtime *ft_runtime(void) {
-  return &state;
-}
-
-void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
-                 const char *what) {
-  if (need <= *cap)
-    return array;
-  size_t n = *cap ? *cap : 16;
-  while (n < need)
-    n *= 2;
-  void *p = realloc(array, n * size);
-  if (!p)
-    ft_fatal("out of memory for %s", what);
-  *cap = n;
-  return p;
-}
-
-_Noreturn void ft_fatal(const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "ftsim: ");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  ft_backend_abort(2);
-}
-
-void ft_pmpi_check(int rc, const char *call) {
-  if (rc == MPI_SUCCESS)
-    return;
-  char text[MPI_MAX_ERROR_STRING + 1] = "";
-  int len = 0, cls = rc;
-  if (PMPI_Error_class(rc, &cls) != MPI_SUCCESS)
-    cls = rc;
-  if (PMPI_Error_string(rc, text, &len) != MPI_SUCCESS)
-    text[0] = 0;
-  ft_fatal("rank %d: %s returned error %d (class %d%s%s)",
-           ft_runtime()->world_rank, call, rc, cls, text[0] ? ": " : "", text);
-}
-
-/* The families that replace nothing (driver.h): every operation takes the
- * default path. */
-static const struct ft_driver default_driver = {.name = "default"};
-
-/* A table that posts its own requests sets every operation on them. */
-static int driver_complete(const struct ft_driver *d) {
-  if (!d->isend && !d->irecv)
-    return 1;
-  return d->isend && d->irecv && d->wait && d->waitall && d->waitany &&
-         d->waitsome && d->test && d->testall && d->testany && d->testsome &&
-         d->request_free && d->cancel;
-}
-
-/* The driver of the protocol's family, checked (driver.h). */
-static const struct ft_driver *driver_of(enum ft_family family) {
-  const struct ft_driver *d = &default_driver;
-  if (family == FT_FAMILY_MESSAGE_LOGGING)
-    d = &ft_ml_driver;
-  if (!driver_complete(d))
-    ft_fatal("the %s driver posts its own requests but leaves some of "
-             "their completions to the default path (driver.h)",
-             d->name);
-  return d;
-}
 
 /* The options must go together (ft_options_check: a scenario needs a
  * protocol that recovers, which needs a service rank, and message logging
@@ -93,8 +23,7 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
   if (bad)
     FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->recovering_protocol = ft_protocol_recovers(rt->protocol);
-  rt->ml = ft_protocol_restarts_alone(rt->protocol);
-  rt->driver = driver_of(rt->protocol->family);
+  rt->driver = ft_driver_of(rt->protocol->family);
   rt->track_deliveries = rt->recovering_protocol ||
                          ft_daemon_delay(&rt->options, 1) > 0 ||
                          rt->options.trace[0];
@@ -130,8 +59,8 @@ static void start_protocol(struct ft_runtime *rt) {
   if (rt->protocol->init(rt->protocol_state, &config) != 0)
     ft_fatal("protocol %s rejected its configuration (rank %d of %d)",
              rt->protocol->name, config.rank, config.ranks);
-  if (rt->ml)
-    ft_ml_init(&rt->ml_state, rt->world_rank);
+  if (rt->driver->start)
+    rt->driver->start(rt);
 }
 
 /* Splits the world: ranks [0, app_ranks) run the application, the last
@@ -165,7 +94,7 @@ static void split_world(struct ft_runtime *rt) {
 }
 
 static int init_common(int *argc, char ***argv) {
-  struct ft_runtime *rt = &state;
+  struct ft_runtime *rt = ft_runtime();
   rt->argc = argc ? *argc : 0;
   rt->argv = argv ? *argv : NULL;
   for (int i = 0; i < 2; i++)
@@ -189,14 +118,14 @@ static int init_common(int *argc, char ***argv) {
 
 /* After a rollback main() runs again: MPI is already initialised. */
 int MPI_Init(int *argc, char ***argv) {
-  if (state.initialized)
+  if (ft_runtime()->initialized)
     return MPI_SUCCESS;
   int rc = PMPI_Init(argc, argv);
   return rc != MPI_SUCCESS ? rc : init_common(argc, argv);
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-  if (state.initialized) {
+  if (ft_runtime()->initialized) {
     *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     return MPI_SUCCESS;
   }
@@ -217,7 +146,7 @@ struct run_totals {
 /* What abandoned lives leave (app_heap.c, recovery.c): the most
  * application heap one rank held, the bytes freed, the deepest stack gap. */
 static void reduce_memory(const struct ft_runtime *rt, struct run_totals *t) {
-  unsigned long long max[2] = {rt->heap.peak, rt->ml_gap_max}, top[2];
+  unsigned long long max[2] = {rt->heap.peak, rt->gap_max}, top[2];
   unsigned long long freed = rt->heap.released;
   FT_PMPI(Reduce, max, top, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0,
           rt->app_world);
@@ -229,17 +158,20 @@ static void reduce_memory(const struct ft_runtime *rt, struct run_totals *t) {
 
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   struct run_totals t = {0};
+  struct ft_family_figures f = {0};
+  if (rt->driver && rt->driver->figures)
+    rt->driver->figures(rt, &f);
   double start, ends[2] = {end, -rt->start_time}, max[2];
   unsigned long long local[11] = {rt->counters.messages,
                                   rt->counters.bytes,
                                   rt->ckpt_bytes,
-                                  rt->recorded,
-                                  rt->replays + rt->ml_state.channels.resent,
-                                  rt->ml_events,
-                                  rt->ml_el_messages,
-                                  rt->ml_sb_bytes,
-                                  rt->ml_deliveries,
-                                  rt->ml_restarts,
+                                  f.recorded,
+                                  f.replayed,
+                                  f.events,
+                                  f.el_messages,
+                                  f.sb_bytes,
+                                  f.deliveries,
+                                  f.restarts,
                                   rt->waves_committed};
   unsigned long long sum[11];
   int counts[2], flags[2] = {rt->result_reported,
@@ -291,7 +223,9 @@ static void print_summary(const struct ft_runtime *rt,
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, rt->stopped ? "no_progress" : "completed", verified,
          result, t->messages, t->bytes,
-         rt->ml ? t->commits : (unsigned long long)rt->waves_committed,
+         ft_driver_restarts_alone(rt->driver)
+             ? t->commits
+             : (unsigned long long)rt->waves_committed,
          (long long)rt->safe_points, t->ckpt_bytes, f->failures, f->rollbacks,
          f->lost_work_s, f->recovery_s, t->recorded, t->replayed, t->restarts,
          t->events,
@@ -344,7 +278,7 @@ void ft_control_last_barrier(struct ft_runtime *rt) {
 }
 
 int MPI_Finalize(void) {
-  struct ft_runtime *rt = &state;
+  struct ft_runtime *rt = ft_runtime();
   double end = PMPI_Wtime();
   if (rt->recovering_protocol)
     ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
@@ -354,9 +288,8 @@ int MPI_Finalize(void) {
     print_summary(rt, &totals);
     warn_no_safe_point(rt);
   }
-  ft_channel_finish(rt);
-  if (rt->ml)
-    ft_ml_finish_resends(&rt->ml_state.channels);
+  if (rt->driver->finish)
+    rt->driver->finish(rt);
   ft_control_finish_payloads(&rt->ctl);
   ft_comm_drain_abandoned(&rt->comms);
   ft_settle_control(rt); /* every rank is here: what was sent has left */
@@ -385,9 +318,8 @@ _Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
    * ft_comm_drain_abandoned), which come after the drain's all-to-all. */
   ft_settle_control(rt);
   ft_comm_drain_abandoned(&rt->comms);
-  ft_channel_finish(rt);
-  if (rt->ml)
-    ft_ml_finish_resends(&rt->ml_state.channels);
+  if (rt->driver->finish)
+    rt->driver->finish(rt);
   ft_control_finish_payloads(&rt->ctl);
   ft_comm_drain_abandoned(&rt->comms);
   ft_control_last_barrier(rt);
@@ -405,13 +337,13 @@ _Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
 int MPI_Abort(MPI_Comm comm, int errorcode) {
   (void)comm;
   fprintf(stderr, "ftsim: MPI_Abort(%d) called by rank %d\n", errorcode,
-          state.world_rank);
+          ft_runtime()->world_rank);
   ft_backend_abort(errorcode);
 }
 
-void ft_protocol_event(enum ft_event_type type, int peer, int tag,
-                       uint64_t bytes) {
+void ft_protocol_event(struct ft_runtime *rt, enum ft_event_type type, int peer,
+                       int tag, uint64_t bytes) {
   struct ft_event event = {
       .type = type, .peer = peer, .tag = tag, .bytes = bytes};
-  ft_core_step(&state, &event);
+  ft_core_step(rt, &event);
 }

@@ -77,7 +77,9 @@ struct service {
   int stop;
 };
 
-static void send_wire(int dest, struct ft_wire m) { ft_control_send(dest, &m); }
+static void send_wire(int dest, struct ft_wire m) {
+  ft_control_send(ft_runtime(), dest, &m);
+}
 
 /* ---- Transfers ---- */
 
@@ -250,7 +252,7 @@ static void decide_commit(struct service *s, struct dispatcher *d, int wave,
   d->waves++;
   d->committed_wave = wave; /* a rollback ordered from now on restores it */
   d->committed_time = when - s->start;
-  ft_trace_commit(wave, inc);
+  ft_trace_commit(s->rt, wave, inc);
   for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
     send_wire(r, m);
   if (s->serves > 0 && ft_store_commit(s->store, wave, err, sizeof err) != 0)
@@ -425,8 +427,8 @@ static void stop_run(struct service *s, struct dispatcher *d, double now,
         d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
     d->figures.lost_work_s += now - from;
   }
-  if (ft_trace_on())
-    ft_trace_line_(1, "stop", "%s %d", why, d->inc);
+  if (ft_trace_on(s->rt))
+    ft_trace_line_(s->rt, 1, "stop", "%s %d", why, d->inc);
   to_all_ranks(s, final_figures(d));
 }
 
@@ -559,7 +561,7 @@ static void on_commit(struct service *s, const struct ft_wire *m) {
  * many events of the rank are held. */
 static void on_log(struct service *s, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
+  struct ft_logged_event *got = ft_control_payload(s->rt, m, n * sizeof *got);
   struct event_log *l = &s->logs[m->from];
   l->events = ft_reserve(l->events, l->n + n, &l->cap, sizeof *l->events,
                          "an event logger's events");
@@ -580,7 +582,7 @@ static void on_events_request(struct service *s, const struct ft_wire *m) {
   memcpy(copy, l->events, bytes);
   struct ft_wire a = {
       .kind = FT_WIRE_ML_EVENTS, .wave = m->wave, .value = (int64_t)l->n};
-  ft_control_send_payload(m->from, &a, copy, bytes);
+  ft_control_send_payload(s->rt, m->from, &a, copy, bytes);
 }
 
 /* Message logging: a failed rank's restart completed (its image, events
@@ -665,7 +667,7 @@ static void service_round(struct service *s) {
   double next = s->d ? dispatcher_tick(s, s->d) : -1;
   (void)progress_transfers(s);
   if (wait_event(s, 1, next)) {
-    struct ft_wire m = ft_control_take();
+    struct ft_wire m = ft_control_take(s->rt);
     on_message(s, &m);
   }
 }
@@ -755,11 +757,11 @@ void ft_service_shutdown(struct ft_runtime *rt) {
    * dropped, as ft_control_drain does: the run is over. */
   for (;;) {
     FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-    struct ft_wire m = ft_control_take();
+    struct ft_wire m = ft_control_take(rt);
     if (m.kind == FT_WIRE_FINISH && m.from == ft_dispatcher(rt)) {
-      ft_control_handle(&m);
+      ft_control_handle(rt, &m);
       return;
     }
-    ft_control_discard(&m);
+    ft_control_discard(rt, &m);
   }
 }

@@ -1,6 +1,6 @@
-/* Settling an abandoned run (pcl, vcl): at a rollback, every operation the
- * abandoned run left on the application's communicators completes before
- * the heap of the abandoned life is freed, so that SMPI never reads or
+/* Settling an abandoned run (a rollback of every rank): at a rollback, every
+ * operation the abandoned run left on the application's communicators completes
+ * before the heap of the abandoned life is freed, so that SMPI never reads or
  * writes a buffer of a lost run again and nothing of it survives the
  * rollback (issue 13, defect 2: a thousand failures held 2.5 GB).
  *
@@ -21,7 +21,8 @@
  *     left-over empty messages included (each FEED is answered once its
  *     message is sent), is received and dropped;
  *  3. sends: each completes once its receiver took it (a posted receive,
- *     or the receiver's step 2); waited for, with vcl's replayed sends;
+ *     or the receiver's step 2); waited for, with the family's own sends (a
+ * replay's);
  *  4. the abandoned lives' heap is freed; SETTLED tells every other rank,
  *     and a communicator is freed once every rank settled its incarnation.
  *
@@ -35,10 +36,10 @@
 
 /* ---- Requests pending ---- */
 
-void ft_pending_add(MPI_Request req, MPI_Comm comm, int send, int peer,
-                    int tag) {
-  struct ft_runtime *rt = ft_runtime();
-  if (req == MPI_REQUEST_NULL || !rt->recovering_protocol || rt->ml)
+void ft_pending_add(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
+                    int send, int peer, int tag) {
+  if (req == MPI_REQUEST_NULL || !rt->recovering_protocol ||
+      ft_driver_restarts_alone(rt->driver))
     return;
   rt->pending = ft_reserve(rt->pending, rt->n_pending + 1, &rt->cap_pending,
                            sizeof *rt->pending, "pending requests");
@@ -46,8 +47,7 @@ void ft_pending_add(MPI_Request req, MPI_Comm comm, int send, int peer,
       .req = req, .comm = comm, .send = send, .peer = peer, .tag = tag};
 }
 
-void ft_pending_done(MPI_Request req) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
   if (req == MPI_REQUEST_NULL)
     return;
   for (size_t i = rt->n_pending; i-- > 0;)
@@ -81,7 +81,7 @@ static int feed(struct ft_runtime *rt, const struct ft_pending *p) {
   }
   uint64_t id;
   int coll;
-  int sender = ft_comm_abandoned_peer(p->comm, p->peer, &id, &coll);
+  int sender = ft_comm_abandoned_peer(rt, p->comm, p->peer, &id, &coll);
   if (sender < 0)
     return 0;
   struct ft_wire m = {.kind = FT_WIRE_FEED,
@@ -89,7 +89,7 @@ static int feed(struct ft_runtime *rt, const struct ft_pending *p) {
                       .value = (int64_t)id,
                       .x = {coll, me, tag}};
   rt->feeds_asked++;
-  ft_control_send(sender, &m);
+  ft_control_send(rt, sender, &m);
   return 1;
 }
 
@@ -102,13 +102,13 @@ static void settle_receives(struct ft_runtime *rt) {
       continue;
     }
     if (!feed(rt, &p)) { /* left posted: unmatched, nobody sends on it */
-      ft_pending_done(p.req);
+      ft_pending_done(rt, p.req);
       continue;
     }
-    ft_wait_any(1, &p.req, NULL); /* forgets it (control.c) */
+    ft_wait_any(rt, 1, &p.req, NULL); /* forgets it (control.c) */
   }
   while (rt->feeds_done < rt->feeds_asked)
-    ft_wait_control();
+    ft_wait_control(rt);
 }
 
 /* ---- 3. Sends ---- */
@@ -116,16 +116,10 @@ static void settle_receives(struct ft_runtime *rt) {
 static void settle_sends(struct ft_runtime *rt) {
   while (rt->n_pending > 0) {
     MPI_Request req = rt->pending[rt->n_pending - 1].req;
-    ft_wait_any(1, &req, NULL); /* forgets it */
+    ft_wait_any(rt, 1, &req, NULL); /* forgets it */
   }
-  /* vcl's replayed sends (channel_state.c): their buffers are the
-   * runtime's, freed once sent. */
-  while (rt->n_resent > 0) {
-    struct ft_record *r = &rt->resent[rt->n_resent - 1];
-    ft_wait_any(1, &r->req, NULL);
-    free(r->data);
-    rt->n_resent--;
-  }
+  if (rt->driver->settle) /* the family's own sends (a replay's) */
+    rt->driver->settle(rt, 1);
 }
 
 /* ---- 4. Settled ---- */
@@ -152,7 +146,7 @@ static void announce(struct ft_runtime *rt) {
   struct ft_wire m = {.kind = FT_WIRE_SETTLED, .inc = rt->incarnation};
   for (int r = 0; r < rt->app_ranks; r++)
     if (r != rt->world_rank)
-      ft_control_send(r, &m);
+      ft_control_send(rt, r, &m);
   settled(rt)[rt->world_rank] = rt->incarnation;
   free_settled(rt);
 }
@@ -164,7 +158,8 @@ static void announce(struct ft_runtime *rt) {
  * the abandoned communicators are drained and freed at MPI_Finalize. */
 static void forget(struct ft_runtime *rt) {
   rt->n_pending = 0;
-  rt->n_resent = 0; /* their buffers leak */
+  if (rt->driver->settle) /* the family's own sends: their buffers leak */
+    rt->driver->settle(rt, 0);
 }
 
 void ft_settle(struct ft_runtime *rt) {
@@ -190,11 +185,11 @@ void ft_settle(struct ft_runtime *rt) {
 static void on_feed(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->inc != rt->incarnation)
     return;
-  MPI_Comm comm = ft_comm_abandoned_find((uint64_t)m->value, (int)m->x[0]);
+  MPI_Comm comm = ft_comm_abandoned_find(rt, (uint64_t)m->value, (int)m->x[0]);
   if (comm != MPI_COMM_NULL)
     ft_feed_empty(comm, (int)m->x[1], (int)m->x[2]);
   struct ft_wire fed = {.kind = FT_WIRE_FED, .inc = m->inc};
-  ft_control_send(m->from, &fed);
+  ft_control_send(rt, m->from, &fed);
 }
 
 void ft_settle_on_control(struct ft_runtime *rt, const struct ft_wire *m) {

@@ -60,8 +60,14 @@ struct ft_ml_answers {
                                kept until the zombies are fed */
 };
 
-/* All of message logging's module state. */
+/* All of message logging's state. */
 struct ft_ml {
+  int waiting;    /* a send waits for the logger's acks */
+  int64_t clock;  /* the last id the core gave */
+  int life;       /* restarts of this rank so far */
+  int pre_marked; /* the first safe point of the first run passed */
+  uint64_t events, el_messages, sb_bytes, deliveries; /* summary figures */
+  uint64_t restarts;
   struct ft_ml_channels channels;
   struct ft_ml_ops ops;
   struct ft_ml_replay replay;

@@ -1,6 +1,6 @@
-/* Channel state (vcl): the messages a rank received after its checkpoint
- * that their sender sent before its own, kept with the image and replayed
- * after a rollback.
+/* Channel state (vcl's family): the messages a rank received after its
+ * checkpoint that their sender sent before its own, kept with the image and
+ * replayed after a rollback.
  *
  * From pcl-vs-vcl-sc06, section 3: "every message, like m in the figure,
  * received after the local checkpoint and before having received the
@@ -9,7 +9,8 @@
  * the daemon process replays the delivery of the stored messages (5)."
  *
  * Recording: the core says RECORD for a delivery that may be channel state
- * (delivery.c calls ft_channel_record), then STORE names the ranges to keep.
+ * (delivery.c calls the driver's record hook), then STORE names the ranges
+ * to keep.
  *
  * Replay: the rank that recorded a message gives it back to its sender,
  * which sends it again, on the same communicator and tag, before its
@@ -25,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime.h"
+#include "channel_state.h"
 
 enum { RECORD_HEADER = 32 };
 
@@ -46,6 +47,7 @@ static void push_record(struct ft_record **list, size_t *n, size_t *cap,
 void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
                        const struct ft_comm *c, const void *buf, int count,
                        MPI_Datatype type, const MPI_Status *status) {
+  struct ft_cs *cs = &rt->cs;
   int received = 0;
   FT_PMPI(Get_count, status, type, &received);
   if (received == MPI_UNDEFINED || received > count)
@@ -56,8 +58,8 @@ void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
                         .dest = c->rank,
                         .tag = status->MPI_TAG,
                         .req = MPI_REQUEST_NULL};
-  r.data = ft_pack_copy(buf, received, type, c->p2p, &r.bytes);
-  push_record(&rt->records, &rt->n_records, &rt->cap_records, &r);
+  r.data = ft_pack_copy(rt, buf, received, type, c->p2p, &r.bytes);
+  push_record(&cs->records, &cs->n_records, &cs->cap_records, &r);
 }
 
 static int kept(const struct ft_record *r, const struct ft_record_range *keep,
@@ -71,15 +73,16 @@ static int kept(const struct ft_record *r, const struct ft_record_range *keep,
 
 void ft_channel_keep(struct ft_runtime *rt, const struct ft_record_range *keep,
                      size_t n) {
+  struct ft_cs *cs = &rt->cs;
   size_t out = 0;
-  for (size_t i = 0; i < rt->n_records; i++) {
-    if (kept(&rt->records[i], keep, n))
-      rt->records[out++] = rt->records[i];
+  for (size_t i = 0; i < cs->n_records; i++) {
+    if (kept(&cs->records[i], keep, n))
+      cs->records[out++] = cs->records[i];
     else
-      free(rt->records[i].data);
+      free(cs->records[i].data);
   }
-  rt->n_records = out;
-  rt->recorded += out;
+  cs->n_records = out;
+  cs->recorded += out;
   size_t wanted = 0;
   for (size_t i = 0; i < n; i++)
     if (keep[i].last >= keep[i].first)
@@ -90,10 +93,10 @@ void ft_channel_keep(struct ft_runtime *rt, const struct ft_record_range *keep,
              rt->world_rank, out, wanted);
 }
 
-void ft_channel_clear(struct ft_runtime *rt) {
-  for (size_t i = 0; i < rt->n_records; i++)
-    free(rt->records[i].data);
-  rt->n_records = 0;
+void ft_channel_clear(struct ft_cs *cs) {
+  for (size_t i = 0; i < cs->n_records; i++)
+    free(cs->records[i].data);
+  cs->n_records = 0;
 }
 
 /* ---- Serialisation ---- */
@@ -110,18 +113,18 @@ static uint64_t get(const unsigned char **p, int bytes) {
   return v;
 }
 
-size_t ft_channel_size(const struct ft_runtime *rt) {
+size_t ft_channel_size(const struct ft_cs *cs) {
   size_t size = 4;
-  for (size_t i = 0; i < rt->n_records; i++)
-    size += RECORD_HEADER + rt->records[i].bytes;
+  for (size_t i = 0; i < cs->n_records; i++)
+    size += RECORD_HEADER + cs->records[i].bytes;
   return size;
 }
 
-void ft_channel_write(const struct ft_runtime *rt, void *dst) {
+void ft_channel_write(const struct ft_cs *cs, void *dst) {
   unsigned char *p = dst;
-  put(&p, rt->n_records, 4);
-  for (size_t i = 0; i < rt->n_records; i++) {
-    const struct ft_record *r = &rt->records[i];
+  put(&p, cs->n_records, 4);
+  for (size_t i = 0; i < cs->n_records; i++) {
+    const struct ft_record *r = &cs->records[i];
     put(&p, (uint32_t)r->peer, 4);
     put(&p, (uint32_t)r->comm, 4);
     put(&p, (uint32_t)r->dest, 4);
@@ -168,7 +171,7 @@ static size_t parse(struct ft_runtime *rt, const void *region, size_t size,
 /* ---- Replay ---- */
 
 /* Sends the recorded messages of `sender` back to it: a count (even 0),
- * then each message; the payload sends are left in rt->resent. */
+ * then each message; the payload sends are left in rt->cs.resent. */
 static void hand_back(struct ft_runtime *rt, int sender,
                       const struct ft_record *list, size_t n) {
   int64_t count = 0;
@@ -178,7 +181,7 @@ static void hand_back(struct ft_runtime *rt, int sender,
                       .to = sender,
                       .inc = rt->incarnation,
                       .value = count};
-  ft_control_send(sender, &m);
+  ft_control_send(rt, sender, &m);
   for (size_t i = 0; i < n; i++) {
     const struct ft_record *r = &list[i];
     if (r->peer != sender)
@@ -188,29 +191,30 @@ static void hand_back(struct ft_runtime *rt, int sender,
                         .inc = rt->incarnation,
                         .value = (int64_t)r->bytes,
                         .x = {r->comm, r->dest, r->tag}};
-    ft_control_send(sender, &w);
+    ft_control_send(rt, sender, &w);
     struct ft_record copy = *r;
     copy.data = checked_malloc(r->bytes);
     memcpy(copy.data, r->data, r->bytes);
-    push_record(&rt->resent, &rt->n_resent, &rt->cap_resent, &copy);
+    struct ft_cs *cs = &rt->cs;
+    push_record(&cs->resent, &cs->n_resent, &cs->cap_resent, &copy);
     FT_PMPI(Isend, copy.data, (int)copy.bytes, MPI_BYTE, sender, FT_TAG_REPLAY,
-            rt->control, &rt->resent[rt->n_resent - 1].req);
+            rt->control, &cs->resent[cs->n_resent - 1].req);
   }
 }
 
-void ft_channel_reset_replay(struct ft_runtime *rt) {
-  rt->replay_counts = 0;
-  rt->replay_expected = 0;
-  for (size_t i = 0; i < rt->n_to_resend; i++)
-    free(rt->to_resend[i].data);
-  rt->n_to_resend = 0;
+void ft_channel_reset_replay(struct ft_cs *cs) {
+  cs->replay_counts = 0;
+  cs->replay_expected = 0;
+  for (size_t i = 0; i < cs->n_to_resend; i++)
+    free(cs->to_resend[i].data);
+  cs->n_to_resend = 0;
 }
 
 void ft_channel_on_count(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->inc != rt->incarnation)
     return;
-  rt->replay_counts++;
-  rt->replay_expected += m->value;
+  rt->cs.replay_counts++;
+  rt->cs.replay_expected += m->value;
 }
 
 /* A message this rank sent before its checkpoint and its receiver recorded:
@@ -231,22 +235,24 @@ void ft_channel_on_message(struct ft_runtime *rt, const struct ft_wire *m) {
     free(r.data); /* from an abandoned restore */
     return;
   }
-  push_record(&rt->to_resend, &rt->n_to_resend, &rt->cap_to_resend, &r);
+  struct ft_cs *cs = &rt->cs;
+  push_record(&cs->to_resend, &cs->n_to_resend, &cs->cap_to_resend, &r);
 }
 
 /* Sends again, as the application did, a message its receiver recorded,
  * and tells the core (the receiver counts it as a delivery). */
 static void resend(struct ft_runtime *rt, struct ft_record *r) {
-  struct ft_comm *c = ft_comm_named(r->comm);
+  struct ft_comm *c = ft_comm_named(rt, r->comm);
   if (!c)
     ft_fatal("rank %d: replay on communicator %d, which the restarted "
              "application has not created",
              rt->world_rank, r->comm);
-  ft_protocol_event(FT_EVENT_APP_SEND, r->peer, r->tag, r->bytes);
-  ft_trace_resend(r);
-  push_record(&rt->resent, &rt->n_resent, &rt->cap_resent, r);
+  ft_protocol_event(rt, FT_EVENT_APP_SEND, r->peer, r->tag, r->bytes);
+  ft_trace_resend(rt, r->comm, r->peer, r->tag, r->bytes);
+  struct ft_cs *cs = &rt->cs;
+  push_record(&cs->resent, &cs->n_resent, &cs->cap_resent, r);
   FT_PMPI(Isend, r->data, (int)r->bytes, MPI_PACKED, r->dest, r->tag, c->p2p,
-          &rt->resent[rt->n_resent - 1].req);
+          &cs->resent[cs->n_resent - 1].req);
 }
 
 void ft_channel_replay(struct ft_runtime *rt, const void *region, size_t size) {
@@ -256,19 +262,34 @@ void ft_channel_replay(struct ft_runtime *rt, const void *region, size_t size) {
     if (peer != rt->world_rank)
       hand_back(rt, peer, list, n);
   free(list);
-  while (rt->replay_counts < rt->app_ranks - 1 ||
-         (int64_t)rt->n_to_resend < rt->replay_expected)
-    ft_wait_control();
-  for (size_t i = 0; i < rt->n_to_resend; i++)
-    resend(rt, &rt->to_resend[i]); /* the payload now belongs to resent */
-  rt->n_to_resend = 0;
-  rt->replays += n;
+  struct ft_cs *cs = &rt->cs;
+  while (cs->replay_counts < rt->app_ranks - 1 ||
+         (int64_t)cs->n_to_resend < cs->replay_expected)
+    ft_wait_control(rt);
+  for (size_t i = 0; i < cs->n_to_resend; i++)
+    resend(rt, &cs->to_resend[i]); /* the payload now belongs to resent */
+  cs->n_to_resend = 0;
+  cs->replays += n;
 }
 
 void ft_channel_finish(struct ft_runtime *rt) {
-  for (size_t i = 0; i < rt->n_resent; i++) {
-    FT_PMPI(Wait, &rt->resent[i].req, MPI_STATUS_IGNORE);
-    free(rt->resent[i].data);
+  struct ft_cs *cs = &rt->cs;
+  for (size_t i = 0; i < cs->n_resent; i++) {
+    FT_PMPI(Wait, &cs->resent[i].req, MPI_STATUS_IGNORE);
+    free(cs->resent[i].data);
   }
-  rt->n_resent = 0;
+  cs->n_resent = 0;
+}
+
+/* From settle.c: the replayed sends' buffers are the runtime's, freed once
+ * sent; in reference mode they are forgotten (their buffers leak). */
+void ft_channel_settle(struct ft_runtime *rt, int wait) {
+  struct ft_cs *cs = &rt->cs;
+  while (wait && cs->n_resent > 0) {
+    struct ft_record *r = &cs->resent[cs->n_resent - 1];
+    ft_wait_any(rt, 1, &r->req, NULL);
+    free(r->data);
+    cs->n_resent--;
+  }
+  cs->n_resent = 0;
 }
