@@ -25,6 +25,7 @@
 
 struct ft_runtime;
 struct ft_comm;
+struct ft_service_role;
 
 struct ft_driver {
   const char *name; /* the family's, for messages */
@@ -57,6 +58,9 @@ struct ft_driver {
    * is not MPI_REQUEST_NULL nor persistent (persist.c had it first). */
   int (*request_free)(struct ft_runtime *rt, MPI_Request *req);
   int (*cancel)(struct ft_runtime *rt, MPI_Request *req);
+  /* The part the family's service ranks play besides the generic
+   * dispatcher and checkpoint servers (service_role.h), or NULL: none. */
+  const struct ft_service_role *service;
 };
 
 #endif /* FT_DRIVER_H */

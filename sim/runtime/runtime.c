@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "channel_state/cs_driver.h"
 #include "message_logging/msglog.h"
 #include "service.h"
 
@@ -74,6 +75,8 @@ static const struct ft_driver *driver_of(enum ft_family family) {
   const struct ft_driver *d = &default_driver;
   if (family == FT_FAMILY_MESSAGE_LOGGING)
     d = &ft_ml_driver;
+  if (family == FT_FAMILY_CHANNEL_STATE)
+    d = &ft_cs_driver;
   if (!driver_complete(d))
     ft_fatal("the %s driver posts its own requests but leaves some of "
              "their completions to the default path (driver.h)",
