@@ -18,7 +18,6 @@
 
 #include "backend.h"
 #include "image_store.h"
-#include "pessimist/pessimist.h"
 #include "scenario.h"
 #include "service_role.h"
 
@@ -29,12 +28,6 @@ struct transfer {
   size_t size;
   MPI_Request req;
   void *padding;
-};
-
-/* The events of one application rank, on its event logger. */
-struct event_log {
-  struct ft_logged_event *events;
-  size_t n, cap;
 };
 
 struct dispatcher {
@@ -50,11 +43,6 @@ struct dispatcher {
   int64_t waves;             /* waves it committed */
   struct ft_service_run run; /* incarnation, DONEs, stall, figures: shared
                                 with the role */
-  /* Message logging: a failed rank restarts alone. */
-  int *life;     /* per rank: restarts so far */
-  int *restored; /* per rank: the newest checkpoint a restart restored (0:
-                    the beginning), -1 before its first restart */
-  char *is_done; /* per rank: DONE of its current life in */
 };
 
 struct service {
@@ -66,10 +54,9 @@ struct service {
   MPI_Request **waited; /* the control receive, then the transfers' */
   size_t cap_waited;
   struct ft_waiter *waiter;
-  int inc;                /* the latest incarnation this server heard of */
-  int serves;             /* application ranks mapped to this server */
-  struct dispatcher *d;   /* service 0 only */
-  struct event_log *logs; /* an event logger: one per application rank */
+  int inc;              /* the latest incarnation this server heard of */
+  int serves;           /* application ranks mapped to this server */
+  struct dispatcher *d; /* service 0 only */
   const struct ft_service_role *role; /* the family's, or NULL */
   void *role_state;                   /* its state here, or NULL: no part */
   struct ft_service_env env;          /* what the role is told */
@@ -277,21 +264,6 @@ static void load_scenario(struct service *s, struct dispatcher *d) {
   d->recovering_since = -1;
 }
 
-/* Message logging: the victim alone restarts, after the detection latency
- * and its restart cost; the others go on. */
-static void inject_alone(struct dispatcher *d) {
-  int v = d->next.rank;
-  d->life[v]++;
-  if (d->is_done[v]) {
-    d->is_done[v] = 0;
-    d->run.done--;
-  }
-  send_wire(v, (struct ft_wire){
-                   .kind = FT_WIRE_FAIL,
-                   .wave = d->life[v],
-                   .x = {d->scenario.detection_s + d->scenario.restart_s}});
-}
-
 /* The failure of d->next, the generic way: the victim stops now, the
  * others learn of it after the detection latency and roll back. */
 static void inject(struct dispatcher *d, double now) {
@@ -338,7 +310,9 @@ static struct ft_wire final_figures(const struct dispatcher *d);
 
 /* Whether a failure rolls every rank back (the generic path), or the role
  * handles it (service_role.h, fail). */
-static int rolls_back(const struct service *s) { return !s->d->life; }
+static int rolls_back(const struct service *s) {
+  return !s->role_state || !s->role->fail;
+}
 
 static void to_all_ranks(struct service *s, struct ft_wire m) {
   for (int r = 0; r < s->rt->app_ranks; r++)
@@ -383,7 +357,7 @@ static void failure_due(struct service *s, struct dispatcher *d, double now) {
   if (rolls_back(s))
     inject(d, now);
   else
-    inject_alone(d);
+    s->role->fail(s->role_state, &s->env, &d->run, d->next.rank);
   d->has_next = ft_failures_next(&d->stream, &d->next);
 }
 
@@ -459,12 +433,9 @@ static struct ft_wire final_figures(const struct dispatcher *d) {
 
 static void on_done(struct service *s, struct dispatcher *d,
                     const struct ft_wire *m) {
-  if (d->life) { /* message logging: per rank, of its current life */
-    if (m->wave != d->life[m->from] || d->is_done[m->from])
-      return;
-    d->is_done[m->from] = 1;
-    d->run.stall = 0; /* progress: a rank finished its life */
-  }
+  if (s->role_state && s->role->done &&
+      !s->role->done(s->role_state, &d->run, m))
+    return;
   if (m->inc != d->run.inc || d->rollback_due || d->finished ||
       ++d->run.done < s->rt->app_ranks)
     return;
@@ -503,55 +474,6 @@ static void on_commit(struct service *s, const struct ft_wire *m) {
     ft_fatal("checkpoint server %d: %s", s->index, err);
 }
 
-/* ---- Event logger (message logging) ---- */
-
-/* "a transactional acknowledgement protocol to ensure that every event is
- * safely logged" (pessimist-openmpi-v, section 3.2): the answer says how
- * many events of the rank are held. */
-static void on_log(struct service *s, const struct ft_wire *m) {
-  size_t n = (size_t)m->value;
-  struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
-  struct event_log *l = &s->logs[m->from];
-  l->events = ft_reserve(l->events, l->n + n, &l->cap, sizeof *l->events,
-                         "an event logger's events");
-  memcpy(l->events + l->n, got, n * sizeof *got);
-  l->n += n;
-  free(got);
-  send_wire(m->from, (struct ft_wire){.kind = FT_ML_CONTROL_LOGGED,
-                                      .to = m->from,
-                                      .value = (int64_t)l->n});
-}
-
-static void on_events_request(struct service *s, const struct ft_wire *m) {
-  const struct event_log *l = &s->logs[m->from];
-  size_t bytes = l->n * sizeof *l->events;
-  void *copy = malloc(bytes ? bytes : 1);
-  if (!copy)
-    ft_fatal("event logger: out of memory");
-  memcpy(copy, l->events, bytes);
-  struct ft_wire a = {
-      .kind = FT_WIRE_ML_EVENTS, .wave = m->wave, .value = (int64_t)l->n};
-  ft_control_send_payload(m->from, &a, copy, bytes);
-}
-
-/* Message logging: a failed rank's restart completed (its image, events
- * and the messages to replay are in): the progress stall_failures waits
- * for, since the other ranks never roll back. */
-static void on_restarted(struct dispatcher *d, const struct ft_wire *m) {
-  if (!d || !d->life || m->wave != d->life[m->from] || d->run.stopped)
-    return;
-  /* Progress only if this rank restored a newer checkpoint than at its
-   * last restart: restarting from the same one again and again is the
-   * message-logging livelock (v2, bt on 1 rank, 4 MB images, a failure
-   * every ms: a checkpoint never committed, 4,888 restarts from it). */
-  if (m->value > d->restored[m->from]) {
-    d->restored[m->from] = (int)m->value;
-    d->run.stall = 0;
-  }
-  d->run.figures.lost_work_s += m->x[0];
-  d->run.figures.recovery_s += m->x[1];
-}
-
 static void on_commit_rank(struct service *s, const struct ft_wire *m) {
   char err[512];
   if (ft_store_commit_rank(s->store, m->from, m->wave, err, sizeof err) != 0)
@@ -571,15 +493,6 @@ static void role_control(struct service *s, const struct ft_wire *m) {
 
 static void on_message(struct service *s, const struct ft_wire *m) {
   switch (m->kind) {
-  case FT_WIRE_ML_LOG:
-    on_log(s, m);
-    break;
-  case FT_WIRE_ML_EVENTS_REQUEST:
-    on_events_request(s, m);
-    break;
-  case FT_WIRE_ML_RESTARTED:
-    on_restarted(s->d, m);
-    break;
   case FT_WIRE_COMMIT_RANK:
     on_commit_rank(s, m);
     break;
@@ -654,28 +567,6 @@ static void start_role(struct service *s) {
   s->role_state = s->role ? s->role->start(&s->env) : NULL;
 }
 
-/* Message logging: the dispatcher's lives of each rank, and the events of
- * an event logger (the last event_loggers service ranks). */
-static void start_message_logging(struct service *s) {
-  struct ft_runtime *rt = s->rt;
-  if (!rt->protocol->restarts_alone)
-    return;
-  if (s->d) {
-    s->d->life = calloc((size_t)rt->app_ranks, sizeof *s->d->life);
-    s->d->restored = malloc((size_t)rt->app_ranks * sizeof *s->d->restored);
-    s->d->is_done = calloc((size_t)rt->app_ranks, 1);
-    if (!s->d->life || !s->d->restored || !s->d->is_done)
-      ft_fatal("dispatcher: out of memory");
-    for (int r = 0; r < rt->app_ranks; r++)
-      s->d->restored[r] = -1;
-  }
-  if (s->index >= rt->servers - rt->options.event_loggers) {
-    s->logs = calloc((size_t)rt->app_ranks, sizeof *s->logs);
-    if (!s->logs)
-      ft_fatal("event logger: out of memory");
-  }
-}
-
 /* The run is over: settles the control channel, finishes the transfers and
  * frees everything. */
 static void close_service(struct service *s) {
@@ -694,15 +585,8 @@ static void close_service(struct service *s) {
   ft_store_destroy(s->store);
   if (s->role_state)
     s->role->stop(s->role_state);
-  for (int r = 0; s->logs && r < rt->app_ranks; r++)
-    free(s->logs[r].events);
-  free(s->logs);
-  if (s->d) {
+  if (s->d)
     ft_scenario_free(&s->d->scenario);
-    free(s->d->life);
-    free(s->d->restored);
-    free(s->d->is_done);
-  }
   free(s->transfers);
   free(s->waited);
 }
@@ -719,7 +603,6 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     load_scenario(&s, &d);
   }
   start_role(&s);
-  start_message_logging(&s);
   s.waiter = ft_backend_waiter_create();
   ft_control_start(rt);
   while (!s.stop)

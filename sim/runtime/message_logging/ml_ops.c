@@ -706,4 +706,5 @@ const struct ft_driver ft_ml_driver = {
     .probe = ft_ml_probe,
     .request_free = ft_ml_request_free,
     .cancel = ft_ml_cancel,
+    .service = &ft_ml_service,
 };

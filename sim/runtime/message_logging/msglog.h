@@ -44,6 +44,7 @@
 
 #include "runtime/driver.h"
 #include "runtime/runtime.h"
+#include "runtime/service_role.h"
 
 /* The image region of the message-logging state (clock, counts, log). */
 enum { FT_ML_REGION = FT_MAX_REGIONS + 1 };
@@ -215,6 +216,13 @@ void ft_ml_wait_zombies(struct ft_ml *ml);
 /* Message logging's driver (driver.h): every point-to-point operation,
  * completion and probe above. */
 extern const struct ft_driver ft_ml_driver;
+
+/* ---- Service side (event_logger.c) ---- */
+
+/* Message logging's service role (service_role.h): the event loggers on
+ * the last options.event_loggers service ranks, and on the dispatcher the
+ * restart of a failed rank alone (no rollback is ever ordered). */
+extern const struct ft_service_role ft_ml_service;
 
 /* ---- Restart (ml_restart.c) ---- */
 
