@@ -56,7 +56,7 @@ void ft_channel_record(struct ft_runtime *rt, int peer, int64_t seq,
                         .dest = c->rank,
                         .tag = status->MPI_TAG,
                         .req = MPI_REQUEST_NULL};
-  r.data = ft_pack_copy(buf, received, type, c->p2p, &r.bytes);
+  r.data = ft_pack_copy(rt, buf, received, type, c->p2p, &r.bytes);
   push_record(&rt->records, &rt->n_records, &rt->cap_records, &r);
 }
 
@@ -178,7 +178,7 @@ static void hand_back(struct ft_runtime *rt, int sender,
                       .to = sender,
                       .inc = rt->incarnation,
                       .value = count};
-  ft_control_send(sender, &m);
+  ft_control_send(rt, sender, &m);
   for (size_t i = 0; i < n; i++) {
     const struct ft_record *r = &list[i];
     if (r->peer != sender)
@@ -188,7 +188,7 @@ static void hand_back(struct ft_runtime *rt, int sender,
                         .inc = rt->incarnation,
                         .value = (int64_t)r->bytes,
                         .x = {r->comm, r->dest, r->tag}};
-    ft_control_send(sender, &w);
+    ft_control_send(rt, sender, &w);
     struct ft_record copy = *r;
     copy.data = checked_malloc(r->bytes);
     memcpy(copy.data, r->data, r->bytes);
@@ -237,13 +237,13 @@ void ft_channel_on_message(struct ft_runtime *rt, const struct ft_wire *m) {
 /* Sends again, as the application did, a message its receiver recorded,
  * and tells the core (the receiver counts it as a delivery). */
 static void resend(struct ft_runtime *rt, struct ft_record *r) {
-  struct ft_comm *c = ft_comm_named(r->comm);
+  struct ft_comm *c = ft_comm_named(rt, r->comm);
   if (!c)
     ft_fatal("rank %d: replay on communicator %d, which the restarted "
              "application has not created",
              rt->world_rank, r->comm);
-  ft_protocol_event(FT_EVENT_APP_SEND, r->peer, r->tag, r->bytes);
-  ft_trace_resend(r);
+  ft_protocol_event(rt, FT_EVENT_APP_SEND, r->peer, r->tag, r->bytes);
+  ft_trace_resend(rt, r);
   push_record(&rt->resent, &rt->n_resent, &rt->cap_resent, r);
   FT_PMPI(Isend, r->data, (int)r->bytes, MPI_PACKED, r->dest, r->tag, c->p2p,
           &rt->resent[rt->n_resent - 1].req);
@@ -258,7 +258,7 @@ void ft_channel_replay(struct ft_runtime *rt, const void *region, size_t size) {
   free(list);
   while (rt->replay_counts < rt->app_ranks - 1 ||
          (int64_t)rt->n_to_resend < rt->replay_expected)
-    ft_wait_control();
+    ft_wait_control(rt);
   for (size_t i = 0; i < rt->n_to_resend; i++)
     resend(rt, &rt->to_resend[i]); /* the payload now belongs to resent */
   rt->n_to_resend = 0;

@@ -80,7 +80,7 @@ static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
                       .inc = rt->incarnation,
                       .value = (int64_t)slot->size,
                       .x = {padding, (double)seq}};
-  ft_control_send(server, &m);
+  ft_control_send(rt, server, &m);
   FT_PMPI(Isend, slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
           rt->control, &slot->upload);
   slot->padding = ft_backend_padding_send(rt->world_rank, server, seq, padding);
@@ -208,7 +208,7 @@ static void take_checkpoint(struct ft_runtime *rt, int wave, int64_t clock) {
       ft_fatal("rank %d: out of memory for its message-logging state",
                rt->world_rank);
     ft_ml_region_write(mc, ml, clock, ft_backend_now());
-    ft_ml_mark_checkpoint(mc, wave);
+    ft_ml_mark_checkpoint(rt, mc, wave);
     regions[n++] =
         (struct ft_image_region){.id = FT_ML_REGION, .ptr = ml, .bytes = bytes};
     regions[n++] = (struct ft_image_region){
@@ -271,7 +271,7 @@ static void commit(struct ft_runtime *rt, int wave) {
                       .wave = wave,
                       .inc = rt->incarnation,
                       .x = {mine ? mine->time : ft_backend_now()}};
-  ft_control_send(rt->app_ranks, &m); /* counted where decided */
+  ft_control_send(rt, rt->app_ranks, &m); /* counted where decided */
 }
 
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
@@ -282,7 +282,7 @@ void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
     capture(rt, u->wave, u->index);
   for (size_t i = 0; i < u->n_sends; i++) {
     struct ft_wire m = ft_wire_of_control(&u->sends[i], rt->incarnation);
-    ft_control_send(m.to, &m); /* application ranks are world ranks */
+    ft_control_send(rt, m.to, &m); /* application ranks are world ranks */
   }
   if (u->flags & FT_UPDATE_LOG)
     ft_ml_ship(rt, u->events, u->n_events);
@@ -364,7 +364,7 @@ int ft_safe_point(struct ft_runtime *rt) {
   rt->at_safe_point = 1; /* the application stands here: see capture() */
   ft_core_step(rt, &e);
   while (rt->held)
-    ft_wait_control();
+    ft_wait_control(rt);
   rt->at_safe_point = 0;
   return FT_SNAPSHOT_CONTINUE;
 }

@@ -80,7 +80,8 @@ static int real_rank(int v, int root, int size) { return (v + root) % size; }
 /* ---- Barrier and broadcast ---- */
 
 static int barrier_call(MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   char s = 0, r;
   for (int k = 1; k < c->size; k <<= 1)
     ft_pmpi_check(ft_sendrecv_internal(
@@ -92,10 +93,11 @@ static int barrier_call(MPI_Comm comm) {
 
 static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
                        struct ft_comm *c) {
+  struct ft_runtime *rt = ft_runtime();
   int v = vrank(c->rank, root, c->size), mask = 1;
   while (mask < c->size) { /* receive from the parent, if any */
     if (v & mask) {
-      ft_pmpi_check(ft_recv_internal(buf, count, type,
+      ft_pmpi_check(ft_recv_internal(rt, buf, count, type,
                                      real_rank(v - mask, root, c->size),
                                      TAG_BCAST, c->coll, MPI_STATUS_IGNORE),
                     "MPI_Recv");
@@ -113,7 +115,8 @@ static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
 
 static int bcast_call(void *buf, int count, MPI_Datatype type, int root,
                       MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   bcast_tree(buf, count, type, root, c);
@@ -132,6 +135,7 @@ static int commutative(MPI_Op op) {
  * at the root, the result. Commutative operations only. */
 static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
                         int root, struct ft_comm *c) {
+  struct ft_runtime *rt = ft_runtime();
   void *base, *tmp = scratch(count, type, &base);
   int v = vrank(c->rank, root, c->size);
   for (int mask = 1; mask < c->size; mask <<= 1) {
@@ -143,7 +147,7 @@ static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
       break;
     }
     if (v + mask < c->size) {
-      ft_pmpi_check(ft_recv_internal(tmp, count, type,
+      ft_pmpi_check(ft_recv_internal(rt, tmp, count, type,
                                      real_rank(v + mask, root, c->size),
                                      TAG_REDUCE, c->coll, MPI_STATUS_IGNORE),
                     "MPI_Recv");
@@ -157,6 +161,7 @@ static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
  * the root computes ((x0 op x1) op x2) ... */
 static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
                            int root, struct ft_comm *c) {
+  struct ft_runtime *rt = ft_runtime();
   if (c->rank != root) {
     ft_pmpi_check(ft_send_internal(acc, count, type, root, TAG_REDUCE, c->coll),
                   "MPI_Send");
@@ -167,8 +172,8 @@ static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
   for (int r = 0; r < c->size; r++) {
     void *x = r == root ? acc : tmp;
     if (r != root)
-      ft_pmpi_check(ft_recv_internal(tmp, count, type, r, TAG_REDUCE, c->coll,
-                                     MPI_STATUS_IGNORE),
+      ft_pmpi_check(ft_recv_internal(rt, tmp, count, type, r, TAG_REDUCE,
+                                     c->coll, MPI_STATUS_IGNORE),
                     "MPI_Recv");
     if (r > 0)
       FT_PMPI(Reduce_local, left, x, count, type, op); /* x = left op x */
@@ -189,7 +194,8 @@ static void reduce_any(void *acc, int count, MPI_Datatype type, MPI_Op op,
 
 static int reduce_call(const void *sbuf, void *rbuf, int count,
                        MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   void *base = NULL, *acc = rbuf;
@@ -207,6 +213,7 @@ static int reduce_call(const void *sbuf, void *rbuf, int count,
  * the same two partial results at every step, so all end bit-identical. */
 static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
                                MPI_Op op, struct ft_comm *c) {
+  struct ft_runtime *rt = ft_runtime();
   int pof2 = 1, r = c->rank;
   while (pof2 * 2 <= c->size)
     pof2 *= 2;
@@ -218,7 +225,7 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
         ft_send_internal(acc, count, type, r + 1, TAG_ALLREDUCE, c->coll),
         "MPI_Send");
   if (r < 2 * rem && r % 2 == 1) {
-    ft_pmpi_check(ft_recv_internal(tmp, count, type, r - 1, TAG_ALLREDUCE,
+    ft_pmpi_check(ft_recv_internal(rt, tmp, count, type, r - 1, TAG_ALLREDUCE,
                                    c->coll, MPI_STATUS_IGNORE),
                   "MPI_Recv");
     FT_PMPI(Reduce_local, tmp, acc, count, type, op);
@@ -236,7 +243,7 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
         ft_send_internal(acc, count, type, r - 1, TAG_ALLREDUCE, c->coll),
         "MPI_Send");
   if (r < 2 * rem && r % 2 == 0)
-    ft_pmpi_check(ft_recv_internal(acc, count, type, r + 1, TAG_ALLREDUCE,
+    ft_pmpi_check(ft_recv_internal(rt, acc, count, type, r + 1, TAG_ALLREDUCE,
                                    c->coll, MPI_STATUS_IGNORE),
                   "MPI_Recv");
   free(base);
@@ -244,7 +251,8 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
 
 static int allreduce_call(const void *sbuf, void *rbuf, int count,
                           MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   if (sbuf != MPI_IN_PLACE)
     copy(rbuf, sbuf, count, type);
   if (commutative(op)) {
@@ -261,6 +269,7 @@ static int allreduce_call(const void *sbuf, void *rbuf, int count,
 /* Receives every other rank's block at the root (irecv all, then wait). */
 static void gather_at_root(void *rbuf, const int counts[], const int displs[],
                            MPI_Datatype rtype, struct ft_comm *c) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request *reqs = malloc((size_t)c->size * sizeof *reqs);
   if (!reqs)
     ft_fatal("out of memory in a gather");
@@ -271,10 +280,10 @@ static void gather_at_root(void *rbuf, const int counts[], const int displs[],
       ft_pmpi_check(ft_irecv_internal(at(rbuf, displs[r], rtype), counts[r],
                                       rtype, r, TAG_GATHER, c->coll, &reqs[r]),
                     "MPI_Irecv");
-  ft_pmpi_check(ft_waitall_internal(c->size, reqs, MPI_STATUSES_IGNORE),
+  ft_pmpi_check(ft_waitall_internal(rt, c->size, reqs, MPI_STATUSES_IGNORE),
                 "MPI_Waitall");
-  for (int r = 0; ft_trace_on() && !ft_runtime()->ml && r < c->size; r++)
-    ft_trace_coll_delivery(c->coll, r == c->rank ? MPI_PROC_NULL : r,
+  for (int r = 0; ft_trace_on(rt) && !ft_runtime()->ml && r < c->size; r++)
+    ft_trace_coll_delivery(rt, c->coll, r == c->rank ? MPI_PROC_NULL : r,
                            TAG_GATHER);
   free(reqs);
 }
@@ -312,14 +321,16 @@ static void regular(int count, int size, int **counts, int **displs) {
 static int gatherv_call(const void *sbuf, int scount, MPI_Datatype stype,
                         void *rbuf, const int counts[], const int displs[],
                         MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   return gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root,
-                     ft_comm_get(comm));
+                     ft_comm_get(rt, comm));
 }
 
 static int gather_call(const void *sbuf, int scount, MPI_Datatype stype,
                        void *rbuf, int rcount, MPI_Datatype rtype, int root,
                        MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
   int rc =
@@ -333,10 +344,11 @@ static int scatterv_any(const void *sbuf, const int counts[],
                         const int displs[], MPI_Datatype stype, void *rbuf,
                         int rcount, MPI_Datatype rtype, int root,
                         struct ft_comm *c) {
+  struct ft_runtime *rt = ft_runtime();
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   if (c->rank != root) {
-    ft_pmpi_check(ft_recv_internal(rbuf, rcount, rtype, root, TAG_SCATTER,
+    ft_pmpi_check(ft_recv_internal(rt, rbuf, rcount, rtype, root, TAG_SCATTER,
                                    c->coll, MPI_STATUS_IGNORE),
                   "MPI_Recv");
     return MPI_SUCCESS;
@@ -356,14 +368,16 @@ static int scatterv_call(const void *sbuf, const int counts[],
                          const int displs[], MPI_Datatype stype, void *rbuf,
                          int rcount, MPI_Datatype rtype, int root,
                          MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   return scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype, root,
-                      ft_comm_get(comm));
+                      ft_comm_get(rt, comm));
 }
 
 static int scatter_call(const void *sbuf, int scount, MPI_Datatype stype,
                         void *rbuf, int rcount, MPI_Datatype rtype, int root,
                         MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(scount, c->size, &counts, &displs);
   int rc =
@@ -395,15 +409,17 @@ static void allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype,
 static int allgatherv_call(const void *sbuf, int scount, MPI_Datatype stype,
                            void *rbuf, const int counts[], const int displs[],
                            MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   allgatherv_ring(sbuf, scount, stype, rbuf, counts, displs, rtype,
-                  ft_comm_get(comm));
+                  ft_comm_get(rt, comm));
   return MPI_SUCCESS;
 }
 
 static int allgather_call(const void *sbuf, int scount, MPI_Datatype stype,
                           void *rbuf, int rcount, MPI_Datatype rtype,
                           MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
   allgatherv_ring(sbuf, scount, stype, rbuf, counts, displs, rtype, c);
@@ -440,6 +456,7 @@ static void **in_place_blocks(void *rbuf, const int rcounts[],
                               const int rdispls[], MPI_Datatype rtype,
                               const MPI_Datatype rtypes[], struct ft_comm *c,
                               int bytes[]) {
+  struct ft_runtime *rt = ft_runtime();
   void **blocks = calloc((size_t)c->size, sizeof *blocks);
   if (!blocks)
     ft_fatal("out of memory in an all-to-all with MPI_IN_PLACE");
@@ -447,7 +464,7 @@ static void **in_place_blocks(void *rbuf, const int rcounts[],
     size_t packed;
     const void *at_i =
         rtypes ? (const char *)rbuf + rdispls[i] : at(rbuf, rdispls[i], rtype);
-    blocks[i] = ft_pack_copy(at_i, rcounts[i], rtypes ? rtypes[i] : rtype,
+    blocks[i] = ft_pack_copy(rt, at_i, rcounts[i], rtypes ? rtypes[i] : rtype,
                              c->coll, &packed);
     bytes[i] = (int)packed; /* at most INT_MAX (ft_pack_copy) */
   }
@@ -488,17 +505,19 @@ static int alltoallv_call(const void *sbuf, const int scounts[],
                           const int sdispls[], MPI_Datatype stype, void *rbuf,
                           const int rcounts[], const int rdispls[],
                           MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (sbuf == MPI_IN_PLACE)
     return alltoall_in_place(rbuf, rcounts, rdispls, rtype, NULL,
-                             ft_comm_get(comm));
+                             ft_comm_get(rt, comm));
   return alltoallv_pairwise(sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                            rdispls, rtype, ft_comm_get(comm));
+                            rdispls, rtype, ft_comm_get(rt, comm));
 }
 
 static int alltoall_call(const void *sbuf, int scount, MPI_Datatype stype,
                          void *rbuf, int rcount, MPI_Datatype rtype,
                          MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   int *sc, *sd, *rc, *rd;
   regular(scount, c->size, &sc, &sd);
   regular(rcount, c->size, &rc, &rd);
@@ -534,11 +553,12 @@ static int alltoallw_call(const void *sbuf, const int scounts[],
                           const int sdispls[], const MPI_Datatype stypes[],
                           void *rbuf, const int rcounts[], const int rdispls[],
                           const MPI_Datatype rtypes[], MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (sbuf == MPI_IN_PLACE)
     return alltoall_in_place(rbuf, rcounts, rdispls, MPI_DATATYPE_NULL, rtypes,
-                             ft_comm_get(comm));
+                             ft_comm_get(rt, comm));
   return alltoallw_pairwise(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
-                            rdispls, rtypes, ft_comm_get(comm));
+                            rdispls, rtypes, ft_comm_get(rt, comm));
 }
 
 /* ---- Scan and exscan: a chain in rank order ---- */
@@ -549,9 +569,10 @@ static int alltoallw_call(const void *sbuf, const int scounts[],
  * in rank order, so non-commutative ones are right too. */
 static void scan_chain(void *acc, void *prefix, int count, MPI_Datatype type,
                        MPI_Op op, struct ft_comm *c) {
+  struct ft_runtime *rt = ft_runtime();
   if (c->rank > 0) {
-    ft_pmpi_check(ft_recv_internal(prefix, count, type, c->rank - 1, TAG_SCAN,
-                                   c->coll, MPI_STATUS_IGNORE),
+    ft_pmpi_check(ft_recv_internal(rt, prefix, count, type, c->rank - 1,
+                                   TAG_SCAN, c->coll, MPI_STATUS_IGNORE),
                   "MPI_Recv");
     FT_PMPI(Reduce_local, prefix, acc, count, type,
             op); /* acc = prefix op acc */
@@ -564,7 +585,8 @@ static void scan_chain(void *acc, void *prefix, int count, MPI_Datatype type,
 
 static int scan_call(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                      MPI_Op op, MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   if (sbuf != MPI_IN_PLACE)
     copy(rbuf, sbuf, count, type);
   void *base, *prefix = scratch(count, type, &base);
@@ -578,7 +600,8 @@ static int scan_call(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
  * 5.11.2), rbuf is left as it was. */
 static int exscan_call(const void *sbuf, void *rbuf, int count,
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   void *base, *acc = scratch(count, type, &base);
   copy(acc, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type);
   scan_chain(acc, rbuf, count, type, op, c);
@@ -609,13 +632,15 @@ static int reduce_scatterv(const void *sbuf, void *rbuf, const int counts[],
 static int reduce_scatter_call(const void *sbuf, void *rbuf,
                                const int rcounts[], MPI_Datatype type,
                                MPI_Op op, MPI_Comm comm) {
-  return reduce_scatterv(sbuf, rbuf, rcounts, type, op, ft_comm_get(comm));
+  struct ft_runtime *rt = ft_runtime();
+  return reduce_scatterv(sbuf, rbuf, rcounts, type, op, ft_comm_get(rt, comm));
 }
 
 static int reduce_scatter_block_call(const void *sbuf, void *rbuf, int rcount,
                                      MPI_Datatype type, MPI_Op op,
                                      MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(comm);
+  struct ft_runtime *rt = ft_runtime();
+  struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
   int rc = reduce_scatterv(sbuf, rbuf, counts, type, op, c);
@@ -632,11 +657,12 @@ static int reduce_scatter_block_call(const void *sbuf, void *rbuf, int rcount,
  * call has none). */
 static int data_checked(const char *call, MPI_Comm comm, int count,
                         MPI_Datatype type, MPI_Op op) {
-  int rc = ft_err_comm(call, comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, call, comm);
   if (rc == MPI_SUCCESS)
-    rc = ft_err_buffer(call, comm, count, type);
+    rc = ft_err_buffer(rt, call, comm, count, type);
   if (rc == MPI_SUCCESS && op == MPI_OP_NULL)
-    rc = ft_err_raise(call, comm, MPI_ERR_OP, "MPI_OP_NULL");
+    rc = ft_err_raise(rt, call, comm, MPI_ERR_OP, "MPI_OP_NULL");
   return rc;
 }
 
@@ -653,63 +679,70 @@ static MPI_Datatype in_place_type(const void *buf, MPI_Datatype type) {
 /* data_checked, then root (ft_err_root). */
 static int rooted(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
                   MPI_Op op, int root) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(call, comm, count, type, op);
-  return rc != MPI_SUCCESS ? rc : ft_err_root(call, comm, root);
+  return rc != MPI_SUCCESS ? rc : ft_err_root(rt, call, comm, root);
 }
 
 int MPI_Barrier(MPI_Comm comm) {
-  int rc = ft_err_comm("MPI_Barrier", comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, "MPI_Barrier", comm);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Barrier", comm, barrier_call(comm));
+             : ft_err_result(rt, "MPI_Barrier", comm, barrier_call(comm));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = rooted("MPI_Bcast", comm, count, type, MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Bcast", comm,
+             : ft_err_result(rt, "MPI_Bcast", comm,
                              bcast_call(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                MPI_Op op, int root, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = rooted("MPI_Reduce", comm, count, type, op, root);
   return rc != MPI_SUCCESS ? rc
-                           : ft_err_result("MPI_Reduce", comm,
+                           : ft_err_result(rt, "MPI_Reduce", comm,
                                            reduce_call(sbuf, rbuf, count, type,
                                                        op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked("MPI_Allreduce", comm, count, type, op);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Allreduce", comm,
+             : ft_err_result(rt, "MPI_Allreduce", comm,
                              allreduce_call(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 const int counts[], const int displs[], MPI_Datatype rtype,
                 int root, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = rooted("MPI_Gatherv", comm, in_place(sbuf, scount),
                   in_place_type(sbuf, stype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Gatherv", comm,
+             : ft_err_result(rt, "MPI_Gatherv", comm,
                              gatherv_call(sbuf, scount, stype, rbuf, counts,
                                           displs, rtype, root, comm));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = rooted("MPI_Gather", comm, in_place(sbuf, scount),
                   in_place_type(sbuf, stype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Gather", comm,
+             : ft_err_result(rt, "MPI_Gather", comm,
                              gather_call(sbuf, scount, stype, rbuf, rcount,
                                          rtype, root, comm));
 }
@@ -717,22 +750,24 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                  int root, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = rooted("MPI_Scatterv", comm, in_place(rbuf, rcount),
                   in_place_type(rbuf, rtype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Scatterv", comm,
+             : ft_err_result(rt, "MPI_Scatterv", comm,
                              scatterv_call(sbuf, counts, displs, stype, rbuf,
                                            rcount, rtype, root, comm));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = rooted("MPI_Scatter", comm, in_place(rbuf, rcount),
                   in_place_type(rbuf, rtype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Scatter", comm,
+             : ft_err_result(rt, "MPI_Scatter", comm,
                              scatter_call(sbuf, scount, stype, rbuf, rcount,
                                           rtype, root, comm));
 }
@@ -740,20 +775,22 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int counts[], const int displs[], MPI_Datatype rtype,
                    MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked("MPI_Allgatherv", comm, scount, stype, MPI_MAX);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Allgatherv", comm,
+             : ft_err_result(rt, "MPI_Allgatherv", comm,
                              allgatherv_call(sbuf, scount, stype, rbuf, counts,
                                              displs, rtype, comm));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                   int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked("MPI_Allgather", comm, rcount, rtype, MPI_MAX);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Allgather", comm,
+             : ft_err_result(rt, "MPI_Allgather", comm,
                              allgather_call(sbuf, scount, stype, rbuf, rcount,
                                             rtype, comm));
 }
@@ -761,20 +798,22 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Datatype stype, void *rbuf, const int rcounts[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
-  int rc = ft_err_comm("MPI_Alltoallv", comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, "MPI_Alltoallv", comm);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Alltoallv", comm,
+             : ft_err_result(rt, "MPI_Alltoallv", comm,
                              alltoallv_call(sbuf, scounts, sdispls, stype, rbuf,
                                             rcounts, rdispls, rtype, comm));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked("MPI_Alltoall", comm, rcount, rtype, MPI_MAX);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Alltoall", comm,
+             : ft_err_result(rt, "MPI_Alltoall", comm,
                              alltoall_call(sbuf, scount, stype, rbuf, rcount,
                                            rtype, comm));
 }
@@ -783,10 +822,11 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                   const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
                   const int rdispls[], const MPI_Datatype rtypes[],
                   MPI_Comm comm) {
-  int rc = ft_err_comm("MPI_Alltoallw", comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, "MPI_Alltoallw", comm);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Alltoallw", comm,
+             : ft_err_result(rt, "MPI_Alltoallw", comm,
                              alltoallw_call(sbuf, scounts, sdispls, stypes,
                                             rbuf, rcounts, rdispls, rtypes,
                                             comm));
@@ -794,39 +834,43 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
              MPI_Op op, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked("MPI_Scan", comm, count, type, op);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Scan", comm,
+             : ft_err_result(rt, "MPI_Scan", comm,
                              scan_call(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked("MPI_Exscan", comm, count, type, op);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result("MPI_Exscan", comm,
+             : ft_err_result(rt, "MPI_Exscan", comm,
                              exscan_call(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = data_checked("MPI_Reduce_scatter", comm, 0, type, op);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(
-                   "MPI_Reduce_scatter", comm,
+                   rt, "MPI_Reduce_scatter", comm,
                    reduce_scatter_call(sbuf, rbuf, rcounts, type, op, comm));
 }
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                              MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   const char *call = "MPI_Reduce_scatter_block";
   int rc = data_checked(call, comm, rcount, type, op);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result(call, comm,
+             : ft_err_result(rt, call, comm,
                              reduce_scatter_block_call(sbuf, rbuf, rcount, type,
                                                        op, comm));
 }

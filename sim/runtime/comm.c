@@ -15,7 +15,6 @@
 
 /* This module's state: the rank's (struct ft_runtime.comms). The public
  * functions take it here; the static ones are handed it. */
-static struct ft_comms *comms(void) { return &ft_runtime()->comms; }
 
 static struct ft_comm *lookup(struct ft_comms *cs, MPI_Comm user) {
   for (int i = cs->used - 1; i >= 0; i--)
@@ -24,8 +23,8 @@ static struct ft_comm *lookup(struct ft_comms *cs, MPI_Comm user) {
   return NULL;
 }
 
-struct ft_comm *ft_comm_lookup(MPI_Comm user) {
-  return lookup(comms(), user);
+struct ft_comm *ft_comm_lookup(struct ft_runtime *rt, MPI_Comm user) {
+  return lookup((&rt->comms), user);
 }
 
 /* Fills c->app_rank from the groups of c->p2p and the application's world
@@ -84,12 +83,12 @@ static struct ft_comm *named(struct ft_comms *cs, int name) {
   return NULL;
 }
 
-struct ft_comm *ft_comm_named(int name) {
-  return named(comms(), name);
+struct ft_comm *ft_comm_named(struct ft_runtime *rt, int name) {
+  return named((&rt->comms), name);
 }
 
-struct ft_comm *ft_comm_at(int index) {
-  struct ft_comms *cs = comms();
+struct ft_comm *ft_comm_at(struct ft_runtime *rt, int index) {
+  struct ft_comms *cs = (&rt->comms);
   return index >= 0 && index < cs->used ? &cs->table[index] : NULL;
 }
 
@@ -108,8 +107,9 @@ MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll) {
   return coll ? c->coll : c->p2p;
 }
 
-struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll) {
-  struct ft_comms *cs = comms();
+struct ft_comm *ft_comm_of_inner(struct ft_runtime *rt, MPI_Comm inner,
+                                 int *coll) {
+  struct ft_comms *cs = (&rt->comms);
   for (int i = cs->used - 1; i >= 0; i--)
     if (cs->table[i].p2p == inner || cs->table[i].coll == inner) {
       *coll = cs->table[i].coll == inner;
@@ -118,10 +118,9 @@ struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll) {
   ft_fatal("a runtime channel on an unknown communicator");
 }
 
-struct ft_comm *ft_comm_get(MPI_Comm user) {
+struct ft_comm *ft_comm_get(struct ft_runtime *rt, MPI_Comm user) {
   if (user == MPI_COMM_NULL)
     ft_fatal("MPI_COMM_NULL passed where a communicator is needed");
-  struct ft_runtime *rt = ft_runtime();
   struct ft_comm *c = lookup(&rt->comms, user);
   if (c)
     return c;
@@ -134,8 +133,8 @@ struct ft_comm *ft_comm_get(MPI_Comm user) {
   return register_comm(rt, user, user);
 }
 
-MPI_Comm ft_comm_inner(MPI_Comm user) {
-  return user == MPI_COMM_WORLD ? ft_runtime()->app_world : user;
+MPI_Comm ft_comm_inner(struct ft_runtime *rt, MPI_Comm user) {
+  return user == MPI_COMM_WORLD ? rt->app_world : user;
 }
 
 /* Frees the runtime's handles of entry i and removes it. */
@@ -148,8 +147,8 @@ static void drop(struct ft_comms *cs, int i) {
   cs->used--;
 }
 
-void ft_comm_forget(MPI_Comm user) {
-  struct ft_comms *cs = comms();
+void ft_comm_forget(struct ft_runtime *rt, MPI_Comm user) {
+  struct ft_comms *cs = (&rt->comms);
   for (int i = cs->used - 1; i >= 0; i--)
     if (cs->table[i].user == user) {
       drop(cs, i);
@@ -203,8 +202,9 @@ static const struct ft_abandoned *abandoned_of(const struct ft_comms *cs,
   return NULL;
 }
 
-int ft_comm_abandoned_peer(MPI_Comm comm, int rank, uint64_t *id, int *coll) {
-  const struct ft_abandoned *a = abandoned_of(comms(), comm);
+int ft_comm_abandoned_peer(struct ft_runtime *rt, MPI_Comm comm, int rank,
+                           uint64_t *id, int *coll) {
+  const struct ft_abandoned *a = abandoned_of((&rt->comms), comm);
   if (!a || a->id == 0 || rank < 0 || rank >= a->size)
     return -1;
   const struct ft_abandoned *p2p = a->coll ? a - 1 : a;
@@ -213,8 +213,8 @@ int ft_comm_abandoned_peer(MPI_Comm comm, int rank, uint64_t *id, int *coll) {
   return p2p->app_rank[rank];
 }
 
-MPI_Comm ft_comm_abandoned_find(uint64_t id, int coll) {
-  const struct ft_comms *cs = comms();
+MPI_Comm ft_comm_abandoned_find(struct ft_runtime *rt, uint64_t id, int coll) {
+  const struct ft_comms *cs = (&rt->comms);
   for (size_t i = cs->n_abandoned; i-- > 0;)
     if (cs->abandoned[i].id == id && id != 0 && cs->abandoned[i].coll == coll)
       return cs->abandoned[i].comm;
@@ -298,7 +298,9 @@ static void remember_created(struct ft_comms *cs, MPI_Comm c) {
   cs->created[cs->n_created++] = c;
 }
 
-void ft_comm_replay_creations(void) { comms()->replayed = 0; }
+void ft_comm_replay_creations(struct ft_runtime *rt) {
+  (&rt->comms)->replayed = 0;
+}
 
 int64_t ft_comm_creations(const struct ft_comms *cs) {
   return (int64_t)cs->n_created;
@@ -316,18 +318,18 @@ void ft_comm_resume_creations(struct ft_comms *cs, int64_t made) {
   cs->replayed = (size_t)made;
 }
 
-int ft_comm_make_ahead(const struct ft_gate_call *call, MPI_Comm *newcomm) {
-  struct ft_comms *cs = comms();
+int ft_comm_make_ahead(struct ft_runtime *rt, const struct ft_gate_call *call,
+                       MPI_Comm *newcomm) {
+  struct ft_comms *cs = (&rt->comms);
   size_t at = cs->replayed;
-  int rc = ft_comm_make(call, newcomm);
+  int rc = ft_comm_make(rt, call, newcomm);
   cs->replayed = at; /* the next life has not reached it: it replays it */
   return rc;
 }
 
 /* Returns 1 and the communicator the first run made, when main() runs
  * again and has not caught up with its first run's creations. */
-static int replay_creation(MPI_Comm *newcomm) {
-  struct ft_runtime *rt = ft_runtime();
+static int replay_creation(struct ft_runtime *rt, MPI_Comm *newcomm) {
   struct ft_comms *cs = &rt->comms;
   if (!rt->ml || cs->replayed >= cs->n_created)
     return 0;
@@ -445,13 +447,12 @@ static int creation_number(struct ft_comm *parent,
 }
 
 /* A creation call made for real: registered, and remembered. */
-static int created_now(int rc, const struct ft_gate_call *call,
-                       MPI_Comm *newcomm) {
+static int created_now(struct ft_runtime *rt, int rc,
+                       const struct ft_gate_call *call, MPI_Comm *newcomm) {
   if (rc != MPI_SUCCESS)
     return rc;
-  struct ft_runtime *rt = ft_runtime();
   struct ft_comms *cs = &rt->comms;
-  struct ft_comm *parent = ft_comm_get(call->user);
+  struct ft_comm *parent = ft_comm_get(rt, call->user);
   int k = creation_number(parent, call);
   if (*newcomm != MPI_COMM_NULL) {
     struct ft_comm *c = register_comm(rt, *newcomm, *newcomm);
@@ -469,8 +470,9 @@ static int created_now(int rc, const struct ft_gate_call *call,
   return rc;
 }
 
-int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm) {
-  MPI_Comm in = ft_comm_inner(call->user);
+int ft_comm_make(struct ft_runtime *rt, const struct ft_gate_call *call,
+                 MPI_Comm *newcomm) {
+  MPI_Comm in = ft_comm_inner(rt, call->user);
   int rc = MPI_ERR_ARG;
   switch (call->kind) {
   case FT_GATE_DUP:
@@ -497,57 +499,64 @@ int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm) {
     break;
   }
   ft_backend_bench_restart();
-  return created_now(rc, call, newcomm);
+  return created_now(rt, rc, call, newcomm);
 }
 
 /* ---- Interposed communicator calls ---- */
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank) {
-  return PMPI_Comm_rank(ft_comm_inner(comm), rank);
+  struct ft_runtime *rt = ft_runtime();
+  return PMPI_Comm_rank(ft_comm_inner(rt, comm), rank);
 }
 
 int MPI_Comm_size(MPI_Comm comm, int *size) {
-  return PMPI_Comm_size(ft_comm_inner(comm), size);
+  struct ft_runtime *rt = ft_runtime();
+  return PMPI_Comm_size(ft_comm_inner(rt, comm), size);
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
-  if (replay_creation(newcomm))
+  struct ft_runtime *rt = ft_runtime();
+  if (replay_creation(rt, newcomm))
     return MPI_SUCCESS;
   struct ft_gate_call call = {.kind = FT_GATE_DUP, .user = comm};
-  return ft_gate_create(&call, newcomm);
+  return ft_gate_create(rt, &call, newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
-  if (replay_creation(newcomm))
+  struct ft_runtime *rt = ft_runtime();
+  if (replay_creation(rt, newcomm))
     return MPI_SUCCESS;
   struct ft_gate_call call = {
       .kind = FT_GATE_SPLIT, .user = comm, .color = color, .key = key};
-  return ft_gate_create(&call, newcomm);
+  return ft_gate_create(rt, &call, newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
-  if (replay_creation(newcomm))
+  struct ft_runtime *rt = ft_runtime();
+  if (replay_creation(rt, newcomm))
     return MPI_SUCCESS;
   struct ft_gate_call call = {
       .kind = FT_GATE_CREATE, .user = comm, .group = group};
-  return ft_gate_create(&call, newcomm);
+  return ft_gate_create(rt, &call, newcomm);
 }
 
 /* Collective over the group's members only: its gate counts them, not the
  * parent's (gate.c). */
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
                           MPI_Comm *newcomm) {
-  if (replay_creation(newcomm))
+  struct ft_runtime *rt = ft_runtime();
+  if (replay_creation(rt, newcomm))
     return MPI_SUCCESS;
   struct ft_gate_call call = {
       .kind = FT_GATE_CREATE_GROUP, .user = comm, .group = group, .color = tag};
-  return ft_gate_create(&call, newcomm);
+  return ft_gate_create(rt, &call, newcomm);
 }
 
 /* MPI_COMM_WORLD is the application's world, not the library's (which
  * holds the service ranks). */
 int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result) {
-  return PMPI_Comm_compare(ft_comm_inner(a), ft_comm_inner(b), result);
+  struct ft_runtime *rt = ft_runtime();
+  return PMPI_Comm_compare(ft_comm_inner(rt, a), ft_comm_inner(rt, b), result);
 }
 
 /* The attributes MPI_COMM_WORLD carries describe the application's world:
@@ -571,21 +580,24 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
  * runtime knows which communicators it made as cartesian ones. Graph
  * topologies are refused (unsupported.c). */
 int MPI_Topo_test(MPI_Comm comm, int *status) {
-  int rc = ft_err_comm("MPI_Topo_test", comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, "MPI_Topo_test", comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  const struct ft_comm *c = ft_comm_lookup(comm);
+  const struct ft_comm *c = ft_comm_lookup(rt, comm);
   *status = c ? c->topo : MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
-  return PMPI_Comm_group(ft_comm_inner(comm), group);
+  struct ft_runtime *rt = ft_runtime();
+  return PMPI_Comm_group(ft_comm_inner(rt, comm), group);
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
                     const int periods[], int reorder, MPI_Comm *newcomm) {
-  if (replay_creation(newcomm))
+  struct ft_runtime *rt = ft_runtime();
+  if (replay_creation(rt, newcomm))
     return MPI_SUCCESS;
   if (ndims < 0 || ndims > FT_GATE_MAX_DIMS)
     ft_fatal("MPI_Cart_create with %d dimensions: ftsim's runtime takes 0 to "
@@ -597,7 +609,7 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
     call.dims[d] = dims[d];
     call.periods[d] = periods[d];
   }
-  return ft_gate_create(&call, newcomm);
+  return ft_gate_create(rt, &call, newcomm);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
@@ -607,37 +619,40 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm) {
-  if (replay_creation(newcomm))
+  struct ft_runtime *rt = ft_runtime();
+  if (replay_creation(rt, newcomm))
     return MPI_SUCCESS;
   struct ft_gate_call call = {.kind = FT_GATE_SPLIT_TYPE,
                               .user = comm,
                               .color = split_type,
                               .key = key,
                               .info = info};
-  return ft_gate_create(&call, newcomm);
+  return ft_gate_create(rt, &call, newcomm);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
-  if (replay_creation(newcomm))
+  struct ft_runtime *rt = ft_runtime();
+  if (replay_creation(rt, newcomm))
     return MPI_SUCCESS;
   struct ft_gate_call call = {.kind = FT_GATE_CART_SUB, .user = comm};
-  if (PMPI_Cartdim_get(ft_comm_inner(comm), &call.ndims) != MPI_SUCCESS)
+  if (PMPI_Cartdim_get(ft_comm_inner(rt, comm), &call.ndims) != MPI_SUCCESS)
     return MPI_ERR_TOPOLOGY;
   if (call.ndims > FT_GATE_MAX_DIMS)
     ft_fatal("MPI_Cart_sub on %d dimensions: ftsim's runtime takes 0 to %d",
              call.ndims, FT_GATE_MAX_DIMS);
   for (int d = 0; d < call.ndims; d++)
     call.dims[d] = remain_dims[d];
-  return ft_gate_create(&call, newcomm);
+  return ft_gate_create(rt, &call, newcomm);
 }
 
 int MPI_Comm_free(MPI_Comm *comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return MPI_ERR_COMM;
-  if (ft_runtime()->ml) { /* a restart may create it again: kept */
+  if (rt->ml) { /* a restart may create it again: kept */
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }
-  ft_comm_forget(*comm);
+  ft_comm_forget(rt, *comm);
   return PMPI_Comm_free(comm);
 }

@@ -44,8 +44,9 @@ static void trace_control(struct ft_runtime *rt, const char *dir, int peer,
             m->inc, (long long)m->value);
 }
 
-void ft_control_trace(const char *dir, int peer, const struct ft_wire *m) {
-  trace_control(ft_runtime(), dir, peer, m);
+void ft_control_trace(struct ft_runtime *rt, const char *dir, int peer,
+                      const struct ft_wire *m) {
+  trace_control(rt, dir, peer, m);
 }
 
 /* Per-peer counts of control messages, for ft_control_drain. */
@@ -58,8 +59,7 @@ static int64_t *counts(struct ft_runtime *rt) {
   return rt->ctrl_counts;
 }
 
-void ft_control_send(int dest, const struct ft_wire *m) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m) {
   trace_control(rt, ">", dest, m);
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
@@ -91,9 +91,9 @@ static void progress_payloads(struct ft_control_state *cs, int wait) {
   cs->n_payloads = kept;
 }
 
-void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
+void ft_control_send_payload(struct ft_runtime *rt, int dest,
+                             const struct ft_wire *m, void *data,
                              size_t bytes) {
-  struct ft_runtime *rt = ft_runtime();
   struct ft_control_state *cs = &rt->ctl;
   /* Now and then only: each MPI_Test costs simulated time under SMPI
    * (smpi/test), which would land on the critical path of every send that
@@ -102,19 +102,20 @@ void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
     progress_payloads(cs, 0);
   cs->payloads = ft_reserve(cs->payloads, cs->n_payloads + 1, &cs->cap_payloads,
                             sizeof *cs->payloads, "control payloads");
-  ft_control_send(dest, m);
+  ft_control_send(rt, dest, m);
   struct ft_payload *p = &cs->payloads[cs->n_payloads++];
   p->data = data;
   FT_PMPI(Isend, data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control,
           &p->req);
 }
 
-void *ft_control_payload(const struct ft_wire *m, size_t bytes) {
+void *ft_control_payload(struct ft_runtime *rt, const struct ft_wire *m,
+                         size_t bytes) {
   void *data = malloc(bytes ? bytes : 1);
   if (!data)
     ft_fatal("out of memory for a control payload of %zu bytes", bytes);
-  FT_PMPI(Recv, data, (int)bytes, MPI_BYTE, m->from, FT_TAG_ML,
-          ft_runtime()->control, MPI_STATUS_IGNORE);
+  FT_PMPI(Recv, data, (int)bytes, MPI_BYTE, m->from, FT_TAG_ML, rt->control,
+          MPI_STATUS_IGNORE);
   return data;
 }
 
@@ -125,8 +126,7 @@ void ft_control_finish_payloads(struct ft_control_state *cs) {
   cs->cap_payloads = 0;
 }
 
-struct ft_wire ft_control_take(void) {
-  struct ft_runtime *rt = ft_runtime();
+struct ft_wire ft_control_take(struct ft_runtime *rt) {
   struct ft_wire m = rt->ctrl_msg;
   if (m.from >= 0 && m.from < rt->world_size)
     counts(rt)[rt->world_size + m.from]++;
@@ -136,23 +136,21 @@ struct ft_wire ft_control_take(void) {
 }
 
 /* The control receive completed: take the message and handle it. */
-static void control_arrived(void) {
-  struct ft_wire m = ft_control_take();
-  ft_control_handle(&m);
+static void control_arrived(struct ft_runtime *rt) {
+  struct ft_wire m = ft_control_take(rt);
+  ft_control_handle(rt, &m);
 }
 
-void ft_wait_control(void) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_wait_control(struct ft_runtime *rt) {
   FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-  control_arrived();
+  control_arrived(rt);
 }
 
-int ft_poll_control(void) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_poll_control(struct ft_runtime *rt) {
   int flag = 0;
   FT_PMPI(Test, &rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
   if (flag)
-    control_arrived();
+    control_arrived(rt);
   return flag;
 }
 
@@ -194,18 +192,18 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
      * the runtime's. */
     (void)PMPI_Waitany(n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
     if (index > 0)
-      ft_pending_done(reqs[index - 1]);
+      ft_pending_done(rt, reqs[index - 1]);
     memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
     if (index != 0)
       break;
     rt->ctrl_req = MPI_REQUEST_NULL;
-    control_arrived(); /* may not return */
+    control_arrived(rt); /* may not return */
   }
   return index - 1;
 }
 
-int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                MPI_Status *status) {
   if (!any_active(n, reqs))
     return MPI_UNDEFINED;
   if (!rt->recovering_protocol) {
@@ -216,36 +214,37 @@ int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status) {
   return wait_with_control(rt, n, reqs, status);
 }
 
-int ft_wait_internal(MPI_Request *req, MPI_Status *status) {
-  if (!ft_runtime()->recovering_protocol)
+int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,
+                     MPI_Status *status) {
+  if (!rt->recovering_protocol)
     return PMPI_Wait(req, status ? status : MPI_STATUS_IGNORE);
   /* The library's error (a truncated receive), as MPI_Wait would return
    * it. */
   MPI_Status st;
   st.MPI_ERROR = MPI_SUCCESS;
-  ft_wait_any(1, req, &st);
+  ft_wait_any(rt, 1, req, &st);
   if (status && status != MPI_STATUS_IGNORE)
     *status = st;
   return ft_backend_status_error(&st);
 }
 
-int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                        MPI_Status statuses[]) {
   if (rt->driver->waitall)
     return rt->driver->waitall(rt, n, reqs, statuses);
   if (!rt->recovering_protocol)
     return PMPI_Waitall(n, reqs, statuses);
   MPI_Status st;
   int index;
-  while ((index = ft_wait_any(n, reqs, &st)) != MPI_UNDEFINED)
+  while ((index = ft_wait_any(rt, n, reqs, &st)) != MPI_UNDEFINED)
     if (statuses != MPI_STATUSES_IGNORE)
       statuses[index] = st;
   return MPI_SUCCESS;
 }
 
-int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
-                     int tag, MPI_Comm comm, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
+                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status) {
   if (rt->driver->irecv) { /* traced by the driver */
     MPI_Request req;
     ft_irecv_internal(buf, count, type, source, tag, comm, &req);
@@ -257,10 +256,10 @@ int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
     rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
   else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
            MPI_SUCCESS) {
-    ft_pending_add(req, comm, 0, source, tag);
-    rc = ft_wait_internal(&req, status);
+    ft_pending_add(rt, req, comm, 0, source, tag);
+    rc = ft_wait_internal(rt, &req, status);
   }
-  ft_trace_coll_delivery(comm, source, tag); /* a collective's only */
+  ft_trace_coll_delivery(rt, comm, source, tag); /* a collective's only */
   return rc;
 }
 
@@ -284,8 +283,7 @@ static int payload_tag(const struct ft_wire *m) {
   }
 }
 
-void ft_control_discard(const struct ft_wire *m) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m) {
   int tag = payload_tag(m), bytes = 0;
   if (!tag || m->from < 0 || m->from >= rt->world_size)
     return;
@@ -315,8 +313,8 @@ void ft_control_drain(struct ft_runtime *rt) {
   for (int src = 0; src < n; src++)
     while (c[n + src] < expected[src] && rt->ctrl_req != MPI_REQUEST_NULL) {
       FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-      struct ft_wire m = ft_control_take(); /* the run is over: dropped */
-      ft_control_discard(&m);
+      struct ft_wire m = ft_control_take(rt); /* the run is over: dropped */
+      ft_control_discard(rt, &m);
     }
   free(expected);
 }

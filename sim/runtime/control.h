@@ -119,7 +119,7 @@ void ft_control_start(struct ft_runtime *rt);
 
 /* The control receive completed: returns its message, after posting the
  * receive again (and tracing the message, see ft_control_trace). */
-struct ft_wire ft_control_take(void);
+struct ft_wire ft_control_take(struct ft_runtime *rt);
 
 /* At the end of the run, on every rank (services included): receives and
  * drops every control message still on its way to this rank, so that none
@@ -131,49 +131,55 @@ void ft_control_drain(struct ft_runtime *rt);
  * control communicator (an image, channel state, message-logging records,
  * modelled image bytes), so that their sender's send completes: for the
  * end of a run, where messages are dropped unhandled. */
-void ft_control_discard(const struct ft_wire *m);
+void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m);
 
 /* Sends `m` to world rank `dest` (small: never blocks for long). */
-void ft_control_send(int dest, const struct ft_wire *m);
+void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m);
 
 /* Sends `m` then `bytes` of `data` (malloc'ed; the call takes it) on
  * FT_TAG_ML, without blocking: the receiver takes the bytes when it
  * handles `m` (ft_control_payload). */
-void ft_control_send_payload(int dest, const struct ft_wire *m, void *data,
-                             size_t bytes);
+void ft_control_send_payload(struct ft_runtime *rt, int dest,
+                             const struct ft_wire *m, void *data, size_t bytes);
 /* Receives the bytes that follow `m` (malloc'ed, `bytes` long). */
-void *ft_control_payload(const struct ft_wire *m, size_t bytes);
+void *ft_control_payload(struct ft_runtime *rt, const struct ft_wire *m,
+                         size_t bytes);
 /* Completes the payload sends (at the end of the run). */
 void ft_control_finish_payloads(struct ft_control_state *cs);
 
 /* With FTSIM_TRACE_CONTROL set, prints a message sent (dir ">") or
  * received ("<") on stderr, with the time. */
-void ft_control_trace(const char *dir, int peer, const struct ft_wire *m);
+void ft_control_trace(struct ft_runtime *rt, const char *dir, int peer,
+                      const struct ft_wire *m);
 
 /* Handles one control message that arrived (runtime side: see
  * recovery.c); may not return when it orders a rollback. */
-void ft_control_handle(const struct ft_wire *m);
+void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m);
 
 /* Waits until one of the n requests completes, handling control messages
  * meanwhile. Returns the index of the completed request (set to
  * MPI_REQUEST_NULL, its status in *status unless NULL), or MPI_UNDEFINED
  * when every request is MPI_REQUEST_NULL. May not return (rollback). */
-int ft_wait_any(int n, MPI_Request reqs[], MPI_Status *status);
+int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                MPI_Status *status);
 
 /* Waits until the control receive completes and handles the message. */
-void ft_wait_control(void);
+void ft_wait_control(struct ft_runtime *rt);
 
 /* Non-blocking: handles a control message if one is there. Returns 1 if one
  * was handled. Costs an MPI_Test (SMPI injects a little simulated time). */
-int ft_poll_control(void);
+int ft_poll_control(struct ft_runtime *rt);
 
 /* Blocking point-to-point used by the runtime (collectives, p2p wrappers),
  * interruptible by control messages under a recovering protocol. */
-int ft_recv_internal(void *buf, int count, MPI_Datatype type, int source,
-                     int tag, MPI_Comm comm, MPI_Status *status);
+int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
+                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status);
 /* Waits for req (interruptibly under a recovering protocol); returns the
  * library's code for it, a recovering protocol's from the status. */
-int ft_wait_internal(MPI_Request *req, MPI_Status *status);
-int ft_waitall_internal(int n, MPI_Request reqs[], MPI_Status statuses[]);
+int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,
+                     MPI_Status *status);
+int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                        MPI_Status statuses[]);
 
 #endif /* FT_CONTROL_H */

@@ -26,15 +26,11 @@ struct ft_posted {
 };
 
 /* This module's state: the rank's (struct ft_runtime.deliveries). */
-static struct ft_deliveries *deliveries(void) {
-  return &ft_runtime()->deliveries;
-}
-
-void ft_delivery_posted(MPI_Request req, void *buf, int count,
-                        MPI_Datatype type, MPI_Comm user) {
+void ft_delivery_posted(struct ft_runtime *rt, MPI_Request req, void *buf,
+                        int count, MPI_Datatype type, MPI_Comm user) {
   if (req == MPI_REQUEST_NULL)
     return;
-  struct ft_deliveries *d = deliveries();
+  struct ft_deliveries *d = (&rt->deliveries);
   d->posted = ft_reserve(d->posted, d->n_posted + 1, &d->cap_posted,
                          sizeof *d->posted, "posted receives");
   d->posted[d->n_posted++] = (struct ft_posted){
@@ -50,9 +46,9 @@ double ft_daemon_delay(const struct ft_options *o, uint64_t bytes) {
   return delay;
 }
 
-void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
+void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
+                      MPI_Datatype type, MPI_Comm user,
                       const MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
   if (status->MPI_SOURCE < 0) /* MPI_PROC_NULL, or an empty status */
     return;
   int bytes = 0;
@@ -60,10 +56,10 @@ void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
   if (delay > 0)
     ft_backend_sleep(delay);
-  ft_trace_app_delivery(user, status, (uint64_t)(bytes > 0 ? bytes : 0));
+  ft_trace_app_delivery(rt, user, status, (uint64_t)(bytes > 0 ? bytes : 0));
   if (!rt->recovering_protocol)
     return;
-  struct ft_comm *c = ft_comm_get(user);
+  struct ft_comm *c = ft_comm_get(rt, user);
   int peer = ft_comm_app_rank(c, status->MPI_SOURCE);
   struct ft_event e = {.type = FT_EVENT_DELIVERED,
                        .peer = peer,
@@ -88,19 +84,20 @@ static int take_posted(struct ft_deliveries *d, MPI_Request req,
   return 0;
 }
 
-void ft_delivery_completed(MPI_Request req, const MPI_Status *status) {
+void ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
+                           const MPI_Status *status) {
   struct ft_posted p;
-  if (take_posted(deliveries(), req, &p))
-    ft_delivery_done(p.buf, p.count, p.type, p.user, status);
+  if (take_posted((&rt->deliveries), req, &p))
+    ft_delivery_done(rt, p.buf, p.count, p.type, p.user, status);
 }
 
-void ft_delivery_cancelled(MPI_Request req) {
+void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req) {
   struct ft_posted p;
-  (void)take_posted(deliveries(), req, &p);
+  (void)take_posted((&rt->deliveries), req, &p);
 }
 
-int ft_delivery_is_posted(MPI_Request req) {
-  const struct ft_deliveries *d = deliveries();
+int ft_delivery_is_posted(struct ft_runtime *rt, MPI_Request req) {
+  const struct ft_deliveries *d = (&rt->deliveries);
   for (size_t i = 0; req != MPI_REQUEST_NULL && i < d->n_posted; i++)
     if (d->posted[i].req == req)
       return 1;

@@ -62,7 +62,8 @@ static const char *class_name(int cls) {
   }
 }
 
-static void comm_name(MPI_Comm comm, char *out, size_t n) {
+static void comm_name(struct ft_runtime *rt, MPI_Comm comm, char *out,
+                      size_t n) {
   if (comm == MPI_COMM_WORLD)
     snprintf(out, n, "MPI_COMM_WORLD");
   else if (comm == MPI_COMM_SELF)
@@ -70,7 +71,7 @@ static void comm_name(MPI_Comm comm, char *out, size_t n) {
   else if (comm == MPI_COMM_NULL)
     snprintf(out, n, "MPI_COMM_NULL");
   else {
-    const struct ft_comm *c = ft_comm_lookup(comm);
+    const struct ft_comm *c = ft_comm_lookup(rt, comm);
     if (c)
       snprintf(out, n, "a communicator of %d ranks", c->size);
     else
@@ -82,15 +83,15 @@ static void comm_name(MPI_Comm comm, char *out, size_t n) {
 
 /* The handler attached to comm (MPI_COMM_NULL: MPI_COMM_WORLD's, as
  * MPI-3.1 8.3 says for errors not tied to a valid communicator). */
-static MPI_Errhandler handler_of(MPI_Comm comm) {
+static MPI_Errhandler handler_of(struct ft_runtime *rt, MPI_Comm comm) {
   const struct ft_comm *c =
-      ft_comm_lookup(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm);
+      ft_comm_lookup(rt, comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm);
   return c ? c->errhandler : MPI_ERRORS_ARE_FATAL;
 }
 
 /* The application's handler of that handle, or NULL. */
-static const struct ft_errhandler *made(MPI_Errhandler h) {
-  const struct ft_runtime *rt = ft_runtime();
+static const struct ft_errhandler *made(struct ft_runtime *rt,
+                                        MPI_Errhandler h) {
   for (int i = 0; i < FT_MAX_ERRHANDLERS; i++)
     if ((rt->errhandlers[i].fn || rt->errhandlers[i].f_fn) &&
         rt->errhandlers[i].handle == h)
@@ -111,50 +112,53 @@ static void call_handler(const struct ft_errhandler *e, MPI_Comm comm,
   }
 }
 
-static _Noreturn void fatal(const char *call, MPI_Comm comm, int code,
-                            const char *what) {
+static _Noreturn void fatal(struct ft_runtime *rt, const char *call,
+                            MPI_Comm comm, int code, const char *what) {
   int cls = code;
   if (PMPI_Error_class(code, &cls) != MPI_SUCCESS)
     cls = code;
   char name[64];
-  comm_name(comm, name, sizeof name);
+  comm_name(rt, comm, name, sizeof name);
   ft_fatal("%s: %s (%s) on %s, rank %d (MPI_ERRORS_ARE_FATAL)", call,
            class_name(cls), what && what[0] ? what : "returned by the library",
-           name, ft_runtime()->world_rank);
+           name, rt->world_rank);
 }
 
-int ft_err_raise(const char *call, MPI_Comm comm, int code, const char *what) {
-  MPI_Errhandler h = handler_of(comm);
+int ft_err_raise(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                 int code, const char *what) {
+  MPI_Errhandler h = handler_of(rt, comm);
   if (h == MPI_ERRORS_RETURN)
     return code;
-  const struct ft_errhandler *e = h == MPI_ERRORS_ARE_FATAL ? NULL : made(h);
+  const struct ft_errhandler *e =
+      h == MPI_ERRORS_ARE_FATAL ? NULL : made(rt, h);
   if (!e)
-    fatal(call, comm, code, what);
+    fatal(rt, call, comm, code, what);
   call_handler(e, comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, code);
   return code;
 }
 
-int ft_err_result(const char *call, MPI_Comm comm, int rc) {
-  return rc == MPI_SUCCESS ? rc : ft_err_raise(call, comm, rc, NULL);
+int ft_err_result(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                  int rc) {
+  return rc == MPI_SUCCESS ? rc : ft_err_raise(rt, call, comm, rc, NULL);
 }
 
 /* ---- Checks ---- */
 
-int ft_err_comm(const char *call, MPI_Comm comm) {
+int ft_err_comm(struct ft_runtime *rt, const char *call, MPI_Comm comm) {
   if (comm == MPI_COMM_NULL)
-    return ft_err_raise(call, comm, MPI_ERR_COMM, "MPI_COMM_NULL");
+    return ft_err_raise(rt, call, comm, MPI_ERR_COMM, "MPI_COMM_NULL");
   return MPI_SUCCESS;
 }
 
-int ft_err_buffer(const char *call, MPI_Comm comm, int count,
-                  MPI_Datatype type) {
+int ft_err_buffer(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                  int count, MPI_Datatype type) {
   char what[96];
   if (count < 0) {
     snprintf(what, sizeof what, "negative count %d", count);
-    return ft_err_raise(call, comm, MPI_ERR_COUNT, what);
+    return ft_err_raise(rt, call, comm, MPI_ERR_COUNT, what);
   }
   if (type == MPI_DATATYPE_NULL)
-    return ft_err_raise(call, comm, MPI_ERR_TYPE, "MPI_DATATYPE_NULL");
+    return ft_err_raise(rt, call, comm, MPI_ERR_TYPE, "MPI_DATATYPE_NULL");
   return MPI_SUCCESS;
 }
 
@@ -169,53 +173,55 @@ static void wildcard_hint(char *out, size_t n, int value, int source) {
              source ? MPI_ANY_SOURCE : MPI_ANY_TAG);
 }
 
-int ft_err_peer(const char *call, MPI_Comm comm, int peer, int tag,
-                enum ft_err_side side) {
-  int rc = ft_err_comm(call, comm);
+int ft_err_peer(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                int peer, int tag, enum ft_err_side side) {
+  int rc = ft_err_comm(rt, call, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  int source = side == FT_ERR_SOURCE, size = ft_comm_get(comm)->size;
+  int source = side == FT_ERR_SOURCE, size = ft_comm_get(rt, comm)->size;
   char what[192], hint[96];
   if (peer != MPI_PROC_NULL && !(source && peer == MPI_ANY_SOURCE) &&
       (peer < 0 || peer >= size)) {
     wildcard_hint(hint, sizeof hint, source ? peer : 0, 1);
     snprintf(what, sizeof what, "invalid %s rank %d of %d%s",
              source ? "source" : "destination", peer, size, hint);
-    return ft_err_raise(call, comm, MPI_ERR_RANK, what);
+    return ft_err_raise(rt, call, comm, MPI_ERR_RANK, what);
   }
   if (tag < 0 && !(source && tag == MPI_ANY_TAG)) {
     wildcard_hint(hint, sizeof hint, source ? tag : 0, 0);
     snprintf(what, sizeof what, "invalid tag %d%s", tag, hint);
-    return ft_err_raise(call, comm, MPI_ERR_TAG, what);
+    return ft_err_raise(rt, call, comm, MPI_ERR_TAG, what);
   }
   return MPI_SUCCESS;
 }
 
-int ft_err_p2p(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
-               int peer, int tag, enum ft_err_side side) {
-  int rc = ft_err_peer(call, comm, peer, tag, side);
-  return rc != MPI_SUCCESS ? rc : ft_err_buffer(call, comm, count, type);
+int ft_err_p2p(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+               int count, MPI_Datatype type, int peer, int tag,
+               enum ft_err_side side) {
+  int rc = ft_err_peer(rt, call, comm, peer, tag, side);
+  return rc != MPI_SUCCESS ? rc : ft_err_buffer(rt, call, comm, count, type);
 }
 
-int ft_err_root(const char *call, MPI_Comm comm, int root) {
-  int rc = ft_err_comm(call, comm);
+int ft_err_root(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                int root) {
+  int rc = ft_err_comm(rt, call, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  int size = ft_comm_get(comm)->size;
+  int size = ft_comm_get(rt, comm)->size;
   if (root >= 0 && root < size)
     return MPI_SUCCESS;
   char what[64];
   snprintf(what, sizeof what, "invalid root %d of %d", root, size);
-  return ft_err_raise(call, comm, MPI_ERR_ROOT, what);
+  return ft_err_raise(rt, call, comm, MPI_ERR_ROOT, what);
 }
 
 /* ---- Interposed error-handler calls ---- */
 
 /* Keeps the application's handler of a new handle, in a ring: the handles
  * of lives a rollback ended are dead. */
-static void remember(MPI_Errhandler handle, MPI_Comm_errhandler_function *fn,
+static void remember(struct ft_runtime *rt, MPI_Errhandler handle,
+                     MPI_Comm_errhandler_function *fn,
                      ft_f_errhandler_fn *f_fn) {
-  struct ft_runtime *rt = ft_runtime();
   int slot = rt->errhandlers_made++ % FT_MAX_ERRHANDLERS;
   for (int i = 0; i < FT_MAX_ERRHANDLERS; i++)
     if (rt->errhandlers[i].handle == handle)
@@ -227,10 +233,11 @@ static void remember(MPI_Errhandler handle, MPI_Comm_errhandler_function *fn,
 
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
                                MPI_Errhandler *handler) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = PMPI_Comm_create_errhandler(fn, handler);
   if (rc != MPI_SUCCESS)
-    return ft_err_result("MPI_Comm_create_errhandler", MPI_COMM_WORLD, rc);
-  remember(*handler, fn, NULL);
+    return ft_err_result(rt, "MPI_Comm_create_errhandler", MPI_COMM_WORLD, rc);
+  remember(rt, *handler, fn, NULL);
   return MPI_SUCCESS;
 }
 
@@ -241,31 +248,34 @@ static void fortran_stand_in(MPI_Comm *comm, int *code, ...) {
   (void)code;
 }
 
-int ft_err_create_fortran(ft_f_errhandler_fn *fn, MPI_Errhandler *handler) {
+int ft_err_create_fortran(struct ft_runtime *rt, ft_f_errhandler_fn *fn,
+                          MPI_Errhandler *handler) {
   int rc = PMPI_Comm_create_errhandler(fortran_stand_in, handler);
   if (rc != MPI_SUCCESS)
-    return ft_err_result("MPI_Comm_create_errhandler", MPI_COMM_WORLD, rc);
-  remember(*handler, NULL, fn);
+    return ft_err_result(rt, "MPI_Comm_create_errhandler", MPI_COMM_WORLD, rc);
+  remember(rt, *handler, NULL, fn);
   return MPI_SUCCESS;
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
-  int rc = ft_err_comm("MPI_Comm_set_errhandler", comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, "MPI_Comm_set_errhandler", comm);
   if (rc != MPI_SUCCESS)
     return rc;
   if (handler != MPI_ERRORS_ARE_FATAL && handler != MPI_ERRORS_RETURN &&
-      !made(handler))
-    return ft_err_raise("MPI_Comm_set_errhandler", comm, MPI_ERR_ARG,
+      !made(rt, handler))
+    return ft_err_raise(rt, "MPI_Comm_set_errhandler", comm, MPI_ERR_ARG,
                         "not an error handler of MPI_Comm_create_errhandler");
-  ft_comm_get(comm)->errhandler = handler;
+  ft_comm_get(rt, comm)->errhandler = handler;
   return MPI_SUCCESS;
 }
 
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *handler) {
-  int rc = ft_err_comm("MPI_Comm_get_errhandler", comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, "MPI_Comm_get_errhandler", comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  *handler = ft_comm_get(comm)->errhandler;
+  *handler = ft_comm_get(rt, comm)->errhandler;
   return MPI_SUCCESS;
 }
 
@@ -281,9 +291,11 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *handler) {
 #endif
 
 int MPI_Comm_call_errhandler(MPI_Comm comm, int code) {
-  int rc = ft_err_comm("MPI_Comm_call_errhandler", comm);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_comm(rt, "MPI_Comm_call_errhandler", comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  ft_err_raise("MPI_Comm_call_errhandler", comm, code, "called by the program");
+  ft_err_raise(rt, "MPI_Comm_call_errhandler", comm, code,
+               "called by the program");
   return MPI_SUCCESS;
 }

@@ -146,8 +146,9 @@ void mpi_comm_free_(F *comm, F *ierr) {
 /* ---- Error handlers (errors.c) ---- */
 
 void mpi_comm_create_errhandler_(ft_f_errhandler_fn *fn, F *handler, F *ierr) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Errhandler h = MPI_ERRHANDLER_NULL;
-  *ierr = ft_err_create_fortran(fn, &h);
+  *ierr = ft_err_create_fortran(rt, fn, &h);
   *handler = MPI_Errhandler_c2f(h);
 }
 void mpi_comm_set_errhandler_(F *comm, F *handler, F *ierr) {

@@ -48,7 +48,7 @@ static void send_decision(struct ft_runtime *rt, int to, uint64_t id, int k,
                       .wave = k,
                       .value = (int64_t)id,
                       .x = {decision}};
-  ft_control_send(to, &m);
+  ft_control_send(rt, to, &m);
 }
 
 static void keep_enter(struct ft_runtime *rt, uint64_t id, int k, int from) {
@@ -86,7 +86,7 @@ static void settle_lost(struct ft_runtime *rt) {
   rt->gate.active = rt->gate.lost = 0;
   if (rt->gate.decision > 0) {
     MPI_Comm made;
-    ft_comm_make_ahead(&rt->gate.call, &made);
+    ft_comm_make_ahead(rt, &rt->gate.call, &made);
   }
 }
 
@@ -113,7 +113,7 @@ void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
 /* The leader: waits until every other member entered, then tells them. */
 static void lead(struct ft_runtime *rt, uint64_t id, int k, int members) {
   while (enters_for(rt, id, k, 0) < members - 1)
-    ft_wait_control(); /* a rollback meanwhile does not return */
+    ft_wait_control(rt); /* a rollback meanwhile does not return */
   enters_for(rt, id, k, 1);
   rt->gate.decision = 1;
 }
@@ -122,14 +122,14 @@ static void lead(struct ft_runtime *rt, uint64_t id, int k, int members) {
  * rolled back: the rollback order is on its way here too. */
 static void follow(struct ft_runtime *rt) {
   while (rt->gate.decision <= 0)
-    ft_wait_control(); /* a rollback meanwhile does not return */
+    ft_wait_control(rt); /* a rollback meanwhile does not return */
 }
 
-int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
-  struct ft_runtime *rt = ft_runtime();
-  struct ft_comm *c = ft_comm_get(call->user);
+int ft_gate_create(struct ft_runtime *rt, const struct ft_gate_call *call,
+                   MPI_Comm *newcomm) {
+  struct ft_comm *c = ft_comm_get(rt, call->user);
   if (!rt->recovering_protocol || c->size == 1 || c->id == 0)
-    return ft_comm_make(call, newcomm);
+    return ft_comm_make(rt, call, newcomm);
   uint64_t id = c->id;
   int k = c->gates + 1, members = c->size, leader = ft_comm_app_rank(c, 0);
   if (call->kind == FT_GATE_CREATE_GROUP) { /* the group's members only */
@@ -137,7 +137,7 @@ int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
     id ^= (uint64_t)(uint32_t)key << 16 | 0x8000000000000000u;
     k = ft_comm_group_made(c, key) + 1;
     if (members <= 1 || leader < 0)
-      return ft_comm_make(call, newcomm);
+      return ft_comm_make(rt, call, newcomm);
   }
   /* Message logging: a restarted rank whose last life entered this very
    * call and whose ENTER still counts (ft_gate_settle kept it). */
@@ -151,14 +151,14 @@ int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm) {
                             .inc = rt->incarnation,
                             .wave = k,
                             .value = (int64_t)id};
-    ft_control_send(leader, &enter);
+    ft_control_send(rt, leader, &enter);
   }
   if (leader == rt->world_rank)
     lead(rt, id, k, members);
   else
     follow(rt);
   rt->gate.active = 0;
-  return ft_comm_make(call, newcomm);
+  return ft_comm_make(rt, call, newcomm);
 }
 
 /* Coordinated protocols: every ENTER this rank holds as a leader is for a
@@ -194,11 +194,11 @@ void ft_gate_settle(struct ft_runtime *rt) {
     return;
   }
   while (rt->gate.decision == 0)
-    ft_wait_control();         /* another rollback meanwhile lands here again */
+    ft_wait_control(rt);       /* another rollback meanwhile lands here again */
   if (rt->gate.decision > 0) { /* the others are inside it: join them */
     MPI_Comm made;
-    ft_comm_make(&rt->gate.call, &made); /* coordinated: abandoned at resume;
-                                            logging: the next life's */
+    ft_comm_make(rt, &rt->gate.call, &made); /* coordinated: abandoned at
+                                            resume; logging: the next life's */
   }
   rt->gate.active = 0;
 }

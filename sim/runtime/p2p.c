@@ -40,19 +40,20 @@ static void app_send(int count, MPI_Datatype type, int dest, int tag,
   double delay = ft_daemon_delay(&rt->options, bytes);
   if (delay > 0)
     ft_backend_sleep(delay);
-  ft_protocol_event(FT_EVENT_APP_SEND,
-                    ft_comm_app_rank(ft_comm_get(comm), dest), tag, bytes);
-  ft_trace_app_send(comm, dest, tag, bytes);
+  ft_protocol_event(rt, FT_EVENT_APP_SEND,
+                    ft_comm_app_rank(ft_comm_get(rt, comm), dest), tag, bytes);
+  ft_trace_app_send(rt, comm, dest, tag, bytes);
 }
 
 static void app_recv(int count, MPI_Datatype type, int source, int tag,
                      MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (source == MPI_PROC_NULL)
     return;
   int peer = source == MPI_ANY_SOURCE
                  ? -1
-                 : ft_comm_app_rank(ft_comm_get(comm), source);
-  ft_protocol_event(FT_EVENT_APP_RECV, peer, tag == MPI_ANY_TAG ? -1 : tag,
+                 : ft_comm_app_rank(ft_comm_get(rt, comm), source);
+  ft_protocol_event(rt, FT_EVENT_APP_RECV, peer, tag == MPI_ANY_TAG ? -1 : tag,
                     payload_bytes(count, type));
 }
 
@@ -146,113 +147,123 @@ static int driver_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 
 static int send_call(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend)
-    return driver_send(buf, count, type, dest, tag, ft_comm_get(comm), 0);
+    return driver_send(buf, count, type, dest, tag, ft_comm_get(rt, comm), 0);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
-    return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(comm));
+    return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
-  int rc = PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), &req);
+  int rc =
+      PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
-  ft_pending_add(req, ft_comm_inner(comm), 1, dest, tag);
-  return ft_wait_internal(&req, MPI_STATUS_IGNORE);
+  ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
+  return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
 static int ssend_call(const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend)
-    return driver_send(buf, count, type, dest, tag, ft_comm_get(comm), 0);
+    return driver_send(buf, count, type, dest, tag, ft_comm_get(rt, comm), 0);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
-    return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(comm));
+    return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
-  int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), &req);
+  int rc =
+      PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
-  ft_pending_add(req, ft_comm_inner(comm), 1, dest, tag);
-  return ft_wait_internal(&req, MPI_STATUS_IGNORE);
+  ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
+  return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
 /* A ready send is a valid standard send (MPI-3.1, 3.4): message logging
  * takes it as one, so that it is logged like any other. */
 static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend)
-    return driver_send(buf, count, type, dest, tag, ft_comm_get(comm), 0);
+    return driver_send(buf, count, type, dest, tag, ft_comm_get(rt, comm), 0);
   app_send(count, type, dest, tag, comm);
   if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
-    return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(comm));
+    return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
-  int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(comm), &req);
+  int rc =
+      PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
-  ft_pending_add(req, ft_comm_inner(comm), 1, dest, tag);
-  return ft_wait_internal(&req, MPI_STATUS_IGNORE);
+  ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
+  return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
 static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm, MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend)
     return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
-                           ft_comm_get(comm), 0, request);
+                           ft_comm_get(rt, comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
   int rc =
-      PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+      PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), request);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(*request, ft_comm_inner(comm), 1, dest, tag);
+    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
   return rc;
 }
 
 static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm, MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend)
     return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
-                           ft_comm_get(comm), 0, request);
+                           ft_comm_get(rt, comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
-  int rc =
-      PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+  int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
+                       request);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(*request, ft_comm_inner(comm), 1, dest, tag);
+    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
   return rc;
 }
 
 static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm, MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend)
     return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
-                           ft_comm_get(comm), 0, request);
+                           ft_comm_get(rt, comm), 0, request);
   app_send(count, type, dest, tag, comm);
   if (proc_null_request(dest, request))
     return MPI_SUCCESS;
-  int rc =
-      PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(comm), request);
+  int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
+                       request);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(*request, ft_comm_inner(comm), 1, dest, tag);
+    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
   return rc;
 }
 
 static int recv_call(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->irecv) {
     MPI_Request req;
     driver()->irecv(ft_runtime(), buf, count, type, source, tag,
-                    ft_comm_get(comm), 0, &req);
+                    ft_comm_get(rt, comm), 0, &req);
     return driver()->wait(ft_runtime(), &req, status);
   }
   app_recv(count, type, source, tag, comm);
   if (!ft_runtime()->track_deliveries)
-    return ft_recv_internal(buf, count, type, source, tag, ft_comm_inner(comm),
-                            status);
+    return ft_recv_internal(rt, buf, count, type, source, tag,
+                            ft_comm_inner(rt, comm), status);
   MPI_Status st;
-  int rc =
-      ft_recv_internal(buf, count, type, source, tag, ft_comm_inner(comm), &st);
+  int rc = ft_recv_internal(rt, buf, count, type, source, tag,
+                            ft_comm_inner(rt, comm), &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
-    ft_delivery_done(buf, count, type, comm, &st);
+    ft_delivery_done(rt, buf, count, type, comm, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
@@ -260,19 +271,20 @@ static int recv_call(void *buf, int count, MPI_Datatype type, int source,
 
 static int irecv_call(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->irecv)
     return driver()->irecv(ft_runtime(), buf, count, type, source, tag,
-                           ft_comm_get(comm), 0, request);
+                           ft_comm_get(rt, comm), 0, request);
   app_recv(count, type, source, tag, comm);
   if (proc_null_request(source, request))
     return MPI_SUCCESS;
-  int rc =
-      PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(comm), request);
+  int rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
+                      request);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(*request, ft_comm_inner(comm), 0, source, tag);
+    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 0, source, tag);
   if (rc == MPI_SUCCESS && ft_runtime()->track_deliveries &&
       source != MPI_PROC_NULL)
-    ft_delivery_posted(*request, buf, count, type, comm);
+    ft_delivery_posted(rt, *request, buf, count, type, comm);
   return rc;
 }
 
@@ -280,6 +292,7 @@ static int irecv_call(void *buf, int count, MPI_Datatype type, int source,
 static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                     int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                     int source, int rtag, MPI_Comm comm, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   if (with_self(dest, source, comm))
     return local_copy(sbuf, scount, stype, rbuf, rcount, rtype, stag, rtag,
                       comm, status);
@@ -289,10 +302,10 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   MPI_Request reqs[2];
   MPI_Status st[2];
   FT_PMPI(Irecv, rbuf, rcount, rtype, source, rtag, comm, &reqs[0]);
-  ft_pending_add(reqs[0], comm, 0, source, rtag);
+  ft_pending_add(rt, reqs[0], comm, 0, source, rtag);
   FT_PMPI(Isend, sbuf, scount, stype, dest, stag, comm, &reqs[1]);
-  ft_pending_add(reqs[1], comm, 1, dest, stag);
-  ft_waitall_internal(2, reqs, st);
+  ft_pending_add(rt, reqs[1], comm, 1, dest, stag);
+  ft_waitall_internal(rt, 2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
   return MPI_SUCCESS;
@@ -302,17 +315,18 @@ static int sendrecv_call(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, int stag, void *rbuf, int rcount,
                          MPI_Datatype rtype, int source, int rtag,
                          MPI_Comm comm, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend)
     return driver_sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
-                           source, rtag, ft_comm_get(comm), 0, status);
+                           source, rtag, ft_comm_get(rt, comm), 0, status);
   app_send(scount, stype, dest, stag, comm);
   app_recv(rcount, rtype, source, rtag, comm);
   MPI_Status st;
   int rc = sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
-                    source, rtag, ft_comm_inner(comm), &st);
+                    source, rtag, ft_comm_inner(rt, comm), &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
       ft_runtime()->track_deliveries)
-    ft_delivery_done(rbuf, rcount, rtype, comm, &st);
+    ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
@@ -321,14 +335,15 @@ static int sendrecv_call(const void *sbuf, int scount, MPI_Datatype stype,
 static int sendrecv_replace_call(void *buf, int count, MPI_Datatype type,
                                  int dest, int stag, int source, int rtag,
                                  MPI_Comm comm, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend) /* message logging: the send leaves from its
                           sender-based copy */
     return driver_sendrecv(buf, count, type, dest, stag, buf, count, type,
-                           source, rtag, ft_comm_get(comm), 0, status);
+                           source, rtag, ft_comm_get(rt, comm), 0, status);
   app_send(count, type, dest, stag, comm);
   app_recv(count, type, source, rtag, comm);
   MPI_Status st;
-  MPI_Comm inner = ft_comm_inner(comm);
+  MPI_Comm inner = ft_comm_inner(rt, comm);
   int rc = with_self(dest, source, inner)
                ? local_copy(buf, count, type, buf, count, type, stag, rtag,
                             inner, &st)
@@ -336,7 +351,7 @@ static int sendrecv_replace_call(void *buf, int count, MPI_Datatype type,
                                        rtag, inner, &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
       ft_runtime()->track_deliveries)
-    ft_delivery_done(buf, count, type, comm, &st);
+    ft_delivery_done(rt, buf, count, type, comm, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
@@ -352,21 +367,22 @@ enum { FT_TEST_POLL = 16 };
 static void poll_sometimes(void) {
   struct ft_runtime *rt = ft_runtime();
   if (rt->recovering_protocol && ++rt->test_polls % FT_TEST_POLL == 0)
-    ft_poll_control();
+    ft_poll_control(rt);
 }
 
 /* SMPI's own MPI_Probe is a loop of MPI_Iprobe; this one also looks at the
  * control receive, so a rollback reaches a rank probing for a message that
  * will never come. */
 static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->probe)
-    return driver()->probe(ft_runtime(), source, tag, ft_comm_get(comm),
+    return driver()->probe(ft_runtime(), source, tag, ft_comm_get(rt, comm),
                            status);
   if (!ft_runtime()->recovering_protocol)
-    return PMPI_Probe(source, tag, ft_comm_inner(comm), status);
+    return PMPI_Probe(source, tag, ft_comm_inner(rt, comm), status);
   int flag = 0;
   while (!flag) {
-    FT_PMPI(Iprobe, source, tag, ft_comm_inner(comm), &flag, status);
+    FT_PMPI(Iprobe, source, tag, ft_comm_inner(rt, comm), &flag, status);
     if (!flag)
       poll_sometimes();
   }
@@ -375,11 +391,12 @@ static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
 
 static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
                        MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   poll_sometimes();
   if (driver()->iprobe)
-    return driver()->iprobe(ft_runtime(), source, tag, ft_comm_get(comm), flag,
-                            status);
-  return PMPI_Iprobe(source, tag, ft_comm_inner(comm), flag, status);
+    return driver()->iprobe(ft_runtime(), source, tag, ft_comm_get(rt, comm),
+                            flag, status);
+  return PMPI_Iprobe(source, tag, ft_comm_inner(rt, comm), flag, status);
 }
 
 /* ---- Runtime-internal channels (collectives), counted like the
@@ -387,49 +404,52 @@ static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
 
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend) {
     int coll;
-    struct ft_comm *c = ft_comm_of_inner(comm, &coll);
+    struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
     return driver_send(buf, count, type, dest, tag, c, coll);
   }
   ft_count_send(count, type);
-  ft_trace_coll_send(comm, dest, tag, count, type);
+  ft_trace_coll_send(rt, comm, dest, tag, count, type);
   if (!ft_runtime()->recovering_protocol)
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
   FT_PMPI(Isend, buf, count, type, dest, tag, comm, &req);
-  ft_pending_add(req, comm, 1, dest, tag);
-  return ft_wait_internal(&req, MPI_STATUS_IGNORE);
+  ft_pending_add(rt, req, comm, 1, dest, tag);
+  return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
 int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->isend) {
     int coll;
-    struct ft_comm *c = ft_comm_of_inner(comm, &coll);
+    struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
     return driver_sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
                            source, tag, c, coll, MPI_STATUS_IGNORE);
   }
   ft_count_send(scount, stype);
-  ft_trace_coll_send(comm, dest, tag, scount, stype);
+  ft_trace_coll_send(rt, comm, dest, tag, scount, stype);
   int rc = sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype, source,
                     tag, comm, MPI_STATUS_IGNORE);
-  ft_trace_coll_delivery(comm, source, tag);
+  ft_trace_coll_delivery(rt, comm, source, tag);
   return rc;
 }
 
 int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->irecv) {
     int coll;
-    struct ft_comm *c = ft_comm_of_inner(comm, &coll);
+    struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
     return driver()->irecv(ft_runtime(), buf, count, type, source, tag, c, coll,
                            req);
   }
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(*req, comm, 0, source, tag);
+    ft_pending_add(rt, *req, comm, 0, source, tag);
   return rc;
 }
 
@@ -473,32 +493,34 @@ static void statuses_free(MPI_Status *st, MPI_Status statuses[],
 }
 
 static int wait_call(MPI_Request *request, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->wait)
     return driver()->wait(ft_runtime(), request, status);
   if (!ft_runtime()->track_deliveries)
-    return ft_wait_internal(request, status);
+    return ft_wait_internal(rt, request, status);
   MPI_Request before = *request;
   MPI_Status st;
-  int rc = ft_wait_internal(request, &st);
-  ft_delivery_completed(before, &st);
+  int rc = ft_wait_internal(rt, request, &st);
+  ft_delivery_completed(rt, before, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
 }
 
 static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
+  struct ft_runtime *rt = ft_runtime();
   if (driver()->waitall)
     return driver()->waitall(ft_runtime(), n, requests, statuses);
   if (!ft_runtime()->track_deliveries)
-    return ft_waitall_internal(n, requests, statuses);
+    return ft_waitall_internal(rt, n, requests, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16];
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status *st = statuses_for(n, statuses, small_st);
-  int rc = ft_waitall_internal(n, requests, st);
+  int rc = ft_waitall_internal(rt, n, requests, st);
   for (int i = 0; i < n; i++)
     if (before[i] != MPI_REQUEST_NULL)
-      ft_delivery_completed(before[i], &st[i]);
+      ft_delivery_completed(rt, before[i], &st[i]);
   handles_free(before, small);
   statuses_free(st, statuses, small_st);
   return rc;
@@ -507,12 +529,13 @@ static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
 /* Waitany under a recovering protocol (interruptible); reports the
  * delivery of the completed request. */
 static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16];
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status st;
-  int index = ft_wait_any(n, requests, &st);
+  int index = ft_wait_any(rt, n, requests, &st);
   if (index != MPI_UNDEFINED)
-    ft_delivery_completed(before[index], &st);
+    ft_delivery_completed(rt, before[index], &st);
   handles_free(before, small);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
@@ -549,6 +572,7 @@ static int waitsome_call(int n, MPI_Request requests[], int *outcount,
 }
 
 static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   poll_sometimes();
   if (driver()->test)
     return driver()->test(ft_runtime(), request, flag, status);
@@ -558,8 +582,8 @@ static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
   MPI_Status st;
   int rc = PMPI_Test(request, flag, &st);
   if (*flag) {
-    ft_pending_done(before);
-    ft_delivery_completed(before, &st);
+    ft_pending_done(rt, before);
+    ft_delivery_completed(rt, before, &st);
   }
   if (*flag && status != MPI_STATUS_IGNORE)
     *status = st;
@@ -568,6 +592,7 @@ static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
 
 static int testall_call(int n, MPI_Request requests[], int *flag,
                         MPI_Status statuses[]) {
+  struct ft_runtime *rt = ft_runtime();
   poll_sometimes();
   if (driver()->testall)
     return driver()->testall(ft_runtime(), n, requests, flag, statuses);
@@ -589,8 +614,8 @@ static int testall_call(int n, MPI_Request requests[], int *flag,
     int i = idx[k];
     st[i] = some[k];
     if (ft_runtime()->track_deliveries) {
-      ft_pending_done(before[i]);
-      ft_delivery_completed(before[i], &st[i]);
+      ft_pending_done(rt, before[i]);
+      ft_delivery_completed(rt, before[i], &st[i]);
     }
   }
   *flag = 1;
@@ -606,6 +631,7 @@ static int testall_call(int n, MPI_Request requests[], int *flag,
 
 static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
                         MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   poll_sometimes();
   if (driver()->testany)
     return driver()->testany(ft_runtime(), n, requests, index, flag, status);
@@ -616,8 +642,8 @@ static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
   MPI_Status st;
   int rc = PMPI_Testany(n, requests, index, flag, &st);
   if (*flag && *index != MPI_UNDEFINED) {
-    ft_pending_done(before[*index]);
-    ft_delivery_completed(before[*index], &st);
+    ft_pending_done(rt, before[*index]);
+    ft_delivery_completed(rt, before[*index], &st);
     if (status != MPI_STATUS_IGNORE)
       *status = st;
   }
@@ -627,6 +653,7 @@ static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
 
 static int testsome_call(int n, MPI_Request requests[], int *outcount,
                          int indices[], MPI_Status statuses[]) {
+  struct ft_runtime *rt = ft_runtime();
   poll_sometimes();
   if (driver()->testsome)
     return driver()->testsome(ft_runtime(), n, requests, outcount, indices,
@@ -639,8 +666,8 @@ static int testsome_call(int n, MPI_Request requests[], int *outcount,
   MPI_Status *st = statuses_for(n, statuses, small_st);
   int rc = PMPI_Testsome(n, requests, outcount, indices, st);
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++) {
-    ft_pending_done(before[indices[k]]);
-    ft_delivery_completed(before[indices[k]], &st[k]);
+    ft_pending_done(rt, before[indices[k]]);
+    ft_delivery_completed(rt, before[indices[k]], &st[k]);
   }
   handles_free(before, small);
   statuses_free(st, statuses, small_st);
@@ -658,16 +685,16 @@ int MPI_Request_free(MPI_Request *request) {
     return MPI_SUCCESS;
   struct ft_runtime *rt = ft_runtime();
   if (*request == MPI_REQUEST_NULL)
-    return ft_err_raise("MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+    return ft_err_raise(rt, "MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
   if (rt->driver->request_free)
     return rt->driver->request_free(rt, request);
-  if (rt->recovering_protocol && ft_delivery_is_posted(*request))
+  if (rt->recovering_protocol && ft_delivery_is_posted(rt, *request))
     ft_fatal("MPI_Request_free of an active receive is not supported under "
              "protocol %s: its delivery would never reach the protocol; wait "
              "for the receive, or cancel it first (MPI_Cancel)",
              rt->protocol->name);
-  ft_pending_done(*request);
+  ft_pending_done(rt, *request);
   return PMPI_Request_free(request);
 }
 
@@ -678,19 +705,20 @@ int MPI_Request_free(MPI_Request *request) {
  * delivery, told to the protocol), and the application's handle becomes
  * one whose next wait or test reports that status (persist.c). */
 static int cancel_receive(MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request before = *request;
   MPI_Status st;
   int rc = PMPI_Cancel(request);
   if (rc != MPI_SUCCESS)
-    return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, rc);
+    return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD, rc);
   int cancelled = 0;
   FT_PMPI(Wait, request, &st);
   FT_PMPI(Test_cancelled, &st, &cancelled);
-  ft_pending_done(before);
+  ft_pending_done(rt, before);
   if (cancelled)
-    ft_delivery_cancelled(before);
+    ft_delivery_cancelled(rt, before);
   else
-    ft_delivery_completed(before, &st);
+    ft_delivery_completed(rt, before, &st);
   ft_persist_completed(request, &st);
   return MPI_SUCCESS;
 }
@@ -709,13 +737,14 @@ int MPI_Cancel(MPI_Request *request) {
     return rc;
   struct ft_runtime *rt = ft_runtime();
   if (*request == MPI_REQUEST_NULL)
-    return ft_err_raise("MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+    return ft_err_raise(rt, "MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
   if (rt->driver->cancel)
     return rt->driver->cancel(rt, request);
   if (!rt->recovering_protocol)
-    return ft_err_result("MPI_Cancel", MPI_COMM_WORLD, PMPI_Cancel(request));
-  if (!ft_delivery_is_posted(*request))
+    return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD,
+                         PMPI_Cancel(request));
+  if (!ft_delivery_is_posted(rt, *request))
     ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
              "protocol has counted the message as sent",
              rt->protocol->name);
@@ -747,12 +776,14 @@ int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req) {
 
 static int send_checked(const char *call, int count, MPI_Datatype type,
                         int dest, int tag, MPI_Comm comm) {
-  return ft_err_p2p(call, comm, count, type, dest, tag, FT_ERR_DEST);
+  struct ft_runtime *rt = ft_runtime();
+  return ft_err_p2p(rt, call, comm, count, type, dest, tag, FT_ERR_DEST);
 }
 
 static int recv_checked(const char *call, int count, MPI_Datatype type,
                         int source, int tag, MPI_Comm comm) {
-  return ft_err_p2p(call, comm, count, type, source, tag, FT_ERR_SOURCE);
+  struct ft_runtime *rt = ft_runtime();
+  return ft_err_p2p(rt, call, comm, count, type, source, tag, FT_ERR_SOURCE);
 }
 
 /* The code of a call that received into *st: the library's error for the
@@ -781,19 +812,21 @@ typedef int (*isend_fn)(const void *buf, int count, MPI_Datatype type, int dest,
 static int checked_send(const char *call, send_fn fn, const void *buf,
                         int count, MPI_Datatype type, int dest, int tag,
                         MPI_Comm comm) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = send_checked(call, count, type, dest, tag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(call, comm, fn(buf, count, type, dest, tag, comm));
+  return ft_err_result(rt, call, comm, fn(buf, count, type, dest, tag, comm));
 }
 
 /* The same for a nonblocking send; a failed one leaves no request. */
 static int checked_isend(const char *call, isend_fn fn, const void *buf,
                          int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm, MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = send_checked(call, count, type, dest, tag, comm);
   if (rc == MPI_SUCCESS)
-    rc = ft_err_result(call, comm,
+    rc = ft_err_result(rt, call, comm,
                        fn(buf, count, type, dest, tag, comm, request));
   return no_request(rc, request);
 }
@@ -835,19 +868,21 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = recv_checked("MPI_Recv", count, type, source, tag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result("MPI_Recv", comm,
+  return ft_err_result(rt, "MPI_Recv", comm,
                        recv_call(buf, count, type, source, tag, comm, status));
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = recv_checked("MPI_Irecv", count, type, source, tag, comm);
   if (rc == MPI_SUCCESS)
     rc =
-        ft_err_result("MPI_Irecv", comm,
+        ft_err_result(rt, "MPI_Irecv", comm,
                       irecv_call(buf, count, type, source, tag, comm, request));
   return no_request(rc, request);
 }
@@ -855,6 +890,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                  int source, int rtag, MPI_Comm comm, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   int rc = send_checked("MPI_Sendrecv", scount, stype, dest, stag, comm);
   if (rc == MPI_SUCCESS)
     rc = recv_checked("MPI_Sendrecv", rcount, rtype, source, rtag, comm);
@@ -864,12 +900,13 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   st.MPI_ERROR = MPI_SUCCESS;
   rc = sendrecv_call(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
                      source, rtag, comm, &st);
-  return ft_err_result("MPI_Sendrecv", comm, received(rc, &st, status));
+  return ft_err_result(rt, "MPI_Sendrecv", comm, received(rc, &st, status));
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
                          int stag, int source, int rtag, MPI_Comm comm,
                          MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   const char *call = "MPI_Sendrecv_replace";
   int rc = send_checked(call, count, type, dest, stag, comm);
   if (rc == MPI_SUCCESS)
@@ -880,23 +917,25 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
   st.MPI_ERROR = MPI_SUCCESS;
   rc = sendrecv_replace_call(buf, count, type, dest, stag, source, rtag, comm,
                              &st);
-  return ft_err_result(call, comm, received(rc, &st, status));
+  return ft_err_result(rt, call, comm, received(rc, &st, status));
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  int rc = ft_err_peer("MPI_Probe", comm, source, tag, FT_ERR_SOURCE);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_peer(rt, "MPI_Probe", comm, source, tag, FT_ERR_SOURCE);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result("MPI_Probe", comm,
+  return ft_err_result(rt, "MPI_Probe", comm,
                        probe_call(source, tag, comm, status));
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                MPI_Status *status) {
-  int rc = ft_err_peer("MPI_Iprobe", comm, source, tag, FT_ERR_SOURCE);
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_peer(rt, "MPI_Iprobe", comm, source, tag, FT_ERR_SOURCE);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result("MPI_Iprobe", comm,
+  return ft_err_result(rt, "MPI_Iprobe", comm,
                        iprobe_call(source, tag, comm, flag, status));
 }
 
@@ -918,6 +957,7 @@ static void empty_status(MPI_Status *status) {
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(1, request, small);
   if (*r == MPI_REQUEST_NULL) {
     if (!ft_persist_held(*request, status, 1))
@@ -927,10 +967,11 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   }
   int rc = wait_call(r, status);
   ft_persist_out(1, request, r, small);
-  return ft_err_result("MPI_Wait", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Wait", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   for (int i = 0; i < n; i++)
     if (r[i] == MPI_REQUEST_NULL &&
@@ -942,25 +983,28 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
                                                    : &statuses[i]);
   int rc = waitall_call(n, r, statuses);
   ft_persist_out(n, requests, r, small);
-  return ft_err_result("MPI_Waitall", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Waitall", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   int rc = waitany_call(n, r, index, status);
   ft_persist_out(n, requests, r, small);
-  return ft_err_result("MPI_Waitany", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Waitany", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   int rc = waitsome_call(n, r, outcount, indices, statuses);
   ft_persist_out(n, requests, r, small);
-  return ft_err_result("MPI_Waitsome", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Waitsome", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(1, request, small);
   if (*r == MPI_REQUEST_NULL) {
     *flag = 1;
@@ -971,7 +1015,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   }
   int rc = test_call(r, flag, status);
   ft_persist_out(1, request, r, small);
-  return ft_err_result("MPI_Test", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Test", MPI_COMM_WORLD, rc);
 }
 
 /* SMPI 3.32's MPI_Testall completes (and nulls) the requests that are done
@@ -981,9 +1025,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
  * ordinary request's handle is nulled, as plain SMPI does. */
 int MPI_Testall(int n, MPI_Request requests[], int *flag,
                 MPI_Status statuses[]) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   if (r == requests)
-    return ft_err_result("MPI_Testall", MPI_COMM_WORLD,
+    return ft_err_result(rt, "MPI_Testall", MPI_COMM_WORLD,
                          testall_call(n, requests, flag, statuses));
   MPI_Request small_before[16];
   MPI_Status small_st[16];
@@ -1001,21 +1046,23 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
   handles_free(before, small_before);
   statuses_free(st, statuses, small_st);
   ft_persist_out(n, requests, r, small);
-  return ft_err_result("MPI_Testall", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Testall", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   int rc = testany_call(n, r, index, flag, status);
   ft_persist_out(n, requests, r, small);
-  return ft_err_result("MPI_Testany", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Testany", MPI_COMM_WORLD, rc);
 }
 
 int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   int rc = testsome_call(n, r, outcount, indices, statuses);
   ft_persist_out(n, requests, r, small);
-  return ft_err_result("MPI_Testsome", MPI_COMM_WORLD, rc);
+  return ft_err_result(rt, "MPI_Testsome", MPI_COMM_WORLD, rc);
 }

@@ -15,24 +15,24 @@
 
 #include "runtime.h"
 
-void *ft_pack_copy(const void *buf, int count, MPI_Datatype type, MPI_Comm comm,
-                   size_t *bytes) {
+void *ft_pack_copy(struct ft_runtime *rt, const void *buf, int count,
+                   MPI_Datatype type, MPI_Comm comm, size_t *bytes) {
   int size = 0, position = 0;
   FT_PMPI(Type_size, type, &size);
   uint64_t want = (uint64_t)(count > 0 ? count : 0) * (uint64_t)size;
   if (want > INT_MAX)
     ft_fatal("rank %d: a message of %llu bytes (%d elements of %d bytes): "
              "more than one MPI_PACKED message can carry",
-             ft_runtime()->world_rank, (unsigned long long)want, count, size);
+             rt->world_rank, (unsigned long long)want, count, size);
   void *data = malloc(want > 0 ? (size_t)want : 1);
   if (!data)
     ft_fatal("rank %d: out of memory for a packed copy of %llu bytes",
-             ft_runtime()->world_rank, (unsigned long long)want);
+             rt->world_rank, (unsigned long long)want);
   if (want > 0)
     FT_PMPI(Pack, buf, count, type, data, (int)want, &position, comm);
   if ((uint64_t)position != want)
     ft_fatal("rank %d: MPI_Pack of %d elements of %d bytes gave %d bytes",
-             ft_runtime()->world_rank, count, size, position);
+             rt->world_rank, count, size, position);
   *bytes = (size_t)position;
   return data;
 }

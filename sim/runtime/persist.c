@@ -47,13 +47,13 @@ static int never_cancel(void *extra, int complete) {
 int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
                     int count, MPI_Datatype type, int peer, int tag,
                     MPI_Comm comm, MPI_Request *request) {
-  int rc = ft_err_p2p(call, comm, count, type, peer, tag,
+  struct ft_runtime *rt = ft_runtime();
+  int rc = ft_err_p2p(rt, call, comm, count, type, peer, tag,
                       kind == FT_PERSIST_RECV ? FT_ERR_SOURCE : FT_ERR_DEST);
   if (rc != MPI_SUCCESS) {
     *request = MPI_REQUEST_NULL;
     return rc;
   }
-  struct ft_runtime *rt = ft_runtime();
   rt->persistent =
       ft_reserve(rt->persistent, rt->n_persistent + 1, &rt->cap_persistent,
                  sizeof *rt->persistent, "persistent requests");
@@ -73,12 +73,13 @@ int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
 }
 
 int ft_persist_start(MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
   struct ft_persistent *p = find(*request);
   if (!p || p->oneshot)
-    return ft_err_raise("MPI_Start", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+    return ft_err_raise(rt, "MPI_Start", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "not a persistent request");
   if (p->active != MPI_REQUEST_NULL || p->held)
-    return ft_err_raise("MPI_Start", p->comm, MPI_ERR_REQUEST,
+    return ft_err_raise(rt, "MPI_Start", p->comm, MPI_ERR_REQUEST,
                         "the request is active already");
   /* With MPI_PROC_NULL the operation completes at once (MPI-3.1, 3.11):
    * it stays inactive. SMPI's request for it is never started, and its
@@ -88,7 +89,7 @@ int ft_persist_start(MPI_Request *request) {
   MPI_Request inner = MPI_REQUEST_NULL;
   int rc = ft_p2p_start(p, &inner);
   p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
-  return ft_err_result("MPI_Start", p->comm, rc);
+  return ft_err_result(rt, "MPI_Start", p->comm, rc);
 }
 
 int ft_persist_free(MPI_Request *request) {

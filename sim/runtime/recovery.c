@@ -118,8 +118,7 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
     ft_stop_now(rt);
 }
 
-void ft_control_handle(const struct ft_wire *m) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m) {
   switch (m->kind) {
   case FT_WIRE_FAIL:
     on_fail(rt, m);
@@ -209,9 +208,9 @@ int ft_fetch_image(struct ft_runtime *rt, int wave) {
                         .wave = wave,
                         .inc = rt->ml ? rt->ml_life : rt->incarnation};
   rt->image_offered = 0;
-  ft_control_send(server, &ask);
+  ft_control_send(rt, server, &ask);
   while (!rt->image_offered)
-    ft_wait_control();
+    ft_wait_control(rt);
   if (!rt->image_bytes)
     return 0;
   struct ft_local_image *slot = &rt->images[0];
@@ -300,15 +299,15 @@ static void recover(struct ft_runtime *rt) {
     return;
   }
   while (rt->rollback_inc < rt->incarnation) /* a failed rank waits for */
-    ft_wait_control();                       /* the others to notice */
+    ft_wait_control(rt);                     /* the others to notice */
   restore_memory(rt);
   /* Before READY: no rank replays this incarnation's channel state before
    * GO, which waits for every READY. */
   ft_channel_reset_replay(rt);
   struct ft_wire ready = {.kind = FT_WIRE_READY, .inc = rt->incarnation};
-  ft_control_send(ft_dispatcher(rt), &ready);
+  ft_control_send(rt, ft_dispatcher(rt), &ready);
   while (rt->go_inc != rt->incarnation)
-    ft_wait_control();
+    ft_wait_control(rt);
   resume(rt);
 }
 
@@ -422,9 +421,9 @@ static void wait_all_stopped(struct ft_runtime *rt) {
   struct ft_wire m = {.kind = FT_WIRE_STOPPED, .inc = rt->incarnation};
   for (int r = 0; r < rt->app_ranks; r++)
     if (r != rt->world_rank)
-      ft_control_send(r, &m);
+      ft_control_send(rt, r, &m);
   while (rt->peers_stopped < rt->app_ranks - 1)
-    ft_wait_control(); /* ENTERs are refused: this rank is stopping */
+    ft_wait_control(rt); /* ENTERs are refused: this rank is stopping */
 }
 
 /* The run is stopped (it cannot progress): like a rollback, this rank
@@ -444,7 +443,7 @@ void ft_wait_all_finished(struct ft_runtime *rt) {
   struct ft_wire done = {
       .kind = FT_WIRE_DONE, .inc = rt->incarnation, .wave = rt->ml_life};
   rt->finished = 0;
-  ft_control_send(ft_dispatcher(rt), &done);
+  ft_control_send(rt, ft_dispatcher(rt), &done);
   while (!rt->finished)
-    ft_wait_control();
+    ft_wait_control(rt);
 }

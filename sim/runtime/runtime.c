@@ -13,50 +13,6 @@
 #include "message_logging/msglog.h"
 #include "service.h"
 
-/* Per rank: SMPI privatizes this module's globals (see runtime.h). */
-static struct ft_runtime state;
-
-struct ft_runtime *ft_runtime(void) {
-  return &state;
-}
-
-void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
-                 const char *what) {
-  if (need <= *cap)
-    return array;
-  size_t n = *cap ? *cap : 16;
-  while (n < need)
-    n *= 2;
-  void *p = realloc(array, n * size);
-  if (!p)
-    ft_fatal("out of memory for %s", what);
-  *cap = n;
-  return p;
-}
-
-_Noreturn void ft_fatal(const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "ftsim: ");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  ft_backend_abort(2);
-}
-
-void ft_pmpi_check(int rc, const char *call) {
-  if (rc == MPI_SUCCESS)
-    return;
-  char text[MPI_MAX_ERROR_STRING + 1] = "";
-  int len = 0, cls = rc;
-  if (PMPI_Error_class(rc, &cls) != MPI_SUCCESS)
-    cls = rc;
-  if (PMPI_Error_string(rc, text, &len) != MPI_SUCCESS)
-    text[0] = 0;
-  ft_fatal("rank %d: %s returned error %d (class %d%s%s)",
-           ft_runtime()->world_rank, call, rc, cls, text[0] ? ": " : "", text);
-}
-
 /* The families that replace nothing (driver.h): every operation takes the
  * default path. */
 static const struct ft_driver default_driver = {.name = "default"};
@@ -168,7 +124,7 @@ static void split_world(struct ft_runtime *rt) {
 }
 
 static int init_common(int *argc, char ***argv) {
-  struct ft_runtime *rt = &state;
+  struct ft_runtime *rt = ft_runtime();
   rt->argc = argc ? *argc : 0;
   rt->argv = argv ? *argv : NULL;
   for (int i = 0; i < 2; i++)
@@ -192,14 +148,14 @@ static int init_common(int *argc, char ***argv) {
 
 /* After a rollback main() runs again: MPI is already initialised. */
 int MPI_Init(int *argc, char ***argv) {
-  if (state.initialized)
+  if (ft_runtime()->initialized)
     return MPI_SUCCESS;
   int rc = PMPI_Init(argc, argv);
   return rc != MPI_SUCCESS ? rc : init_common(argc, argv);
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-  if (state.initialized) {
+  if (ft_runtime()->initialized) {
     *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     return MPI_SUCCESS;
   }
@@ -347,7 +303,7 @@ void ft_control_last_barrier(struct ft_runtime *rt) {
 }
 
 int MPI_Finalize(void) {
-  struct ft_runtime *rt = &state;
+  struct ft_runtime *rt = ft_runtime();
   double end = PMPI_Wtime();
   if (rt->recovering_protocol)
     ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
@@ -408,13 +364,13 @@ _Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
 int MPI_Abort(MPI_Comm comm, int errorcode) {
   (void)comm;
   fprintf(stderr, "ftsim: MPI_Abort(%d) called by rank %d\n", errorcode,
-          state.world_rank);
+          ft_runtime()->world_rank);
   ft_backend_abort(errorcode);
 }
 
-void ft_protocol_event(enum ft_event_type type, int peer, int tag,
-                       uint64_t bytes) {
+void ft_protocol_event(struct ft_runtime *rt, enum ft_event_type type, int peer,
+                       int tag, uint64_t bytes) {
   struct ft_event event = {
       .type = type, .peer = peer, .tag = tag, .bytes = bytes};
-  ft_core_step(&state, &event);
+  ft_core_step(rt, &event);
 }

@@ -377,8 +377,8 @@ void ft_pmpi_check(int rc, const char *call);
  * packed size is count x MPI_Type_size, never taken from the extent.
  * Stops the run if the copy would exceed INT_MAX bytes (one MPI_PACKED
  * message) or memory runs out. */
-void *ft_pack_copy(const void *buf, int count, MPI_Datatype type, MPI_Comm comm,
-                   size_t *bytes);
+void *ft_pack_copy(struct ft_runtime *rt, const void *buf, int count,
+                   MPI_Datatype type, MPI_Comm comm, size_t *bytes);
 
 /* Stops the run (ft_fatal) because the application made `call` (its C
  * name, "MPI_Ibcast"), which the runtime does not support (unsupported.c). */
@@ -400,31 +400,36 @@ void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
  * naming the call, the error class, `what` (may be NULL) and the
  * communicator (ft_fatal); otherwise returns `code`, after calling the
  * application's handler with its handle and the code if it made one. */
-int ft_err_raise(const char *call, MPI_Comm comm, int code, const char *what);
-/* rc if MPI_SUCCESS, else ft_err_raise(call, comm, rc, NULL). */
-int ft_err_result(const char *call, MPI_Comm comm, int rc);
+int ft_err_raise(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                 int code, const char *what);
+/* rc if MPI_SUCCESS, else ft_err_raise(rt, call, comm, rc, NULL). */
+int ft_err_result(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                  int rc);
 /* The checks below return MPI_SUCCESS when the arguments are valid, else
  * what ft_err_raise returns for the error MPI specifies. */
 /* comm is not MPI_COMM_NULL (MPI_ERR_COMM). */
-int ft_err_comm(const char *call, MPI_Comm comm);
+int ft_err_comm(struct ft_runtime *rt, const char *call, MPI_Comm comm);
 /* count >= 0 (MPI_ERR_COUNT), type is not MPI_DATATYPE_NULL (TYPE). */
-int ft_err_buffer(const char *call, MPI_Comm comm, int count,
-                  MPI_Datatype type);
+int ft_err_buffer(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                  int count, MPI_Datatype type);
 enum ft_err_side { FT_ERR_DEST, FT_ERR_SOURCE };
 /* comm (ft_err_comm), then peer a rank of comm or MPI_PROC_NULL (or, for
  * a source, MPI_ANY_SOURCE; MPI_ERR_RANK) and tag >= 0 (or, for a source,
  * MPI_ANY_TAG; MPI_ERR_TAG). The message of -1 says that it is Open MPI's
  * wildcard, not this library's. */
-int ft_err_peer(const char *call, MPI_Comm comm, int peer, int tag,
-                enum ft_err_side side);
+int ft_err_peer(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                int peer, int tag, enum ft_err_side side);
 /* ft_err_peer, then ft_err_buffer. */
-int ft_err_p2p(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
-               int peer, int tag, enum ft_err_side side);
+int ft_err_p2p(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+               int count, MPI_Datatype type, int peer, int tag,
+               enum ft_err_side side);
 /* comm (ft_err_comm), then root a rank of comm (MPI_ERR_ROOT). */
-int ft_err_root(const char *call, MPI_Comm comm, int root);
+int ft_err_root(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                int root);
 /* MPI_Comm_create_errhandler for a Fortran subroutine HANDLER(COMM, CODE)
  * (fortran.c): ft_err_raise calls it with the Fortran handles. */
-int ft_err_create_fortran(ft_f_errhandler_fn *fn, MPI_Errhandler *handler);
+int ft_err_create_fortran(struct ft_runtime *rt, ft_f_errhandler_fn *fn,
+                          MPI_Errhandler *handler);
 
 /* Persistent requests (persist.c). */
 /* MPI_Send_init and its kin (`call` names it): checks the arguments
@@ -473,13 +478,14 @@ void ft_persist_reset(struct ft_runtime *rt);
 int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req);
 
 /* Communicator table (comm.c). */
-struct ft_comm *ft_comm_lookup(MPI_Comm user); /* NULL if not registered */
+struct ft_comm *ft_comm_lookup(struct ft_runtime *rt,
+                               MPI_Comm user); /* NULL if not registered */
 /* Resolves an application communicator, registering MPI_COMM_SELF (and,
  * under a protocol that does not recover, any other unknown one) on first
  * use; aborts on MPI_COMM_NULL, and on any other communicator the runtime
  * did not create under a protocol that recovers. */
-struct ft_comm *ft_comm_get(MPI_Comm user);
-void ft_comm_forget(MPI_Comm user);
+struct ft_comm *ft_comm_get(struct ft_runtime *rt, MPI_Comm user);
+void ft_comm_forget(struct ft_runtime *rt, MPI_Comm user);
 /* Moves every registered communicator to the abandoned ones, marked with
  * incarnation `inc` (the rollback's): the abandoned run may still have
  * traffic on them (settle.c); ft_comm_free_abandoned frees them. */
@@ -496,14 +502,15 @@ void ft_comm_free_abandoned(struct ft_runtime *rt, int up_to_inc);
  * returns that rank's application rank and what names the communicator on
  * every member (*id, *coll); -1 when it has no such name (id 0: not made
  * by the runtime) or is not abandoned. */
-int ft_comm_abandoned_peer(MPI_Comm comm, int rank, uint64_t *id, int *coll);
+int ft_comm_abandoned_peer(struct ft_runtime *rt, MPI_Comm comm, int rank,
+                           uint64_t *id, int *coll);
 /* This rank's handle of the abandoned communicator named (id, coll), or
  * MPI_COMM_NULL. */
-MPI_Comm ft_comm_abandoned_find(uint64_t id, int coll);
+MPI_Comm ft_comm_abandoned_find(struct ft_runtime *rt, uint64_t id, int coll);
 /* Message logging: main() runs again, its creations of communicators return
  * the ones its first run made, in order (a restarted rank cannot make a
  * collective call alone). */
-void ft_comm_replay_creations(void);
+void ft_comm_replay_creations(struct ft_runtime *rt);
 /* Message logging: how many creations of communicators main() has made in
  * this rank's first run (saved with a checkpoint taken at a safe point). */
 int64_t ft_comm_creations(const struct ft_comms *cs);
@@ -519,11 +526,13 @@ void ft_comm_register_world(struct ft_runtime *rt, MPI_Comm inner);
  * (under message logging, remembers it for ft_comm_replay_creations) and
  * counts it on its parent. Blocks until every member of the parent makes it
  * too: callers pass the gate first (ft_gate_create). */
-int ft_comm_make(const struct ft_gate_call *call, MPI_Comm *newcomm);
+int ft_comm_make(struct ft_runtime *rt, const struct ft_gate_call *call,
+                 MPI_Comm *newcomm);
 /* Message logging: makes a creation a failed life entered while its next
  * life has not reached it yet (gate.c): remembered for that life's replay
  * (comm.c, replay_creation), which goes on from where it is. */
-int ft_comm_make_ahead(const struct ft_gate_call *call, MPI_Comm *newcomm);
+int ft_comm_make_ahead(struct ft_runtime *rt, const struct ft_gate_call *call,
+                       MPI_Comm *newcomm);
 /* MPI_Comm_create_group(c, group, tag): what names the call on every member
  * of `group` (its members' application ranks and the tag); *leader: the
  * world rank of the group's rank 0, *members its size. */
@@ -535,14 +544,15 @@ int ft_comm_group_made(const struct ft_comm *c, int key);
 void ft_comm_forget_all(struct ft_comms *cs);
 /* The entry whose p2p or coll handle is `inner` (*coll says which); aborts
  * on an unknown one. */
-struct ft_comm *ft_comm_of_inner(MPI_Comm inner, int *coll);
+struct ft_comm *ft_comm_of_inner(struct ft_runtime *rt, MPI_Comm inner,
+                                 int *coll);
 /* Maps MPI_COMM_WORLD to the substitute world; other handles unchanged. */
-MPI_Comm ft_comm_inner(MPI_Comm user);
+MPI_Comm ft_comm_inner(struct ft_runtime *rt, MPI_Comm user);
 /* The entry named `name` (ft_comm.name), or NULL if none is alive. */
-struct ft_comm *ft_comm_named(int name);
+struct ft_comm *ft_comm_named(struct ft_runtime *rt, int name);
 /* The entry at `index` of the table (0, 1, ... while not NULL: a walk over
  * this rank's communicators; indices differ between ranks), or NULL. */
-struct ft_comm *ft_comm_at(int index);
+struct ft_comm *ft_comm_at(struct ft_runtime *rt, int index);
 /* Application rank (rank in the application's world) of `rank` in `c`. */
 int ft_comm_app_rank(const struct ft_comm *c, int rank);
 /* The rank in `c` of application rank `app_rank` (the inverse); aborts when
@@ -554,28 +564,30 @@ MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll);
 
 /* The protocol hook every intercepted operation goes through (runtime.c).
  * `peer` is an application rank (see ft_comm_app_rank). */
-void ft_protocol_event(enum ft_event_type type, int peer, int tag,
-                       uint64_t bytes);
+void ft_protocol_event(struct ft_runtime *rt, enum ft_event_type type, int peer,
+                       int tag, uint64_t bytes);
 
 /* Deliveries (delivery.c): what the application receives, told to the core
  * as DELIVERED events once the receive completed. */
 /* A receive the application posted with MPI_Irecv: remembered until one of
  * the completion calls reports it. */
-void ft_delivery_posted(MPI_Request req, void *buf, int count,
-                        MPI_Datatype type, MPI_Comm user);
+void ft_delivery_posted(struct ft_runtime *rt, MPI_Request req, void *buf,
+                        int count, MPI_Datatype type, MPI_Comm user);
 /* A receive of the application completed with `status`: a posted one
  * (request handle `req` as it was before completion; not one of the
  * application's: nothing happens) ... */
-void ft_delivery_completed(MPI_Request req, const MPI_Status *status);
+void ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
+                           const MPI_Status *status);
 /* Forgets the receive req without a delivery (it was cancelled). */
-void ft_delivery_cancelled(MPI_Request req);
+void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req);
 /* 1 if req is an application receive remembered by ft_delivery_posted and
  * not completed yet. */
-int ft_delivery_is_posted(MPI_Request req);
+int ft_delivery_is_posted(struct ft_runtime *rt, MPI_Request req);
 /* Forgets every posted receive (a rollback abandons them). */
 void ft_delivery_forget_all(struct ft_deliveries *d);
 /* ... or a blocking one, into buf/count/type on `user`. */
-void ft_delivery_done(void *buf, int count, MPI_Datatype type, MPI_Comm user,
+void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
+                      MPI_Datatype type, MPI_Comm user,
                       const MPI_Status *status);
 /* The implementation cost model (options daemon_*): the delay a message of
  * `bytes` costs on one side, in seconds (0 when off). */
@@ -674,7 +686,8 @@ void ft_control_last_barrier(struct ft_runtime *rt);
 /* Creates a communicator by `call` (a parent of one rank, an unknown parent
  * or a protocol that does not recover: at once). Returns the MPI error
  * code; may not return (rollback). */
-int ft_gate_create(const struct ft_gate_call *call, MPI_Comm *newcomm);
+int ft_gate_create(struct ft_runtime *rt, const struct ft_gate_call *call,
+                   MPI_Comm *newcomm);
 /* A gate's control message (FT_WIRE_GATE_ENTER or _DECISION). */
 void ft_gate_on_control(struct ft_runtime *rt, const struct ft_wire *m);
 /* First step of every recovery, before anything waits on a peer: aborts the
@@ -712,12 +725,12 @@ void ft_app_heap_release(struct ft_app_heap *heap, int64_t before_life);
  * runtime's communicator `comm`; MPI_ANY_SOURCE, MPI_ANY_TAG allowed).
  * Does nothing under a protocol that does not roll every rank back, or for
  * MPI_REQUEST_NULL. */
-void ft_pending_add(MPI_Request req, MPI_Comm comm, int send, int peer,
-                    int tag);
+void ft_pending_add(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
+                    int send, int peer, int tag);
 /* The request whose handle was `req` completed or was freed: forgotten (a
  * handle that is not remembered is ignored). Call it before any new request
  * is started: SMPI may give the next one the same handle. */
-void ft_pending_done(MPI_Request req);
+void ft_pending_done(struct ft_runtime *rt, MPI_Request req);
 /* Sends an empty message on `comm` to `dest` with `tag` and lets it go: it
  * completes a receive an abandoned run left posted (a zero-byte message
  * writes nothing). The one way the runtime feeds such receives (message

@@ -66,7 +66,9 @@ struct service {
   int stop;
 };
 
-static void send_wire(int dest, struct ft_wire m) { ft_control_send(dest, &m); }
+static void send_wire(int dest, struct ft_wire m) {
+  ft_control_send(ft_runtime(), dest, &m);
+}
 
 /* ---- Transfers ---- */
 
@@ -213,7 +215,7 @@ static void decide_commit(struct service *s, struct dispatcher *d, int wave,
   d->waves++;
   d->committed_wave = wave; /* a rollback ordered from now on restores it */
   d->committed_time = when - s->start;
-  ft_trace_commit(wave, inc);
+  ft_trace_commit(s->rt, wave, inc);
   for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
     send_wire(r, m);
   if (s->serves > 0 && ft_store_commit(s->store, wave, err, sizeof err) != 0)
@@ -336,8 +338,8 @@ static void stop_run(struct service *s, struct dispatcher *d, double now,
         d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
     d->run.figures.lost_work_s += now - from;
   }
-  if (ft_trace_on())
-    ft_trace_line_(1, "stop", "%s %d", why, d->run.inc);
+  if (ft_trace_on(s->rt))
+    ft_trace_line_(s->rt, 1, "stop", "%s %d", why, d->run.inc);
   to_all_ranks(s, final_figures(d));
 }
 
@@ -535,7 +537,7 @@ static void service_round(struct service *s) {
   double next = s->d ? dispatcher_tick(s, s->d) : -1;
   (void)progress_transfers(s);
   if (wait_event(s, 1, next)) {
-    struct ft_wire m = ft_control_take();
+    struct ft_wire m = ft_control_take(s->rt);
     on_message(s, &m);
   }
 }
@@ -622,11 +624,11 @@ void ft_service_shutdown(struct ft_runtime *rt) {
    * dropped, as ft_control_drain does: the run is over. */
   for (;;) {
     FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-    struct ft_wire m = ft_control_take();
+    struct ft_wire m = ft_control_take(rt);
     if (m.kind == FT_WIRE_FINISH && m.from == ft_dispatcher(rt)) {
-      ft_control_handle(&m);
+      ft_control_handle(rt, &m);
       return;
     }
-    ft_control_discard(&m);
+    ft_control_discard(rt, &m);
   }
 }

@@ -35,9 +35,8 @@
 
 /* ---- Requests pending ---- */
 
-void ft_pending_add(MPI_Request req, MPI_Comm comm, int send, int peer,
-                    int tag) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_pending_add(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
+                    int send, int peer, int tag) {
   if (req == MPI_REQUEST_NULL || !rt->recovering_protocol || rt->ml)
     return;
   rt->pending = ft_reserve(rt->pending, rt->n_pending + 1, &rt->cap_pending,
@@ -46,8 +45,7 @@ void ft_pending_add(MPI_Request req, MPI_Comm comm, int send, int peer,
       .req = req, .comm = comm, .send = send, .peer = peer, .tag = tag};
 }
 
-void ft_pending_done(MPI_Request req) {
-  struct ft_runtime *rt = ft_runtime();
+void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
   if (req == MPI_REQUEST_NULL)
     return;
   for (size_t i = rt->n_pending; i-- > 0;)
@@ -81,7 +79,7 @@ static int feed(struct ft_runtime *rt, const struct ft_pending *p) {
   }
   uint64_t id;
   int coll;
-  int sender = ft_comm_abandoned_peer(p->comm, p->peer, &id, &coll);
+  int sender = ft_comm_abandoned_peer(rt, p->comm, p->peer, &id, &coll);
   if (sender < 0)
     return 0;
   struct ft_wire m = {.kind = FT_WIRE_FEED,
@@ -89,7 +87,7 @@ static int feed(struct ft_runtime *rt, const struct ft_pending *p) {
                       .value = (int64_t)id,
                       .x = {coll, me, tag}};
   rt->feeds_asked++;
-  ft_control_send(sender, &m);
+  ft_control_send(rt, sender, &m);
   return 1;
 }
 
@@ -102,13 +100,13 @@ static void settle_receives(struct ft_runtime *rt) {
       continue;
     }
     if (!feed(rt, &p)) { /* left posted: unmatched, nobody sends on it */
-      ft_pending_done(p.req);
+      ft_pending_done(rt, p.req);
       continue;
     }
-    ft_wait_any(1, &p.req, NULL); /* forgets it (control.c) */
+    ft_wait_any(rt, 1, &p.req, NULL); /* forgets it (control.c) */
   }
   while (rt->feeds_done < rt->feeds_asked)
-    ft_wait_control();
+    ft_wait_control(rt);
 }
 
 /* ---- 3. Sends ---- */
@@ -116,13 +114,13 @@ static void settle_receives(struct ft_runtime *rt) {
 static void settle_sends(struct ft_runtime *rt) {
   while (rt->n_pending > 0) {
     MPI_Request req = rt->pending[rt->n_pending - 1].req;
-    ft_wait_any(1, &req, NULL); /* forgets it */
+    ft_wait_any(rt, 1, &req, NULL); /* forgets it */
   }
   /* vcl's replayed sends (channel_state.c): their buffers are the
    * runtime's, freed once sent. */
   while (rt->n_resent > 0) {
     struct ft_record *r = &rt->resent[rt->n_resent - 1];
-    ft_wait_any(1, &r->req, NULL);
+    ft_wait_any(rt, 1, &r->req, NULL);
     free(r->data);
     rt->n_resent--;
   }
@@ -152,7 +150,7 @@ static void announce(struct ft_runtime *rt) {
   struct ft_wire m = {.kind = FT_WIRE_SETTLED, .inc = rt->incarnation};
   for (int r = 0; r < rt->app_ranks; r++)
     if (r != rt->world_rank)
-      ft_control_send(r, &m);
+      ft_control_send(rt, r, &m);
   settled(rt)[rt->world_rank] = rt->incarnation;
   free_settled(rt);
 }
@@ -190,11 +188,11 @@ void ft_settle(struct ft_runtime *rt) {
 static void on_feed(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->inc != rt->incarnation)
     return;
-  MPI_Comm comm = ft_comm_abandoned_find((uint64_t)m->value, (int)m->x[0]);
+  MPI_Comm comm = ft_comm_abandoned_find(rt, (uint64_t)m->value, (int)m->x[0]);
   if (comm != MPI_COMM_NULL)
     ft_feed_empty(comm, (int)m->x[1], (int)m->x[2]);
   struct ft_wire fed = {.kind = FT_WIRE_FED, .inc = m->inc};
-  ft_control_send(m->from, &fed);
+  ft_control_send(rt, m->from, &fed);
 }
 
 void ft_settle_on_control(struct ft_runtime *rt, const struct ft_wire *m) {

@@ -15,9 +15,8 @@
 
 /* This module's state: the rank's (struct ft_runtime.trace). The entry
  * points take it here; the static functions are handed it. */
-static struct ft_trace_state *tracer(void) { return &ft_runtime()->trace; }
 
-int ft_trace_on(void) { return tracer()->enabled; }
+int ft_trace_on(struct ft_runtime *rt) { return (&rt->trace)->enabled; }
 
 /* ---- Sequence numbers per channel ---- */
 
@@ -129,7 +128,7 @@ void ft_trace_start(struct ft_runtime *rt) {
   rt->trace_run = id;
 }
 
-static void open_file(struct ft_trace_state *t, const struct ft_runtime *rt) {
+static void open_file(struct ft_trace_state *t, struct ft_runtime *rt) {
   int rank = 0;
   FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
   t->rank = rank;
@@ -147,8 +146,8 @@ static void open_file(struct ft_trace_state *t, const struct ft_runtime *rt) {
 }
 
 /* Starts a record of `t`: time, rank, incarnation, kind. */
-static FILE *line(struct ft_trace_state *t, const char *kind) {
-  const struct ft_runtime *rt = ft_runtime();
+static FILE *line(struct ft_runtime *rt, struct ft_trace_state *t,
+                  const char *kind) {
   if (!t->out)
     open_file(t, rt);
   fprintf(t->out, "%.9f %d %d %s", ft_backend_now(), t->rank, rt->incarnation,
@@ -169,7 +168,7 @@ void ft_trace_stop(struct ft_runtime *rt) {
   if (!t->enabled)
     return;
   if (t->out || rt->world_rank < rt->app_ranks) {
-    line(t, "end");
+    line(rt, t, "end");
     end_line(t, 0);
   }
   if (t->out && fclose(t->out) != 0)
@@ -185,69 +184,72 @@ void ft_trace_stop(struct ft_runtime *rt) {
 
 /* ---- Messages ---- */
 
-static void message(struct ft_trace_state *t, const char *kind, int comm,
-                    int coll, int peer, int tag, int64_t seq, uint64_t bytes) {
-  fprintf(line(t, kind), " %d %c %d %d %lld %llu", comm, coll ? 'c' : 'p', peer,
-          tag, (long long)seq, (unsigned long long)bytes);
+static void message(struct ft_runtime *rt, struct ft_trace_state *t,
+                    const char *kind, int comm, int coll, int peer, int tag,
+                    int64_t seq, uint64_t bytes) {
+  fprintf(line(rt, t, kind), " %d %c %d %d %lld %llu", comm, coll ? 'c' : 'p',
+          peer, tag, (long long)seq, (unsigned long long)bytes);
   end_line(t, 0);
 }
 
-void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes) {
-  struct ft_comm *c = ft_comm_get(user);
+void ft_trace_app_send_(struct ft_runtime *rt, MPI_Comm user, int dest, int tag,
+                        uint64_t bytes) {
+  struct ft_comm *c = ft_comm_get(rt, user);
   int comm = c->name, peer = ft_comm_app_rank(c, dest);
-  struct ft_trace_state *t = tracer();
-  message(t, "send", comm, 0, peer, tag,
+  struct ft_trace_state *t = (&rt->trace);
+  message(rt, t, "send", comm, 0, peer, tag,
           next_seq(t, comm, 0, peer, tag, DIR_SEND), bytes);
 }
 
-void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
-                            uint64_t bytes) {
-  struct ft_comm *c = ft_comm_get(user);
+void ft_trace_app_delivery_(struct ft_runtime *rt, MPI_Comm user,
+                            const MPI_Status *status, uint64_t bytes) {
+  struct ft_comm *c = ft_comm_get(rt, user);
   int comm = c->name, peer = ft_comm_app_rank(c, status->MPI_SOURCE);
   int tag = status->MPI_TAG;
-  struct ft_trace_state *t = tracer();
+  struct ft_trace_state *t = (&rt->trace);
   int64_t seq = next_seq(t, comm, 0, peer, tag, DIR_RECV);
   t->last_delivery = (struct ft_trace_provisional){
       .peer = peer, .comm = comm, .tag = tag, .seq = seq};
-  message(t, "deliver", comm, 0, peer, tag, seq, bytes);
+  message(rt, t, "deliver", comm, 0, peer, tag, seq, bytes);
 }
 
 /* The entry whose collective shadow is `inner`, or NULL. */
-static struct ft_comm *coll_comm(MPI_Comm inner) {
+static struct ft_comm *coll_comm(struct ft_runtime *rt, MPI_Comm inner) {
   struct ft_comm *c;
-  for (int i = 0; (c = ft_comm_at(i)) != NULL; i++)
+  for (int i = 0; (c = ft_comm_at(rt, i)) != NULL; i++)
     if (c->coll == inner)
       return c;
   return NULL;
 }
 
-void ft_trace_coll_send_(MPI_Comm inner, int dest, int tag, int count,
-                         MPI_Datatype type) {
-  struct ft_comm *c = coll_comm(inner);
+void ft_trace_coll_send_(struct ft_runtime *rt, MPI_Comm inner, int dest,
+                         int tag, int count, MPI_Datatype type) {
+  struct ft_comm *c = coll_comm(rt, inner);
   if (!c || dest == MPI_PROC_NULL)
     return;
   int size = 0;
   FT_PMPI(Type_size, type, &size);
   int comm = c->name, peer = ft_comm_app_rank(c, dest);
-  struct ft_trace_state *t = tracer();
-  message(t, "send", comm, 1, peer, tag,
+  struct ft_trace_state *t = (&rt->trace);
+  message(rt, t, "send", comm, 1, peer, tag,
           next_seq(t, comm, 1, peer, tag, DIR_SEND),
           count > 0 && size > 0 ? (uint64_t)count * (uint64_t)size : 0);
 }
 
-void ft_trace_coll_delivery_(MPI_Comm inner, int source, int tag) {
-  struct ft_comm *c = coll_comm(inner);
+void ft_trace_coll_delivery_(struct ft_runtime *rt, MPI_Comm inner, int source,
+                             int tag) {
+  struct ft_comm *c = coll_comm(rt, inner);
   if (!c || source == MPI_PROC_NULL)
     return;
   int comm = c->name, peer = ft_comm_app_rank(c, source);
-  struct ft_trace_state *t = tracer();
-  message(t, "deliver", comm, 1, peer, tag,
+  struct ft_trace_state *t = (&rt->trace);
+  message(rt, t, "deliver", comm, 1, peer, tag,
           next_seq(t, comm, 1, peer, tag, DIR_RECV), 0);
 }
 
-void ft_trace_resend_(const struct ft_record *r) {
-  struct ft_trace_state *t = tracer();
-  message(t, "resend", r->comm, 0, r->peer, r->tag,
+void ft_trace_resend_(struct ft_runtime *rt, const struct ft_record *r) {
+  struct ft_trace_state *t = (&rt->trace);
+  message(rt, t, "resend", r->comm, 0, r->peer, r->tag,
           next_seq(t, r->comm, 0, r->peer, r->tag, DIR_SEND), r->bytes);
 }
 
@@ -255,10 +257,10 @@ void ft_trace_resend_(const struct ft_record *r) {
 
 /* A core's control message: its kind by the name its family gives it
  * (ft_control_name), or by number if the family names none. */
-static void control(struct ft_trace_state *t, const struct ft_runtime *rt,
+static void control(struct ft_trace_state *t, struct ft_runtime *rt,
                     const char *kind, const struct ft_control *c, int peer) {
   const char *name = ft_control_name(rt->protocol->family, c->kind);
-  FILE *f = line(t, kind);
+  FILE *f = line(rt, t, kind);
   if (name)
     fprintf(f, " %s", name);
   else
@@ -267,11 +269,11 @@ static void control(struct ft_trace_state *t, const struct ft_runtime *rt,
   end_line(t, 0);
 }
 
-void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
-  struct ft_trace_state *t = tracer();
+void ft_trace_event_(struct ft_runtime *rt, const struct ft_event *e) {
+  struct ft_trace_state *t = (&rt->trace);
   switch (e->type) {
   case FT_EVENT_SAFE_POINT:
-    fprintf(line(t, "safe"), " %lld", (long long)e->index);
+    fprintf(line(rt, t, "safe"), " %lld", (long long)e->index);
     end_line(t, 0);
     break;
   case FT_EVENT_CONTROL:
@@ -280,7 +282,7 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
   case FT_EVENT_ROLLBACK:
     reset_counts(t); /* a fresh world: both sides count from 0 again */
     t->n_prov = 0;
-    fprintf(line(t, "rollback"), " %d %lld", e->wave, (long long)e->index);
+    fprintf(line(rt, t, "rollback"), " %d %lld", e->wave, (long long)e->index);
     end_line(t, 1);
     break;
   default:
@@ -290,59 +292,62 @@ void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e) {
 
 /* STORE: the provisional records inside the ranges are the channel state of
  * the wave. */
-static void store(struct ft_trace_state *t, const struct ft_update *u) {
+static void store(struct ft_runtime *rt, struct ft_trace_state *t,
+                  const struct ft_update *u) {
   const struct ft_trace_provisional *prov = t->prov;
   for (size_t i = 0; i < t->n_prov; i++)
     for (size_t k = 0; k < u->n_keep; k++)
       if (u->keep[k].peer == prov[i].peer &&
           prov[i].number >= u->keep[k].first &&
           prov[i].number <= u->keep[k].last) {
-        fprintf(line(t, "chanrec"), " %d %d p %d %d %lld", u->wave,
+        fprintf(line(rt, t, "chanrec"), " %d %d p %d %d %lld", u->wave,
                 prov[i].comm, prov[i].peer, prov[i].tag,
                 (long long)prov[i].seq);
         end_line(t, 0);
         break;
       }
   t->n_prov = 0;
-  fprintf(line(t, "store"), " %d", u->wave);
+  fprintf(line(rt, t, "store"), " %d", u->wave);
   end_line(t, 1);
 }
 
-void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u) {
-  struct ft_trace_state *t = tracer();
+void ft_trace_update_(struct ft_runtime *rt, const struct ft_update *u) {
+  struct ft_trace_state *t = (&rt->trace);
   if (u->flags & FT_UPDATE_RECORD) {
     struct ft_trace_provisional p = t->last_delivery;
     p.number = u->index;
     push_provisional(t, &p);
   }
   if (u->flags & FT_UPDATE_CAPTURE) {
-    fprintf(line(t, "ckpt"), " %d %lld", u->wave, (long long)u->index);
+    fprintf(line(rt, t, "ckpt"), " %d %lld", u->wave, (long long)u->index);
     end_line(t, 1);
   }
   for (size_t i = 0; i < u->n_sends; i++)
     control(t, rt, "ctl-send", &u->sends[i], u->sends[i].to);
   if (u->flags & FT_UPDATE_CHECKPOINT) {
-    fprintf(line(t, "ckpt"), " %d %lld", u->wave, (long long)rt->safe_points);
+    fprintf(line(rt, t, "ckpt"), " %d %lld", u->wave,
+            (long long)rt->safe_points);
     end_line(t, 1);
   }
   if ((u->flags & FT_UPDATE_COMMIT) && rt->ml) /* else: the dispatcher */
-    ft_trace_commit_(u->wave, rt->incarnation);
+    ft_trace_commit_(rt, u->wave, rt->incarnation);
   if (u->flags & FT_UPDATE_STORE)
-    store(t, u);
+    store(rt, t, u);
 }
 
-void ft_trace_restore_(const struct ft_runtime *rt,
+void ft_trace_restore_(struct ft_runtime *rt,
                        const struct ft_local_image *img) {
-  struct ft_trace_state *t = tracer();
-  fprintf(line(t, "restore"), " %d %lld", rt->restore_wave,
+  struct ft_trace_state *t = (&rt->trace);
+  fprintf(line(rt, t, "restore"), " %d %lld", rt->restore_wave,
           (long long)img->index);
   end_line(t, 1);
 }
 
-void ft_trace_line_(int flush, const char *kind, const char *fmt, ...) {
+void ft_trace_line_(struct ft_runtime *rt, int flush, const char *kind,
+                    const char *fmt, ...) {
   va_list ap;
-  struct ft_trace_state *t = tracer();
-  FILE *f = line(t, kind);
+  struct ft_trace_state *t = (&rt->trace);
+  FILE *f = line(rt, t, kind);
   fputc(' ', f);
   va_start(ap, fmt);
   vfprintf(f, fmt, ap);
@@ -350,8 +355,8 @@ void ft_trace_line_(int flush, const char *kind, const char *fmt, ...) {
   end_line(t, flush);
 }
 
-void ft_trace_commit_(int wave, int inc) {
-  struct ft_trace_state *t = tracer();
-  fprintf(line(t, "commit"), " %d %d", wave, inc);
+void ft_trace_commit_(struct ft_runtime *rt, int wave, int inc) {
+  struct ft_trace_state *t = (&rt->trace);
+  fprintf(line(rt, t, "commit"), " %d %d", wave, inc);
   end_line(t, 1);
 }

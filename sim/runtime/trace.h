@@ -31,7 +31,7 @@ struct ft_wire;
 
 /* 1 when this rank writes a trace (trace=PATH was given; read by
  * ft_trace_start), else 0. */
-int ft_trace_on(void);
+int ft_trace_on(struct ft_runtime *rt);
 
 /* A delivery the core asked to RECORD (vcl), named by its message id,
  * until STORE says whether it is channel state of the wave. */
@@ -70,77 +70,82 @@ void ft_trace_start(struct ft_runtime *rt);
  * rejects it. */
 void ft_trace_stop(struct ft_runtime *rt);
 
-void ft_trace_app_send_(MPI_Comm user, int dest, int tag, uint64_t bytes);
-void ft_trace_app_delivery_(MPI_Comm user, const MPI_Status *status,
-                            uint64_t bytes);
-void ft_trace_coll_send_(MPI_Comm inner, int dest, int tag, int count,
-                         MPI_Datatype type);
-void ft_trace_coll_delivery_(MPI_Comm inner, int source, int tag);
-void ft_trace_event_(const struct ft_runtime *rt, const struct ft_event *e);
-void ft_trace_update_(const struct ft_runtime *rt, const struct ft_update *u);
-void ft_trace_restore_(const struct ft_runtime *rt,
-                       const struct ft_local_image *img);
-void ft_trace_resend_(const struct ft_record *r);
-void ft_trace_commit_(int wave, int inc);
+void ft_trace_app_send_(struct ft_runtime *rt, MPI_Comm user, int dest, int tag,
+                        uint64_t bytes);
+void ft_trace_app_delivery_(struct ft_runtime *rt, MPI_Comm user,
+                            const MPI_Status *status, uint64_t bytes);
+void ft_trace_coll_send_(struct ft_runtime *rt, MPI_Comm inner, int dest,
+                         int tag, int count, MPI_Datatype type);
+void ft_trace_coll_delivery_(struct ft_runtime *rt, MPI_Comm inner, int source,
+                             int tag);
+void ft_trace_event_(struct ft_runtime *rt, const struct ft_event *e);
+void ft_trace_update_(struct ft_runtime *rt, const struct ft_update *u);
+void ft_trace_restore_(struct ft_runtime *rt, const struct ft_local_image *img);
+void ft_trace_resend_(struct ft_runtime *rt, const struct ft_record *r);
+void ft_trace_commit_(struct ft_runtime *rt, int wave, int inc);
 /* Any other record: "TIME RANK INC KIND " then fmt's fields; `flush`: write
  * it out at once (rare records). For the logging protocols' records (log,
  * logged, replay: README.md, "Traces"); guard the call with
- * ft_trace_on(). */
-void ft_trace_line_(int flush, const char *kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+ * ft_trace_on(rt). */
+void ft_trace_line_(struct ft_runtime *rt, int flush, const char *kind,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* An application send of `bytes` to `dest` (rank in `user`). */
-static inline void ft_trace_app_send(MPI_Comm user, int dest, int tag,
-                                     uint64_t bytes) {
-  if (ft_trace_on())
-    ft_trace_app_send_(user, dest, tag, bytes);
+static inline void ft_trace_app_send(struct ft_runtime *rt, MPI_Comm user,
+                                     int dest, int tag, uint64_t bytes) {
+  if (ft_trace_on(rt))
+    ft_trace_app_send_(rt, user, dest, tag, bytes);
 }
 /* A receive of the application completed (source and tag in status). */
-static inline void
-ft_trace_app_delivery(MPI_Comm user, const MPI_Status *status, uint64_t bytes) {
-  if (ft_trace_on())
-    ft_trace_app_delivery_(user, status, bytes);
+static inline void ft_trace_app_delivery(struct ft_runtime *rt, MPI_Comm user,
+                                         const MPI_Status *status,
+                                         uint64_t bytes) {
+  if (ft_trace_on(rt))
+    ft_trace_app_delivery_(rt, user, status, bytes);
 }
 /* A send of the runtime on `inner`: traced when it is a collective shadow
  * (the application's point-to-point is traced by ft_trace_app_send). */
-static inline void ft_trace_coll_send(MPI_Comm inner, int dest, int tag,
-                                      int count, MPI_Datatype type) {
-  if (ft_trace_on())
-    ft_trace_coll_send_(inner, dest, tag, count, type);
+static inline void ft_trace_coll_send(struct ft_runtime *rt, MPI_Comm inner,
+                                      int dest, int tag, int count,
+                                      MPI_Datatype type) {
+  if (ft_trace_on(rt))
+    ft_trace_coll_send_(rt, inner, dest, tag, count, type);
 }
 /* A receive of the runtime on `inner` completed (from a named source). */
-static inline void ft_trace_coll_delivery(MPI_Comm inner, int source, int tag) {
-  if (ft_trace_on())
-    ft_trace_coll_delivery_(inner, source, tag);
+static inline void ft_trace_coll_delivery(struct ft_runtime *rt, MPI_Comm inner,
+                                          int source, int tag) {
+  if (ft_trace_on(rt))
+    ft_trace_coll_delivery_(rt, inner, source, tag);
 }
 /* An event goes to the core: safe points, control messages, rollbacks. */
-static inline void ft_trace_event(const struct ft_runtime *rt,
+static inline void ft_trace_event(struct ft_runtime *rt,
                                   const struct ft_event *e) {
-  if (ft_trace_on())
+  if (ft_trace_on(rt))
     ft_trace_event_(rt, e);
 }
 /* An update is carried out: control messages sent, checkpoints, channel
  * state, commits. */
-static inline void ft_trace_update(const struct ft_runtime *rt,
+static inline void ft_trace_update(struct ft_runtime *rt,
                                    const struct ft_update *u) {
-  if (ft_trace_on())
+  if (ft_trace_on(rt))
     ft_trace_update_(rt, u);
 }
 /* The first safe point after a rollback restores `img`. */
-static inline void ft_trace_restore(const struct ft_runtime *rt,
+static inline void ft_trace_restore(struct ft_runtime *rt,
                                     const struct ft_local_image *img) {
-  if (ft_trace_on())
+  if (ft_trace_on(rt))
     ft_trace_restore_(rt, img);
 }
 /* Vcl's replay sends a recorded message again (as its sender). */
-static inline void ft_trace_resend(const struct ft_record *r) {
-  if (ft_trace_on())
-    ft_trace_resend_(r);
+static inline void ft_trace_resend(struct ft_runtime *rt,
+                                   const struct ft_record *r) {
+  if (ft_trace_on(rt))
+    ft_trace_resend_(rt, r);
 }
 /* The checkpoint scheduler (a service rank) commits `wave`. */
-static inline void ft_trace_commit(int wave, int inc) {
-  if (ft_trace_on())
-    ft_trace_commit_(wave, inc);
+static inline void ft_trace_commit(struct ft_runtime *rt, int wave, int inc) {
+  if (ft_trace_on(rt))
+    ft_trace_commit_(rt, wave, inc);
 }
 
 #endif /* FT_TRACE_H */

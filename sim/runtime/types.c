@@ -21,8 +21,8 @@ struct ft_type_info {
 
 /* The record of `type`: *out; 0 if the runtime has none (a predefined type,
  * or one made through a binding it does not watch). */
-static int lookup(MPI_Datatype type, struct ft_type_info *out) {
-  const struct ft_runtime *rt = ft_runtime();
+static int lookup(struct ft_runtime *rt, MPI_Datatype type,
+                  struct ft_type_info *out) {
   for (size_t i = rt->n_types; i-- > 0;) /* newest first: handles recur */
     if (rt->types[i].type == type) {
       *out = rt->types[i];
@@ -40,8 +40,9 @@ static int named(MPI_Datatype type) {
 
 /* The record of `type`, predefined ones made up (one element of its size);
  * 0 for a derived type the runtime did not see made. */
-static int info_of(MPI_Datatype type, struct ft_type_info *out) {
-  if (lookup(type, out))
+static int info_of(struct ft_runtime *rt, MPI_Datatype type,
+                   struct ft_type_info *out) {
+  if (lookup(rt, type, out))
     return 1;
   if (!named(type))
     return 0;
@@ -53,14 +54,15 @@ static int info_of(MPI_Datatype type, struct ft_type_info *out) {
 
 /* Records *made (if rc is MPI_SUCCESS) as `n` copies of each of the types
  * olds[0..count) weighted by weights[] (NULL: 1 each). */
-static int record(int rc, const MPI_Datatype *made, int count,
-                  const MPI_Datatype olds[], const int weights[], int64_t n) {
+static int record(struct ft_runtime *rt, int rc, const MPI_Datatype *made,
+                  int count, const MPI_Datatype olds[], const int weights[],
+                  int64_t n) {
   if (rc != MPI_SUCCESS)
     return rc;
   struct ft_type_info t = {.type = *made, .elements = 0, .basic = -1};
   for (int i = 0; i < count; i++) {
     struct ft_type_info o;
-    if (!info_of(olds[i], &o)) {
+    if (!info_of(rt, olds[i], &o)) {
       t.elements = -1; /* unknown: MPI_Get_elements refuses it */
       break;
     }
@@ -71,7 +73,6 @@ static int record(int rc, const MPI_Datatype *made, int count,
   }
   if (t.basic < 0)
     t.basic = 0;
-  struct ft_runtime *rt = ft_runtime();
   rt->types = ft_reserve(rt->types, rt->n_types + 1, &rt->cap_types,
                          sizeof *rt->types, "the datatypes' records");
   rt->types[rt->n_types++] = t;
@@ -86,92 +87,110 @@ static int64_t sum(int count, const int lens[]) {
 }
 
 int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *made) {
-  return record(PMPI_Type_contiguous(count, old, made), made, 1, &old, NULL,
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_contiguous(count, old, made), made, 1, &old, NULL,
                 count);
 }
 
 int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old,
                     MPI_Datatype *made) {
-  return record(PMPI_Type_vector(count, blocklen, stride, old, made), made, 1,
-                &old, NULL, (int64_t)count * blocklen);
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_vector(count, blocklen, stride, old, made), made,
+                1, &old, NULL, (int64_t)count * blocklen);
 }
 
 int MPI_Type_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datatype old,
                      MPI_Datatype *made) {
-  return record(PMPI_Type_hvector(count, blocklen, stride, old, made), made, 1,
-                &old, NULL, (int64_t)count * blocklen);
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_hvector(count, blocklen, stride, old, made), made,
+                1, &old, NULL, (int64_t)count * blocklen);
 }
 
 int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride,
                             MPI_Datatype old, MPI_Datatype *made) {
-  return record(PMPI_Type_create_hvector(count, blocklen, stride, old, made),
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt,
+                PMPI_Type_create_hvector(count, blocklen, stride, old, made),
                 made, 1, &old, NULL, (int64_t)count * blocklen);
 }
 
 int MPI_Type_indexed(int count, const int *blocklens, const int *displs,
                      MPI_Datatype old, MPI_Datatype *made) {
-  return record(PMPI_Type_indexed(count, blocklens, displs, old, made), made, 1,
-                &old, NULL, sum(count, blocklens));
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_indexed(count, blocklens, displs, old, made),
+                made, 1, &old, NULL, sum(count, blocklens));
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklen, const int *displs,
                                   MPI_Datatype old, MPI_Datatype *made) {
+  struct ft_runtime *rt = ft_runtime();
   return record(
-      PMPI_Type_create_indexed_block(count, blocklen, displs, old, made), made,
-      1, &old, NULL, (int64_t)count * blocklen);
+      rt, PMPI_Type_create_indexed_block(count, blocklen, displs, old, made),
+      made, 1, &old, NULL, (int64_t)count * blocklen);
 }
 
 int MPI_Type_hindexed(int count, const int *blocklens, const MPI_Aint *displs,
                       MPI_Datatype old, MPI_Datatype *made) {
-  return record(PMPI_Type_hindexed(count, blocklens, displs, old, made), made,
-                1, &old, NULL, sum(count, blocklens));
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_hindexed(count, blocklens, displs, old, made),
+                made, 1, &old, NULL, sum(count, blocklens));
 }
 
 int MPI_Type_create_hindexed(int count, const int *blocklens,
                              const MPI_Aint *displs, MPI_Datatype old,
                              MPI_Datatype *made) {
-  return record(PMPI_Type_create_hindexed(count, blocklens, displs, old, made),
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt,
+                PMPI_Type_create_hindexed(count, blocklens, displs, old, made),
                 made, 1, &old, NULL, sum(count, blocklens));
 }
 
 int MPI_Type_create_hindexed_block(int count, int blocklen,
                                    const MPI_Aint *displs, MPI_Datatype old,
                                    MPI_Datatype *made) {
+  struct ft_runtime *rt = ft_runtime();
   return record(
-      PMPI_Type_create_hindexed_block(count, blocklen, displs, old, made), made,
-      1, &old, NULL, (int64_t)count * blocklen);
+      rt, PMPI_Type_create_hindexed_block(count, blocklen, displs, old, made),
+      made, 1, &old, NULL, (int64_t)count * blocklen);
 }
 
 int MPI_Type_struct(int count, const int *blocklens, const MPI_Aint *displs,
                     const MPI_Datatype *olds, MPI_Datatype *made) {
-  return record(PMPI_Type_struct(count, blocklens, displs, olds, made), made,
-                count, olds, blocklens, 1);
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_struct(count, blocklens, displs, olds, made),
+                made, count, olds, blocklens, 1);
 }
 
 int MPI_Type_create_struct(int count, const int *blocklens,
                            const MPI_Aint *displs, const MPI_Datatype *olds,
                            MPI_Datatype *made) {
-  return record(PMPI_Type_create_struct(count, blocklens, displs, olds, made),
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt,
+                PMPI_Type_create_struct(count, blocklens, displs, olds, made),
                 made, count, olds, blocklens, 1);
 }
 
 int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                             MPI_Datatype *made) {
-  return record(PMPI_Type_create_resized(old, lb, extent, made), made, 1, &old,
-                NULL, 1);
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_create_resized(old, lb, extent, made), made, 1,
+                &old, NULL, 1);
 }
 
 int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *made) {
-  return record(PMPI_Type_dup(old, made), made, 1, &old, NULL, 1);
+  struct ft_runtime *rt = ft_runtime();
+  return record(rt, PMPI_Type_dup(old, made), made, 1, &old, NULL, 1);
 }
 
 int MPI_Type_create_subarray(int ndims, const int *sizes, const int *subsizes,
                              const int *starts, int order, MPI_Datatype old,
                              MPI_Datatype *made) {
+  struct ft_runtime *rt = ft_runtime();
   int64_t n = 1;
   for (int d = 0; d < ndims; d++)
     n *= subsizes[d];
-  return record(PMPI_Type_create_subarray(ndims, sizes, subsizes, starts, order,
+  return record(rt,
+                PMPI_Type_create_subarray(ndims, sizes, subsizes, starts, order,
                                           old, made),
                 made, 1, &old, NULL, n);
 }
@@ -179,10 +198,10 @@ int MPI_Type_create_subarray(int ndims, const int *sizes, const int *subsizes,
 /* The basic elements in `bytes` of `type`: whole instances, then the part
  * of one, measured in its basic elements when they have one size (else
  * the part cannot be counted without the type map: refused, by name). */
-static MPI_Count elements_in(const char *call, MPI_Count bytes,
-                             MPI_Datatype type) {
+static MPI_Count elements_in(struct ft_runtime *rt, const char *call,
+                             MPI_Count bytes, MPI_Datatype type) {
   struct ft_type_info t;
-  if (!info_of(type, &t) || t.elements < 0)
+  if (!info_of(rt, type, &t) || t.elements < 0)
     ft_fatal("%s on a datatype made through a constructor ftsim's runtime "
              "does not watch (a Fortran binding, MPI_Type_create_darray...): "
              "SMPI 3.32 has no MPI_Get_elements of its own",
@@ -203,22 +222,24 @@ static MPI_Count elements_in(const char *call, MPI_Count bytes,
            call);
 }
 
-static int get_elements(const char *call, MPI_Status *status, MPI_Datatype type,
+static int get_elements(struct ft_runtime *rt, const char *call,
+                        MPI_Status *status, MPI_Datatype type,
                         MPI_Count *elements) {
   int bytes = 0;
   int rc = PMPI_Get_count(status, MPI_BYTE, &bytes);
   if (rc != MPI_SUCCESS)
-    return ft_err_result(call, MPI_COMM_WORLD, rc);
+    return ft_err_result(rt, call, MPI_COMM_WORLD, rc);
   if (type == MPI_DATATYPE_NULL)
-    return ft_err_raise(call, MPI_COMM_WORLD, MPI_ERR_TYPE,
+    return ft_err_raise(rt, call, MPI_COMM_WORLD, MPI_ERR_TYPE,
                         "MPI_DATATYPE_NULL");
-  *elements = elements_in(call, bytes, type);
+  *elements = elements_in(rt, call, bytes, type);
   return MPI_SUCCESS;
 }
 
 int MPI_Get_elements(MPI_Status *status, MPI_Datatype type, int *elements) {
+  struct ft_runtime *rt = ft_runtime();
   MPI_Count n = 0;
-  int rc = get_elements("MPI_Get_elements", status, type, &n);
+  int rc = get_elements(rt, "MPI_Get_elements", status, type, &n);
   if (rc == MPI_SUCCESS)
     *elements = n > INT32_MAX ? MPI_UNDEFINED : (int)n;
   return rc;
@@ -226,7 +247,8 @@ int MPI_Get_elements(MPI_Status *status, MPI_Datatype type, int *elements) {
 
 int MPI_Get_elements_x(MPI_Status *status, MPI_Datatype type,
                        MPI_Count *elements) {
-  return get_elements("MPI_Get_elements_x", status, type, elements);
+  struct ft_runtime *rt = ft_runtime();
+  return get_elements(rt, "MPI_Get_elements_x", status, type, elements);
 }
 
 #endif /* SMPI_H */

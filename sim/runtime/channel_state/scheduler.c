@@ -39,7 +39,7 @@ static void step(struct scheduler *s, const struct ft_service_env *env, int inc,
              ops->name, (int)e->type, e->time);
   for (size_t i = 0; i < out.n_sends; i++) {
     struct ft_wire m = ft_wire_of_control(&out.sends[i], inc);
-    ft_control_send(out.sends[i].to, &m);
+    ft_control_send(env->rt, out.sends[i].to, &m);
   }
   if (out.flags & FT_UPDATE_COMMIT) {
     u->commit = 1;

@@ -86,9 +86,10 @@ static void ml_stop(void *state) {
 /* "a transactional acknowledgement protocol to ensure that every event is
  * safely logged" (pessimist-openmpi-v, section 3.2): the answer says how
  * many events of the rank are held. */
-static void on_log(struct event_log *l, const struct ft_wire *m) {
+static void on_log(struct ft_runtime *rt, struct event_log *l,
+                   const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
+  struct ft_logged_event *got = ft_control_payload(rt, m, n * sizeof *got);
   l->events = ft_reserve(l->events, l->n + n, &l->cap, sizeof *l->events,
                          "an event logger's events");
   memcpy(l->events + l->n, got, n * sizeof *got);
@@ -96,13 +97,13 @@ static void on_log(struct event_log *l, const struct ft_wire *m) {
   free(got);
   struct ft_wire a = {
       .kind = FT_ML_CONTROL_LOGGED, .to = m->from, .value = (int64_t)l->n};
-  ft_control_send(m->from, &a);
+  ft_control_send(rt, m->from, &a);
 }
 
 /* "During recovery, the first step is to retrieve the events related to
  * the MPI process from the event logger" (pessimist-openmpi-v, section
  * 3.2). */
-static void on_events_request(const struct event_log *l,
+static void on_events_request(struct ft_runtime *rt, const struct event_log *l,
                               const struct ft_wire *m) {
   size_t bytes = l->n * sizeof *l->events;
   void *copy = malloc(bytes ? bytes : 1);
@@ -111,7 +112,7 @@ static void on_events_request(const struct event_log *l,
   memcpy(copy, l->events, bytes);
   struct ft_wire a = {
       .kind = FT_WIRE_ML_EVENTS, .wave = m->wave, .value = (int64_t)l->n};
-  ft_control_send_payload(m->from, &a, copy, bytes);
+  ft_control_send_payload(rt, m->from, &a, copy, bytes);
 }
 
 /* A failed rank's restart completed (its image, events and the messages
@@ -137,18 +138,17 @@ static int ml_control(void *state, const struct ft_service_env *env,
                       struct ft_service_run *run, const struct ft_wire *m,
                       struct ft_service_update *u) {
   struct ml_service *s = state;
-  (void)env;
   (void)u;
   switch (m->kind) {
   case FT_WIRE_ML_LOG:
     if (!s->logs)
       return 0;
-    on_log(&s->logs[m->from], m);
+    on_log(env->rt, &s->logs[m->from], m);
     return 1;
   case FT_WIRE_ML_EVENTS_REQUEST:
     if (!s->logs)
       return 0;
-    on_events_request(&s->logs[m->from], m);
+    on_events_request(env->rt, &s->logs[m->from], m);
     return 1;
   case FT_WIRE_ML_RESTARTED:
     on_restarted(s, run, m);
@@ -172,7 +172,7 @@ static void ml_fail(void *state, const struct ft_service_env *env,
       .kind = FT_WIRE_FAIL,
       .wave = s->life[victim],
       .x = {env->scenario->detection_s + env->scenario->restart_s}};
-  ft_control_send(victim, &m);
+  ft_control_send(env->rt, victim, &m);
 }
 
 /* A DONE counts once per life, and only of the rank's current one. */

@@ -72,7 +72,8 @@ static struct ft_ml_entry *find_entry(struct ft_ml_channel *ch, int64_t seq) {
   return lo < ch->n_log && ch->log[lo].seq == seq ? &ch->log[lo] : NULL;
 }
 
-struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channels *mc,
+struct ft_ml_entry *ft_ml_log_add(struct ft_runtime *rt,
+                                  struct ft_ml_channels *mc,
                                   struct ft_ml_channel *ch, int64_t seq,
                                   void *data, size_t bytes) {
   struct ft_ml_entry *e = find_entry(ch, seq);
@@ -88,7 +89,7 @@ struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channels *mc,
   memmove(&ch->log[at + 1], &ch->log[at], (ch->n_log - at) * sizeof ch->log[0]);
   ch->log[at] = (struct ft_ml_entry){.seq = seq, .bytes = bytes, .data = data};
   ch->n_log++;
-  ft_ml_serve(mc, ch);
+  ft_ml_serve(rt, mc, ch);
   return find_entry(ch, seq);
 }
 
@@ -178,9 +179,9 @@ void ft_ml_collect(struct ft_ml_channels *mc, struct ft_ml_channel *ch,
 
 /* ---- Resends to a restarted peer ---- */
 
-MPI_Comm ft_ml_wire(const struct ft_ml_channels *mc,
+MPI_Comm ft_ml_wire(struct ft_runtime *rt, const struct ft_ml_channels *mc,
                     const struct ft_ml_channel *ch, int *peer_rank) {
-  struct ft_comm *c = ft_comm_named(ch->comm);
+  struct ft_comm *c = ft_comm_named(rt, ch->comm);
   if (!c)
     ft_fatal("rank %d: a message-logging channel on unknown communicator %d",
              mc->rank, ch->comm);
@@ -188,7 +189,8 @@ MPI_Comm ft_ml_wire(const struct ft_ml_channels *mc,
   return ft_comm_traffic(c, ch->coll);
 }
 
-void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch) {
+void ft_ml_serve(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                 struct ft_ml_channel *ch) {
   while (ch->resend_next > 0 && ch->resend_next <= ch->resend_to) {
     if (ch->resend_next > ch->resend_pre && ch->resend_next <= ch->resend_from)
       ch->resend_next = ch->resend_from + 1; /* its checkpoint has those */
@@ -198,7 +200,7 @@ void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch) {
     if (!e)
       return; /* a re-execution of mine will rebuild it */
     int dest;
-    MPI_Comm comm = ft_ml_wire(mc, ch, &dest);
+    MPI_Comm comm = ft_ml_wire(rt, mc, ch, &dest);
     mc->resends = ft_reserve(mc->resends, mc->n_resends + 1, &mc->cap_resends,
                              sizeof *mc->resends, "resends on their way");
     struct ft_ml_resend *r = &mc->resends[mc->n_resends++];
@@ -209,8 +211,8 @@ void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch) {
             &r->req);
     ch->wire_sent++;
     mc->resent++;
-    if (ft_trace_on())
-      ft_trace_line_(0, "resend", "%d %c %d %d %lld %zu", ch->comm,
+    if (ft_trace_on(rt))
+      ft_trace_line_(rt, 0, "resend", "%d %c %d %d %lld %zu", ch->comm,
                      ch->coll ? 'c' : 'p', ch->peer, ch->tag, (long long)e->seq,
                      e->bytes);
     ch->resend_next++;
@@ -220,12 +222,13 @@ void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch) {
 
 /* ---- Checkpoints ---- */
 
-void ft_ml_mark_checkpoint(struct ft_ml_channels *mc, int wave) {
+void ft_ml_mark_checkpoint(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                           int wave) {
   for (size_t i = 0; i < mc->n; i++) {
     struct ft_ml_channel *ch = &mc->at[i];
     ch->checkpointed = ch->delivered;
-    if (ft_trace_on() && ch->delivered > 0)
-      ft_trace_line_(0, "chk", "%d %d %c %d %d %lld", wave, ch->comm,
+    if (ft_trace_on(rt) && ch->delivered > 0)
+      ft_trace_line_(rt, 0, "chk", "%d %d %c %d %d %lld", wave, ch->comm,
                      ch->coll ? 'c' : 'p', ch->peer, ch->tag,
                      (long long)ch->delivered);
   }
@@ -286,8 +289,8 @@ void ft_ml_region_write(const struct ft_ml_channels *mc, void *dst,
   }
 }
 
-int64_t ft_ml_region_restore(struct ft_ml_channels *mc, const void *src,
-                             size_t size, double *time) {
+int64_t ft_ml_region_restore(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                             const void *src, size_t size, double *time) {
   const char *p = src, *end = p + size;
   int64_t head[2];
   if (size < 24)
@@ -320,7 +323,7 @@ int64_t ft_ml_region_restore(struct ft_ml_channels *mc, const void *src,
         ft_fatal("message logging: out of memory");
       memcpy(data, p + 16, bytes);
       p += 16 + pad8(bytes);
-      ft_ml_log_add(mc, ch, e[0], data, bytes);
+      ft_ml_log_add(rt, mc, ch, e[0], data, bytes);
     }
   }
   return head[0];

@@ -30,9 +30,10 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
     ft_fatal("rank %d: out of memory shipping %zu events", rt->world_rank, n);
   memcpy(copy, events, bytes);
   struct ft_wire m = {.kind = FT_WIRE_ML_LOG, .value = (int64_t)n};
-  ft_control_send_payload(ft_ml_logger_of(rt, rt->world_rank), &m, copy, bytes);
-  for (size_t i = 0; ft_trace_on() && i < n; i++)
-    ft_trace_line_(0, "log", "%lld %d %d %d %lld", (long long)events[i].id,
+  ft_control_send_payload(rt, ft_ml_logger_of(rt, rt->world_rank), &m, copy,
+                          bytes);
+  for (size_t i = 0; ft_trace_on(rt) && i < n; i++)
+    ft_trace_line_(rt, 0, "log", "%lld %d %d %d %lld", (long long)events[i].id,
                    events[i].kind, events[i].peer, events[i].tag,
                    (long long)events[i].value);
   rt->ml_events += n;
@@ -75,7 +76,7 @@ static void collect_at_senders(struct ft_runtime *rt) {
       continue;
     }
     struct ft_wire m = {.kind = FT_WIRE_ML_GC, .value = (int64_t)n};
-    ft_control_send_payload(peer, &m, r, n * sizeof *r);
+    ft_control_send_payload(rt, peer, &m, r, n * sizeof *r);
   }
 }
 
@@ -84,14 +85,15 @@ void ft_ml_commit(struct ft_runtime *rt, int wave) {
   struct ft_wire m = {.kind = FT_WIRE_COMMIT_RANK,
                       .wave = wave,
                       .x = {mine ? mine->time : ft_backend_now()}};
-  ft_control_send(ft_server_of(rt, rt->world_rank), &m);
+  ft_control_send(rt, ft_server_of(rt, rt->world_rank), &m);
   rt->waves_committed++;
   collect_at_senders(rt);
 }
 
-static void on_gc(struct ft_ml_channels *mc, const struct ft_wire *m) {
+static void on_gc(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                  const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(rt, m, n * sizeof *r);
   for (size_t i = 0; i < n; i++)
     ft_ml_collect(mc,
                   ft_ml_channel(mc, r[i].comm, r[i].coll, m->from, r[i].tag),
@@ -101,10 +103,10 @@ static void on_gc(struct ft_ml_channels *mc, const struct ft_wire *m) {
 
 /* Empty messages for the receives a failed rank left posted (ml_ops.c),
  * before the answer and the resends. */
-static void feed_zombies(struct ft_ml_channels *mc, struct ft_ml_channel *ch,
-                         int n) {
+static void feed_zombies(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                         struct ft_ml_channel *ch, int n) {
   int dest;
-  MPI_Comm comm = n > 0 ? ft_ml_wire(mc, ch, &dest) : MPI_COMM_NULL;
+  MPI_Comm comm = n > 0 ? ft_ml_wire(rt, mc, ch, &dest) : MPI_COMM_NULL;
   for (int k = 0; k < n; k++) {
     ft_feed_empty(comm, dest, ch->tag);
     ch->wire_sent++;
@@ -113,11 +115,11 @@ static void feed_zombies(struct ft_ml_channels *mc, struct ft_ml_channel *ch,
 
 /* A restarted rank asks for what it needs; the answer carries the wire
  * counts, then the resends follow on the channels themselves. */
-static void on_resend_request(struct ft_ml_channels *mc,
+static void on_resend_request(struct ft_runtime *rt, struct ft_ml_channels *mc,
                               const struct ft_wire *m) {
   size_t n = (size_t)m->value;
   int f = m->from;
-  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(rt, m, n * sizeof *r);
   struct ft_ml_channel *ch;
   for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     if (ch->peer == f) {
@@ -130,7 +132,7 @@ static void on_resend_request(struct ft_ml_channels *mc,
     ch->resend_pre = r[i].a;
     ch->resend_from = r[i].b;
     ch->resend_to = ch->hw;
-    feed_zombies(mc, ch, r[i].zombies);
+    feed_zombies(rt, mc, ch, r[i].zombies);
   }
   free(r);
   size_t k = 0, total = channels_with(mc, f);
@@ -144,11 +146,11 @@ static void on_resend_request(struct ft_ml_channels *mc,
   struct ft_wire a = {.kind = FT_WIRE_ML_RESEND_ANSWER,
                       .wave = m->wave,
                       .value = (int64_t)total};
-  ft_control_send_payload(f, &a, answer, total * sizeof *answer);
+  ft_control_send_payload(rt, f, &a, answer, total * sizeof *answer);
   for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
     if (ch->peer == f && ch->resend_to > 0) {
       ch->resend_next = 1;
-      ft_ml_serve(mc, ch);
+      ft_ml_serve(rt, mc, ch);
     }
 }
 
@@ -161,7 +163,7 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
   if (in_flight <= 0)
     return;
   int source;
-  MPI_Comm comm = ft_ml_wire(mc, ch, &source);
+  MPI_Comm comm = ft_ml_wire(rt, mc, ch, &source);
   for (int64_t k = 0; k < in_flight; k++) {
     MPI_Status st;
     int bytes = 0;
@@ -184,7 +186,7 @@ static void discard_in_flight(struct ft_runtime *rt, int from,
  * an earlier life's request is stale. */
 static void on_resend_answer(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ft_ml_record *r = ft_control_payload(m, n * sizeof *r);
+  struct ft_ml_record *r = ft_control_payload(rt, m, n * sizeof *r);
   if (m->wave != rt->ml_life || rt->running) {
     free(r);
     return;
@@ -238,17 +240,17 @@ void ft_ml_ask_resends(struct ft_runtime *rt) {
     struct ft_wire m = {.kind = FT_WIRE_ML_RESEND_REQUEST,
                         .wave = rt->ml_life,
                         .value = (int64_t)n};
-    ft_control_send_payload(peer, &m, r, n * sizeof *r);
+    ft_control_send_payload(rt, peer, &m, r, n * sizeof *r);
   }
 }
 
 void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   switch (m->kind) {
   case FT_WIRE_ML_GC:
-    on_gc(&rt->ml_state.channels, m);
+    on_gc(rt, &rt->ml_state.channels, m);
     break;
   case FT_WIRE_ML_RESEND_REQUEST:
-    on_resend_request(&rt->ml_state.channels, m);
+    on_resend_request(rt, &rt->ml_state.channels, m);
     break;
   case FT_WIRE_ML_RESEND_ANSWER:
     on_resend_answer(rt, m);
@@ -266,6 +268,6 @@ void ft_ml_on_core_control(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->kind != FT_ML_CONTROL_LOGGED)
     return;
   rt->ml_el_messages++;
-  if (ft_trace_on())
-    ft_trace_line_(0, "logged", "%lld", (long long)m->value);
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 0, "logged", "%lld", (long long)m->value);
 }

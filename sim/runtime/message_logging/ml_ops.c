@@ -120,8 +120,8 @@ static int put_on_wire(struct ft_runtime *rt, struct ft_ml_channel *ch,
   if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
     r->copied += (double)bytes / (rt->options.copy_mbps * 1e6);
   entry->in_flight++;
-  if (ft_trace_on())
-    ft_trace_line_(0, "send", "%d %c %d %d %lld %d", r->comm,
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 0, "send", "%d %c %d %d %lld %d", r->comm,
                    r->coll ? 'c' : 'p', r->peer, r->tag, (long long)r->seq,
                    bytes);
   int rc = PMPI_Isend(entry->data, bytes, MPI_PACKED, dest, r->tag, comm, req);
@@ -150,9 +150,9 @@ int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
                         .peer = peer,
                         .tag = tag};
   while (rt->ml_waiting)
-    ft_wait_control();
+    ft_wait_control(rt);
   void *data =
-      ft_pack_copy(buf, count, type, ft_comm_traffic(c, coll), &packed);
+      ft_pack_copy(rt, buf, count, type, ft_comm_traffic(c, coll), &packed);
   int bytes = (int)packed; /* at most INT_MAX (ft_pack_copy) */
   struct ft_ml_channel *ch =
       ft_ml_channel(&ml->channels, r.comm, coll, peer, tag);
@@ -160,7 +160,7 @@ int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
   int on_wire = r.seq <= ch->hw;
   rt->ml_sb_bytes += (uint64_t)bytes;
   struct ft_ml_entry *entry =
-      ft_ml_log_add(&ml->channels, ch, r.seq, data, (size_t)bytes);
+      ft_ml_log_add(rt, &ml->channels, ch, r.seq, data, (size_t)bytes);
   if (on_wire) {
     completed_request(req);
     r.req = *req;
@@ -220,7 +220,7 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
       ft_backend_sleep(r->copied - now);
     return;
   }
-  struct ft_comm *c = ft_comm_named(r->comm);
+  struct ft_comm *c = ft_comm_named(rt, r->comm);
   int peer = ft_comm_app_rank(c, st->MPI_SOURCE), bytes = 0;
   struct ft_ml_channel *ch =
       ft_ml_channel(mc, r->comm, r->coll, peer, st->MPI_TAG);
@@ -228,8 +228,8 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
   ch->wire_taken++;
   rt->ml_deliveries++;
   FT_PMPI(Get_count, st, MPI_BYTE, &bytes);
-  if (ft_trace_on())
-    ft_trace_line_(0, "deliver", "%d %c %d %d %lld %d", r->comm,
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 0, "deliver", "%d %c %d %d %lld %d", r->comm,
                    r->coll ? 'c' : 'p', peer, st->MPI_TAG,
                    (long long)ch->delivered, bytes > 0 ? bytes : 0);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
@@ -241,8 +241,8 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
                        .wildcard = r->wildcard};
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
-  if (ft_trace_on() && (r->wildcard || (u.flags & FT_UPDATE_COPY)))
-    ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)r->id,
+  if (ft_trace_on(rt) && (r->wildcard || (u.flags & FT_UPDATE_COPY)))
+    ft_trace_line_(rt, 0, "nd", "%lld %d %d %d %d", (long long)r->id,
                    r->wildcard ? FT_LOGGED_MATCH : FT_LOGGED_DELIVERY, peer,
                    st->MPI_TAG, bytes > 0 ? bytes : 0);
   if ((u.flags & FT_UPDATE_COPY) && rt->options.copy_mbps > 0)
@@ -294,7 +294,7 @@ int ft_ml_wait(struct ft_runtime *rt, MPI_Request *req, MPI_Status *status) {
     return MPI_SUCCESS;
   MPI_Request before = *req;
   MPI_Status st;
-  int rc = ft_wait_internal(req, &st);
+  int rc = ft_wait_internal(rt, req, &st);
   completed_handle(rt, before, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
@@ -338,8 +338,8 @@ static void tell_completion(struct ft_runtime *rt, const int64_t *ids,
                             size_t n) {
   struct ft_event e = {.type = FT_EVENT_COMPLETION, .ids = ids, .n_ids = n};
   int64_t id = step_with_id(rt, &e, NULL);
-  for (size_t i = 0; ft_trace_on() && i < n; i++)
-    ft_trace_line_(0, "nd", "%lld %d -1 -1 %lld", (long long)id,
+  for (size_t i = 0; ft_trace_on(rt) && i < n; i++)
+    ft_trace_line_(rt, 0, "nd", "%lld %d -1 -1 %lld", (long long)id,
                    FT_LOGGED_COMPLETION, (long long)ids[i]);
 }
 
@@ -417,7 +417,7 @@ int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
     if (*index >= 0)
       finish_done(ops, &reqs_[*index], &st);
     else
-      *index = ft_wait_any(n, reqs_, &st);
+      *index = ft_wait_any(rt, n, reqs_, &st);
     live_completion(rt, before, index, *index == MPI_UNDEFINED ? 0 : 1, &st);
     free(before);
   }
@@ -540,12 +540,12 @@ int ft_ml_testall(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *flag,
 
 /* Waits until a message of source/tag is there (it was, in the run being
  * replayed). */
-static void probe_until_found(int source, int tag, MPI_Comm comm,
-                              MPI_Status *st) {
+static void probe_until_found(struct ft_runtime *rt, int source, int tag,
+                              MPI_Comm comm, MPI_Status *st) {
   int flag = 0;
   while (!flag) {
     FT_PMPI(Iprobe, source, tag, comm, &flag, st);
-    if (!flag && !ft_poll_control())
+    if (!flag && !ft_poll_control(rt))
       ft_backend_sleep(1e-6);
   }
 }
@@ -561,9 +561,9 @@ static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
     e.bytes = (uint64_t)(bytes > 0 ? bytes : 0);
   }
   int64_t id = step_with_id(rt, &e, NULL);
-  if (ft_trace_on() && found)
-    ft_trace_line_(0, "nd", "%lld %d %d %d %d", (long long)id, FT_LOGGED_PROBE,
-                   e.peer, e.tag, bytes > 0 ? bytes : 0);
+  if (ft_trace_on(rt) && found)
+    ft_trace_line_(rt, 0, "nd", "%lld %d %d %d %d", (long long)id,
+                   FT_LOGGED_PROBE, e.peer, e.tag, bytes > 0 ? bytes : 0);
 }
 
 /* Carries out the core's replay of a probe: 1 found (status in st), 0
@@ -575,8 +575,8 @@ static int replay_probe(struct ft_runtime *rt, struct ft_comm *c,
     return -1;
   int found = u.replay.found != 0;
   if (found)
-    probe_until_found(ft_comm_rank_of(c, u.replay.peer), u.replay.tag, c->p2p,
-                      st);
+    probe_until_found(rt, ft_comm_rank_of(c, u.replay.peer), u.replay.tag,
+                      c->p2p, st);
   tell_probe(rt, c, found, st);
   return found;
 }
@@ -599,9 +599,9 @@ int ft_ml_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
                 MPI_Status *status) {
   MPI_Status st;
   if (source != MPI_ANY_SOURCE && tag != MPI_ANY_TAG) { /* deterministic */
-    probe_until_found(source, tag, c->p2p, &st);
+    probe_until_found(rt, source, tag, c->p2p, &st);
   } else if (replay_probe(rt, c, &st) < 0) {
-    probe_until_found(source, tag, c->p2p, &st);
+    probe_until_found(rt, source, tag, c->p2p, &st);
     tell_probe(rt, c, 1, &st);
   }
   if (status != MPI_STATUS_IGNORE)
@@ -621,15 +621,15 @@ int ft_ml_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
  * life's (nothing of the new run is allocated yet, and empty messages
  * write nothing). */
 
-static void took(struct ft_ml_channels *mc, const struct ft_ml_req *r,
-                 const MPI_Status *st) {
-  struct ft_comm *c = ft_comm_named(r->comm);
+static void took(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                 const struct ft_ml_req *r, const MPI_Status *st) {
+  struct ft_comm *c = ft_comm_named(rt, r->comm);
   ft_ml_channel(mc, r->comm, r->coll, ft_comm_app_rank(c, st->MPI_SOURCE),
                 st->MPI_TAG)
       ->wire_taken++;
 }
 
-void ft_ml_drop_requests(struct ft_ml *ml) {
+void ft_ml_drop_requests(struct ft_runtime *rt, struct ft_ml *ml) {
   struct ft_ml_ops *ops = &ml->ops;
   for (size_t i = 0; i < ops->n_reqs; i++) {
     struct ft_ml_req *r = &ops->reqs[i];
@@ -639,7 +639,7 @@ void ft_ml_drop_requests(struct ft_ml *ml) {
     int flag = 0;
     FT_PMPI(Test, &r->req, &flag, &st);
     if (flag) {
-      took(&ml->channels, r, &st);
+      took(rt, &ml->channels, r, &st);
       continue;
     }
     ops->zombies =
@@ -667,7 +667,7 @@ void ft_ml_feed_wildcards(struct ft_runtime *rt) {
     const struct ft_ml_req *z = &ops->zombies[i];
     if (z->peer >= 0)
       continue; /* its sender feeds it */
-    struct ft_comm *c = ft_comm_named(z->comm);
+    struct ft_comm *c = ft_comm_named(rt, z->comm);
     int tag = z->tag < 0 ? 0 : z->tag;
     ft_feed_empty(ft_comm_traffic(c, z->coll), c->rank, tag);
     ft_ml_channel(&rt->ml_state.channels, z->comm, z->coll, rt->world_rank, tag)
@@ -675,7 +675,7 @@ void ft_ml_feed_wildcards(struct ft_runtime *rt) {
   }
 }
 
-void ft_ml_wait_zombies(struct ft_ml *ml) {
+void ft_ml_wait_zombies(struct ft_runtime *rt, struct ft_ml *ml) {
   struct ft_ml_ops *ops = &ml->ops;
   for (size_t i = 0; i < ops->n_zombies; i++) {
     MPI_Status st;
@@ -683,7 +683,7 @@ void ft_ml_wait_zombies(struct ft_ml *ml) {
      * for (a truncation): nobody is left to hear of it, so no code is
      * checked. */
     (void)PMPI_Wait(&ops->zombies[i].req, &st);
-    took(&ml->channels, &ops->zombies[i], &st);
+    took(rt, &ml->channels, &ops->zombies[i], &st);
   }
   ops->n_zombies = 0;
 }

@@ -30,7 +30,7 @@ static int by_id(const void *a, const void *b) {
 
 void ft_ml_on_events(struct ft_runtime *rt, const struct ft_wire *m) {
   size_t n = (size_t)m->value;
-  struct ft_logged_event *got = ft_control_payload(m, n * sizeof *got);
+  struct ft_logged_event *got = ft_control_payload(rt, m, n * sizeof *got);
   struct ft_ml_replay *replay = &rt->ml_state.replay;
   if (m->wave != rt->ml_life || replay->fetched) {
     free(got);
@@ -60,9 +60,9 @@ int64_t ft_ml_fetch_events(struct ft_runtime *rt, int64_t *last,
   struct ft_wire ask = {.kind = FT_WIRE_ML_EVENTS_REQUEST, .wave = rt->ml_life};
   struct ft_ml_replay *replay = &rt->ml_state.replay;
   replay->fetched = 0;
-  ft_control_send(ft_ml_logger_of(rt, rt->world_rank), &ask);
+  ft_control_send(rt, ft_ml_logger_of(rt, rt->world_rank), &ask);
   while (!replay->fetched) /* ft_ml_on_events sets it */
-    ft_wait_control();
+    ft_wait_control(rt);
   *last = replay->horizon;
   *got = replay->events;
   return (int64_t)replay->n_events;

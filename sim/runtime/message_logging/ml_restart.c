@@ -18,7 +18,7 @@ static void load_log(struct ft_runtime *rt) {
   size_t size;
   if (img &&
       ft_image_find(img->bytes, img->size, FT_ML_REGION, &region, &size) == 0)
-    (void)ft_ml_region_restore(&rt->ml_state.channels, region, size,
+    (void)ft_ml_region_restore(rt, &rt->ml_state.channels, region, size,
                                &img->time);
   else
     ft_ml_reset_logical(&rt->ml_state.channels);
@@ -27,7 +27,7 @@ static void load_log(struct ft_runtime *rt) {
 /* What dies with the failed life: its requests (zombies now), its log,
  * its fetched events, its local images; the restart's cost is paid. */
 static void lose_life(struct ft_runtime *rt, struct ft_ml *ml) {
-  ft_ml_drop_requests(ml);
+  ft_ml_drop_requests(rt, ml);
   ft_ml_log_lose(&ml->channels);
   ft_ml_replay_clear(&ml->replay);
   /* The local images are lost, but not waited for: an upload still on its
@@ -43,8 +43,8 @@ static void lose_life(struct ft_runtime *rt, struct ft_ml *ml) {
 static void gather_resends(struct ft_runtime *rt, struct ft_ml *ml) {
   ft_ml_ask_resends(rt);
   while (ml->answers.n < rt->app_ranks) /* ft_ml_on_control counts them */
-    ft_wait_control();
-  ft_ml_wait_zombies(ml);
+    ft_wait_control(rt);
+  ft_ml_wait_zombies(rt, ml);
   /* Every receive of the lost lives has taken its message: nothing writes
    * into their heap any more. */
   ft_app_heap_release(&rt->heap, rt->heap.life);
@@ -57,7 +57,7 @@ static void gather_resends(struct ft_runtime *rt, struct ft_ml *ml) {
 static void reset_run(struct ft_runtime *rt) {
   rt->ml_clock = 0;
   rt->ml_waiting = 0;
-  ft_comm_replay_creations();
+  ft_comm_replay_creations(rt);
   memset(rt->regions, 0, sizeof rt->regions);
   rt->safe_points = 0;
   rt->held = rt->at_safe_point = 0;
@@ -82,9 +82,9 @@ void ft_ml_restart(struct ft_runtime *rt) {
                        .logged = logged,
                        .n_logged = (size_t)held};
   ft_core_step(rt, &e);
-  if (ft_trace_on())
-    ft_trace_line_(1, "restart", "%d %lld %lld", rt->ml_life, (long long)held,
-                   (long long)horizon);
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 1, "restart", "%d %lld %lld", rt->ml_life,
+                   (long long)held, (long long)horizon);
   reset_run(rt);
   const struct ft_local_image *img = ft_local_image_of(rt, rt->restore_wave);
   double since = img ? img->time : rt->start_time;
@@ -93,7 +93,7 @@ void ft_ml_restart(struct ft_runtime *rt) {
       .wave = rt->ml_life,
       .value = rt->restore_wave, /* the checkpoint restored, 0: none */
       .x = {failed_at - since, ft_backend_now() - failed_at}};
-  ft_control_send(ft_dispatcher(rt), &done);
+  ft_control_send(rt, ft_dispatcher(rt), &done);
   rt->ml_restarts++;
   rt->running = 1;
 }
@@ -107,7 +107,7 @@ void ft_ml_restore(struct ft_runtime *rt, const void *image, size_t size,
              rt->world_rank, wave);
   double time;
   int64_t clock =
-      ft_ml_region_restore(&rt->ml_state.channels, region, bytes, &time);
+      ft_ml_region_restore(rt, &rt->ml_state.channels, region, bytes, &time);
   struct ft_event e = {.type = FT_EVENT_ROLLBACK,
                        .peer = -1,
                        .tag = -1,

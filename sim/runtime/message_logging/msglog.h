@@ -80,7 +80,7 @@ struct ft_ml_channel {
 void ft_ml_init(struct ft_ml *ml, int world_rank);
 /* What carries the channel's messages, and the peer's rank in it; aborts
  * on an unknown communicator. */
-MPI_Comm ft_ml_wire(const struct ft_ml_channels *mc,
+MPI_Comm ft_ml_wire(struct ft_runtime *rt, const struct ft_ml_channels *mc,
                     const struct ft_ml_channel *ch, int *peer_rank);
 /* The channel of that key, created on first use. */
 struct ft_ml_channel *ft_ml_channel(struct ft_ml_channels *mc, int comm,
@@ -91,11 +91,13 @@ struct ft_ml_channel *ft_ml_channel_at(struct ft_ml_channels *mc, size_t i);
 /* Adds a packed copy of a message to the log (seq must be new, else it is
  * dropped as already there) and resends it if a restarted peer waits for
  * it. Returns the entry. */
-struct ft_ml_entry *ft_ml_log_add(struct ft_ml_channels *mc,
+struct ft_ml_entry *ft_ml_log_add(struct ft_runtime *rt,
+                                  struct ft_ml_channels *mc,
                                   struct ft_ml_channel *ch, int64_t seq,
                                   void *data, size_t bytes);
 /* Sends what restarted peers wait for, in order, as far as the log goes. */
-void ft_ml_serve(struct ft_ml_channels *mc, struct ft_ml_channel *ch);
+void ft_ml_serve(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                 struct ft_ml_channel *ch);
 /* A send from an entry completed (its data may be freed by a GC). */
 void ft_ml_send_done(struct ft_ml_channels *mc, int comm, int coll, int peer,
                      int tag, int64_t seq);
@@ -114,10 +116,11 @@ void ft_ml_log_lose(struct ft_ml_channels *mc);
 size_t ft_ml_region_size(const struct ft_ml_channels *mc);
 void ft_ml_region_write(const struct ft_ml_channels *mc, void *dst,
                         int64_t clock, double time);
-int64_t ft_ml_region_restore(struct ft_ml_channels *mc, const void *src,
-                             size_t size, double *time);
+int64_t ft_ml_region_restore(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                             const void *src, size_t size, double *time);
 /* At a checkpoint: remember what it delivered, for the GC at its commit. */
-void ft_ml_mark_checkpoint(struct ft_ml_channels *mc, int wave);
+void ft_ml_mark_checkpoint(struct ft_runtime *rt, struct ft_ml_channels *mc,
+                           int wave);
 /* At the first safe point of the first run: what set-up received. */
 void ft_ml_mark_pre(struct ft_ml_channels *mc);
 /* Logical counts to 0 (main() runs again). */
@@ -204,14 +207,14 @@ int ft_ml_request_free(struct ft_runtime *rt, MPI_Request *req);
 int ft_ml_cancel(struct ft_runtime *rt, MPI_Request *req);
 /* A failure: the receives of the lost life become zombies (see ml_ops.c);
  * what they took is counted. */
-void ft_ml_drop_requests(struct ft_ml *ml);
+void ft_ml_drop_requests(struct ft_runtime *rt, struct ft_ml *ml);
 /* Zombies posted for that channel (a named sender). */
 int ft_ml_zombies_on(const struct ft_ml_ops *ops, int comm, int coll, int peer,
                      int tag);
 /* Sends this rank an empty message for each wildcard zombie. */
 void ft_ml_feed_wildcards(struct ft_runtime *rt);
 /* Waits until every zombie took its message; counts them. */
-void ft_ml_wait_zombies(struct ft_ml *ml);
+void ft_ml_wait_zombies(struct ft_runtime *rt, struct ft_ml *ml);
 
 /* Message logging's driver (driver.h): every point-to-point operation,
  * completion and probe above. */
