@@ -200,12 +200,13 @@ static int wait_event(struct service *s, int control, double deadline) {
 
 /* The dispatcher decides that `wave` is committed (rank 0's proposal,
  * on_commit, or the role's decision, apply_update). `when`: the time the
- * wave's checkpoint was taken, or its commit. Its own store commits at once and
- * the other servers hear it from here: a rollback this dispatcher orders later
- * reaches them after the COMMIT (one sender's messages stay in order), and
- * its own store cannot discard the wave's images before committing them (a
- * COMMIT it sent itself could: the rollback's discard came first, "rank 2
- * has no image of wave 10 (committed: 9, in progress: none)"). */
+ * wave's checkpoint was taken, or its commit. Its own store commits at
+ * once and the other servers hear it from here: a rollback this dispatcher
+ * orders later reaches them after the COMMIT (one sender's messages stay
+ * in order), and its own store cannot discard the wave's images before
+ * committing them (a COMMIT it sent itself could: the rollback's discard
+ * came first, "rank 2 has no image of wave 10 (committed: 9, in progress:
+ * none)"). */
 static void decide_commit(struct service *s, struct dispatcher *d, int wave,
                           int inc, double when) {
   char err[512];

@@ -26,8 +26,9 @@ struct ft_service_env {
   struct ft_runtime *rt; /* the service rank's root */
   int index;             /* this rank among the service ranks (0: the
                             dispatcher, also a checkpoint server) */
-  int servers;           /* service ranks; the last options.event_loggers
-                            of them are the ones a family may log events on */
+  int servers;           /* service ranks: with index, which ones a role
+                            occupies (e.g. the last few, by an option of
+                            the family's in rt->options) */
   double start;          /* the run's time 0 (absolute, ft_backend_now) */
   const struct ft_scenario *scenario; /* the dispatcher's (index 0), else
                                          NULL */
@@ -37,7 +38,8 @@ struct ft_service_env {
  * (NULL elsewhere). The role reads inc and stopped, and updates done,
  * stall and figures under the contracts of the operations below. */
 struct ft_service_run {
-  int inc;     /* the run's incarnation (rollbacks ordered so far) */
+  int inc;     /* the run's incarnation (bumped at each failure that rolls
+                  every rank back) */
   int stopped; /* the run was stopped: it could not progress */
   int done;    /* application ranks whose DONE counts */
   int stall;   /* failures since the last progress (options.stall_failures):
