@@ -56,6 +56,7 @@ struct ft_family_figures {
                                     denominator */
   uint64_t restarts;             /* ranks_restarted */
 };
+struct ft_service_role;
 
 struct ft_driver {
   const char *name; /* the family's, for messages */
@@ -158,6 +159,9 @@ struct ft_driver {
   void (*finish)(struct ft_runtime *rt);
   /* The summary: adds this rank's figures to *f. */
   void (*figures)(const struct ft_runtime *rt, struct ft_family_figures *f);
+  /* The part the family's service ranks play besides the generic
+   * dispatcher and checkpoint servers (service_role.h), or NULL: none. */
+  const struct ft_service_role *service;
 };
 
 /* 1 when a failure restarts the failed rank alone (restart set). */

@@ -1,5 +1,6 @@
 /* Service ranks (see service.h): checkpoint servers, the first of which is
- * also the dispatcher.
+ * also the dispatcher, and the role the protocol's family gives them
+ * (service_role.h, reached through rt->driver->service and never by name).
  *
  * A server receives the images of the application ranks mapped to it,
  * keeps two generations (image_store.h; on disk in reference mode), answers
@@ -8,7 +9,7 @@
  * (FAIL to the victim, ROLLBACK to everybody after the detection latency),
  * resumes the run when every rank is ready (GO), ends it when every rank
  * finished (FINISH), and counts failures, rollbacks, lost work and recovery
- * time. */
+ * time. A control message it does not know goes to the role. */
 #include "service.h"
 
 #include <stdio.h>
@@ -17,8 +18,8 @@
 
 #include "backend.h"
 #include "image_store.h"
-#include "pessimist/pessimist.h"
 #include "scenario.h"
+#include "service_role.h"
 
 /* An image on its way in (STORE) or out (IMAGE). */
 struct transfer {
@@ -29,33 +30,19 @@ struct transfer {
   void *padding;
 };
 
-/* The events of one application rank, on its event logger. */
-struct event_log {
-  struct ft_logged_event *events;
-  size_t n, cap;
-};
-
 struct dispatcher {
   struct ft_scenario scenario;
   struct ft_failure_stream stream;
   int has_next, finished;
   struct ft_failure next;
-  int inc, ready, done;
+  int ready;
   int rollback_due, victim;
   double rollback_at;
   int committed_wave;
   double committed_time, last_resume, recovering_since;
-  struct ft_failure_figures figures;
-  void *scheduler;           /* the protocol's checkpoint scheduler (vcl) */
-  double scheduler_deadline; /* its next timer (absolute time), or -1 */
   int64_t waves;             /* waves it committed */
-  int stall; /* failures since the last progress (ft_options.stall_failures) */
-  int stopped; /* the run was stopped: it could not progress */
-  /* Message logging: a failed rank restarts alone. */
-  int *life;     /* per rank: restarts so far */
-  int *restored; /* per rank: the newest checkpoint a restart restored (0:
-                    the beginning), -1 before its first restart */
-  char *is_done; /* per rank: DONE of its current life in */
+  struct ft_service_run run; /* incarnation, DONEs, stall, figures: shared
+                                with the role */
 };
 
 struct service {
@@ -67,11 +54,13 @@ struct service {
   MPI_Request **waited; /* the control receive, then the transfers' */
   size_t cap_waited;
   struct ft_waiter *waiter;
-  int inc;                /* the latest incarnation this server heard of */
-  int serves;             /* application ranks mapped to this server */
-  struct dispatcher *d;   /* service 0 only */
-  struct event_log *logs; /* an event logger: one per application rank */
-  double start;           /* the run's time 0 */
+  int inc;              /* the latest incarnation this server heard of */
+  int serves;           /* application ranks mapped to this server */
+  struct dispatcher *d; /* service 0 only */
+  const struct ft_service_role *role; /* the family's, or NULL */
+  void *role_state;                   /* its state here, or NULL: no part */
+  struct ft_service_env env;          /* what the role is told */
+  double start;                       /* the run's time 0 */
   double reached;         /* the last deadline the service woke at */
   uint64_t paddings_sent; /* modelled transfers started (their numbers) */
   int stop;
@@ -137,7 +126,7 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
   char err[512];
   struct ft_wire answer = {
       .kind = FT_WIRE_IMAGE, .wave = m->wave, .inc = m->inc, .value = -1};
-  if (m->wave < 0) { /* message logging: the rank's last committed one */
+  if (m->wave < 0) { /* a rank restarting alone: its last committed one */
     answer.wave = ft_store_committed_of(s->store, m->from);
     if (answer.wave == 0) {
       send_wire(m->from, answer);
@@ -207,48 +196,23 @@ static int wait_event(struct service *s, int control, double deadline) {
   return control && got == 0;
 }
 
-/* ---- Checkpoint scheduler (a protocol with has_scheduler: vcl) ---- */
+/* ---- Commits ---- */
 
-static void scheduler_step(struct service *s, struct dispatcher *d,
-                           struct ft_event *e);
-
-/* From pcl-vs-vcl-sc06, section 4.1: "we added a process, the checkpoint
- * scheduler, which is the only one that can initiate a checkpoint wave":
- * its core runs here, with rank == the number of application ranks. */
-static void start_scheduler(struct service *s, struct dispatcher *d) {
-  const struct ft_protocol_ops *ops = s->rt->protocol;
-  d->scheduler_deadline = -1;
-  if (!ft_protocol_has_scheduler(ops))
-    return;
-  struct ft_core_config config = {.rank = s->rt->app_ranks,
-                                  .ranks = s->rt->app_ranks,
-                                  .period = s->rt->options.period,
-                                  .start = s->start};
-  d->scheduler = calloc(1, ops->state_size(&config) + 1);
-  if (!d->scheduler)
-    ft_fatal("out of memory for the %s checkpoint scheduler", ops->name);
-  if (ops->init(d->scheduler, &config) != 0)
-    ft_fatal("protocol %s rejected its checkpoint scheduler's configuration",
-             ops->name);
-  struct ft_event e = {.type = FT_EVENT_TIMER, .peer = -1, .tag = -1};
-  scheduler_step(s, d, &e); /* early: it only tells its first deadline */
-}
-
-/* The scheduler has every image of `wave`: the servers commit it. */
-/* The dispatcher decides that `wave` is committed (pcl: rank 0's proposal,
- * on_commit; vcl: its scheduler). `when`: the time the wave's checkpoint
- * was taken, or its commit. Its own store commits at once and the other
- * servers hear it from here: a rollback this dispatcher orders later
- * reaches them after the COMMIT (one sender's messages stay in order), and
- * its own store cannot discard the wave's images before committing them (a
- * COMMIT it sent itself could: the rollback's discard came first, vcl, "rank
- * 2 has no image of wave 10 (committed: 9, in progress: none)"). */
+/* The dispatcher decides that `wave` is committed (rank 0's proposal,
+ * on_commit, or the role's decision, apply_update). `when`: the time the
+ * wave's checkpoint was taken, or its commit. Its own store commits at
+ * once and the other servers hear it from here: a rollback this dispatcher
+ * orders later reaches them after the COMMIT (one sender's messages stay
+ * in order), and its own store cannot discard the wave's images before
+ * committing them (a COMMIT it sent itself could: the rollback's discard
+ * came first, "rank 2 has no image of wave 10 (committed: 9, in progress:
+ * none)"). */
 static void decide_commit(struct service *s, struct dispatcher *d, int wave,
                           int inc, double when) {
   char err[512];
   struct ft_wire m = {
       .kind = FT_WIRE_COMMIT, .wave = wave, .inc = inc, .x = {when}};
-  d->stall = 0; /* progress */
+  d->run.stall = 0; /* progress */
   d->waves++;
   d->committed_wave = wave; /* a rollback ordered from now on restores it */
   d->committed_time = when - s->start;
@@ -259,52 +223,15 @@ static void decide_commit(struct service *s, struct dispatcher *d, int wave,
     ft_fatal("checkpoint server %d: %s", s->index, err);
 }
 
-static void scheduler_commit(struct service *s, struct dispatcher *d,
-                             int wave) {
-  decide_commit(s, d, wave, d->inc, ft_backend_now());
-}
-
-static void scheduler_step(struct service *s, struct dispatcher *d,
-                           struct ft_event *e) {
-  struct ft_update u = {.deadline = -1};
-  e->time = ft_backend_now();
-  if (s->rt->protocol->step(d->scheduler, e, &u) != 0)
-    ft_fatal("protocol %s failed on its checkpoint scheduler (event %d at "
-             "%.9f s)",
-             s->rt->protocol->name, (int)e->type, e->time);
-  for (size_t i = 0; i < u.n_sends; i++)
-    send_wire(u.sends[i].to, ft_wire_of_control(&u.sends[i], d->inc));
-  if (u.flags & FT_UPDATE_COMMIT)
-    scheduler_commit(s, d, u.wave);
-  d->scheduler_deadline = u.deadline;
-}
-
-static void scheduler_control(struct service *s, struct dispatcher *d,
-                              const struct ft_wire *m) {
-  if (!d || !d->scheduler)
-    ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
-             m->kind, m->from);
-  if (m->inc != d->inc || d->stopped)
-    return; /* from an abandoned run, or the run is over */
-  struct ft_event e = ft_event_of_wire(m);
-  scheduler_step(s, d, &e);
-}
-
-static double clock_of(const struct service *s);
-
-/* Fires the scheduler's timer if due; returns its deadline (absolute), or
- * -1. No wave starts once every rank finished, nor between a failure and
- * the rollback it causes: the wave would carry the new incarnation, which
- * the rollback resets the scheduler to before its markers are answered. */
-static double scheduler_tick(struct service *s, struct dispatcher *d) {
-  if (!d->scheduler || d->finished || d->rollback_due ||
-      d->scheduler_deadline < 0)
-    return -1;
-  if (clock_of(s) >= d->scheduler_deadline) {
-    struct ft_event e = {.type = FT_EVENT_TIMER, .peer = -1, .tag = -1};
-    scheduler_step(s, d, &e);
-  }
-  return d->scheduler_deadline;
+/* Carries out what the role's operation asked for (service_role.h). */
+static void apply_update(struct service *s, struct dispatcher *d,
+                         const struct ft_service_update *u) {
+  if (!u->commit)
+    return;
+  if (!d)
+    ft_fatal("service %d: the %s role committed a wave off the dispatcher",
+             s->index, s->role->name);
+  decide_commit(s, d, u->wave, d->run.inc, ft_backend_now());
 }
 
 /* ---- Dispatcher ---- */
@@ -340,32 +267,14 @@ static void load_scenario(struct service *s, struct dispatcher *d) {
   d->recovering_since = -1;
 }
 
-/* Message logging: the victim alone restarts, after the detection latency
- * and its restart cost; the others go on. */
-static void inject_alone(struct dispatcher *d) {
-  int v = d->next.rank;
-  d->figures.failures++;
-  d->life[v]++;
-  if (d->is_done[v]) {
-    d->is_done[v] = 0;
-    d->done--;
-  }
-  send_wire(v, (struct ft_wire){
-                   .kind = FT_WIRE_FAIL,
-                   .wave = d->life[v],
-                   .x = {d->scenario.detection_s + d->scenario.restart_s}});
-  d->has_next = ft_failures_next(&d->stream, &d->next);
-}
-
-/* The failure of d->next: the victim stops now, the others learn of it
- * after the detection latency. */
+/* The failure of d->next, the generic way: the victim stops now, the
+ * others learn of it after the detection latency and roll back. */
 static void inject(struct dispatcher *d, double now) {
-  d->inc++;
-  d->figures.failures++;
+  d->run.inc++;
   if (d->recovering_since < 0) {
     double from =
         d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
-    d->figures.lost_work_s += now - from;
+    d->run.figures.lost_work_s += now - from;
     d->recovering_since = now;
   }
   d->victim = d->next.rank;
@@ -373,37 +282,40 @@ static void inject(struct dispatcher *d, double now) {
   d->rollback_at = now + d->scenario.detection_s;
   d->ready = 0;
   send_wire(d->victim, (struct ft_wire){.kind = FT_WIRE_FAIL,
-                                        .inc = d->inc,
+                                        .inc = d->run.inc,
                                         .x = {d->scenario.restart_s}});
-  d->has_next = ft_failures_next(&d->stream, &d->next);
 }
 
 /* From pcl-vs-vcl-fgcs08, section 3: "If a failure occurs, all processes
  * restart from their last stored checkpoint". */
 static void order_rollback(struct service *s, struct dispatcher *d) {
   struct ft_wire m = {.kind = FT_WIRE_ROLLBACK,
-                      .inc = d->inc,
+                      .inc = d->run.inc,
                       .wave = d->committed_wave,
                       .value = d->victim,
                       .x = {d->scenario.restart_s}};
   d->rollback_due = 0;
-  d->done = 0;
+  d->run.done = 0;
   for (int r = 0; r < s->rt->app_ranks; r++)
     send_wire(r, m);
   for (int r = s->rt->app_ranks + 1; r < s->rt->world_size; r++)
     send_wire(r, m);
-  s->inc = d->inc;
+  s->inc = d->run.inc;
   ft_store_discard_in_progress(s->store);
-  if (d->scheduler) {
-    struct ft_event e = {.type = FT_EVENT_ROLLBACK,
-                         .peer = -1,
-                         .tag = -1,
-                         .wave = d->committed_wave};
-    scheduler_step(s, d, &e);
+  if (s->role_state && s->role->rollback) {
+    struct ft_service_update u = {0};
+    s->role->rollback(s->role_state, &s->env, &d->run, d->committed_wave, &u);
+    apply_update(s, d, &u);
   }
 }
 
 static struct ft_wire final_figures(const struct dispatcher *d);
+
+/* Whether a failure rolls every rank back (the generic path), or the role
+ * handles it (service_role.h, fail). */
+static int rolls_back(const struct service *s) {
+  return !s->role_state || !s->role->fail;
+}
 
 static void to_all_ranks(struct service *s, struct ft_wire m) {
   for (int r = 0; r < s->rt->app_ranks; r++)
@@ -418,17 +330,17 @@ static void to_all_ranks(struct service *s, struct ft_wire m) {
  * then expects no end in a common incarnation. */
 static void stop_run(struct service *s, struct dispatcher *d, double now,
                      const char *why) {
-  d->finished = d->stopped = 1;
+  d->finished = d->run.stopped = 1;
   d->rollback_due = 0;
-  if (d->recovering_since >= 0 && !d->life) {
-    d->figures.recovery_s += now - d->recovering_since;
-  } else if (!d->life) {
+  if (d->recovering_since >= 0 && rolls_back(s)) {
+    d->run.figures.recovery_s += now - d->recovering_since;
+  } else if (rolls_back(s)) {
     double from =
         d->committed_time > d->last_resume ? d->committed_time : d->last_resume;
-    d->figures.lost_work_s += now - from;
+    d->run.figures.lost_work_s += now - from;
   }
   if (ft_trace_on(s->rt))
-    ft_trace_line_(s->rt, 1, "stop", "%s %d", why, d->inc);
+    ft_trace_line_(s->rt, 1, "stop", "%s %d", why, d->run.inc);
   to_all_ranks(s, final_figures(d));
 }
 
@@ -436,19 +348,32 @@ static void stop_run(struct service *s, struct dispatcher *d, double now,
  * came without progress (options.stall_failures = N > 0): the run is
  * stopped instead, and this failure is not injected (nor counted). So a
  * scenario of exactly N failures still ends normally (period 0, where no
- * wave ever commits: e2e/pcl_1000_failures_bounded_memory). */
+ * wave ever commits: the e2e test of 1000 failures in bounded memory). */
 static void failure_due(struct service *s, struct dispatcher *d, double now) {
   int n = s->rt->options.stall_failures;
-  if (n > 0 && d->stall >= n) {
+  if (n > 0 && d->run.stall >= n) {
     stop_run(s, d, now, "stall_failures");
     return;
   }
-  d->stall++;
-  if (d->life) {
-    inject_alone(d);
-  } else {
+  d->run.stall++;
+  d->run.figures.failures++;
+  if (rolls_back(s))
     inject(d, now);
-  }
+  else
+    s->role->fail(s->role_state, &s->env, &d->run, d->next.rank);
+  d->has_next = ft_failures_next(&d->stream, &d->next);
+}
+
+/* Fires the role's timer (service_role.h) if it has one and may fire;
+ * returns its next deadline (absolute), or -1. */
+static double role_tick(struct service *s, struct dispatcher *d) {
+  if (!s->role_state || !s->role->timer || d->finished || d->rollback_due)
+    return -1;
+  struct ft_service_update u = {0};
+  double next =
+      s->role->timer(s->role_state, &s->env, &d->run, clock_of(s), &u);
+  apply_update(s, d, &u);
+  return next;
 }
 
 /* The absolute time at which max_time stops the run, or -1. */
@@ -474,50 +399,48 @@ static double dispatcher_tick(struct service *s, struct dispatcher *d) {
     next = limit;
   if (d->rollback_due && (next < 0 || s->start + d->rollback_at < next))
     next = s->start + d->rollback_at;
-  double wave = scheduler_tick(s, d);
-  if (wave >= 0 && (next < 0 || wave < next))
-    next = wave;
+  double role = role_tick(s, d);
+  if (role >= 0 && (next < 0 || role < next))
+    next = role;
   return next;
 }
 
 static void on_ready(struct service *s, struct dispatcher *d,
                      const struct ft_wire *m) {
-  if (m->inc != d->inc || d->rollback_due || d->stopped ||
+  if (m->inc != d->run.inc || d->rollback_due || d->run.stopped ||
       ++d->ready < s->rt->app_ranks)
     return;
   double now = run_time(s);
-  d->figures.recovery_s += now - d->recovering_since;
+  d->run.figures.recovery_s += now - d->recovering_since;
   d->recovering_since = -1;
   d->last_resume = now;
   /* A rollback performed: every rank restored the wave and resumes (the
    * trace's rollback records of this incarnation). Orders overtaken by a
    * later failure before GO are not rollbacks. */
-  d->figures.rollbacks++;
-  to_all_ranks(s, (struct ft_wire){.kind = FT_WIRE_GO, .inc = d->inc});
+  d->run.figures.rollbacks++;
+  to_all_ranks(s, (struct ft_wire){.kind = FT_WIRE_GO, .inc = d->run.inc});
 }
 
-/* FINISH with the run's figures: value = the waves committed (by the
- * dispatcher for pcl, its scheduler for vcl), x = failures, rollbacks, lost
+/* FINISH with the run's figures: value = the waves committed (rank 0's
+ * proposals or the role's decisions), x = failures, rollbacks, lost
  * work, recovery time; wave = 1 when the run was stopped (stop_run). */
 static struct ft_wire final_figures(const struct dispatcher *d) {
-  return (struct ft_wire){.kind = FT_WIRE_FINISH,
-                          .inc = d->inc,
-                          .wave = d->stopped,
-                          .value = d->waves,
-                          .x = {d->figures.failures, d->figures.rollbacks,
-                                d->figures.lost_work_s, d->figures.recovery_s}};
+  return (struct ft_wire){
+      .kind = FT_WIRE_FINISH,
+      .inc = d->run.inc,
+      .wave = d->run.stopped,
+      .value = d->waves,
+      .x = {d->run.figures.failures, d->run.figures.rollbacks,
+            d->run.figures.lost_work_s, d->run.figures.recovery_s}};
 }
 
 static void on_done(struct service *s, struct dispatcher *d,
                     const struct ft_wire *m) {
-  if (d->life) { /* message logging: per rank, of its current life */
-    if (m->wave != d->life[m->from] || d->is_done[m->from])
-      return;
-    d->is_done[m->from] = 1;
-    d->stall = 0; /* progress: a rank finished its life */
-  }
-  if (m->inc != d->inc || d->rollback_due || d->finished ||
-      ++d->done < s->rt->app_ranks)
+  if (s->role_state && s->role->done &&
+      !s->role->done(s->role_state, &d->run, m))
+    return;
+  if (m->inc != d->run.inc || d->rollback_due || d->finished ||
+      ++d->run.done < s->rt->app_ranks)
     return;
   d->finished = 1;
   to_all_ranks(s, final_figures(d));
@@ -539,68 +462,19 @@ static void on_done(struct service *s, struct dispatcher *d,
  * comes after the rollback was never committed: nobody was told it was
  * (its trace line is written here, on acceptance). The other servers hear
  * of the commit from the dispatcher, before any ROLLBACK it sends them (MPI
- * keeps one sender's messages in order), so their stores agree. The
- * scheduler's commits (vcl) are decided here too, in scheduler_commit. */
+ * keeps one sender's messages in order), so their stores agree. A role's
+ * commits are decided here too, in apply_update. */
 static void on_commit(struct service *s, const struct ft_wire *m) {
   char err[512];
   if (m->inc < s->inc)
     return;
-  if (s->d) {           /* rank 0's proposal (pcl) */
-    if (!s->d->stopped) /* else the run is over: nobody hears of it */
+  if (s->d) {               /* rank 0's proposal */
+    if (!s->d->run.stopped) /* else the run is over: nobody hears of it */
       decide_commit(s, s->d, m->wave, m->inc, m->x[0]);
     return;
   }
   if (s->serves > 0 && ft_store_commit(s->store, m->wave, err, sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
-}
-
-/* ---- Event logger (message logging) ---- */
-
-/* "a transactional acknowledgement protocol to ensure that every event is
- * safely logged" (pessimist-openmpi-v, section 3.2): the answer says how
- * many events of the rank are held. */
-static void on_log(struct service *s, const struct ft_wire *m) {
-  size_t n = (size_t)m->value;
-  struct ft_logged_event *got = ft_control_payload(s->rt, m, n * sizeof *got);
-  struct event_log *l = &s->logs[m->from];
-  l->events = ft_reserve(l->events, l->n + n, &l->cap, sizeof *l->events,
-                         "an event logger's events");
-  memcpy(l->events + l->n, got, n * sizeof *got);
-  l->n += n;
-  free(got);
-  send_wire(m->from, (struct ft_wire){.kind = FT_ML_CONTROL_LOGGED,
-                                      .to = m->from,
-                                      .value = (int64_t)l->n});
-}
-
-static void on_events_request(struct service *s, const struct ft_wire *m) {
-  const struct event_log *l = &s->logs[m->from];
-  size_t bytes = l->n * sizeof *l->events;
-  void *copy = malloc(bytes ? bytes : 1);
-  if (!copy)
-    ft_fatal("event logger: out of memory");
-  memcpy(copy, l->events, bytes);
-  struct ft_wire a = {
-      .kind = FT_WIRE_ML_EVENTS, .wave = m->wave, .value = (int64_t)l->n};
-  ft_control_send_payload(s->rt, m->from, &a, copy, bytes);
-}
-
-/* Message logging: a failed rank's restart completed (its image, events
- * and the messages to replay are in): the progress stall_failures waits
- * for, since the other ranks never roll back. */
-static void on_restarted(struct dispatcher *d, const struct ft_wire *m) {
-  if (!d || !d->life || m->wave != d->life[m->from] || d->stopped)
-    return;
-  /* Progress only if this rank restored a newer checkpoint than at its
-   * last restart: restarting from the same one again and again is the
-   * message-logging livelock (v2, bt on 1 rank, 4 MB images, a failure
-   * every ms: a checkpoint never committed, 4,888 restarts from it). */
-  if (m->value > d->restored[m->from]) {
-    d->restored[m->from] = (int)m->value;
-    d->stall = 0;
-  }
-  d->figures.lost_work_s += m->x[0];
-  d->figures.recovery_s += m->x[1];
 }
 
 static void on_commit_rank(struct service *s, const struct ft_wire *m) {
@@ -609,17 +483,19 @@ static void on_commit_rank(struct service *s, const struct ft_wire *m) {
     ft_fatal("checkpoint server %d: %s", s->index, err);
 }
 
+/* A message the generic service does not know: the role's, or an error. */
+static void role_control(struct service *s, const struct ft_wire *m) {
+  struct ft_service_update u = {0};
+  struct ft_service_run *run = s->d ? &s->d->run : NULL;
+  if (!s->role_state || !s->role->control ||
+      !s->role->control(s->role_state, &s->env, run, m, &u))
+    ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
+             m->kind, m->from);
+  apply_update(s, s->d, &u);
+}
+
 static void on_message(struct service *s, const struct ft_wire *m) {
   switch (m->kind) {
-  case FT_WIRE_ML_LOG:
-    on_log(s, m);
-    break;
-  case FT_WIRE_ML_EVENTS_REQUEST:
-    on_events_request(s, m);
-    break;
-  case FT_WIRE_ML_RESTARTED:
-    on_restarted(s->d, m);
-    break;
   case FT_WIRE_COMMIT_RANK:
     on_commit_rank(s, m);
     break;
@@ -649,12 +525,7 @@ static void on_message(struct service *s, const struct ft_wire *m) {
       send_wire(m->from, final_figures(s->d));
     break;
   default:
-    if (m->kind < FT_WIRE_STORE) {
-      scheduler_control(s, s->d, m);
-      break;
-    }
-    ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
-             m->kind, m->from);
+    role_control(s, m);
   }
 }
 
@@ -687,6 +558,42 @@ static void open_store(struct service *s) {
     }
 }
 
+/* The family's role (service_role.h), told where it runs; no part here
+ * when its start says so. */
+static void start_role(struct service *s) {
+  s->role = s->rt->driver->service;
+  s->env = (struct ft_service_env){.rt = s->rt,
+                                   .index = s->index,
+                                   .servers = s->rt->servers,
+                                   .start = s->start,
+                                   .scenario = s->d ? &s->d->scenario : NULL};
+  s->role_state = s->role ? s->role->start(&s->env) : NULL;
+}
+
+/* The run is over: settles the control channel, finishes the transfers and
+ * frees everything. */
+static void close_service(struct service *s) {
+  struct ft_runtime *rt = s->rt;
+  /* The control channel first: a rank that stopped (a run that could not
+   * progress) takes the bytes of an image or events sent to it only when
+   * it drains the messages that announce them (ft_control_drain), after
+   * the drain's all-to-all, which this rank must reach first. */
+  ft_settle_control(rt);
+  /* Images still on their way were all asked for: they complete soon. */
+  while (progress_transfers(s) > 0)
+    (void)wait_event(s, 0, -1);
+  ft_backend_waiter_destroy(s->waiter);
+  ft_control_finish_payloads(&rt->ctl);
+  ft_control_last_barrier(rt);
+  ft_store_destroy(s->store);
+  if (s->role_state)
+    s->role->stop(s->role_state);
+  if (s->d)
+    ft_scenario_free(&s->d->scenario);
+  free(s->transfers);
+  free(s->waited);
+}
+
 void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
   struct service s = {.rt = rt, .start = ft_backend_now()};
   struct dispatcher d;
@@ -697,52 +604,13 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     memset(&d, 0, sizeof d);
     s.d = &d;
     load_scenario(&s, &d);
-    start_scheduler(&s, &d);
-    if (ft_protocol_restarts_alone(rt->protocol)) {
-      d.life = calloc((size_t)rt->app_ranks, sizeof *d.life);
-      d.restored = malloc((size_t)rt->app_ranks * sizeof *d.restored);
-      d.is_done = calloc((size_t)rt->app_ranks, 1);
-      if (!d.life || !d.restored || !d.is_done)
-        ft_fatal("dispatcher: out of memory");
-      for (int r = 0; r < rt->app_ranks; r++)
-        d.restored[r] = -1;
-    }
   }
-  int loggers = rt->options.event_loggers;
-  if (ft_protocol_restarts_alone(rt->protocol) &&
-      s.index >= rt->servers - loggers) {
-    s.logs = calloc((size_t)rt->app_ranks, sizeof *s.logs);
-    if (!s.logs)
-      ft_fatal("event logger: out of memory");
-  }
+  start_role(&s);
   s.waiter = ft_backend_waiter_create();
   ft_control_start(rt);
   while (!s.stop)
     service_round(&s);
-  /* The control channel first: a rank that stopped (a run that could not
-   * progress) takes the bytes of an image or events sent to it only when
-   * it drains the messages that announce them (ft_control_drain), after
-   * the drain's all-to-all, which this rank must reach first. */
-  ft_settle_control(rt);
-  /* Images still on their way were all asked for: they complete soon. */
-  while (progress_transfers(&s) > 0)
-    (void)wait_event(&s, 0, -1);
-  ft_backend_waiter_destroy(s.waiter);
-  ft_control_finish_payloads(&rt->ctl);
-  ft_control_last_barrier(rt);
-  ft_store_destroy(s.store);
-  for (int r = 0; s.logs && r < rt->app_ranks; r++)
-    free(s.logs[r].events);
-  free(s.logs);
-  if (s.d) {
-    ft_scenario_free(&s.d->scenario);
-    free(s.d->scheduler);
-    free(s.d->life);
-    free(s.d->restored);
-    free(s.d->is_done);
-  }
-  free(s.transfers);
-  free(s.waited);
+  close_service(&s);
 }
 
 void ft_service_shutdown(struct ft_runtime *rt) {

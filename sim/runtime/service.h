@@ -1,5 +1,6 @@
 /* Service ranks: the extra MPI ranks split off at MPI_Init (checkpoint
- * servers, event loggers, schedulers). They exist identically under smpirun
+ * servers, the first of which is the dispatcher, and the role of the
+ * protocol's family, service_role.h). They exist identically under smpirun
  * and mpirun. */
 #ifndef FT_SERVICE_H
 #define FT_SERVICE_H
@@ -12,7 +13,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services);
 
 /* Called by every application rank in MPI_Finalize: rank 0 tells every
  * service rank to stop and, under a recovering protocol, waits for the
- * dispatcher's final figures (rt->failures; vcl: rt->waves_committed), which
+ * dispatcher's final figures (rt->failures, rt->waves_committed...), which
  * count a wave committed after FINISH. Other control messages that reach
  * rank 0 meanwhile are dropped. */
 void ft_service_shutdown(struct ft_runtime *rt);

@@ -10,6 +10,7 @@
 
 #include "runtime/driver.h"
 #include "runtime/runtime.h"
+#include "runtime/service_role.h"
 
 /* The image region of the channel state (serialised records). */
 enum { FT_CHANNEL_REGION = FT_MAX_REGIONS };
@@ -55,5 +56,8 @@ void ft_channel_settle(struct ft_runtime *rt, int wait);
 /* Channel state's driver (driver.h): the default point-to-point path, and
  * the hooks that capture, store and replay the channel state. */
 extern const struct ft_driver ft_cs_driver;
+
+/* Its service ranks' role: the checkpoint scheduler (scheduler.c). */
+extern const struct ft_service_role ft_cs_scheduler;
 
 #endif /* FT_CHANNEL_STATE_H */

@@ -146,4 +146,5 @@ const struct ft_driver ft_cs_driver = {.name = "channel state",
                                        .rollback = cs_rollback,
                                        .settle = ft_channel_settle,
                                        .finish = ft_channel_finish,
-                                       .figures = cs_figures};
+                                       .figures = cs_figures,
+                                       .service = &ft_cs_scheduler};

@@ -138,4 +138,5 @@ const struct ft_driver ft_ml_driver = {
     .life = ml_life,
     .finish = ml_finish,
     .figures = ml_figures,
+    .service = &ft_ml_service,
 };

@@ -44,6 +44,7 @@
 
 #include "runtime/driver.h"
 #include "runtime/runtime.h"
+#include "runtime/service_role.h"
 
 /* The image regions of message logging: its state (clock, counts, log),
  * and how many communicators main() had created at the checkpoint (int64,
@@ -225,6 +226,13 @@ void ft_ml_wait_zombies(struct ft_runtime *rt, struct ft_ml *ml);
  * the logged events shipped, the rank's own commits, its image regions,
  * its control kinds and the restart of this rank alone. */
 extern const struct ft_driver ft_ml_driver;
+
+/* ---- Service side (event_logger.c) ---- */
+
+/* Message logging's service role (service_role.h): the event loggers on
+ * the last options.event_loggers service ranks, and on the dispatcher the
+ * restart of a failed rank alone (no rollback is ever ordered). */
+extern const struct ft_service_role ft_ml_service;
 
 /* ---- Restart (ml_restart.c) ---- */
 
