@@ -32,7 +32,7 @@ grep -v '^#' "$here/runs.txt" | while IFS='|' read -r name scenario args; do
   if "$ftsim" check "$tmp/trace" >"$tmp/check" 2>&1; then verdict=ok
   else verdict=fail; fi
   json=$(grep '^{' "$tmp/out" |
-    sed 's/,"wall_s":[0-9.e+-]*//; s/,"stack_gap":[0-9]*//')
+    sed 's/,"wall_s":[0-9.e+-]*//; s/,"stack_gap":[0-9]*//; s/,"images_held":[0-9]*//')
   echo "$name exit=$rc check=$verdict $json" >>"$out"
   rm -f "$tmp"/trace*
 done
