@@ -49,12 +49,40 @@ void ft_cut_uploads(struct ft_runtime *rt) {
   }
 }
 
-void ft_release_local_image(struct ft_local_image *slot) {
+void ft_hold_local_image(struct ft_runtime *rt, struct ft_local_image *slot,
+                         void *bytes, size_t size) {
+  slot->bytes = bytes;
+  slot->size = size;
+  if (++rt->images_held > rt->images_peak)
+    rt->images_peak = rt->images_held;
+}
+
+void ft_release_local_image(struct ft_runtime *rt,
+                            struct ft_local_image *slot) {
   if (slot->upload != MPI_REQUEST_NULL)
     FT_PMPI(Wait, &slot->upload, MPI_STATUS_IGNORE);
   ft_backend_padding_forget(slot->padding);
+  if (slot->bytes)
+    rt->images_held--;
   free(slot->bytes);
   *slot = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
+}
+
+void ft_local_image_stored(struct ft_runtime *rt, uint64_t seq) {
+  for (int i = 0; i < 2; i++)
+    if (rt->images[i].bytes && rt->images[i].seq == seq)
+      rt->images[i].stored = 1;
+  if (ft_control_release_adopted(&rt->ctl, seq))
+    rt->images_held--;
+}
+
+void ft_lose_local_image(struct ft_runtime *rt, struct ft_local_image *slot) {
+  if (slot->upload != MPI_REQUEST_NULL && !slot->stored) {
+    ft_control_adopt(&rt->ctl, slot->upload, slot->bytes, slot->seq);
+    slot->upload = MPI_REQUEST_NULL;
+    slot->bytes = NULL;
+  }
+  ft_release_local_image(rt, slot);
 }
 
 /* The slot a new checkpoint goes to: the empty or older one. The newer one
@@ -63,7 +91,7 @@ void ft_release_local_image(struct ft_local_image *slot) {
 static struct ft_local_image *free_slot(struct ft_runtime *rt) {
   struct ft_local_image *a = &rt->images[0], *b = &rt->images[1];
   struct ft_local_image *slot = a->wave <= b->wave ? a : b;
-  ft_release_local_image(slot);
+  ft_release_local_image(rt, slot);
   return slot;
 }
 
@@ -73,6 +101,7 @@ static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
   int server = ft_server_of(rt, rt->world_rank);
   double padding = rt->options.image_mb * 1e6;
   uint64_t seq = rt->paddings_sent++;
+  slot->seq = seq;
   struct ft_wire m = {.kind = FT_WIRE_STORE,
                       .wave = slot->wave,
                       .inc = rt->incarnation,
@@ -91,13 +120,14 @@ void ft_checkpoint_write(struct ft_runtime *rt, int wave, int64_t index,
   if (size > (size_t)2147483647)
     ft_fatal("rank %d: image of %zu bytes exceeds 2 GiB", rt->world_rank, size);
   struct ft_local_image *slot = free_slot(rt);
-  slot->bytes = malloc(size);
-  if (!slot->bytes)
+  void *bytes = malloc(size);
+  if (!bytes)
     ft_fatal("rank %d: out of memory for an image of %zu bytes", rt->world_rank,
              size);
   struct ft_image_info info = {
       .rank = rt->world_rank, .wave = wave, .index = index};
-  slot->size = ft_image_write(slot->bytes, size, &info, regions, n);
+  ft_hold_local_image(rt, slot, bytes,
+                      ft_image_write(bytes, size, &info, regions, n));
   slot->wave = wave;
   slot->index = index;
   slot->time = ft_backend_now();

@@ -109,6 +109,33 @@ void ft_control_send_payload(struct ft_runtime *rt, int dest,
           &p->req);
 }
 
+/* A send of a lost life, with its buffer (ft_control_adopt). */
+struct ft_adopted {
+  MPI_Request req;
+  void *data;
+  uint64_t key;
+};
+
+void ft_control_adopt(struct ft_control_state *cs, MPI_Request req, void *data,
+                      uint64_t key) {
+  cs->adopted = ft_reserve(cs->adopted, cs->n_adopted + 1, &cs->cap_adopted,
+                           sizeof *cs->adopted, "adopted sends");
+  cs->adopted[cs->n_adopted++] = (struct ft_adopted){req, data, key};
+}
+
+int ft_control_release_adopted(struct ft_control_state *cs, uint64_t key) {
+  for (size_t i = 0; i < cs->n_adopted; i++) {
+    struct ft_adopted *a = &cs->adopted[i];
+    if (a->key != key)
+      continue;
+    FT_PMPI(Wait, &a->req, MPI_STATUS_IGNORE);
+    free(a->data);
+    *a = cs->adopted[--cs->n_adopted];
+    return 1;
+  }
+  return 0;
+}
+
 void *ft_control_payload(struct ft_runtime *rt, const struct ft_wire *m,
                          size_t bytes) {
   void *data = malloc(bytes ? bytes : 1);
@@ -124,6 +151,13 @@ void ft_control_finish_payloads(struct ft_control_state *cs) {
   free(cs->payloads);
   cs->payloads = NULL;
   cs->cap_payloads = 0;
+  for (size_t i = 0; i < cs->n_adopted; i++) {
+    FT_PMPI(Wait, &cs->adopted[i].req, MPI_STATUS_IGNORE);
+    free(cs->adopted[i].data);
+  }
+  free(cs->adopted);
+  cs->adopted = NULL;
+  cs->n_adopted = cs->cap_adopted = 0;
 }
 
 struct ft_wire ft_control_take(struct ft_runtime *rt) {

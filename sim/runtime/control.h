@@ -19,9 +19,12 @@
  * (ctl): payload sends still on their way, and whether to print control
  * messages. */
 struct ft_payload;
+struct ft_adopted;
 struct ft_control_state {
   struct ft_payload *payloads; /* sends of payloads, with their buffers */
   size_t n_payloads, cap_payloads;
+  struct ft_adopted *adopted; /* sends of lost lives (ft_control_adopt) */
+  size_t n_adopted, cap_adopted;
   int trace; /* FTSIM_TRACE_CONTROL: 0 not read yet, 1 unset, 2 set */
 };
 
@@ -31,7 +34,8 @@ enum ft_wire_kind {
   FT_WIRE_STORE = 100, /* rank -> server: image of `wave` follows, value =
                           bytes, x[0] = modelled padding bytes, x[1] = their
                           transfer number (backend.h) */
-  FT_WIRE_STORED,      /* server -> rank: image of `wave` stored */
+  FT_WIRE_STORED,      /* server -> rank: image of `wave` stored; value =
+                          its transfer number (x[1] of the STORE) */
   FT_WIRE_COMMIT,      /* rank 0 -> dispatcher: `wave` complete, commit it;
                           dispatcher -> servers: `wave` committed; x[0] =
                           time of rank 0's checkpoint */
@@ -144,7 +148,19 @@ void ft_control_send_payload(struct ft_runtime *rt, int dest,
 /* Receives the bytes that follow `m` (malloc'ed, `bytes` long). */
 void *ft_control_payload(struct ft_runtime *rt, const struct ft_wire *m,
                          size_t bytes);
-/* Completes the payload sends (at the end of the run). */
+/* Takes over `req`, a send still on its way on the control communicator,
+ * and `data`, its malloc'ed buffer, known by `key`: freed when
+ * ft_control_release_adopted says the send completed, or waited for at the
+ * end of the run (ft_control_finish_payloads); never tested, as each
+ * MPI_Test costs simulated time. */
+void ft_control_adopt(struct ft_control_state *cs, MPI_Request req, void *data,
+                      uint64_t key);
+/* The adopted send `key` has completed (its receiver said so): completes
+ * it (no time passes) and frees its buffer. Returns 1, or 0 when no
+ * adopted send has that key. */
+int ft_control_release_adopted(struct ft_control_state *cs, uint64_t key);
+/* Completes the payload sends and the adopted ones (at the end of the
+ * run). */
 void ft_control_finish_payloads(struct ft_control_state *cs);
 
 /* With FTSIM_TRACE_CONTROL set, prints a message sent (dir ">") or

@@ -90,6 +90,7 @@ static void on_rollback(struct ft_runtime *rt, const struct ft_wire *m) {
 }
 
 static void on_stored(struct ft_runtime *rt, const struct ft_wire *m) {
+  ft_local_image_stored(rt, (uint64_t)m->value);
   if (m->inc != rt->incarnation || !rt->running)
     return;
   struct ft_event e = {
@@ -209,8 +210,8 @@ int ft_fetch_image(struct ft_runtime *rt, int wave) {
   if (!rt->image_bytes)
     return 0;
   struct ft_local_image *slot = &rt->images[0];
-  slot->bytes = rt->image_bytes;
-  slot->size = (size_t)rt->image_offer.value;
+  ft_release_local_image(rt, slot); /* emptied by the caller: a no-op */
+  ft_hold_local_image(rt, slot, rt->image_bytes, (size_t)rt->image_offer.value);
   rt->image_bytes = NULL;
   struct ft_image_info info;
   char err[256];
@@ -233,7 +234,7 @@ static void fetch_image(struct ft_runtime *rt, int wave) {
 static void drop_images(struct ft_runtime *rt, int newer_than) {
   for (int i = 0; i < 2; i++)
     if (rt->images[i].wave > newer_than)
-      ft_release_local_image(&rt->images[i]);
+      ft_release_local_image(rt, &rt->images[i]);
 }
 
 static void restore_memory(struct ft_runtime *rt) {

@@ -149,6 +149,8 @@ struct ft_local_image {
   void *bytes;   /* ft_image_write format (sim/image.h) */
   size_t size;
   MPI_Request upload; /* the send of `bytes` to the server, or NULL */
+  uint64_t seq;       /* the upload's number (its STORE's x[1]) */
+  int stored;         /* the server said STORED: the upload has completed */
   void *padding;      /* its modelled bytes (backend.h), or NULL */
 };
 
@@ -249,6 +251,8 @@ struct ft_runtime {
                           (inside ft_snapshot) */
   double deadline;     /* the core's next timer, < 0 for none */
   struct ft_local_image images[2];
+  int images_held, images_peak; /* images this rank holds (its slots, and
+                                  lost lives' uploads): now, at the most */
   int restore_wave;    /* > 0: restore this wave at the next safe point */
   int restore_pending; /* the next safe point is the first after a restart */
 
@@ -600,11 +604,26 @@ size_t ft_checkpoint_regions(const struct ft_runtime *rt,
  * then the bytes). Aborts on an image of 2 GiB or more, or out of memory. */
 void ft_checkpoint_write(struct ft_runtime *rt, int wave, int64_t index,
                          const struct ft_image_region *regions, size_t n);
-/* Empties a local image slot, once its upload (if any) has left. */
-void ft_release_local_image(struct ft_local_image *slot);
+/* Puts `bytes` (malloc'ed, `size` long) in the empty local image `slot`
+ * and counts one more image held by this rank (images_held, images_peak). */
+void ft_hold_local_image(struct ft_runtime *rt, struct ft_local_image *slot,
+                         void *bytes, size_t size);
+/* Empties a local image slot, once its upload (if any) has left, and
+ * frees its bytes: one image held less. */
+void ft_release_local_image(struct ft_runtime *rt, struct ft_local_image *slot);
+/* Empties a local image slot without waiting for an upload still on its
+ * way: that send goes to the control plane with its bytes, freed at the end
+ * of the run or when its server says STORED (ft_control_adopt), still
+ * counted as held till then; other bytes are freed now. An upload the server
+ * acknowledged (stored) has completed: no time passes. */
+void ft_lose_local_image(struct ft_runtime *rt, struct ft_local_image *slot);
 /* This rank rolls back (or failed): its uploads' modelled bytes stop, as
  * a failure cuts a process's connections (sim/padding_smpi.c). */
 void ft_cut_uploads(struct ft_runtime *rt);
+/* The server of this rank stored the image of upload `seq` (the value of
+ * FT_WIRE_STORED): that upload has completed; a lost life's one (adopted)
+ * is freed now, without a test. */
+void ft_local_image_stored(struct ft_runtime *rt, uint64_t seq);
 /* The local image of `wave`, or NULL. */
 struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave);
 /* Restores the protected buffers from `image` (size bytes); aborts the run

@@ -24,6 +24,7 @@
 /* An image on its way in (STORE) or out (IMAGE). */
 struct transfer {
   int rank, wave, inc, incoming;
+  uint64_t seq; /* an incoming image's transfer number (x[1] of its STORE) */
   void *bytes;
   size_t size;
   MPI_Request req;
@@ -92,6 +93,7 @@ static void on_store(struct service *s, const struct ft_wire *m) {
   t->wave = m->wave;
   t->inc = m->inc;
   t->incoming = 1;
+  t->seq = (uint64_t)m->x[1];
   t->size = (size_t)m->value;
   t->bytes = malloc(t->size ? t->size : 1);
   if (!t->bytes)
@@ -114,9 +116,10 @@ static void stored(struct service *s, const struct transfer *t) {
   if (ft_store_put(s->store, t->rank, t->wave, t->bytes, t->size, err,
                    sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
-  send_wire(
-      t->rank,
-      (struct ft_wire){.kind = FT_WIRE_STORED, .wave = t->wave, .inc = t->inc});
+  send_wire(t->rank, (struct ft_wire){.kind = FT_WIRE_STORED,
+                                      .wave = t->wave,
+                                      .inc = t->inc,
+                                      .value = (int64_t)t->seq});
 }
 
 /* Sends rank its image of `wave`, or value -1 when there is none. */

@@ -4,9 +4,10 @@
 # change behaviour (issue 15's restructuring of the runtime) must leave
 # every line identical. Each line: the run's name, `ftsim run`'s exit
 # status, `ftsim check`'s verdict on its trace, and the JSON summary
-# without "wall_s" (the machine's speed) and "stack_gap" (the depth of the
+# without "wall_s" (the machine's speed), "stack_gap" (the depth of the
 # runtime's own frames at a restart: it moves when a struct on that path
-# grows, as merging issue 15's replay decisions showed, by 16 bytes).
+# grows, as merging issue 15's replay decisions showed, by 16 bytes) and
+# "images_held" (a memory figure added after the recording).
 #
 # Usage: summaries.sh FTSIM [--record]
 #   --record  rewrite summaries.txt from this build (after a change meant
@@ -32,7 +33,7 @@ grep -v '^#' "$here/runs.txt" | while IFS='|' read -r name scenario args; do
   if "$ftsim" check "$tmp/trace" >"$tmp/check" 2>&1; then verdict=ok
   else verdict=fail; fi
   json=$(grep '^{' "$tmp/out" |
-    sed 's/,"wall_s":[0-9.e+-]*//; s/,"stack_gap":[0-9]*//')
+    sed 's/,"wall_s":[0-9.e+-]*//; s/,"stack_gap":[0-9]*//; s/,"images_held":[0-9]*//')
   echo "$name exit=$rc check=$verdict $json" >>"$out"
   rm -f "$tmp"/trace*
 done

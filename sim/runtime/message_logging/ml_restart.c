@@ -30,10 +30,13 @@ static void lose_life(struct ft_runtime *rt, struct ft_ml *ml) {
   ft_ml_drop_requests(rt, ml);
   ft_ml_log_lose(&ml->channels);
   ft_ml_replay_clear(&ml->replay);
-  /* The local images are lost, but not waited for: an upload still on its
-   * way (its bytes leak) completes when the server takes it. */
+  /* The local images are lost, but an upload still on its way is not
+   * waited for: it completes when the server takes it, and its bytes are
+   * freed at the end of the run (ft_lose_local_image). They were forgotten,
+   * one image per restart: the soak's seed 1129183, v2 on cg, held 710 MB
+   * after 4234 failures. */
   for (int i = 0; i < 2; i++)
-    rt->images[i] = (struct ft_local_image){.upload = MPI_REQUEST_NULL};
+    ft_lose_local_image(rt, &rt->images[i]);
   ft_backend_sleep(rt->restart_cost_s);
   rt->dead = 0;
 }
