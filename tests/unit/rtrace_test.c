@@ -1,0 +1,305 @@
+/* The recorded-trace library (sim/rtrace): OTF2 round trip, a Score-P-style
+ * archive built with OTF2's writer API, refused records, SimGrid TI. */
+#define _POSIX_C_SOURCE 200809L
+#include "rtrace.h"
+
+#include <criterion/criterion.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *tmpdir(void) {
+  static char buf[64];
+  snprintf(buf, sizeof buf, "/tmp/rtrace_test_XXXXXX");
+  cr_assert_not_null(mkdtemp(buf));
+  return buf;
+}
+
+static void add(struct ft_rtrace *t, uint32_t r, struct ft_rt_event e) {
+  cr_assert_not_null(ft_rtrace_append(t, r, &e));
+}
+
+/* Two ranks: compute, a wildcard irecv and an isend completed by a
+ * waitall, a test that does not complete, a collective, a split, a probe,
+ * a sendrecv, a memory footprint. */
+static struct ft_rtrace *sample(void) {
+  struct ft_rtrace *t = ft_rtrace_new(2);
+  ft_rtrace_set_string(&t->program, "ring");
+  ft_rtrace_set_string(&t->platform, "gige");
+  ft_rtrace_set_string(&t->version, "0.1.0");
+  uint32_t half[1] = {1};
+  uint32_t c = ft_rtrace_add_comm(t, 1, half);
+  for (uint32_t r = 0; r < 2; r++) {
+    int32_t o = (int32_t)(1 - r);
+    t->ranks[r].host_speed = 1e9;
+    struct ft_rt_event e = {.kind = FT_RT_COMPUTE};
+    e.u.compute_s = 0.00125;
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_MEMORY};
+    e.u.memory = 1 << 20;
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_IRECV};
+    e.u.p2p = (struct ft_rt_p2p){0, o, 7, FT_RT_WILD_SOURCE, 800, 11};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_ISEND};
+    e.u.p2p = (struct ft_rt_p2p){0, o, 7, 0, 800, 12};
+    add(t, r, e);
+    struct ft_rt_done nd = {12, FT_RT_NOT_DONE, 0, 0, o, 7, 800};
+    cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_TEST, &nd, 1), 0);
+    struct ft_rt_done d[2] = {{11, FT_RT_DONE, 1, 0, o, 7, 800},
+                              {12, FT_RT_DONE, 0, 0, o, 7, 800}};
+    cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_WAITALL, d, 2), 0);
+    e = (struct ft_rt_event){.kind = FT_RT_COLL};
+    e.u.coll = (struct ft_rt_coll){FT_RT_ALLREDUCE, 0, -1, 8, 8};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_COMM};
+    e.u.comm = (struct ft_rt_comm_ev){FT_RT_COMM_SPLIT, 0,
+                                      r ? c : FT_RT_COMM_NULL, (int32_t)r, 0};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_PROBE};
+    e.u.probe = (struct ft_rt_probe){0, 1, 0, FT_RT_ANY, 3, o, 3, 16};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_SENDRECV};
+    e.u.sendrecv = (struct ft_rt_sendrecv){0, o, 3, o, 3, 0, 16, 16};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_SEND};
+    e.u.p2p = (struct ft_rt_p2p){0, o, 1, 0, 4, 0};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_COMPUTE};
+    e.u.compute_s = 0.5;
+    add(t, r, e);
+  }
+  return t;
+}
+
+Test(rtrace, otf2_round_trip_gives_the_same_model) {
+  struct ft_rtrace *t = sample();
+  char err[512] = "", why[256] = "", dir[128];
+  snprintf(dir, sizeof dir, "%s/a", tmpdir());
+  cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
+  struct ft_rtrace *u = ft_rtrace_read(dir, 0, -1, err, sizeof err);
+  cr_assert_not_null(u, "%s", err);
+  cr_assert(ft_rtrace_equal(t, u, why, sizeof why), "%s", why);
+  struct ft_rtrace *one = ft_rtrace_read_otf2(dir, 1, err, sizeof err);
+  cr_assert_not_null(one, "%s", err);
+  cr_assert_eq(one->ranks[0].n, 0);
+  cr_assert_eq(one->ranks[1].n, t->ranks[1].n);
+  cr_assert_neq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0);
+  cr_assert(strstr(err, "already") != NULL, "%s", err);
+  ft_rtrace_free(one);
+  ft_rtrace_free(u);
+  ft_rtrace_free(t);
+}
+
+Test(rtrace, otf2_print_reads_an_archive_ftsim_wrote) {
+  struct ft_rtrace *t = sample();
+  char err[512] = "", dir[128], cmd[1024];
+  snprintf(dir, sizeof dir, "%s/a", tmpdir());
+  cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
+  snprintf(cmd, sizeof cmd,
+           "otf2-print %s/traces.otf2 > %s.txt 2>&1 && "
+           "grep -q 'ENTER .*\"MPI_Send\"' %s.txt && "
+           "grep -q 'MPI_SEND' %s.txt",
+           dir, dir, dir, dir);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  ft_rtrace_free(t);
+}
+
+Test(rtrace, equal_sees_a_changed_tag) {
+  struct ft_rtrace *t = sample(), *u = sample();
+  char why[256] = "";
+  u->ranks[1].ev[3].u.p2p.tag = 8;
+  cr_assert_not(ft_rtrace_equal(t, u, why, sizeof why));
+  cr_assert_str_eq(why, "rank 1: event 3 differs");
+  ft_rtrace_free(u);
+  ft_rtrace_free(t);
+}
+
+/* --- a Score-P-style archive, with OTF2's writer API --- */
+
+static OTF2_FlushType pre(void *u, OTF2_FileType ft, OTF2_LocationRef l,
+                          void *c, bool f) {
+  (void)u, (void)ft, (void)l, (void)c, (void)f;
+  return OTF2_FLUSH;
+}
+static OTF2_TimeStamp post(void *u, OTF2_FileType ft, OTF2_LocationRef l) {
+  (void)u, (void)ft, (void)l;
+  return 0;
+}
+static const OTF2_FlushCallbacks flush = {pre, post};
+
+enum {
+  R_SEND,
+  R_IRECV,
+  R_ISEND,
+  R_WAITALL,
+  R_RECV,
+  R_ALLRED,
+  R_SPLIT,
+  R_MAIN,
+  R_PUT,
+  R_NREG
+};
+static const char *const reg_names[R_NREG] = {
+    "MPI_Send",      "MPI_Irecv",      "MPI_Isend", "MPI_Waitall", "MPI_Recv",
+    "MPI_Allreduce", "MPI_Comm_split", "main",      "MPI_Put"};
+
+/* Rank r's events as Score-P writes them; `rma` adds an MPI_Put region on
+ * rank 1. Times in microseconds (resolution 1e6). */
+static void scorep_events(OTF2_EvtWriter *w, uint32_t r, int rma) {
+  uint32_t o = 1 - r;
+  OTF2_EvtWriter_Enter(w, NULL, 0, R_MAIN);
+  OTF2_EvtWriter_Enter(w, NULL, 1000, R_IRECV); /* 1 ms of compute */
+  OTF2_EvtWriter_MpiIrecvRequest(w, NULL, 1000, 40 + r);
+  OTF2_EvtWriter_Leave(w, NULL, 1001, R_IRECV);
+  OTF2_EvtWriter_Enter(w, NULL, 1001, R_ISEND);
+  OTF2_EvtWriter_MpiIsend(w, NULL, 1001, o, 0, 5, 64, 50 + r);
+  OTF2_EvtWriter_Leave(w, NULL, 1002, R_ISEND);
+  OTF2_EvtWriter_Enter(w, NULL, 1002, R_WAITALL);
+  OTF2_EvtWriter_MpiIrecv(w, NULL, 1010, o, 0, 5, 64, 40 + r);
+  OTF2_EvtWriter_MpiIsendComplete(w, NULL, 1010, 50 + r);
+  OTF2_EvtWriter_Leave(w, NULL, 1010, R_WAITALL);
+  if (r == 0) {
+    OTF2_EvtWriter_Enter(w, NULL, 1010, R_SEND);
+    OTF2_EvtWriter_MpiSend(w, NULL, 1010, 1, 0, 9, 4);
+    OTF2_EvtWriter_Leave(w, NULL, 1011, R_SEND);
+  } else {
+    OTF2_EvtWriter_Enter(w, NULL, 1010, R_RECV); /* posted ANY_SOURCE */
+    OTF2_EvtWriter_MpiRecv(w, NULL, 1011, 0, 0, 9, 4);
+    OTF2_EvtWriter_Leave(w, NULL, 1011, R_RECV);
+  }
+  OTF2_EvtWriter_Enter(w, NULL, 1011, R_ALLRED);
+  OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, 1011);
+  OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, 1020, OTF2_COLLECTIVE_OP_ALLREDUCE,
+                                  0, OTF2_UNDEFINED_UINT32, 8, 8);
+  OTF2_EvtWriter_Leave(w, NULL, 1020, R_ALLRED);
+  OTF2_EvtWriter_Enter(w, NULL, 1020, R_SPLIT);
+  OTF2_EvtWriter_CommCreate(w, NULL, 1021, 2 + r);
+  OTF2_EvtWriter_Leave(w, NULL, 1021, R_SPLIT);
+  if (rma && r == 1) {
+    OTF2_EvtWriter_Enter(w, NULL, 1022, R_PUT);
+    OTF2_EvtWriter_Leave(w, NULL, 1023, R_PUT);
+  }
+  OTF2_EvtWriter_Leave(w, NULL, 3000, R_MAIN);
+}
+
+static void scorep_defs(OTF2_GlobalDefWriter *g) {
+  OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000, 0, 3001,
+                                            OTF2_UNDEFINED_TIMESTAMP);
+  OTF2_GlobalDefWriter_WriteString(g, 0, "");
+  for (uint32_t i = 0; i < R_NREG; i++) {
+    OTF2_GlobalDefWriter_WriteString(g, 1 + i, reg_names[i]);
+    OTF2_GlobalDefWriter_WriteRegion(
+        g, i, 1 + i, 1 + i, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI,
+        OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  }
+  OTF2_GlobalDefWriter_WriteString(g, 20, "node");
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 20, 20,
+                                           OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  for (uint32_t r = 0; r < 2; r++) {
+    OTF2_GlobalDefWriter_WriteLocationGroup(g, r, 20,
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocation(g, r, 20, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                       20, r);
+  }
+  uint64_t all[2] = {0, 1}, one[1] = {0}, two[1] = {1};
+  OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 2,
+                                  all);
+  OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 2,
+                                  all);
+  OTF2_GlobalDefWriter_WriteGroup(g, 2, 0, OTF2_GROUP_TYPE_COMM_SELF,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0,
+                                  NULL);
+  OTF2_GlobalDefWriter_WriteGroup(g, 3, 0, OTF2_GROUP_TYPE_COMM_GROUP,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 1,
+                                  one);
+  OTF2_GlobalDefWriter_WriteGroup(g, 4, 0, OTF2_GROUP_TYPE_COMM_GROUP,
+                                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 1,
+                                  two);
+  for (uint32_t c = 0; c < 4; c++)
+    OTF2_GlobalDefWriter_WriteComm(
+        g, c, 0, c + 1, c >= 2 ? 0 : OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+}
+
+static void write_scorep(const char *dir, int rma) {
+  OTF2_Archive *a = OTF2_Archive_Open(
+      dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  cr_assert_not_null(a);
+  OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
+  OTF2_Archive_SetSerialCollectiveCallbacks(a);
+  OTF2_Archive_OpenEvtFiles(a);
+  for (uint32_t r = 0; r < 2; r++) {
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, r);
+    scorep_events(w, r, rma);
+    OTF2_Archive_CloseEvtWriter(a, w);
+  }
+  OTF2_Archive_CloseEvtFiles(a);
+  OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+  scorep_defs(g);
+  OTF2_Archive_CloseGlobalDefWriter(a, g);
+  OTF2_Archive_Close(a);
+}
+
+Test(rtrace, scorep_style_archive_is_read) {
+  char dir[128], err[512] = "";
+  snprintf(dir, sizeof dir, "%s/s", tmpdir());
+  write_scorep(dir, 0);
+  struct ft_rtrace *t = ft_rtrace_read(dir, 0, -1, err, sizeof err);
+  cr_assert_not_null(t, "%s", err);
+  cr_assert_eq(t->nranks, 2);
+  cr_assert_eq(t->ncomms, 4); /* WORLD, SELF and the two halves */
+  const struct ft_rtrace_rank *k = &t->ranks[1];
+  cr_assert_eq(k->n, 8, "%zu events", k->n);
+  cr_assert_eq(k->ev[0].kind, FT_RT_COMPUTE);
+  cr_assert_float_eq(k->ev[0].u.compute_s, 0.001, 1e-12);
+  cr_assert_eq(k->ev[1].kind, FT_RT_IRECV); /* patched at its completion */
+  cr_assert_eq(k->ev[1].u.p2p.peer, 0);
+  cr_assert_eq(k->ev[1].u.p2p.tag, 5);
+  cr_assert_eq(k->ev[1].u.p2p.bytes, 64);
+  cr_assert_eq(k->ev[3].kind, FT_RT_COMPLETE);
+  cr_assert_eq(k->ev[3].u.complete.call, FT_RT_WAITALL);
+  cr_assert_eq(k->ev[3].u.complete.count, 2);
+  cr_assert_eq(k->done[k->ev[3].u.complete.first].is_recv, 1);
+  cr_assert_eq(k->ev[4].kind, FT_RT_RECV);
+  cr_assert_eq(k->ev[4].u.p2p.peer, 0);
+  cr_assert_eq(k->ev[5].kind, FT_RT_COLL);
+  cr_assert_eq(k->ev[5].u.coll.op, FT_RT_ALLREDUCE);
+  cr_assert_eq(k->ev[5].u.coll.root, -1);
+  cr_assert_eq(k->ev[6].kind, FT_RT_COMM);
+  cr_assert_eq(k->ev[6].u.comm.op, FT_RT_COMM_SPLIT);
+  cr_assert_eq(t->comms[k->ev[6].u.comm.comm].members[0], 1);
+  cr_assert_eq(k->ev[6].u.comm.color, FT_RT_UNKNOWN);
+  cr_assert_eq(k->ev[7].kind, FT_RT_COMPUTE); /* up to main's end */
+  ft_rtrace_free(t);
+}
+
+Test(rtrace, unsupported_mpi_region_is_refused_with_its_location) {
+  char dir[128], err[512] = "";
+  snprintf(dir, sizeof dir, "%s/s", tmpdir());
+  write_scorep(dir, 1);
+  struct ft_rtrace *t = ft_rtrace_read(dir, 0, -1, err, sizeof err);
+  cr_assert_null(t);
+  cr_assert(strstr(err, "location 1 (rank 1), event 22: unsupported MPI "
+                        "call MPI_Put") != NULL,
+            "%s", err);
+}
+
+Test(rtrace, truncated_archive_is_an_error_not_a_crash) {
+  struct ft_rtrace *t = sample();
+  char err[512] = "", dir[128], cmd[1024];
+  snprintf(dir, sizeof dir, "%s/a", tmpdir());
+  cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
+  snprintf(cmd, sizeof cmd, "truncate -s 40 %s/traces/1.evt", dir);
+  cr_assert_eq(system(cmd), 0);
+  cr_assert_null(ft_rtrace_read(dir, 0, -1, err, sizeof err));
+  cr_assert(strstr(err, "rank 1") != NULL, "%s", err);
+  cr_assert_null(ft_rtrace_read("/nonexistent/x.otf2", 0, -1, err, sizeof err));
+  cr_assert(strstr(err, "no such OTF2 archive") != NULL, "%s", err);
+  ft_rtrace_free(t);
+}
