@@ -10,12 +10,25 @@
 #include <string.h>
 #include <unistd.h>
 
+static char tmp[64];
+
+/* A fresh directory for the test's files, removed after it. */
 static char *tmpdir(void) {
-  static char buf[64];
-  snprintf(buf, sizeof buf, "/tmp/rtrace_test_XXXXXX");
-  cr_assert_not_null(mkdtemp(buf));
-  return buf;
+  snprintf(tmp, sizeof tmp, "/tmp/rtrace_test_XXXXXX");
+  cr_assert_not_null(mkdtemp(tmp));
+  return tmp;
 }
+
+static void rm_tmpdir(void) {
+  char cmd[128];
+  if (tmp[0]) {
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    if (system(cmd) != 0)
+      fprintf(stderr, "cannot remove %s\n", tmp);
+  }
+}
+
+TestSuite(rtrace, .fini = rm_tmpdir);
 
 static void add(struct ft_rtrace *t, uint32_t r, struct ft_rt_event e) {
   cr_assert_not_null(ft_rtrace_append(t, r, &e));
@@ -302,4 +315,172 @@ Test(rtrace, truncated_archive_is_an_error_not_a_crash) {
   cr_assert_null(ft_rtrace_read("/nonexistent/x.otf2", 0, -1, err, sizeof err));
   cr_assert(strstr(err, "no such OTF2 archive") != NULL, "%s", err);
   ft_rtrace_free(t);
+}
+
+/* --- SimGrid time-independent traces --- */
+
+static void put_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Two ranks, SimGrid 3.32's spelling of every action the reader knows. */
+static const char *const ti_rank0 = "0 init\n"
+                                    "0 compute 2000\n"
+                                    "0 send 1 5 10 1\n"
+                                    "0 irecv -555 6 4\n"
+                                    "0 isend 1 7 3 0\n"
+                                    "0 wait 0 1 7\n"
+                                    "0 waitall 1\n"
+                                    "0 sendRecv 2 1 3 1 0 0\n"
+                                    "0 bcast 16 0 6\n"
+                                    "0 reduce 4 100 1 0\n"
+                                    "0 allreduce 4 0 0\n"
+                                    "0 alltoall 2 2 0 0\n"
+                                    "0 gather 1 1 0 0 0\n"
+                                    "0 allgather 1 1 6 6\n"
+                                    "0 gatherv 2 2 3 0 6 6\n"
+                                    "0 allgatherv 2 2 3 6 6\n"
+                                    "0 scatter 1 1 1 6 6\n"
+                                    "0 scatterv 2 3 3 1 6 6\n"
+                                    "0 reducescatter 2 3 0 0\n"
+                                    "0 scan 2 0 0\n"
+                                    "0 exscan 2 0 0\n"
+                                    "0 alltoallv 10 4 6 10 5 5 6 6\n"
+                                    "0 barrier\n"
+                                    "0 comm_size 2\n"
+                                    "0 sleep 0.5\n"
+                                    "0 finalize\n";
+static const char *const ti_rank1 = "1 init 1\n"
+                                    "1 recv 0 5 10 1\n"
+                                    "1 isend 0 6 4\n"
+                                    "1 irecv 0 7 3\n"
+                                    "1 test 0 1 7\n"
+                                    "1 waitall\n"
+                                    "1 sendRecv 3 0 2 0\n"
+                                    "1 finalize\n";
+
+Test(rtrace, ti_index_and_rank_files_are_read) {
+  char dir[128], p[256], err[512] = "";
+  snprintf(dir, sizeof dir, "%s", tmpdir());
+  snprintf(p, sizeof p, "%s/r0.txt", dir);
+  put_file(p, ti_rank0);
+  snprintf(p, sizeof p, "%s/r1.txt", dir);
+  put_file(p, ti_rank1);
+  snprintf(p, sizeof p, "%s/index", dir);
+  put_file(p, "r0.txt\nr1.txt\n");
+  struct ft_rtrace *t = ft_rtrace_read(p, 1000, -1, err, sizeof err);
+  cr_assert_not_null(t, "%s", err);
+  cr_assert_eq(t->nranks, 2);
+  const struct ft_rtrace_rank *k = &t->ranks[0];
+  cr_assert_eq(k->ev[0].kind, FT_RT_COMPUTE);
+  cr_assert_float_eq(k->ev[0].u.compute_s, 2.0, 1e-12); /* 2000 flops */
+  cr_assert_eq(k->ev[1].kind, FT_RT_SEND);
+  cr_assert_eq(k->ev[1].u.p2p.bytes, 40); /* 10 MPI_INT */
+  cr_assert_eq(k->ev[2].kind, FT_RT_IRECV);
+  cr_assert_eq(k->ev[2].u.p2p.flags, FT_RT_WILD_SOURCE);
+  cr_assert_eq(k->ev[2].u.p2p.bytes, 4); /* default datatype: MPI_BYTE */
+  cr_assert_eq(k->ev[4].kind, FT_RT_COMPLETE);
+  cr_assert_eq(k->ev[4].u.complete.call, FT_RT_WAIT);
+  cr_assert_eq(k->done[k->ev[4].u.complete.first].request,
+               k->ev[3].u.p2p.request); /* the isend to 1, tag 7 */
+  cr_assert_eq(k->ev[5].u.complete.call, FT_RT_WAITALL);
+  cr_assert_eq(k->ev[5].u.complete.count, 1); /* the irecv left */
+  cr_assert_eq(k->ev[6].kind, FT_RT_SENDRECV);
+  cr_assert_eq(k->ev[6].u.sendrecv.send_bytes, 16);
+  cr_assert_eq(k->ev[7].u.coll.op, FT_RT_BCAST);
+  cr_assert_eq(k->ev[7].u.coll.sent, 16); /* the root's buffer */
+  cr_assert_eq(k->ev[8].u.coll.op, FT_RT_REDUCE);
+  cr_assert_eq(k->ev[8].u.coll.root, 1);
+  cr_assert_eq(k->ev[8].u.coll.recvd, 0);     /* not the root */
+  cr_assert_eq(k->ev[9].kind, FT_RT_COMPUTE); /* the reduction's flops */
+  struct ft_rtrace_stat s;
+  ft_rtrace_rank_stat(t, 0, &s);
+  cr_assert_eq(s.by_kind[FT_RT_COLL], 15);
+  const struct ft_rtrace_rank *k1 = &t->ranks[1];
+  cr_assert_eq(k1->ev[1].u.p2p.bytes, 32); /* init 1: MPI_DOUBLE */
+  cr_assert_eq(k1->ev[3].kind, FT_RT_COMPLETE);
+  cr_assert_eq(k1->done[k1->ev[3].u.complete.first].status, FT_RT_NOT_DONE);
+  cr_assert_eq(k1->ev[4].u.complete.count, 2); /* waitall: both */
+  ft_rtrace_free(t);
+}
+
+Test(rtrace, ti_single_file_holds_every_rank) {
+  char p[256], err[512] = "", text[4096];
+  snprintf(p, sizeof p, "%s/all.txt", tmpdir());
+  snprintf(text, sizeof text, "%s%s", ti_rank0, ti_rank1);
+  put_file(p, text);
+  struct ft_rtrace *t = ft_rtrace_read(p, 1000, -1, err, sizeof err);
+  cr_assert_not_null(t, "%s", err);
+  cr_assert_eq(t->nranks, 2);
+  cr_assert_eq(t->ranks[1].n, 6);
+  ft_rtrace_free(t);
+  t = ft_rtrace_read(p, 1000, 1, err, sizeof err);
+  cr_assert_not_null(t, "%s", err);
+  cr_assert_eq(t->ranks[0].n, 0);
+  cr_assert_eq(t->ranks[1].n, 6);
+  ft_rtrace_free(t);
+}
+
+/* A bad line is an error naming the file, the line and the field. */
+Test(rtrace, ti_bad_lines_name_file_line_and_field) {
+  static const struct {
+    const char *line, *want;
+  } cases[] = {
+      {"0 fly 1", ":2: unknown action 'fly'"},
+      {"0 send 1 5", ":2: action 'send': field 'size' missing"},
+      {"0 send 1 5 -3", "field 'size': not a count: '-3'"},
+      {"0 send 1 5 1e300", "field 'size': not a count: '1e300'"},
+      {"0 send 1 5 9007199254740992 0", "action 'send': size overflows"},
+      {"0 send 9 5 1", "field 'peer': no rank 9"},
+      {"0 send 1 99999999999 1", "field 'tag': not an integer"},
+      {"0 send 1 5 1 77", "field 'datatype': unknown datatype id 77"},
+      {"0 compute nan", "field 'flops': not a number >= 0: 'nan'"},
+      {"0 wait 0 1 3", "action 'wait': no pending request 0 -> 1 tag 3"},
+      {"-1 barrier", "field 'rank': no rank '-1'"},
+      {"0", ":2: a rank and an action expected"},
+      {"0 bcast 4 5", "field 'root': no rank 5"},
+      {"0 gatherv 1 2", "field 'recvcounts' missing"},
+  };
+  char p[256], err[512], text[256];
+  snprintf(p, sizeof p, "%s/t.txt", tmpdir());
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(text, sizeof text, "1 init\n%s\n", cases[i].line);
+    put_file(p, text);
+    err[0] = 0;
+    struct ft_rtrace *t = ft_rtrace_read_ti(p, 1e9, -1, err, sizeof err);
+    cr_assert_null(t, "'%s' was accepted", cases[i].line);
+    cr_assert(strstr(err, p) == err && strstr(err, cases[i].want), "'%s': %s",
+              cases[i].line, err);
+  }
+}
+
+/* Fuzz-ish: every truncation of a valid trace, and random byte changes
+ * (seeded), either read or fail with FILE:LINE: never crash. */
+Test(rtrace, ti_truncated_and_mutated_traces_never_crash) {
+  char p[256], err[512], text[4096], want[300];
+  snprintf(p, sizeof p, "%s/t.txt", tmpdir());
+  snprintf(want, sizeof want, "%s:", p);
+  snprintf(text, sizeof text, "%s%s", ti_rank0, ti_rank1);
+  size_t n = strlen(text);
+  uint64_t seed = 42;
+  for (size_t i = 0; i < n + 400; i++) {
+    char copy[4096];
+    memcpy(copy, text, n + 1);
+    if (i < n) {
+      copy[i] = 0; /* truncated */
+    } else {
+      for (int j = 0; j < 3; j++) { /* three random changes */
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        copy[(seed >> 33) % n] = " 0123456789-.e\nxz"[(seed >> 20) % 17];
+      }
+    }
+    put_file(p, copy);
+    struct ft_rtrace *t = ft_rtrace_read_ti(p, 1e9, -1, err, sizeof err);
+    if (!t)
+      cr_assert(strstr(err, want) == err, "%zu: %s", i, err);
+    ft_rtrace_free(t);
+  }
 }
