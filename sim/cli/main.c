@@ -13,6 +13,7 @@
 #include "run.h"
 #include "soak.h"
 #include "sweep.h"
+#include "trace_info.h"
 #include "usage.h"
 
 static int help(int argc, char **argv, const struct ft_dirs *dirs) {
@@ -26,6 +27,8 @@ static int help(int argc, char **argv, const struct ft_dirs *dirs) {
     ft_host_speed_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "soak") == 0)
     ft_soak_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "trace-info") == 0)
+    ft_trace_info_usage(stdout);
   else
     ft_usage_main(stdout, dirs);
   return FT_EXIT_OK;
@@ -58,6 +61,8 @@ int main(int argc, char **argv) {
     return ft_host_speed_main(argc - 2, argv + 2);
   if (strcmp(cmd, "soak") == 0)
     return ft_soak_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "trace-info") == 0)
+    return ft_trace_info_main(argc - 2, argv + 2);
   if (is_help(cmd))
     return help(argc - 2, argv + 2, &dirs);
   if (strcmp(cmd, "protocols") == 0) {
@@ -70,7 +75,8 @@ int main(int argc, char **argv) {
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
           "ftsim: unknown command '%s' (commands: run, sweep, analyze, "
-          "plot, check, host-speed, soak, protocols, platforms, apps, help)\n",
+          "plot, check, host-speed, soak, trace-info, protocols, platforms, "
+          "apps, help)\n",
           cmd);
   return FT_EXIT_USAGE;
 }

@@ -25,6 +25,8 @@ void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
       "             computation (ftsim host-speed --help)\n"
       "  soak       random failure scenarios, every run judged (ftsim soak "
       "--help)\n"
+      "  trace-info what a recorded trace holds, per rank (OTF2, SimGrid "
+      "TI)\n"
       "  protocols  list the fault-tolerance protocols\n"
       "  platforms  list the platforms (<source>/platforms/*.xml)\n"
       "  apps       list the built workloads (<build>/apps/{smpi,real})\n"
