@@ -375,6 +375,16 @@ static int64_t attr_get(const struct rd *r, OTF2_AttributeList *al,
   }
 }
 
+/* A communicator in an ftsim attribute (an OTF2 comm ref, like the
+ * records'), as a model communicator; `dflt` when absent or unknown. */
+static uint32_t attr_comm(const struct rd *r, OTF2_AttributeList *al,
+                          enum ft_rt_attr a, uint32_t dflt) {
+  int64_t c = attr_get(r, al, a, -1);
+  if (c >= 0 && (uint64_t)c < r->ncomm_map && r->comm_map[c] != FT_RT_COMM_NULL)
+    return r->comm_map[c];
+  return dflt;
+}
+
 static uint32_t comm_of(struct rd *r, uint64_t pos, OTF2_CommRef c) {
   if (c < r->ncomm_map && r->comm_map[c] != FT_RT_COMM_NULL)
     return r->comm_map[c];
@@ -484,7 +494,7 @@ static void leave_default(struct rd *r, uint64_t pos, OTF2_AttributeList *al) {
     e.u.probe = (struct ft_rt_probe){
         .blocking = c->sub,
         .found = (int8_t)attr_get(r, al, FT_RA_FOUND, -1),
-        .comm = (uint32_t)attr_get(r, al, FT_RA_COMM, FT_RT_COMM_WORLD),
+        .comm = attr_comm(r, al, FT_RA_COMM, FT_RT_COMM_WORLD),
         .peer = (int32_t)attr_get(r, al, FT_RA_PEER, FT_RT_UNKNOWN),
         .tag = (int32_t)attr_get(r, al, FT_RA_TAG, FT_RT_UNKNOWN),
         .msg_peer = (int32_t)attr_get(r, al, FT_RA_MSG_PEER, FT_RT_UNKNOWN),
@@ -511,7 +521,7 @@ static void leave_comm(struct rd *r, OTF2_AttributeList *al) {
   struct ft_rt_event *e = &r->t->ranks[r->rank].ev[r->t->ranks[r->rank].n - 1];
   if (e->kind != FT_RT_COMM)
     return;
-  e->u.comm.parent = (uint32_t)attr_get(
+  e->u.comm.parent = attr_comm(
       r, al, FT_RA_PARENT,
       e->u.comm.op == FT_RT_COMM_FREE ? FT_RT_COMM_NULL : FT_RT_COMM_WORLD);
   e->u.comm.color = (int32_t)attr_get(r, al, FT_RA_COLOR, FT_RT_UNKNOWN);
@@ -616,13 +626,13 @@ static OTF2_CallbackCode ev_irecv_request(EVT_ARGS, uint64_t req) {
   if (in_call(r, pos, "MpiIrecvRequest", FT_RC_IRECV, FT_RC_IRECV))
     return cb_rc(r);
   struct ft_rt_event e = {.kind = FT_RT_IRECV};
-  e.u.p2p = (struct ft_rt_p2p){
-      (uint32_t)attr_get(r, al, FT_RA_COMM, FT_RT_COMM_WORLD),
-      (int32_t)attr_get(r, al, FT_RA_PEER, FT_RT_UNKNOWN),
-      (int32_t)attr_get(r, al, FT_RA_TAG, FT_RT_UNKNOWN),
-      (uint32_t)attr_get(r, al, FT_RA_WILDCARD, 0),
-      (uint64_t)attr_get(r, al, FT_RA_BYTES, 0),
-      req};
+  e.u.p2p =
+      (struct ft_rt_p2p){attr_comm(r, al, FT_RA_COMM, FT_RT_COMM_WORLD),
+                         (int32_t)attr_get(r, al, FT_RA_PEER, FT_RT_UNKNOWN),
+                         (int32_t)attr_get(r, al, FT_RA_TAG, FT_RT_UNKNOWN),
+                         (uint32_t)attr_get(r, al, FT_RA_WILDCARD, 0),
+                         (uint64_t)attr_get(r, al, FT_RA_BYTES, 0),
+                         req};
   if (emit(r, pos, &e) && req_put(r, req, r->t->ranks[r->rank].n - 1))
     rd_fail(r, pos, "out of memory");
   return cb_rc(r);

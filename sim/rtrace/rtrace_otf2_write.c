@@ -291,7 +291,9 @@ static int check_rank(const struct ft_rtrace *t, uint32_t r, char *err,
         (e->kind == FT_RT_COMM &&
          (e->u.comm.op == 0 || e->u.comm.op >= FT_RT_COMM_OP_COUNT)) ||
         (e->kind == FT_RT_COMPUTE &&
-         !(e->u.compute_s >= 0 && e->u.compute_s < 1e9));
+         !(e->u.compute_s >= 0 && e->u.compute_s < 1e9)) ||
+        (e->kind == FT_RT_COMPLETE &&
+         (size_t)e->u.complete.first + e->u.complete.count > k->ndone);
     if (bad)
       return fail(err, errlen, "rank %u, event %zu (%s): invalid event", r, i,
                   ft_rt_kind_name(e->kind));

@@ -484,3 +484,15 @@ Test(rtrace, ti_truncated_and_mutated_traces_never_crash) {
     ft_rtrace_free(t);
   }
 }
+
+Test(rtrace, writer_refuses_an_invalid_event) {
+  struct ft_rtrace *t = ft_rtrace_new(1);
+  struct ft_rt_event e = {.kind = FT_RT_COMPLETE};
+  e.u.complete = (struct ft_rt_complete){FT_RT_WAIT, 0, 3}; /* no entries */
+  add(t, 0, e);
+  char err[512] = "", dir[128];
+  snprintf(dir, sizeof dir, "%s/a", tmpdir());
+  cr_assert_neq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0);
+  cr_assert_str_eq(err, "rank 0, event 0 (complete): invalid event");
+  ft_rtrace_free(t);
+}
