@@ -453,6 +453,27 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
   return rc;
 }
 
+int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
+                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status) {
+  if (rt->driver->irecv) { /* traced by the driver */
+    MPI_Request req;
+    ft_irecv_internal(buf, count, type, source, tag, comm, &req);
+    return rt->driver->wait(rt, &req, status);
+  }
+  int rc;
+  MPI_Request req;
+  if (!rt->recovering_protocol || source == MPI_PROC_NULL)
+    rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+  else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
+           MPI_SUCCESS) {
+    ft_pending_add(rt, req, comm, 0, source, tag);
+    rc = ft_wait_internal(rt, &req, status);
+  }
+  ft_trace_coll_delivery(rt, comm, source, tag); /* a collective's only */
+  return rc;
+}
+
 /* ---- Completion calls. Deterministic (wait, waitall) or not (waitany,
  * waitsome, test*), they move no data of their own. Under a recovering
  * protocol the waits are interruptible and the tests look at the control
@@ -681,8 +702,12 @@ static int testsome_call(int n, MPI_Request requests[], int *outcount,
  * a protocol that recovers, nobody would tell the core of its delivery
  * (vcl's channel state, message logging's counts): refused, by name. */
 int MPI_Request_free(MPI_Request *request) {
-  if (ft_persist_free(request) != -1)
+  MPI_Request active;
+  if (ft_persist_free(request, &active) != -1) {
+    if (active != MPI_REQUEST_NULL) /* its operation in flight, as below */
+      MPI_Request_free(&active);
     return MPI_SUCCESS;
+  }
   struct ft_runtime *rt = ft_runtime();
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
@@ -732,9 +757,9 @@ static int cancel_receive(MPI_Request *request) {
  * a restarted rank's replay (messages resent at once) would decide
  * differently. */
 int MPI_Cancel(MPI_Request *request) {
-  int rc = ft_persist_cancel(request);
-  if (rc != -1)
-    return rc;
+  MPI_Request *active;
+  if (ft_persist_cancel(request, &active) != -1) /* its operation, if any */
+    return active ? MPI_Cancel(active) : MPI_SUCCESS;
   struct ft_runtime *rt = ft_runtime();
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
@@ -751,10 +776,10 @@ int MPI_Cancel(MPI_Request *request) {
   return cancel_receive(request);
 }
 
-/* A persistent request's MPI_Start (persist.c): the runtime's nonblocking
- * operation, as MPI_Isend, MPI_Issend, MPI_Irsend or MPI_Irecv would post
- * it. */
-int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req) {
+/* The operation of a persistent request (its record: persist.c), posted
+ * by MPI_Start as the runtime's nonblocking operation, as MPI_Isend,
+ * MPI_Issend, MPI_Irsend or MPI_Irecv would post it. */
+static int post_persistent(const struct ft_persistent *p, MPI_Request *req) {
   switch (p->kind) {
   case FT_PERSIST_SEND:
     return isend_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm, req);
@@ -768,6 +793,40 @@ int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req) {
     break;
   }
   return irecv_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm, req);
+}
+
+/* MPI_Start: posts the operation of the inactive persistent request
+ * *request (post_persistent); MPI_ERR_REQUEST (errors.c) if it is not one
+ * or is active. */
+static int start(struct ft_runtime *rt, MPI_Request *request) {
+  struct ft_persistent *p = ft_persist_find(*request);
+  if (!p || p->oneshot)
+    return ft_err_raise(rt, "MPI_Start", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                        "not a persistent request");
+  if (p->active != MPI_REQUEST_NULL || p->held)
+    return ft_err_raise(rt, "MPI_Start", p->comm, MPI_ERR_REQUEST,
+                        "the request is active already");
+  /* With MPI_PROC_NULL the operation completes at once (MPI-3.1, 3.11):
+   * it stays inactive. SMPI's request for it is never started, and its
+   * MPI_Waitany crashes on one (halo under protocol none). */
+  if (p->peer == MPI_PROC_NULL)
+    return MPI_SUCCESS;
+  MPI_Request inner = MPI_REQUEST_NULL;
+  int rc = post_persistent(p, &inner);
+  p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
+  return ft_err_result(rt, "MPI_Start", p->comm, rc);
+}
+
+int MPI_Start(MPI_Request *request) { return start(ft_runtime(), request); }
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  struct ft_runtime *rt = ft_runtime();
+  for (int i = 0; i < count; i++) {
+    int rc = start(rt, &requests[i]);
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
 }
 
 /* ---- The application's point-to-point calls: arguments checked before

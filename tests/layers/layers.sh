@@ -9,7 +9,9 @@
 # too), file by file. A const table of pointers (a protocol family's driver,
 # driver.h) lands in .data.rel.ro in position-independent code, which nm also
 # shows as `d` or `D`: it is read-only once relocated, so objdump's section
-# names it and it is not counted.
+# names it and it is not counted. SMPI's mpi.h declares the MPI functions
+# weak: a call of a wrapper is a weak reference (`w`) to a weak definition
+# (`W`), counted like any other.
 #
 # Usage: layers.sh [-m MAP [-a ALLOWED]] MAX_CYCLE MAX_STATICS OBJECT...
 #   -m MAP       the layers (tests/layers/runtime_layers.txt): lines
@@ -64,7 +66,7 @@ for o in "$@"; do
   objdump -t "$o" | awk '$4 ~ /^\.data\.rel\.ro/ { print $NF }' >"$tmp/ro"
   nm "$o" | awk -v f="$f" '
     FILENAME != "-" { ro[$1] = 1; next }
-    $1 == "U" { print "use", f, $2; next }
+    $1 ~ /^[Uwv]$/ { print "use", f, $2; next }
     $2 ~ /^[DBC]$/ && ($3 in ro) { print "def", f, $3; next }
     $2 ~ /^[DBC]$/ { print "def", f, $3; print "static", f, $3; next }
     $2 ~ /^[TRWV]$/ { print "def", f, $3; next }

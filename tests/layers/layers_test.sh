@@ -82,6 +82,12 @@ obj low.c 'int low_f(int x); int low_f(int x) { return x + 1; }'
 # shellcheck disable=SC2086
 expect 1 "remove from" stale_allowlist_entry_fails -m "$tmp/map" -a "$tmp/known" - - $down
 
+# A weak reference (SMPI's mpi.h declares the MPI functions weak) counts.
+obj low.c '__attribute__((weak)) int fam_g(int); int low_f(int x); int low_f(int x) { return fam_g(x); }'
+# shellcheck disable=SC2086
+expect 1 "low.c -> fam/b.c : fam_g" weak_upward_call_fails -m "$tmp/map" - - $down
+obj low.c 'int low_f(int x); int low_f(int x) { return x + 1; }'
+
 # A call between two modules of one level is not downward.
 printf '0 root root.c\n1 low low.c\n1 fam fam/\n3 top top.c\nroot top.c\n' >"$tmp/flat"
 # shellcheck disable=SC2086
