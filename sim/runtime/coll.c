@@ -79,8 +79,7 @@ static int real_rank(int v, int root, int size) { return (v + root) % size; }
 
 /* ---- Barrier and broadcast ---- */
 
-static int barrier_call(MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int barrier_call(struct ft_runtime *rt, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   char s = 0, r;
   for (int k = 1; k < c->size; k <<= 1)
@@ -91,9 +90,8 @@ static int barrier_call(MPI_Comm comm) {
   return MPI_SUCCESS;
 }
 
-static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
-                       struct ft_comm *c) {
-  struct ft_runtime *rt = ft_runtime();
+static void bcast_tree(struct ft_runtime *rt, void *buf, int count,
+                       MPI_Datatype type, int root, struct ft_comm *c) {
   int v = vrank(c->rank, root, c->size), mask = 1;
   while (mask < c->size) { /* receive from the parent, if any */
     if (v & mask) {
@@ -113,13 +111,12 @@ static void bcast_tree(void *buf, int count, MPI_Datatype type, int root,
                     "MPI_Send");
 }
 
-static int bcast_call(void *buf, int count, MPI_Datatype type, int root,
-                      MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int bcast_call(struct ft_runtime *rt, void *buf, int count,
+                      MPI_Datatype type, int root, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
-  bcast_tree(buf, count, type, root, c);
+  bcast_tree(rt, buf, count, type, root, c);
   return MPI_SUCCESS;
 }
 
@@ -133,9 +130,9 @@ static int commutative(MPI_Op op) {
 
 /* Binomial tree towards `root`; `acc` holds this rank's contribution and,
  * at the root, the result. Commutative operations only. */
-static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
-                        int root, struct ft_comm *c) {
-  struct ft_runtime *rt = ft_runtime();
+static void reduce_tree(struct ft_runtime *rt, void *acc, int count,
+                        MPI_Datatype type, MPI_Op op, int root,
+                        struct ft_comm *c) {
   void *base, *tmp = scratch(count, type, &base);
   int v = vrank(c->rank, root, c->size);
   for (int mask = 1; mask < c->size; mask <<= 1) {
@@ -159,9 +156,9 @@ static void reduce_tree(void *acc, int count, MPI_Datatype type, MPI_Op op,
 
 /* Linear, in rank order, for non-commutative operations:
  * the root computes ((x0 op x1) op x2) ... */
-static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
-                           int root, struct ft_comm *c) {
-  struct ft_runtime *rt = ft_runtime();
+static void reduce_ordered(struct ft_runtime *rt, void *acc, int count,
+                           MPI_Datatype type, MPI_Op op, int root,
+                           struct ft_comm *c) {
   if (c->rank != root) {
     ft_pmpi_check(ft_send_internal(acc, count, type, root, TAG_REDUCE, c->coll),
                   "MPI_Send");
@@ -184,17 +181,18 @@ static void reduce_ordered(void *acc, int count, MPI_Datatype type, MPI_Op op,
   free(base2);
 }
 
-static void reduce_any(void *acc, int count, MPI_Datatype type, MPI_Op op,
-                       int root, struct ft_comm *c) {
+static void reduce_any(struct ft_runtime *rt, void *acc, int count,
+                       MPI_Datatype type, MPI_Op op, int root,
+                       struct ft_comm *c) {
   if (commutative(op))
-    reduce_tree(acc, count, type, op, root, c);
+    reduce_tree(rt, acc, count, type, op, root, c);
   else
-    reduce_ordered(acc, count, type, op, root, c);
+    reduce_ordered(rt, acc, count, type, op, root, c);
 }
 
-static int reduce_call(const void *sbuf, void *rbuf, int count,
-                       MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int reduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                       int count, MPI_Datatype type, MPI_Op op, int root,
+                       MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
@@ -203,7 +201,7 @@ static int reduce_call(const void *sbuf, void *rbuf, int count,
     acc = scratch(count, type, &base);
   if (!(c->rank == root && sbuf == MPI_IN_PLACE))
     copy(acc, sbuf, count, type);
-  reduce_any(acc, count, type, op, root, c);
+  reduce_any(rt, acc, count, type, op, root, c);
   free(base);
   return MPI_SUCCESS;
 }
@@ -211,9 +209,9 @@ static int reduce_call(const void *sbuf, void *rbuf, int count,
 /* Recursive doubling; a non-power-of-two size first folds its extra ranks
  * into their even neighbours (Rabenseifner's pre-step). Every rank combines
  * the same two partial results at every step, so all end bit-identical. */
-static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
-                               MPI_Op op, struct ft_comm *c) {
-  struct ft_runtime *rt = ft_runtime();
+static void allreduce_doubling(struct ft_runtime *rt, void *acc, int count,
+                               MPI_Datatype type, MPI_Op op,
+                               struct ft_comm *c) {
   int pof2 = 1, r = c->rank;
   while (pof2 * 2 <= c->size)
     pof2 *= 2;
@@ -249,17 +247,17 @@ static void allreduce_doubling(void *acc, int count, MPI_Datatype type,
   free(base);
 }
 
-static int allreduce_call(const void *sbuf, void *rbuf, int count,
-                          MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int allreduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                          int count, MPI_Datatype type, MPI_Op op,
+                          MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (sbuf != MPI_IN_PLACE)
     copy(rbuf, sbuf, count, type);
   if (commutative(op)) {
-    allreduce_doubling(rbuf, count, type, op, c);
+    allreduce_doubling(rt, rbuf, count, type, op, c);
   } else {
-    reduce_ordered(rbuf, count, type, op, 0, c);
-    bcast_tree(rbuf, count, type, 0, c);
+    reduce_ordered(rt, rbuf, count, type, op, 0, c);
+    bcast_tree(rt, rbuf, count, type, 0, c);
   }
   return MPI_SUCCESS;
 }
@@ -267,9 +265,9 @@ static int allreduce_call(const void *sbuf, void *rbuf, int count,
 /* ---- Gather and scatter: linear at the root ---- */
 
 /* Receives every other rank's block at the root (irecv all, then wait). */
-static void gather_at_root(void *rbuf, const int counts[], const int displs[],
+static void gather_at_root(struct ft_runtime *rt, void *rbuf,
+                           const int counts[], const int displs[],
                            MPI_Datatype rtype, struct ft_comm *c) {
-  struct ft_runtime *rt = ft_runtime();
   MPI_Request *reqs = malloc((size_t)c->size * sizeof *reqs);
   if (!reqs)
     ft_fatal("out of memory in a gather");
@@ -288,9 +286,10 @@ static void gather_at_root(void *rbuf, const int counts[], const int displs[],
   free(reqs);
 }
 
-static int gatherv_any(const void *sbuf, int scount, MPI_Datatype stype,
-                       void *rbuf, const int counts[], const int displs[],
-                       MPI_Datatype rtype, int root, struct ft_comm *c) {
+static int gatherv_any(struct ft_runtime *rt, const void *sbuf, int scount,
+                       MPI_Datatype stype, void *rbuf, const int counts[],
+                       const int displs[], MPI_Datatype rtype, int root,
+                       struct ft_comm *c) {
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   if (c->rank != root) {
@@ -302,7 +301,7 @@ static int gatherv_any(const void *sbuf, int scount, MPI_Datatype stype,
   if (sbuf != MPI_IN_PLACE)
     FT_PMPI(Sendrecv, sbuf, scount, stype, 0, 0, at(rbuf, displs[root], rtype),
             counts[root], rtype, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
-  gather_at_root(rbuf, counts, displs, rtype, c);
+  gather_at_root(rt, rbuf, counts, displs, rtype, c);
   return MPI_SUCCESS;
 }
 
@@ -318,33 +317,31 @@ static void regular(int count, int size, int **counts, int **displs) {
   }
 }
 
-static int gatherv_call(const void *sbuf, int scount, MPI_Datatype stype,
-                        void *rbuf, const int counts[], const int displs[],
-                        MPI_Datatype rtype, int root, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
-  return gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root,
+static int gatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                        MPI_Datatype stype, void *rbuf, const int counts[],
+                        const int displs[], MPI_Datatype rtype, int root,
+                        MPI_Comm comm) {
+  return gatherv_any(rt, sbuf, scount, stype, rbuf, counts, displs, rtype, root,
                      ft_comm_get(rt, comm));
 }
 
-static int gather_call(const void *sbuf, int scount, MPI_Datatype stype,
-                       void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                       MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int gather_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                       MPI_Datatype stype, void *rbuf, int rcount,
+                       MPI_Datatype rtype, int root, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
-  int rc =
-      gatherv_any(sbuf, scount, stype, rbuf, counts, displs, rtype, root, c);
+  int rc = gatherv_any(rt, sbuf, scount, stype, rbuf, counts, displs, rtype,
+                       root, c);
   free(counts);
   free(displs);
   return rc;
 }
 
-static int scatterv_any(const void *sbuf, const int counts[],
-                        const int displs[], MPI_Datatype stype, void *rbuf,
-                        int rcount, MPI_Datatype rtype, int root,
-                        struct ft_comm *c) {
-  struct ft_runtime *rt = ft_runtime();
+static int scatterv_any(struct ft_runtime *rt, const void *sbuf,
+                        const int counts[], const int displs[],
+                        MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int root, struct ft_comm *c) {
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
   if (c->rank != root) {
@@ -364,24 +361,22 @@ static int scatterv_any(const void *sbuf, const int counts[],
   return MPI_SUCCESS;
 }
 
-static int scatterv_call(const void *sbuf, const int counts[],
-                         const int displs[], MPI_Datatype stype, void *rbuf,
-                         int rcount, MPI_Datatype rtype, int root,
-                         MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
-  return scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype, root,
-                      ft_comm_get(rt, comm));
+static int scatterv_call(struct ft_runtime *rt, const void *sbuf,
+                         const int counts[], const int displs[],
+                         MPI_Datatype stype, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int root, MPI_Comm comm) {
+  return scatterv_any(rt, sbuf, counts, displs, stype, rbuf, rcount, rtype,
+                      root, ft_comm_get(rt, comm));
 }
 
-static int scatter_call(const void *sbuf, int scount, MPI_Datatype stype,
-                        void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                        MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int scatter_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                        MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int root, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(scount, c->size, &counts, &displs);
-  int rc =
-      scatterv_any(sbuf, counts, displs, stype, rbuf, rcount, rtype, root, c);
+  int rc = scatterv_any(rt, sbuf, counts, displs, stype, rbuf, rcount, rtype,
+                        root, c);
   free(counts);
   free(displs);
   return rc;
@@ -406,19 +401,18 @@ static void allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype,
   }
 }
 
-static int allgatherv_call(const void *sbuf, int scount, MPI_Datatype stype,
-                           void *rbuf, const int counts[], const int displs[],
-                           MPI_Datatype rtype, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int allgatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                           MPI_Datatype stype, void *rbuf, const int counts[],
+                           const int displs[], MPI_Datatype rtype,
+                           MPI_Comm comm) {
   allgatherv_ring(sbuf, scount, stype, rbuf, counts, displs, rtype,
                   ft_comm_get(rt, comm));
   return MPI_SUCCESS;
 }
 
-static int allgather_call(const void *sbuf, int scount, MPI_Datatype stype,
-                          void *rbuf, int rcount, MPI_Datatype rtype,
-                          MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int allgather_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                          MPI_Datatype stype, void *rbuf, int rcount,
+                          MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
@@ -452,11 +446,10 @@ static int alltoallv_pairwise(const void *sbuf, const int scounts[],
  * which is sent as MPI_PACKED (received as any type of the same
  * signature, MPI-3.1, 4.2): the exchange then runs as without
  * MPI_IN_PLACE. */
-static void **in_place_blocks(void *rbuf, const int rcounts[],
-                              const int rdispls[], MPI_Datatype rtype,
-                              const MPI_Datatype rtypes[], struct ft_comm *c,
-                              int bytes[]) {
-  struct ft_runtime *rt = ft_runtime();
+static void **in_place_blocks(struct ft_runtime *rt, void *rbuf,
+                              const int rcounts[], const int rdispls[],
+                              MPI_Datatype rtype, const MPI_Datatype rtypes[],
+                              struct ft_comm *c, int bytes[]) {
   void **blocks = calloc((size_t)c->size, sizeof *blocks);
   if (!blocks)
     ft_fatal("out of memory in an all-to-all with MPI_IN_PLACE");
@@ -477,15 +470,16 @@ static void free_blocks(void **blocks, int n) {
   free(blocks);
 }
 
-static int alltoall_in_place(void *rbuf, const int rcounts[],
-                             const int rdispls[], MPI_Datatype rtype,
-                             const MPI_Datatype rtypes[], struct ft_comm *c) {
+static int alltoall_in_place(struct ft_runtime *rt, void *rbuf,
+                             const int rcounts[], const int rdispls[],
+                             MPI_Datatype rtype, const MPI_Datatype rtypes[],
+                             struct ft_comm *c) {
   int n = c->size, r = c->rank;
   int *bytes = malloc((size_t)n * sizeof *bytes);
   if (!bytes)
     ft_fatal("out of memory in an all-to-all with MPI_IN_PLACE");
   void **blocks =
-      in_place_blocks(rbuf, rcounts, rdispls, rtype, rtypes, c, bytes);
+      in_place_blocks(rt, rbuf, rcounts, rdispls, rtype, rtypes, c, bytes);
   for (int i = 0; i < n; i++) {
     int dst = (r + i) % n, src = (r - i + n) % n;
     void *into =
@@ -501,29 +495,28 @@ static int alltoall_in_place(void *rbuf, const int rcounts[],
   return MPI_SUCCESS;
 }
 
-static int alltoallv_call(const void *sbuf, const int scounts[],
-                          const int sdispls[], MPI_Datatype stype, void *rbuf,
-                          const int rcounts[], const int rdispls[],
-                          MPI_Datatype rtype, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int alltoallv_call(struct ft_runtime *rt, const void *sbuf,
+                          const int scounts[], const int sdispls[],
+                          MPI_Datatype stype, void *rbuf, const int rcounts[],
+                          const int rdispls[], MPI_Datatype rtype,
+                          MPI_Comm comm) {
   if (sbuf == MPI_IN_PLACE)
-    return alltoall_in_place(rbuf, rcounts, rdispls, rtype, NULL,
+    return alltoall_in_place(rt, rbuf, rcounts, rdispls, rtype, NULL,
                              ft_comm_get(rt, comm));
   return alltoallv_pairwise(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                             rdispls, rtype, ft_comm_get(rt, comm));
 }
 
-static int alltoall_call(const void *sbuf, int scount, MPI_Datatype stype,
-                         void *rbuf, int rcount, MPI_Datatype rtype,
-                         MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                         MPI_Datatype stype, void *rbuf, int rcount,
+                         MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   int *sc, *sd, *rc, *rd;
   regular(scount, c->size, &sc, &sd);
   regular(rcount, c->size, &rc, &rd);
   int err =
       sbuf == MPI_IN_PLACE
-          ? alltoall_in_place(rbuf, rc, rd, rtype, NULL, c)
+          ? alltoall_in_place(rt, rbuf, rc, rd, rtype, NULL, c)
           : alltoallv_pairwise(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, c);
   free(sc);
   free(sd);
@@ -549,14 +542,14 @@ static int alltoallw_pairwise(const void *sbuf, const int scounts[],
   return MPI_SUCCESS;
 }
 
-static int alltoallw_call(const void *sbuf, const int scounts[],
-                          const int sdispls[], const MPI_Datatype stypes[],
-                          void *rbuf, const int rcounts[], const int rdispls[],
+static int alltoallw_call(struct ft_runtime *rt, const void *sbuf,
+                          const int scounts[], const int sdispls[],
+                          const MPI_Datatype stypes[], void *rbuf,
+                          const int rcounts[], const int rdispls[],
                           const MPI_Datatype rtypes[], MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
   if (sbuf == MPI_IN_PLACE)
-    return alltoall_in_place(rbuf, rcounts, rdispls, MPI_DATATYPE_NULL, rtypes,
-                             ft_comm_get(rt, comm));
+    return alltoall_in_place(rt, rbuf, rcounts, rdispls, MPI_DATATYPE_NULL,
+                             rtypes, ft_comm_get(rt, comm));
   return alltoallw_pairwise(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
                             rdispls, rtypes, ft_comm_get(rt, comm));
 }
@@ -567,9 +560,9 @@ static int alltoallw_call(const void *sbuf, const int scounts[],
  * sends prefix op mine on to r + 1. `acc` holds this rank's contribution
  * on entry and the inclusive prefix on return. Every operation is applied
  * in rank order, so non-commutative ones are right too. */
-static void scan_chain(void *acc, void *prefix, int count, MPI_Datatype type,
-                       MPI_Op op, struct ft_comm *c) {
-  struct ft_runtime *rt = ft_runtime();
+static void scan_chain(struct ft_runtime *rt, void *acc, void *prefix,
+                       int count, MPI_Datatype type, MPI_Op op,
+                       struct ft_comm *c) {
   if (c->rank > 0) {
     ft_pmpi_check(ft_recv_internal(rt, prefix, count, type, c->rank - 1,
                                    TAG_SCAN, c->coll, MPI_STATUS_IGNORE),
@@ -583,14 +576,13 @@ static void scan_chain(void *acc, void *prefix, int count, MPI_Datatype type,
         "MPI_Send");
 }
 
-static int scan_call(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                     MPI_Op op, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int scan_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                     int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (sbuf != MPI_IN_PLACE)
     copy(rbuf, sbuf, count, type);
   void *base, *prefix = scratch(count, type, &base);
-  scan_chain(rbuf, prefix, count, type, op, c);
+  scan_chain(rt, rbuf, prefix, count, type, op, c);
   free(base);
   return MPI_SUCCESS;
 }
@@ -598,21 +590,21 @@ static int scan_call(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 /* The same chain, with this rank's contribution in a copy and the prefix
  * received into rbuf; at rank 0, whose result is undefined (MPI-3.1,
  * 5.11.2), rbuf is left as it was. */
-static int exscan_call(const void *sbuf, void *rbuf, int count,
-                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int exscan_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                       int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   void *base, *acc = scratch(count, type, &base);
   copy(acc, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type);
-  scan_chain(acc, rbuf, count, type, op, c);
+  scan_chain(rt, acc, rbuf, count, type, op, c);
   free(base);
   return MPI_SUCCESS;
 }
 
 /* ---- Reduce_scatter: a reduce to rank 0, then a scatter ---- */
 
-static int reduce_scatterv(const void *sbuf, void *rbuf, const int counts[],
-                           MPI_Datatype type, MPI_Op op, struct ft_comm *c) {
+static int reduce_scatterv(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                           const int counts[], MPI_Datatype type, MPI_Op op,
+                           struct ft_comm *c) {
   int *displs = malloc((size_t)c->size * sizeof *displs), total = 0;
   if (!displs)
     ft_fatal("out of memory in a reduce_scatter");
@@ -622,28 +614,28 @@ static int reduce_scatterv(const void *sbuf, void *rbuf, const int counts[],
   }
   void *base, *acc = scratch(total, type, &base);
   copy(acc, sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, type);
-  reduce_any(acc, total, type, op, 0, c);
-  scatterv_any(acc, counts, displs, type, rbuf, counts[c->rank], type, 0, c);
+  reduce_any(rt, acc, total, type, op, 0, c);
+  scatterv_any(rt, acc, counts, displs, type, rbuf, counts[c->rank], type, 0,
+               c);
   free(base);
   free(displs);
   return MPI_SUCCESS;
 }
 
-static int reduce_scatter_call(const void *sbuf, void *rbuf,
-                               const int rcounts[], MPI_Datatype type,
-                               MPI_Op op, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
-  return reduce_scatterv(sbuf, rbuf, rcounts, type, op, ft_comm_get(rt, comm));
+static int reduce_scatter_call(struct ft_runtime *rt, const void *sbuf,
+                               void *rbuf, const int rcounts[],
+                               MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatterv(rt, sbuf, rbuf, rcounts, type, op,
+                         ft_comm_get(rt, comm));
 }
 
-static int reduce_scatter_block_call(const void *sbuf, void *rbuf, int rcount,
-                                     MPI_Datatype type, MPI_Op op,
-                                     MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int reduce_scatter_block_call(struct ft_runtime *rt, const void *sbuf,
+                                     void *rbuf, int rcount, MPI_Datatype type,
+                                     MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   int *counts, *displs;
   regular(rcount, c->size, &counts, &displs);
-  int rc = reduce_scatterv(sbuf, rbuf, counts, type, op, c);
+  int rc = reduce_scatterv(rt, sbuf, rbuf, counts, type, op, c);
   free(counts);
   free(displs);
   return rc;
@@ -655,9 +647,8 @@ static int reduce_scatter_block_call(const void *sbuf, void *rbuf, int rcount,
 
 /* comm, then count and type (ft_err_buffer), then op (MPI_MAX where the
  * call has none). */
-static int data_checked(const char *call, MPI_Comm comm, int count,
-                        MPI_Datatype type, MPI_Op op) {
-  struct ft_runtime *rt = ft_runtime();
+static int data_checked(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                        int count, MPI_Datatype type, MPI_Op op) {
   int rc = ft_err_comm(rt, call, comm);
   if (rc == MPI_SUCCESS)
     rc = ft_err_buffer(rt, call, comm, count, type);
@@ -677,10 +668,9 @@ static MPI_Datatype in_place_type(const void *buf, MPI_Datatype type) {
 }
 
 /* data_checked, then root (ft_err_root). */
-static int rooted(const char *call, MPI_Comm comm, int count, MPI_Datatype type,
-                  MPI_Op op, int root) {
-  struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked(call, comm, count, type, op);
+static int rooted(struct ft_runtime *rt, const char *call, MPI_Comm comm,
+                  int count, MPI_Datatype type, MPI_Op op, int root) {
+  int rc = data_checked(rt, call, comm, count, type, op);
   return rc != MPI_SUCCESS ? rc : ft_err_root(rt, call, comm, root);
 }
 
@@ -689,61 +679,61 @@ int MPI_Barrier(MPI_Comm comm) {
   int rc = ft_err_comm(rt, "MPI_Barrier", comm);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result(rt, "MPI_Barrier", comm, barrier_call(comm));
+             : ft_err_result(rt, "MPI_Barrier", comm, barrier_call(rt, comm));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = rooted("MPI_Bcast", comm, count, type, MPI_MAX, root);
+  int rc = rooted(rt, "MPI_Bcast", comm, count, type, MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Bcast", comm,
-                             bcast_call(buf, count, type, root, comm));
+                             bcast_call(rt, buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                MPI_Op op, int root, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = rooted("MPI_Reduce", comm, count, type, op, root);
+  int rc = rooted(rt, "MPI_Reduce", comm, count, type, op, root);
   return rc != MPI_SUCCESS ? rc
                            : ft_err_result(rt, "MPI_Reduce", comm,
-                                           reduce_call(sbuf, rbuf, count, type,
-                                                       op, root, comm));
+                                           reduce_call(rt, sbuf, rbuf, count,
+                                                       type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked("MPI_Allreduce", comm, count, type, op);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Allreduce", comm,
-                             allreduce_call(sbuf, rbuf, count, type, op, comm));
+  int rc = data_checked(rt, "MPI_Allreduce", comm, count, type, op);
+  return rc != MPI_SUCCESS ? rc
+                           : ft_err_result(rt, "MPI_Allreduce", comm,
+                                           allreduce_call(rt, sbuf, rbuf, count,
+                                                          type, op, comm));
 }
 
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 const int counts[], const int displs[], MPI_Datatype rtype,
                 int root, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = rooted("MPI_Gatherv", comm, in_place(sbuf, scount),
+  int rc = rooted(rt, "MPI_Gatherv", comm, in_place(sbuf, scount),
                   in_place_type(sbuf, stype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Gatherv", comm,
-                             gatherv_call(sbuf, scount, stype, rbuf, counts,
+                             gatherv_call(rt, sbuf, scount, stype, rbuf, counts,
                                           displs, rtype, root, comm));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = rooted("MPI_Gather", comm, in_place(sbuf, scount),
+  int rc = rooted(rt, "MPI_Gather", comm, in_place(sbuf, scount),
                   in_place_type(sbuf, stype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Gather", comm,
-                             gather_call(sbuf, scount, stype, rbuf, rcount,
+                             gather_call(rt, sbuf, scount, stype, rbuf, rcount,
                                          rtype, root, comm));
 }
 
@@ -751,24 +741,24 @@ int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                  int root, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = rooted("MPI_Scatterv", comm, in_place(rbuf, rcount),
+  int rc = rooted(rt, "MPI_Scatterv", comm, in_place(rbuf, rcount),
                   in_place_type(rbuf, rtype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Scatterv", comm,
-                             scatterv_call(sbuf, counts, displs, stype, rbuf,
-                                           rcount, rtype, root, comm));
+                             scatterv_call(rt, sbuf, counts, displs, stype,
+                                           rbuf, rcount, rtype, root, comm));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = rooted("MPI_Scatter", comm, in_place(rbuf, rcount),
+  int rc = rooted(rt, "MPI_Scatter", comm, in_place(rbuf, rcount),
                   in_place_type(rbuf, rtype), MPI_MAX, root);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Scatter", comm,
-                             scatter_call(sbuf, scount, stype, rbuf, rcount,
+                             scatter_call(rt, sbuf, scount, stype, rbuf, rcount,
                                           rtype, root, comm));
 }
 
@@ -776,23 +766,23 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int counts[], const int displs[], MPI_Datatype rtype,
                    MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked("MPI_Allgatherv", comm, scount, stype, MPI_MAX);
+  int rc = data_checked(rt, "MPI_Allgatherv", comm, scount, stype, MPI_MAX);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Allgatherv", comm,
-                             allgatherv_call(sbuf, scount, stype, rbuf, counts,
-                                             displs, rtype, comm));
+                             allgatherv_call(rt, sbuf, scount, stype, rbuf,
+                                             counts, displs, rtype, comm));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                   int rcount, MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked("MPI_Allgather", comm, rcount, rtype, MPI_MAX);
+  int rc = data_checked(rt, "MPI_Allgather", comm, rcount, rtype, MPI_MAX);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Allgather", comm,
-                             allgather_call(sbuf, scount, stype, rbuf, rcount,
-                                            rtype, comm));
+                             allgather_call(rt, sbuf, scount, stype, rbuf,
+                                            rcount, rtype, comm));
 }
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
@@ -803,19 +793,20 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Alltoallv", comm,
-                             alltoallv_call(sbuf, scounts, sdispls, stype, rbuf,
-                                            rcounts, rdispls, rtype, comm));
+                             alltoallv_call(rt, sbuf, scounts, sdispls, stype,
+                                            rbuf, rcounts, rdispls, rtype,
+                                            comm));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked("MPI_Alltoall", comm, rcount, rtype, MPI_MAX);
+  int rc = data_checked(rt, "MPI_Alltoall", comm, rcount, rtype, MPI_MAX);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Alltoall", comm,
-                             alltoall_call(sbuf, scount, stype, rbuf, rcount,
-                                           rtype, comm));
+                             alltoall_call(rt, sbuf, scount, stype, rbuf,
+                                           rcount, rtype, comm));
 }
 
 int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
@@ -827,7 +818,7 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Alltoallw", comm,
-                             alltoallw_call(sbuf, scounts, sdispls, stypes,
+                             alltoallw_call(rt, sbuf, scounts, sdispls, stypes,
                                             rbuf, rcounts, rdispls, rtypes,
                                             comm));
 }
@@ -835,42 +826,42 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
              MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked("MPI_Scan", comm, count, type, op);
+  int rc = data_checked(rt, "MPI_Scan", comm, count, type, op);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, "MPI_Scan", comm,
-                             scan_call(sbuf, rbuf, count, type, op, comm));
+                             scan_call(rt, sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked("MPI_Exscan", comm, count, type, op);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Exscan", comm,
-                             exscan_call(sbuf, rbuf, count, type, op, comm));
+  int rc = data_checked(rt, "MPI_Exscan", comm, count, type, op);
+  return rc != MPI_SUCCESS ? rc
+                           : ft_err_result(rt, "MPI_Exscan", comm,
+                                           exscan_call(rt, sbuf, rbuf, count,
+                                                       type, op, comm));
 }
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked("MPI_Reduce_scatter", comm, 0, type, op);
+  int rc = data_checked(rt, "MPI_Reduce_scatter", comm, 0, type, op);
   return rc != MPI_SUCCESS
              ? rc
-             : ft_err_result(
-                   rt, "MPI_Reduce_scatter", comm,
-                   reduce_scatter_call(sbuf, rbuf, rcounts, type, op, comm));
+             : ft_err_result(rt, "MPI_Reduce_scatter", comm,
+                             reduce_scatter_call(rt, sbuf, rbuf, rcounts, type,
+                                                 op, comm));
 }
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                              MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   const char *call = "MPI_Reduce_scatter_block";
-  int rc = data_checked(call, comm, rcount, type, op);
+  int rc = data_checked(rt, call, comm, rcount, type, op);
   return rc != MPI_SUCCESS
              ? rc
              : ft_err_result(rt, call, comm,
-                             reduce_scatter_block_call(sbuf, rbuf, rcount, type,
-                                                       op, comm));
+                             reduce_scatter_block_call(rt, sbuf, rbuf, rcount,
+                                                       type, op, comm));
 }

@@ -169,10 +169,40 @@ struct ft_wire ft_control_take(struct ft_runtime *rt) {
   return m;
 }
 
+/* ---- Requests pending: the table settle.c completes at a rollback,
+ * kept here because the interruptible waits forget what completes. ---- */
+
+void ft_pending_add(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
+                    int send, int peer, int tag) {
+  if (req == MPI_REQUEST_NULL || !rt->recovering_protocol ||
+      ft_driver_restarts_alone(rt->driver))
+    return;
+  rt->pending = ft_reserve(rt->pending, rt->n_pending + 1, &rt->cap_pending,
+                           sizeof *rt->pending, "pending requests");
+  rt->pending[rt->n_pending++] = (struct ft_pending){
+      .req = req, .comm = comm, .send = send, .peer = peer, .tag = tag};
+}
+
+void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
+  if (req == MPI_REQUEST_NULL)
+    return;
+  for (size_t i = rt->n_pending; i-- > 0;)
+    if (rt->pending[i].req == req) {
+      memmove(&rt->pending[i], &rt->pending[i + 1],
+              (rt->n_pending - i - 1) * sizeof *rt->pending);
+      rt->n_pending--;
+      return;
+    }
+}
+
 /* The control receive completed: take the message and handle it. */
 static void control_arrived(struct ft_runtime *rt) {
   struct ft_wire m = ft_control_take(rt);
-  ft_control_handle(rt, &m);
+  if (!rt->ctl.handle)
+    ft_fatal("rank %d: a control message (kind %d) before its handler was "
+             "installed",
+             rt->world_rank, m.kind);
+  rt->ctl.handle(rt, &m);
 }
 
 void ft_wait_control(struct ft_runtime *rt) {
@@ -216,7 +246,8 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
                              MPI_Status *status) {
   MPI_Request small[16];
   int index = MPI_UNDEFINED;
-  ft_check_deadline(rt);
+  if (rt->ctl.deadline)
+    rt->ctl.deadline(rt);
   for (;;) {
     MPI_Request *all = wait_room(rt, n, small);
     all[0] = rt->ctrl_req;
@@ -276,27 +307,6 @@ int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
   return MPI_SUCCESS;
 }
 
-int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
-                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                     MPI_Status *status) {
-  if (rt->driver->irecv) { /* traced by the driver */
-    MPI_Request req;
-    ft_irecv_internal(buf, count, type, source, tag, comm, &req);
-    return rt->driver->wait(rt, &req, status);
-  }
-  int rc;
-  MPI_Request req;
-  if (!rt->recovering_protocol || source == MPI_PROC_NULL)
-    rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
-  else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
-           MPI_SUCCESS) {
-    ft_pending_add(rt, req, comm, 0, source, tag);
-    rc = ft_wait_internal(rt, &req, status);
-  }
-  ft_trace_coll_delivery(rt, comm, source, tag); /* a collective's only */
-  return rc;
-}
-
 /* The tag of the bytes that follow a message of `m`'s kind, or 0. */
 static int payload_tag(const struct ft_wire *m) {
   switch (m->kind) {
@@ -351,4 +361,20 @@ void ft_control_drain(struct ft_runtime *rt) {
       ft_control_discard(rt, &m);
     }
   free(expected);
+}
+
+void ft_settle_control(struct ft_runtime *rt) {
+  ft_control_drain(rt); /* a barrier too */
+  free(rt->ctrl_counts);
+  rt->ctrl_counts = NULL;
+  if (rt->ctrl_req != MPI_REQUEST_NULL) {
+    FT_PMPI(Cancel, &rt->ctrl_req);
+    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
+  }
+  free(rt->deferred);
+  rt->deferred = NULL;
+}
+
+void ft_control_last_barrier(struct ft_runtime *rt) {
+  FT_PMPI(Barrier, rt->control);
 }

@@ -15,9 +15,14 @@
 
 #include "ft_protocol.h"
 
+struct ft_runtime;
+struct ft_wire;
+
 /* This module's state (control.c), held by the rank's struct ft_runtime
- * (ctl): payload sends still on their way, and whether to print control
- * messages. */
+ * (ctl): payload sends still on their way, whether to print control
+ * messages, and the two upcalls of its waits, installed by runtime.c at
+ * MPI_Init (docs/layers.md: the control plane sits below the modules that
+ * handle its messages). */
 struct ft_payload;
 struct ft_adopted;
 struct ft_control_state {
@@ -26,6 +31,13 @@ struct ft_control_state {
   struct ft_adopted *adopted; /* sends of lost lives (ft_control_adopt) */
   size_t n_adopted, cap_adopted;
   int trace; /* FTSIM_TRACE_CONTROL: 0 not read yet, 1 unset, 2 set */
+  /* Handles a control message a wait took (recovery.c's
+   * ft_control_handle); may not return (rollback). Never NULL once
+   * installed. */
+  void (*handle)(struct ft_runtime *rt, const struct ft_wire *m);
+  /* Called before an interruptible wait blocks: fires the core's timeout
+   * if due (checkpoint.c's ft_check_deadline); NULL: none. */
+  void (*deadline)(struct ft_runtime *rt);
 };
 
 /* Message kinds beyond the cores' (each family's own, below
@@ -130,6 +142,17 @@ struct ft_wire ft_control_take(struct ft_runtime *rt);
  * is left unmatched when MPI shuts down (each rank counts what it sent to
  * and took from every other; an all-to-all tells what to expect). */
 void ft_control_drain(struct ft_runtime *rt);
+/* The last step before MPI_Finalize on every rank, services included:
+ * ft_control_drain (a barrier too), so that no rank leaves while a message
+ * it sent is still on its way (SimGrid fails the receiver's wait when the
+ * sender is gone, and an unmatched message upsets its shutdown), then the
+ * control receive is withdrawn and the deferred core messages dropped. */
+void ft_settle_control(struct ft_runtime *rt);
+/* The very last step before PMPI_Finalize on every rank, services
+ * included: a barrier on the control communicator, after which nothing is
+ * in flight (a service finishes its image transfers after
+ * ft_settle_control, and SimGrid fails a transfer whose peer has exited). */
+void ft_control_last_barrier(struct ft_runtime *rt);
 
 /* Receives and drops the bytes that follow a dropped message `m` on the
  * control communicator (an image, channel state, message-logging records,
@@ -186,11 +209,6 @@ void ft_wait_control(struct ft_runtime *rt);
  * was handled. Costs an MPI_Test (SMPI injects a little simulated time). */
 int ft_poll_control(struct ft_runtime *rt);
 
-/* Blocking point-to-point used by the runtime (collectives, p2p wrappers),
- * interruptible by control messages under a recovering protocol. */
-int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
-                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                     MPI_Status *status);
 /* Waits for req (interruptibly under a recovering protocol); returns the
  * library's code for it, a recovering protocol's from the status. */
 int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,

@@ -81,7 +81,7 @@ static int enters_for(struct ft_runtime *rt, uint64_t id, int k, int decision) {
  * others, told "make it", are inside the library's call: this rank joins
  * them now, wherever its next life is (its replay may need their messages,
  * which they send only once out of the call), and that life's creation
- * returns the communicator made here (comm.c, replay_creation). */
+ * returns the communicator made here (ft_comm_take_replayed). */
 static void settle_lost(struct ft_runtime *rt) {
   rt->gate.active = rt->gate.lost = 0;
   if (rt->gate.decision > 0) {

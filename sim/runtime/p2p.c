@@ -19,24 +19,24 @@ static uint64_t payload_bytes(int count, MPI_Datatype type) {
   return count > 0 && size > 0 ? (uint64_t)count * (uint64_t)size : 0;
 }
 
-static void count_bytes(uint64_t bytes) {
-  struct ft_counters *c = &ft_runtime()->counters;
+static void count_bytes(struct ft_runtime *rt, uint64_t bytes) {
+  struct ft_counters *c = &rt->counters;
   c->messages++;
   c->bytes += bytes;
 }
 
 void ft_count_send(int count, MPI_Datatype type) {
-  count_bytes(payload_bytes(count, type));
+  struct ft_runtime *rt = ft_runtime();
+  count_bytes(rt, payload_bytes(count, type));
 }
 
 /* Announces a send of the application to the core and counts it. */
-static void app_send(int count, MPI_Datatype type, int dest, int tag,
-                     MPI_Comm comm) {
+static void app_send(struct ft_runtime *rt, int count, MPI_Datatype type,
+                     int dest, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL)
     return;
   uint64_t bytes = payload_bytes(count, type);
-  count_bytes(bytes);
-  struct ft_runtime *rt = ft_runtime();
+  count_bytes(rt, bytes);
   double delay = ft_daemon_delay(&rt->options, bytes);
   if (delay > 0)
     ft_backend_sleep(delay);
@@ -45,9 +45,8 @@ static void app_send(int count, MPI_Datatype type, int dest, int tag,
   ft_trace_app_send(rt, comm, dest, tag, bytes);
 }
 
-static void app_recv(int count, MPI_Datatype type, int source, int tag,
-                     MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static void app_recv(struct ft_runtime *rt, int count, MPI_Datatype type,
+                     int source, int tag, MPI_Comm comm) {
   if (source == MPI_PROC_NULL)
     return;
   int peer = source == MPI_ANY_SOURCE
@@ -62,8 +61,9 @@ static void app_recv(int count, MPI_Datatype type, int source, int tag,
  * recovering protocol such an operation gets MPI_REQUEST_NULL, which every
  * wait and test completes at once (its status says MPI_ANY_SOURCE rather
  * than MPI_PROC_NULL). Returns 1 when it did so. */
-static int proc_null_request(int peer, MPI_Request *request) {
-  if (peer != MPI_PROC_NULL || !ft_runtime()->recovering_protocol)
+static int proc_null_request(struct ft_runtime *rt, int peer,
+                             MPI_Request *request) {
+  if (peer != MPI_PROC_NULL || !rt->recovering_protocol)
     return 0;
   *request = MPI_REQUEST_NULL;
   return 1;
@@ -72,12 +72,10 @@ static int proc_null_request(int peer, MPI_Request *request) {
 /* ---- Under a family's driver (driver.h): an operation it sets replaces
  * the default path below (message logging's: ml_ops.c). ---- */
 
-static const struct ft_driver *driver(void) { return ft_runtime()->driver; }
-
 /* A blocking send through the driver: isend, then wait. */
-static int driver_send(const void *buf, int count, MPI_Datatype type, int dest,
-                       int tag, struct ft_comm *c, int coll) {
-  struct ft_runtime *rt = ft_runtime();
+static int driver_send(struct ft_runtime *rt, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, struct ft_comm *c,
+                       int coll) {
   MPI_Request req;
   rt->driver->isend(rt, buf, count, type, dest, tag, c, coll, &req);
   return rt->driver->wait(rt, &req, MPI_STATUS_IGNORE);
@@ -125,16 +123,15 @@ static int local_copy(const void *sbuf, int scount, MPI_Datatype stype,
 
 /* A send-receive through the driver: isend, irecv, then waitall; with
  * oneself, a local copy (with_self). */
-static int driver_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
-                           int dest, int stag, void *rbuf, int rcount,
-                           MPI_Datatype rtype, int source, int rtag,
+static int driver_sendrecv(struct ft_runtime *rt, const void *sbuf, int scount,
+                           MPI_Datatype stype, int dest, int stag, void *rbuf,
+                           int rcount, MPI_Datatype rtype, int source, int rtag,
                            struct ft_comm *c, int coll, MPI_Status *status) {
   if (dest == c->rank && source == c->rank) { /* see with_self */
     ft_count_send(scount, stype);
     return local_copy(sbuf, scount, stype, rbuf, rcount, rtype, stag, rtag,
                       ft_comm_traffic(c, coll), status);
   }
-  struct ft_runtime *rt = ft_runtime();
   MPI_Request reqs[2];
   MPI_Status st[2];
   rt->driver->isend(rt, sbuf, scount, stype, dest, stag, c, coll, &reqs[1]);
@@ -145,13 +142,13 @@ static int driver_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
   return MPI_SUCCESS;
 }
 
-static int send_call(const void *buf, int count, MPI_Datatype type, int dest,
-                     int tag, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend)
-    return driver_send(buf, count, type, dest, tag, ft_comm_get(rt, comm), 0);
-  app_send(count, type, dest, tag, comm);
-  if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
+static int send_call(struct ft_runtime *rt, const void *buf, int count,
+                     MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  if (rt->driver->isend)
+    return driver_send(rt, buf, count, type, dest, tag, ft_comm_get(rt, comm),
+                       0);
+  app_send(rt, count, type, dest, tag, comm);
+  if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
   int rc =
@@ -162,13 +159,13 @@ static int send_call(const void *buf, int count, MPI_Datatype type, int dest,
   return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
-static int ssend_call(const void *buf, int count, MPI_Datatype type, int dest,
-                      int tag, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend)
-    return driver_send(buf, count, type, dest, tag, ft_comm_get(rt, comm), 0);
-  app_send(count, type, dest, tag, comm);
-  if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
+static int ssend_call(struct ft_runtime *rt, const void *buf, int count,
+                      MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  if (rt->driver->isend)
+    return driver_send(rt, buf, count, type, dest, tag, ft_comm_get(rt, comm),
+                       0);
+  app_send(rt, count, type, dest, tag, comm);
+  if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
   int rc =
@@ -181,13 +178,13 @@ static int ssend_call(const void *buf, int count, MPI_Datatype type, int dest,
 
 /* A ready send is a valid standard send (MPI-3.1, 3.4): message logging
  * takes it as one, so that it is logged like any other. */
-static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
-                      int tag, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend)
-    return driver_send(buf, count, type, dest, tag, ft_comm_get(rt, comm), 0);
-  app_send(count, type, dest, tag, comm);
-  if (!ft_runtime()->recovering_protocol || dest == MPI_PROC_NULL)
+static int rsend_call(struct ft_runtime *rt, const void *buf, int count,
+                      MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  if (rt->driver->isend)
+    return driver_send(rt, buf, count, type, dest, tag, ft_comm_get(rt, comm),
+                       0);
+  app_send(rt, count, type, dest, tag, comm);
+  if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
   int rc =
@@ -198,14 +195,14 @@ static int rsend_call(const void *buf, int count, MPI_Datatype type, int dest,
   return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
-static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
-                      int tag, MPI_Comm comm, MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend)
-    return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
-                           ft_comm_get(rt, comm), 0, request);
-  app_send(count, type, dest, tag, comm);
-  if (proc_null_request(dest, request))
+static int isend_call(struct ft_runtime *rt, const void *buf, int count,
+                      MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request) {
+  if (rt->driver->isend)
+    return rt->driver->isend(rt, buf, count, type, dest, tag,
+                             ft_comm_get(rt, comm), 0, request);
+  app_send(rt, count, type, dest, tag, comm);
+  if (proc_null_request(rt, dest, request))
     return MPI_SUCCESS;
   int rc =
       PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), request);
@@ -214,14 +211,14 @@ static int isend_call(const void *buf, int count, MPI_Datatype type, int dest,
   return rc;
 }
 
-static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
-                       int tag, MPI_Comm comm, MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend)
-    return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
-                           ft_comm_get(rt, comm), 0, request);
-  app_send(count, type, dest, tag, comm);
-  if (proc_null_request(dest, request))
+static int issend_call(struct ft_runtime *rt, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                       MPI_Request *request) {
+  if (rt->driver->isend)
+    return rt->driver->isend(rt, buf, count, type, dest, tag,
+                             ft_comm_get(rt, comm), 0, request);
+  app_send(rt, count, type, dest, tag, comm);
+  if (proc_null_request(rt, dest, request))
     return MPI_SUCCESS;
   int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
@@ -230,14 +227,14 @@ static int issend_call(const void *buf, int count, MPI_Datatype type, int dest,
   return rc;
 }
 
-static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
-                       int tag, MPI_Comm comm, MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend)
-    return driver()->isend(ft_runtime(), buf, count, type, dest, tag,
-                           ft_comm_get(rt, comm), 0, request);
-  app_send(count, type, dest, tag, comm);
-  if (proc_null_request(dest, request))
+static int irsend_call(struct ft_runtime *rt, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                       MPI_Request *request) {
+  if (rt->driver->isend)
+    return rt->driver->isend(rt, buf, count, type, dest, tag,
+                             ft_comm_get(rt, comm), 0, request);
+  app_send(rt, count, type, dest, tag, comm);
+  if (proc_null_request(rt, dest, request))
     return MPI_SUCCESS;
   int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
@@ -246,17 +243,17 @@ static int irsend_call(const void *buf, int count, MPI_Datatype type, int dest,
   return rc;
 }
 
-static int recv_call(void *buf, int count, MPI_Datatype type, int source,
-                     int tag, MPI_Comm comm, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->irecv) {
+static int recv_call(struct ft_runtime *rt, void *buf, int count,
+                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status) {
+  if (rt->driver->irecv) {
     MPI_Request req;
-    driver()->irecv(ft_runtime(), buf, count, type, source, tag,
-                    ft_comm_get(rt, comm), 0, &req);
-    return driver()->wait(ft_runtime(), &req, status);
+    rt->driver->irecv(rt, buf, count, type, source, tag, ft_comm_get(rt, comm),
+                      0, &req);
+    return rt->driver->wait(rt, &req, status);
   }
-  app_recv(count, type, source, tag, comm);
-  if (!ft_runtime()->track_deliveries)
+  app_recv(rt, count, type, source, tag, comm);
+  if (!rt->track_deliveries)
     return ft_recv_internal(rt, buf, count, type, source, tag,
                             ft_comm_inner(rt, comm), status);
   MPI_Status st;
@@ -269,34 +266,33 @@ static int recv_call(void *buf, int count, MPI_Datatype type, int source,
   return rc;
 }
 
-static int irecv_call(void *buf, int count, MPI_Datatype type, int source,
-                      int tag, MPI_Comm comm, MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->irecv)
-    return driver()->irecv(ft_runtime(), buf, count, type, source, tag,
-                           ft_comm_get(rt, comm), 0, request);
-  app_recv(count, type, source, tag, comm);
-  if (proc_null_request(source, request))
+static int irecv_call(struct ft_runtime *rt, void *buf, int count,
+                      MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                      MPI_Request *request) {
+  if (rt->driver->irecv)
+    return rt->driver->irecv(rt, buf, count, type, source, tag,
+                             ft_comm_get(rt, comm), 0, request);
+  app_recv(rt, count, type, source, tag, comm);
+  if (proc_null_request(rt, source, request))
     return MPI_SUCCESS;
   int rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
                       request);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 0, source, tag);
-  if (rc == MPI_SUCCESS && ft_runtime()->track_deliveries &&
-      source != MPI_PROC_NULL)
+  if (rc == MPI_SUCCESS && rt->track_deliveries && source != MPI_PROC_NULL)
     ft_delivery_posted(rt, *request, buf, count, type, comm);
   return rc;
 }
 
 /* MPI_Sendrecv on the runtime's communicator, interruptible when needed. */
-static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
-                    int stag, void *rbuf, int rcount, MPI_Datatype rtype,
-                    int source, int rtag, MPI_Comm comm, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+static int sendrecv(struct ft_runtime *rt, const void *sbuf, int scount,
+                    MPI_Datatype stype, int dest, int stag, void *rbuf,
+                    int rcount, MPI_Datatype rtype, int source, int rtag,
+                    MPI_Comm comm, MPI_Status *status) {
   if (with_self(dest, source, comm))
     return local_copy(sbuf, scount, stype, rbuf, rcount, rtype, stag, rtag,
                       comm, status);
-  if (!ft_runtime()->recovering_protocol)
+  if (!rt->recovering_protocol)
     return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
                          source, rtag, comm, status);
   MPI_Request reqs[2];
@@ -311,37 +307,36 @@ static int sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
   return MPI_SUCCESS;
 }
 
-static int sendrecv_call(const void *sbuf, int scount, MPI_Datatype stype,
-                         int dest, int stag, void *rbuf, int rcount,
-                         MPI_Datatype rtype, int source, int rtag,
+static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                         MPI_Datatype stype, int dest, int stag, void *rbuf,
+                         int rcount, MPI_Datatype rtype, int source, int rtag,
                          MPI_Comm comm, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend)
-    return driver_sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
-                           source, rtag, ft_comm_get(rt, comm), 0, status);
-  app_send(scount, stype, dest, stag, comm);
-  app_recv(rcount, rtype, source, rtag, comm);
+  if (rt->driver->isend)
+    return driver_sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount,
+                           rtype, source, rtag, ft_comm_get(rt, comm), 0,
+                           status);
+  app_send(rt, scount, stype, dest, stag, comm);
+  app_recv(rt, rcount, rtype, source, rtag, comm);
   MPI_Status st;
-  int rc = sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+  int rc = sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
                     source, rtag, ft_comm_inner(rt, comm), &st);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
-      ft_runtime()->track_deliveries)
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
 }
 
-static int sendrecv_replace_call(void *buf, int count, MPI_Datatype type,
-                                 int dest, int stag, int source, int rtag,
-                                 MPI_Comm comm, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend) /* message logging: the send leaves from its
+static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
+                                 MPI_Datatype type, int dest, int stag,
+                                 int source, int rtag, MPI_Comm comm,
+                                 MPI_Status *status) {
+  if (rt->driver->isend) /* message logging: the send leaves from its
                           sender-based copy */
-    return driver_sendrecv(buf, count, type, dest, stag, buf, count, type,
+    return driver_sendrecv(rt, buf, count, type, dest, stag, buf, count, type,
                            source, rtag, ft_comm_get(rt, comm), 0, status);
-  app_send(count, type, dest, stag, comm);
-  app_recv(count, type, source, rtag, comm);
+  app_send(rt, count, type, dest, stag, comm);
+  app_recv(rt, count, type, source, rtag, comm);
   MPI_Status st;
   MPI_Comm inner = ft_comm_inner(rt, comm);
   int rc = with_self(dest, source, inner)
@@ -349,8 +344,7 @@ static int sendrecv_replace_call(void *buf, int count, MPI_Datatype type,
                             inner, &st)
                : PMPI_Sendrecv_replace(buf, count, type, dest, stag, source,
                                        rtag, inner, &st);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
-      ft_runtime()->track_deliveries)
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, buf, count, type, comm, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
@@ -364,8 +358,7 @@ enum { FT_TEST_POLL = 16 };
 
 /* Under a recovering protocol, looks at the control receive every
  * FT_TEST_POLL calls. */
-static void poll_sometimes(void) {
-  struct ft_runtime *rt = ft_runtime();
+static void poll_sometimes(struct ft_runtime *rt) {
   if (rt->recovering_protocol && ++rt->test_polls % FT_TEST_POLL == 0)
     ft_poll_control(rt);
 }
@@ -373,29 +366,27 @@ static void poll_sometimes(void) {
 /* SMPI's own MPI_Probe is a loop of MPI_Iprobe; this one also looks at the
  * control receive, so a rollback reaches a rank probing for a message that
  * will never come. */
-static int probe_call(int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->probe)
-    return driver()->probe(ft_runtime(), source, tag, ft_comm_get(rt, comm),
-                           status);
-  if (!ft_runtime()->recovering_protocol)
+static int probe_call(struct ft_runtime *rt, int source, int tag, MPI_Comm comm,
+                      MPI_Status *status) {
+  if (rt->driver->probe)
+    return rt->driver->probe(rt, source, tag, ft_comm_get(rt, comm), status);
+  if (!rt->recovering_protocol)
     return PMPI_Probe(source, tag, ft_comm_inner(rt, comm), status);
   int flag = 0;
   while (!flag) {
     FT_PMPI(Iprobe, source, tag, ft_comm_inner(rt, comm), &flag, status);
     if (!flag)
-      poll_sometimes();
+      poll_sometimes(rt);
   }
   return MPI_SUCCESS;
 }
 
-static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
-                       MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  poll_sometimes();
-  if (driver()->iprobe)
-    return driver()->iprobe(ft_runtime(), source, tag, ft_comm_get(rt, comm),
-                            flag, status);
+static int iprobe_call(struct ft_runtime *rt, int source, int tag,
+                       MPI_Comm comm, int *flag, MPI_Status *status) {
+  poll_sometimes(rt);
+  if (rt->driver->iprobe)
+    return rt->driver->iprobe(rt, source, tag, ft_comm_get(rt, comm), flag,
+                              status);
   return PMPI_Iprobe(source, tag, ft_comm_inner(rt, comm), flag, status);
 }
 
@@ -405,14 +396,14 @@ static int iprobe_call(int source, int tag, MPI_Comm comm, int *flag,
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend) {
+  if (rt->driver->isend) {
     int coll;
     struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
-    return driver_send(buf, count, type, dest, tag, c, coll);
+    return driver_send(rt, buf, count, type, dest, tag, c, coll);
   }
   ft_count_send(count, type);
   ft_trace_coll_send(rt, comm, dest, tag, count, type);
-  if (!ft_runtime()->recovering_protocol)
+  if (!rt->recovering_protocol)
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
   FT_PMPI(Isend, buf, count, type, dest, tag, comm, &req);
@@ -424,16 +415,16 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  if (driver()->isend) {
+  if (rt->driver->isend) {
     int coll;
     struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
-    return driver_sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
-                           source, tag, c, coll, MPI_STATUS_IGNORE);
+    return driver_sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount,
+                           rtype, source, tag, c, coll, MPI_STATUS_IGNORE);
   }
   ft_count_send(scount, stype);
   ft_trace_coll_send(rt, comm, dest, tag, scount, stype);
-  int rc = sendrecv(sbuf, scount, stype, dest, tag, rbuf, rcount, rtype, source,
-                    tag, comm, MPI_STATUS_IGNORE);
+  int rc = sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
+                    source, tag, comm, MPI_STATUS_IGNORE);
   ft_trace_coll_delivery(rt, comm, source, tag);
   return rc;
 }
@@ -441,15 +432,35 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
 int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req) {
   struct ft_runtime *rt = ft_runtime();
-  if (driver()->irecv) {
+  if (rt->driver->irecv) {
     int coll;
     struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
-    return driver()->irecv(ft_runtime(), buf, count, type, source, tag, c, coll,
-                           req);
+    return rt->driver->irecv(rt, buf, count, type, source, tag, c, coll, req);
   }
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *req, comm, 0, source, tag);
+  return rc;
+}
+
+int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
+                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status) {
+  if (rt->driver->irecv) { /* traced by the driver */
+    MPI_Request req;
+    ft_irecv_internal(buf, count, type, source, tag, comm, &req);
+    return rt->driver->wait(rt, &req, status);
+  }
+  int rc;
+  MPI_Request req;
+  if (!rt->recovering_protocol || source == MPI_PROC_NULL)
+    rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+  else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
+           MPI_SUCCESS) {
+    ft_pending_add(rt, req, comm, 0, source, tag);
+    rc = ft_wait_internal(rt, &req, status);
+  }
+  ft_trace_coll_delivery(rt, comm, source, tag); /* a collective's only */
   return rc;
 }
 
@@ -492,11 +503,11 @@ static void statuses_free(MPI_Status *st, MPI_Status statuses[],
     free(st);
 }
 
-static int wait_call(MPI_Request *request, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->wait)
-    return driver()->wait(ft_runtime(), request, status);
-  if (!ft_runtime()->track_deliveries)
+static int wait_call(struct ft_runtime *rt, MPI_Request *request,
+                     MPI_Status *status) {
+  if (rt->driver->wait)
+    return rt->driver->wait(rt, request, status);
+  if (!rt->track_deliveries)
     return ft_wait_internal(rt, request, status);
   MPI_Request before = *request;
   MPI_Status st;
@@ -507,11 +518,11 @@ static int wait_call(MPI_Request *request, MPI_Status *status) {
   return rc;
 }
 
-static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
-  struct ft_runtime *rt = ft_runtime();
-  if (driver()->waitall)
-    return driver()->waitall(ft_runtime(), n, requests, statuses);
-  if (!ft_runtime()->track_deliveries)
+static int waitall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
+                        MPI_Status statuses[]) {
+  if (rt->driver->waitall)
+    return rt->driver->waitall(rt, n, requests, statuses);
+  if (!rt->track_deliveries)
     return ft_waitall_internal(rt, n, requests, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16];
@@ -528,8 +539,8 @@ static int waitall_call(int n, MPI_Request requests[], MPI_Status statuses[]) {
 
 /* Waitany under a recovering protocol (interruptible); reports the
  * delivery of the completed request. */
-static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
+static int wait_any(struct ft_runtime *rt, int n, MPI_Request requests[],
+                    MPI_Status *status) {
   MPI_Request small[16];
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status st;
@@ -542,26 +553,25 @@ static int wait_any(int n, MPI_Request requests[], MPI_Status *status) {
   return index;
 }
 
-static int waitany_call(int n, MPI_Request requests[], int *index,
-                        MPI_Status *status) {
-  if (driver()->waitany)
-    return driver()->waitany(ft_runtime(), n, requests, index, status);
-  if (!ft_runtime()->track_deliveries)
+static int waitany_call(struct ft_runtime *rt, int n, MPI_Request requests[],
+                        int *index, MPI_Status *status) {
+  if (rt->driver->waitany)
+    return rt->driver->waitany(rt, n, requests, index, status);
+  if (!rt->track_deliveries)
     return PMPI_Waitany(n, requests, index, status);
-  *index = wait_any(n, requests, status);
+  *index = wait_any(rt, n, requests, status);
   return MPI_SUCCESS;
 }
 
 /* Under a recovering protocol: one completion per call, which MPI allows. */
-static int waitsome_call(int n, MPI_Request requests[], int *outcount,
-                         int indices[], MPI_Status statuses[]) {
-  if (driver()->waitsome)
-    return driver()->waitsome(ft_runtime(), n, requests, outcount, indices,
-                              statuses);
-  if (!ft_runtime()->track_deliveries)
+static int waitsome_call(struct ft_runtime *rt, int n, MPI_Request requests[],
+                         int *outcount, int indices[], MPI_Status statuses[]) {
+  if (rt->driver->waitsome)
+    return rt->driver->waitsome(rt, n, requests, outcount, indices, statuses);
+  if (!rt->track_deliveries)
     return PMPI_Waitsome(n, requests, outcount, indices, statuses);
   MPI_Status st;
-  int index = wait_any(n, requests, &st);
+  int index = wait_any(rt, n, requests, &st);
   *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
   if (index != MPI_UNDEFINED) {
     indices[0] = index;
@@ -571,12 +581,12 @@ static int waitsome_call(int n, MPI_Request requests[], int *outcount,
   return MPI_SUCCESS;
 }
 
-static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  poll_sometimes();
-  if (driver()->test)
-    return driver()->test(ft_runtime(), request, flag, status);
-  if (!ft_runtime()->track_deliveries)
+static int test_call(struct ft_runtime *rt, MPI_Request *request, int *flag,
+                     MPI_Status *status) {
+  poll_sometimes(rt);
+  if (rt->driver->test)
+    return rt->driver->test(rt, request, flag, status);
+  if (!rt->track_deliveries)
     return PMPI_Test(request, flag, status);
   MPI_Request before = *request;
   MPI_Status st;
@@ -590,12 +600,11 @@ static int test_call(MPI_Request *request, int *flag, MPI_Status *status) {
   return rc;
 }
 
-static int testall_call(int n, MPI_Request requests[], int *flag,
-                        MPI_Status statuses[]) {
-  struct ft_runtime *rt = ft_runtime();
-  poll_sometimes();
-  if (driver()->testall)
-    return driver()->testall(ft_runtime(), n, requests, flag, statuses);
+static int testall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
+                        int *flag, MPI_Status statuses[]) {
+  poll_sometimes(rt);
+  if (rt->driver->testall)
+    return rt->driver->testall(rt, n, requests, flag, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16], small_some[16];
   MPI_Request *before = handles_copy(n, requests, small);
@@ -613,7 +622,7 @@ static int testall_call(int n, MPI_Request requests[], int *flag,
   for (int k = 0; out != MPI_UNDEFINED && k < out; k++) {
     int i = idx[k];
     st[i] = some[k];
-    if (ft_runtime()->track_deliveries) {
+    if (rt->track_deliveries) {
       ft_pending_done(rt, before[i]);
       ft_delivery_completed(rt, before[i], &st[i]);
     }
@@ -629,13 +638,12 @@ static int testall_call(int n, MPI_Request requests[], int *flag,
   return rc;
 }
 
-static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
-                        MPI_Status *status) {
-  struct ft_runtime *rt = ft_runtime();
-  poll_sometimes();
-  if (driver()->testany)
-    return driver()->testany(ft_runtime(), n, requests, index, flag, status);
-  if (!ft_runtime()->track_deliveries)
+static int testany_call(struct ft_runtime *rt, int n, MPI_Request requests[],
+                        int *index, int *flag, MPI_Status *status) {
+  poll_sometimes(rt);
+  if (rt->driver->testany)
+    return rt->driver->testany(rt, n, requests, index, flag, status);
+  if (!rt->track_deliveries)
     return PMPI_Testany(n, requests, index, flag, status);
   MPI_Request small[16];
   MPI_Request *before = handles_copy(n, requests, small);
@@ -651,14 +659,12 @@ static int testany_call(int n, MPI_Request requests[], int *index, int *flag,
   return rc;
 }
 
-static int testsome_call(int n, MPI_Request requests[], int *outcount,
-                         int indices[], MPI_Status statuses[]) {
-  struct ft_runtime *rt = ft_runtime();
-  poll_sometimes();
-  if (driver()->testsome)
-    return driver()->testsome(ft_runtime(), n, requests, outcount, indices,
-                              statuses);
-  if (!ft_runtime()->track_deliveries)
+static int testsome_call(struct ft_runtime *rt, int n, MPI_Request requests[],
+                         int *outcount, int indices[], MPI_Status statuses[]) {
+  poll_sometimes(rt);
+  if (rt->driver->testsome)
+    return rt->driver->testsome(rt, n, requests, outcount, indices, statuses);
+  if (!rt->track_deliveries)
     return PMPI_Testsome(n, requests, outcount, indices, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16];
@@ -681,8 +687,12 @@ static int testsome_call(int n, MPI_Request requests[], int *outcount,
  * a protocol that recovers, nobody would tell the core of its delivery
  * (the channel state, message logging's counts): refused, by name. */
 int MPI_Request_free(MPI_Request *request) {
-  if (ft_persist_free(request) != -1)
+  MPI_Request active;
+  if (ft_persist_free(request, &active) != -1) {
+    if (active != MPI_REQUEST_NULL) /* its operation in flight, as below */
+      MPI_Request_free(&active);
     return MPI_SUCCESS;
+  }
   struct ft_runtime *rt = ft_runtime();
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
@@ -704,8 +714,7 @@ int MPI_Request_free(MPI_Request *request) {
  * with MPI_Wait, which does (cancelled, or received if the message had matched
  * it: then a delivery, told to the protocol), and the application's handle
  * becomes one whose next wait or test reports that status (persist.c). */
-static int cancel_receive(MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
+static int cancel_receive(struct ft_runtime *rt, MPI_Request *request) {
   MPI_Request before = *request;
   MPI_Status st;
   int rc = PMPI_Cancel(request);
@@ -732,9 +741,9 @@ static int cancel_receive(MPI_Request *request) {
  * a restarted rank's replay (messages resent at once) would decide
  * differently. */
 int MPI_Cancel(MPI_Request *request) {
-  int rc = ft_persist_cancel(request);
-  if (rc != -1)
-    return rc;
+  MPI_Request *active;
+  if (ft_persist_cancel(request, &active) != -1) /* its operation, if any */
+    return active ? MPI_Cancel(active) : MPI_SUCCESS;
   struct ft_runtime *rt = ft_runtime();
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
@@ -748,41 +757,76 @@ int MPI_Cancel(MPI_Request *request) {
     ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
              "protocol has counted the message as sent",
              rt->protocol->name);
-  return cancel_receive(request);
+  return cancel_receive(rt, request);
 }
 
-/* A persistent request's MPI_Start (persist.c): the runtime's nonblocking
- * operation, as MPI_Isend, MPI_Issend, MPI_Irsend or MPI_Irecv would post
- * it. */
-int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req) {
+/* The operation of a persistent request (its record: persist.c), posted
+ * by MPI_Start as the runtime's nonblocking operation, as MPI_Isend,
+ * MPI_Issend, MPI_Irsend or MPI_Irecv would post it. */
+static int post_persistent(struct ft_runtime *rt, const struct ft_persistent *p,
+                           MPI_Request *req) {
   switch (p->kind) {
   case FT_PERSIST_SEND:
-    return isend_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm, req);
+    return isend_call(rt, p->buf, p->count, p->type, p->peer, p->tag, p->comm,
+                      req);
   case FT_PERSIST_SSEND:
-    return issend_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm,
+    return issend_call(rt, p->buf, p->count, p->type, p->peer, p->tag, p->comm,
                        req);
   case FT_PERSIST_RSEND:
-    return irsend_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm,
+    return irsend_call(rt, p->buf, p->count, p->type, p->peer, p->tag, p->comm,
                        req);
   case FT_PERSIST_RECV:
     break;
   }
-  return irecv_call(p->buf, p->count, p->type, p->peer, p->tag, p->comm, req);
+  return irecv_call(rt, p->buf, p->count, p->type, p->peer, p->tag, p->comm,
+                    req);
+}
+
+/* MPI_Start: posts the operation of the inactive persistent request
+ * *request (post_persistent); MPI_ERR_REQUEST (errors.c) if it is not one
+ * or is active. */
+static int start(struct ft_runtime *rt, MPI_Request *request) {
+  struct ft_persistent *p = ft_persist_find(*request);
+  if (!p || p->oneshot)
+    return ft_err_raise(rt, "MPI_Start", MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                        "not a persistent request");
+  if (p->active != MPI_REQUEST_NULL || p->held)
+    return ft_err_raise(rt, "MPI_Start", p->comm, MPI_ERR_REQUEST,
+                        "the request is active already");
+  /* With MPI_PROC_NULL the operation completes at once (MPI-3.1, 3.11):
+   * it stays inactive. SMPI's request for it is never started, and its
+   * MPI_Waitany crashes on one (halo under protocol none). */
+  if (p->peer == MPI_PROC_NULL)
+    return MPI_SUCCESS;
+  MPI_Request inner = MPI_REQUEST_NULL;
+  int rc = post_persistent(rt, p, &inner);
+  p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
+  return ft_err_result(rt, "MPI_Start", p->comm, rc);
+}
+
+int MPI_Start(MPI_Request *request) { return start(ft_runtime(), request); }
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  struct ft_runtime *rt = ft_runtime();
+  for (int i = 0; i < count; i++) {
+    int rc = start(rt, &requests[i]);
+    if (rc != MPI_SUCCESS)
+      return rc;
+  }
+  return MPI_SUCCESS;
 }
 
 /* ---- The application's point-to-point calls: arguments checked before
  * the runtime transforms the call, a failure through the communicator's
  * error handler (errors.c). ---- */
 
-static int send_checked(const char *call, int count, MPI_Datatype type,
-                        int dest, int tag, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int send_checked(struct ft_runtime *rt, const char *call, int count,
+                        MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   return ft_err_p2p(rt, call, comm, count, type, dest, tag, FT_ERR_DEST);
 }
 
-static int recv_checked(const char *call, int count, MPI_Datatype type,
-                        int source, int tag, MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
+static int recv_checked(struct ft_runtime *rt, const char *call, int count,
+                        MPI_Datatype type, int source, int tag, MPI_Comm comm) {
   return ft_err_p2p(rt, call, comm, count, type, source, tag, FT_ERR_SOURCE);
 }
 
@@ -802,88 +846,97 @@ static int no_request(int rc, MPI_Request *request) {
   return rc;
 }
 
-typedef int (*send_fn)(const void *buf, int count, MPI_Datatype type, int dest,
-                       int tag, MPI_Comm comm);
-typedef int (*isend_fn)(const void *buf, int count, MPI_Datatype type, int dest,
-                        int tag, MPI_Comm comm, MPI_Request *request);
+typedef int (*send_fn)(struct ft_runtime *rt, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+typedef int (*isend_fn)(struct ft_runtime *rt, const void *buf, int count,
+                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request);
 
 /* The application's blocking send `call`: checked, carried out by `fn`, a
  * failure through the communicator's error handler. */
-static int checked_send(const char *call, send_fn fn, const void *buf,
-                        int count, MPI_Datatype type, int dest, int tag,
-                        MPI_Comm comm) {
-  struct ft_runtime *rt = ft_runtime();
-  int rc = send_checked(call, count, type, dest, tag, comm);
+static int checked_send(struct ft_runtime *rt, const char *call, send_fn fn,
+                        const void *buf, int count, MPI_Datatype type, int dest,
+                        int tag, MPI_Comm comm) {
+  int rc = send_checked(rt, call, count, type, dest, tag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(rt, call, comm, fn(buf, count, type, dest, tag, comm));
+  return ft_err_result(rt, call, comm,
+                       fn(rt, buf, count, type, dest, tag, comm));
 }
 
 /* The same for a nonblocking send; a failed one leaves no request. */
-static int checked_isend(const char *call, isend_fn fn, const void *buf,
-                         int count, MPI_Datatype type, int dest, int tag,
-                         MPI_Comm comm, MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
-  int rc = send_checked(call, count, type, dest, tag, comm);
+static int checked_isend(struct ft_runtime *rt, const char *call, isend_fn fn,
+                         const void *buf, int count, MPI_Datatype type,
+                         int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request) {
+  int rc = send_checked(rt, call, count, type, dest, tag, comm);
   if (rc == MPI_SUCCESS)
     rc = ft_err_result(rt, call, comm,
-                       fn(buf, count, type, dest, tag, comm, request));
+                       fn(rt, buf, count, type, dest, tag, comm, request));
   return no_request(rc, request);
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm) {
-  return checked_send("MPI_Send", send_call, buf, count, type, dest, tag, comm);
+  struct ft_runtime *rt = ft_runtime();
+  return checked_send(rt, "MPI_Send", send_call, buf, count, type, dest, tag,
+                      comm);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
-  return checked_send("MPI_Ssend", ssend_call, buf, count, type, dest, tag,
+  struct ft_runtime *rt = ft_runtime();
+  return checked_send(rt, "MPI_Ssend", ssend_call, buf, count, type, dest, tag,
                       comm);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
-  return checked_send("MPI_Rsend", rsend_call, buf, count, type, dest, tag,
+  struct ft_runtime *rt = ft_runtime();
+  return checked_send(rt, "MPI_Rsend", rsend_call, buf, count, type, dest, tag,
                       comm);
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm, MPI_Request *request) {
-  return checked_isend("MPI_Isend", isend_call, buf, count, type, dest, tag,
+  struct ft_runtime *rt = ft_runtime();
+  return checked_isend(rt, "MPI_Isend", isend_call, buf, count, type, dest, tag,
                        comm, request);
 }
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return checked_isend("MPI_Issend", issend_call, buf, count, type, dest, tag,
-                       comm, request);
+  struct ft_runtime *rt = ft_runtime();
+  return checked_isend(rt, "MPI_Issend", issend_call, buf, count, type, dest,
+                       tag, comm, request);
 }
 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return checked_isend("MPI_Irsend", irsend_call, buf, count, type, dest, tag,
-                       comm, request);
+  struct ft_runtime *rt = ft_runtime();
+  return checked_isend(rt, "MPI_Irsend", irsend_call, buf, count, type, dest,
+                       tag, comm, request);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = recv_checked("MPI_Recv", count, type, source, tag, comm);
+  int rc = recv_checked(rt, "MPI_Recv", count, type, source, tag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(rt, "MPI_Recv", comm,
-                       recv_call(buf, count, type, source, tag, comm, status));
+  return ft_err_result(
+      rt, "MPI_Recv", comm,
+      recv_call(rt, buf, count, type, source, tag, comm, status));
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = recv_checked("MPI_Irecv", count, type, source, tag, comm);
+  int rc = recv_checked(rt, "MPI_Irecv", count, type, source, tag, comm);
   if (rc == MPI_SUCCESS)
-    rc =
-        ft_err_result(rt, "MPI_Irecv", comm,
-                      irecv_call(buf, count, type, source, tag, comm, request));
+    rc = ft_err_result(
+        rt, "MPI_Irecv", comm,
+        irecv_call(rt, buf, count, type, source, tag, comm, request));
   return no_request(rc, request);
 }
 
@@ -891,14 +944,14 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                  int source, int rtag, MPI_Comm comm, MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = send_checked("MPI_Sendrecv", scount, stype, dest, stag, comm);
+  int rc = send_checked(rt, "MPI_Sendrecv", scount, stype, dest, stag, comm);
   if (rc == MPI_SUCCESS)
-    rc = recv_checked("MPI_Sendrecv", rcount, rtype, source, rtag, comm);
+    rc = recv_checked(rt, "MPI_Sendrecv", rcount, rtype, source, rtag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
   MPI_Status st;
   st.MPI_ERROR = MPI_SUCCESS;
-  rc = sendrecv_call(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+  rc = sendrecv_call(rt, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
                      source, rtag, comm, &st);
   return ft_err_result(rt, "MPI_Sendrecv", comm, received(rc, &st, status));
 }
@@ -908,15 +961,15 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
                          MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   const char *call = "MPI_Sendrecv_replace";
-  int rc = send_checked(call, count, type, dest, stag, comm);
+  int rc = send_checked(rt, call, count, type, dest, stag, comm);
   if (rc == MPI_SUCCESS)
-    rc = recv_checked(call, count, type, source, rtag, comm);
+    rc = recv_checked(rt, call, count, type, source, rtag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
   MPI_Status st;
   st.MPI_ERROR = MPI_SUCCESS;
-  rc = sendrecv_replace_call(buf, count, type, dest, stag, source, rtag, comm,
-                             &st);
+  rc = sendrecv_replace_call(rt, buf, count, type, dest, stag, source, rtag,
+                             comm, &st);
   return ft_err_result(rt, call, comm, received(rc, &st, status));
 }
 
@@ -926,7 +979,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   if (rc != MPI_SUCCESS)
     return rc;
   return ft_err_result(rt, "MPI_Probe", comm,
-                       probe_call(source, tag, comm, status));
+                       probe_call(rt, source, tag, comm, status));
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
@@ -936,7 +989,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
   if (rc != MPI_SUCCESS)
     return rc;
   return ft_err_result(rt, "MPI_Iprobe", comm,
-                       iprobe_call(source, tag, comm, flag, status));
+                       iprobe_call(rt, source, tag, comm, flag, status));
 }
 
 /* ---- The application's completion calls: a request does not tell the
@@ -965,7 +1018,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
     ft_persist_out(1, request, r, small);
     return MPI_SUCCESS;
   }
-  int rc = wait_call(r, status);
+  int rc = wait_call(rt, r, status);
   ft_persist_out(1, request, r, small);
   return ft_err_result(rt, "MPI_Wait", MPI_COMM_WORLD, rc);
 }
@@ -981,7 +1034,7 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
                          1))
       empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
                                                    : &statuses[i]);
-  int rc = waitall_call(n, r, statuses);
+  int rc = waitall_call(rt, n, r, statuses);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitall", MPI_COMM_WORLD, rc);
 }
@@ -989,7 +1042,7 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = waitany_call(n, r, index, status);
+  int rc = waitany_call(rt, n, r, index, status);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitany", MPI_COMM_WORLD, rc);
 }
@@ -998,7 +1051,7 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = waitsome_call(n, r, outcount, indices, statuses);
+  int rc = waitsome_call(rt, n, r, outcount, indices, statuses);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitsome", MPI_COMM_WORLD, rc);
 }
@@ -1013,7 +1066,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     ft_persist_out(1, request, r, small);
     return MPI_SUCCESS;
   }
-  int rc = test_call(r, flag, status);
+  int rc = test_call(rt, r, flag, status);
   ft_persist_out(1, request, r, small);
   return ft_err_result(rt, "MPI_Test", MPI_COMM_WORLD, rc);
 }
@@ -1029,7 +1082,7 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   if (r == requests)
     return ft_err_result(rt, "MPI_Testall", MPI_COMM_WORLD,
-                         testall_call(n, requests, flag, statuses));
+                         testall_call(rt, n, requests, flag, statuses));
   MPI_Request small_before[16];
   MPI_Status small_st[16];
   MPI_Request *before = handles_copy(n, r, small_before);
@@ -1037,7 +1090,7 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
   for (int i = 0; i < n; i++)
     if (r[i] == MPI_REQUEST_NULL && !ft_persist_held(requests[i], &st[i], 0))
       empty_status(&st[i]);
-  int rc = testall_call(n, r, flag, st);
+  int rc = testall_call(rt, n, r, flag, st);
   for (int i = 0; *flag && i < n; i++)
     ft_persist_held(requests[i], MPI_STATUS_IGNORE, 1); /* reported */
   for (int i = 0; !*flag && i < n; i++)
@@ -1053,7 +1106,7 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = testany_call(n, r, index, flag, status);
+  int rc = testany_call(rt, n, r, index, flag, status);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testany", MPI_COMM_WORLD, rc);
 }
@@ -1062,7 +1115,7 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = testsome_call(n, r, outcount, indices, statuses);
+  int rc = testsome_call(rt, n, r, outcount, indices, statuses);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testsome", MPI_COMM_WORLD, rc);
 }

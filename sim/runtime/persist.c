@@ -1,5 +1,6 @@
-/* Persistent requests (MPI-3.1, 3.9): MPI_Send_init and its kin, MPI_Start,
- * MPI_Startall, and the completion calls on them.
+/* Persistent requests (MPI-3.1, 3.9): MPI_Send_init and its kin, and the
+ * records that MPI_Start, MPI_Startall and the completion calls (p2p.c)
+ * work on.
  *
  * A persistent request is a record of the runtime (its arguments); MPI_Start
  * posts the runtime's own nonblocking operation (p2p.c), so every protocol
@@ -19,7 +20,7 @@
 
 #include "runtime.h"
 
-static struct ft_persistent *find(MPI_Request handle) {
+struct ft_persistent *ft_persist_find(MPI_Request handle) {
   struct ft_runtime *rt = ft_runtime();
   for (size_t i = 0; handle != MPI_REQUEST_NULL && i < rt->n_persistent; i++)
     if (rt->persistent[i].handle == handle)
@@ -72,45 +73,26 @@ int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
   return MPI_SUCCESS;
 }
 
-int ft_persist_start(MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
-  struct ft_persistent *p = find(*request);
-  if (!p || p->oneshot)
-    return ft_err_raise(rt, "MPI_Start", MPI_COMM_WORLD, MPI_ERR_REQUEST,
-                        "not a persistent request");
-  if (p->active != MPI_REQUEST_NULL || p->held)
-    return ft_err_raise(rt, "MPI_Start", p->comm, MPI_ERR_REQUEST,
-                        "the request is active already");
-  /* With MPI_PROC_NULL the operation completes at once (MPI-3.1, 3.11):
-   * it stays inactive. SMPI's request for it is never started, and its
-   * MPI_Waitany crashes on one (halo under protocol none). */
-  if (p->peer == MPI_PROC_NULL)
-    return MPI_SUCCESS;
-  MPI_Request inner = MPI_REQUEST_NULL;
-  int rc = ft_p2p_start(p, &inner);
-  p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
-  return ft_err_result(rt, "MPI_Start", p->comm, rc);
-}
-
-int ft_persist_free(MPI_Request *request) {
-  struct ft_persistent *p = find(*request);
+int ft_persist_free(MPI_Request *request, MPI_Request *active) {
+  struct ft_persistent *p = ft_persist_find(*request);
   if (!p)
     return -1;
   /* An operation in flight completes on its own (MPI-3.1, 3.7.3); the
-   * runtime's MPI_Request_free says what that means under each protocol. */
-  if (p->active != MPI_REQUEST_NULL)
-    MPI_Request_free(&p->active);
+   * runtime's MPI_Request_free, the caller, says what that means under each
+   * protocol. */
+  *active = p->active;
+  p->active = MPI_REQUEST_NULL;
   *request = MPI_REQUEST_NULL;
   return MPI_SUCCESS;
 }
 
-int ft_persist_cancel(MPI_Request *request) {
-  struct ft_persistent *p = find(*request);
+int ft_persist_cancel(MPI_Request *request, MPI_Request **active) {
+  struct ft_persistent *p = ft_persist_find(*request);
   if (!p)
     return -1;
-  if (p->oneshot) /* completed already: a cancel does nothing */
-    return MPI_SUCCESS;
-  return p->active == MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_Cancel(&p->active);
+  /* Completed already (oneshot), or inactive: a cancel does nothing. */
+  *active = p->oneshot || p->active == MPI_REQUEST_NULL ? NULL : &p->active;
+  return MPI_SUCCESS;
 }
 
 MPI_Request *ft_persist_in(int n, MPI_Request reqs[], MPI_Request small[16]) {
@@ -120,7 +102,7 @@ MPI_Request *ft_persist_in(int n, MPI_Request reqs[], MPI_Request small[16]) {
   if (!inner)
     ft_fatal("out of memory in a completion call on %d requests", n);
   for (int i = 0; i < n; i++) {
-    const struct ft_persistent *p = find(reqs[i]);
+    const struct ft_persistent *p = ft_persist_find(reqs[i]);
     inner[i] = p ? p->active : reqs[i];
   }
   return inner;
@@ -131,7 +113,7 @@ void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
   if (inner == reqs)
     return;
   for (int i = 0; i < n; i++) {
-    struct ft_persistent *p = find(reqs[i]);
+    struct ft_persistent *p = ft_persist_find(reqs[i]);
     if (p)
       p->active = inner[i]; /* MPI_REQUEST_NULL: completed, inactive */
     if (!p || (p->oneshot && !p->held))
@@ -158,7 +140,7 @@ void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
 }
 
 int ft_persist_hold(MPI_Request handle, const MPI_Status *st) {
-  struct ft_persistent *p = find(handle);
+  struct ft_persistent *p = ft_persist_find(handle);
   if (!p)
     return 0;
   p->held = 1;
@@ -167,7 +149,7 @@ int ft_persist_hold(MPI_Request handle, const MPI_Status *st) {
 }
 
 int ft_persist_held(MPI_Request handle, MPI_Status *st, int release) {
-  struct ft_persistent *p = find(handle);
+  struct ft_persistent *p = ft_persist_find(handle);
   if (!p || !p->held)
     return 0;
   if (release)
@@ -175,13 +157,6 @@ int ft_persist_held(MPI_Request handle, MPI_Status *st, int release) {
   if (st != MPI_STATUS_IGNORE)
     *st = p->held_status;
   return 1;
-}
-
-void ft_persist_reset(struct ft_runtime *rt) {
-  for (size_t i = 0; i < rt->n_persistent; i++) {
-    rt->persistent[i].active = MPI_REQUEST_NULL;
-    rt->persistent[i].held = 0;
-  }
 }
 
 /* ---- The application's calls ---- */
@@ -208,15 +183,4 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
                   int tag, MPI_Comm comm, MPI_Request *request) {
   return ft_persist_init("MPI_Recv_init", FT_PERSIST_RECV, buf, count, datatype,
                          source, tag, comm, request);
-}
-
-int MPI_Start(MPI_Request *request) { return ft_persist_start(request); }
-
-int MPI_Startall(int count, MPI_Request requests[]) {
-  for (int i = 0; i < count; i++) {
-    int rc = ft_persist_start(&requests[i]);
-    if (rc != MPI_SUCCESS)
-      return rc;
-  }
-  return MPI_SUCCESS;
 }

@@ -283,11 +283,20 @@ static void resume(struct ft_runtime *rt) {
   rt->n_deferred = 0;
 }
 
+/* A rollback or a restart: no persistent request is active any more (their
+ * operations belonged to the abandoned run; persist.c keeps the records). */
+static void reset_persistent(struct ft_runtime *rt) {
+  for (size_t i = 0; i < rt->n_persistent; i++) {
+    rt->persistent[i].active = MPI_REQUEST_NULL;
+    rt->persistent[i].held = 0;
+  }
+}
+
 static void recover(struct ft_runtime *rt) {
   rt->running = 0;
   rt->held = 0;
   ft_cut_uploads(rt);
-  ft_persist_reset(rt);
+  reset_persistent(rt);
   ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
   if (rt->driver->restart) { /* this rank alone restarts */
     rt->driver->restart(rt);
@@ -431,7 +440,8 @@ _Noreturn void ft_stop_now(struct ft_runtime *rt) {
   rt->held = 0;
   ft_gate_settle(rt); /* peers may wait inside a creation for this rank */
   wait_all_stopped(rt);
-  ft_finalize_stopped(rt);
+  rt->finish_stopped(rt);
+  ft_fatal("rank %d: the end of a stopped run returned", rt->world_rank);
 }
 
 void ft_wait_all_finished(struct ft_runtime *rt) {

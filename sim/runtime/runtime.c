@@ -93,6 +93,8 @@ static void split_world(struct ft_runtime *rt) {
   ft_comm_register_world(rt, mine);
 }
 
+static void finalize_stopped(struct ft_runtime *rt);
+
 static int init_common(int *argc, char ***argv) {
   struct ft_runtime *rt = ft_runtime();
   rt->argc = argc ? *argc : 0;
@@ -101,6 +103,9 @@ static int init_common(int *argc, char ***argv) {
     rt->images[i].upload = MPI_REQUEST_NULL;
   rt->ctrl_req = MPI_REQUEST_NULL;
   rt->deadline = -1;
+  rt->ctl.handle = ft_control_handle; /* the upcalls (docs/layers.md) */
+  rt->ctl.deadline = ft_check_deadline;
+  rt->finish_stopped = finalize_stopped;
   /* Under SMPI every rank shares one stdout: whole lines keep the output of
    * ranks, and the summary line, readable when stdout is a pipe. */
   setvbuf(stdout, NULL, _IOLBF, 0);
@@ -262,27 +267,6 @@ static void warn_no_safe_point(const struct ft_runtime *rt) {
           rt->failures.lost_work_s);
 }
 
-/* The last step before MPI_Finalize, on every rank, services included: a
- * drain of the control communicator (ft_control_drain, a barrier too), so
- * that no rank leaves while a message it sent is still on its way (SimGrid
- * fails the receiver's wait when the sender is gone, and an unmatched
- * message upsets its shutdown), then the control receive is withdrawn. */
-void ft_settle_control(struct ft_runtime *rt) {
-  ft_control_drain(rt); /* a barrier too */
-  free(rt->ctrl_counts);
-  rt->ctrl_counts = NULL;
-  if (rt->ctrl_req != MPI_REQUEST_NULL) {
-    FT_PMPI(Cancel, &rt->ctrl_req);
-    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-  }
-  free(rt->deferred);
-  rt->deferred = NULL;
-}
-
-void ft_control_last_barrier(struct ft_runtime *rt) {
-  FT_PMPI(Barrier, rt->control);
-}
-
 int MPI_Finalize(void) {
   struct ft_runtime *rt = ft_runtime();
   double end = PMPI_Wtime();
@@ -310,7 +294,12 @@ int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-_Noreturn void ft_finalize_stopped(struct ft_runtime *rt) {
+/* The end of a stopped run, on every application rank (rt->finish_stopped,
+ * called by recovery.c's ft_stop_now): its communicators abandoned, the
+ * figures reduced, the summary printed by rank 0 with
+ * "outcome":"no_progress" and "verified":null, the control channel settled,
+ * MPI finalized; the rank exits with status 0. */
+static void finalize_stopped(struct ft_runtime *rt) {
   double end = PMPI_Wtime();
   ft_comm_abandon_all(&rt->comms,
                       rt->incarnation); /* their traffic is drained below */
@@ -345,11 +334,4 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   fprintf(stderr, "ftsim: MPI_Abort(%d) called by rank %d\n", errorcode,
           ft_runtime()->world_rank);
   ft_backend_abort(errorcode);
-}
-
-void ft_protocol_event(struct ft_runtime *rt, enum ft_event_type type, int peer,
-                       int tag, uint64_t bytes) {
-  struct ft_event event = {
-      .type = type, .peer = peer, .tag = tag, .bytes = bytes};
-  ft_core_step(rt, &event);
 }

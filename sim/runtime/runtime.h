@@ -280,16 +280,20 @@ struct ft_runtime {
                                   application rank r settled */
   MPI_Request *wait_scratch;   /* control.c: requests of a long wait */
   size_t cap_wait_scratch;
-  int running;            /* the application runs (not in recovery) */
-  int dead;               /* this rank failed: its memory is lost */
-  int rollback_inc;       /* incarnation ordered by the last ROLLBACK */
-  int rollback_wave;      /* committed wave to restore */
-  double restart_cost_s;  /* for a failed rank */
-  int go_inc;             /* last GO received */
-  int finished;           /* FINISH received */
-  int stopped;            /* ... saying the run is stopped: it cannot
-                             progress (FINISH's wave = 1) */
-  int stopping;           /* this rank is in ft_stop_now */
+  int running;           /* the application runs (not in recovery) */
+  int dead;              /* this rank failed: its memory is lost */
+  int rollback_inc;      /* incarnation ordered by the last ROLLBACK */
+  int rollback_wave;     /* committed wave to restore */
+  double restart_cost_s; /* for a failed rank */
+  int go_inc;            /* last GO received */
+  int finished;          /* FINISH received */
+  int stopped;           /* ... saying the run is stopped: it cannot
+                            progress (FINISH's wave = 1) */
+  int stopping;          /* this rank is in ft_stop_now */
+  /* How ft_stop_now ends the run: runtime.c's ft_finalize_stopped,
+   * installed at MPI_Init (an upcall: recovery.c sits below the life
+   * cycle); must not return. */
+  void (*finish_stopped)(struct ft_runtime *rt);
   int peers_stopped;      /* STOPPED messages received */
   uint64_t paddings_sent; /* modelled transfers started (their numbers) */
   struct ft_gate gate;    /* gate.c */
@@ -409,16 +413,19 @@ int ft_err_create_fortran(struct ft_runtime *rt, ft_f_errhandler_fn *fn,
 int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
                     int count, MPI_Datatype type, int peer, int tag,
                     MPI_Comm comm, MPI_Request *request);
-/* MPI_Start: posts the operation of the inactive persistent request
- * *request (ft_p2p_start); MPI_ERR_REQUEST (errors.c) if it is not one or
- * is active. */
-int ft_persist_start(MPI_Request *request);
-/* MPI_Request_free / MPI_Cancel of *request if it is a persistent request
- * (its operation in flight freed / cancelled through the runtime's
- * MPI_Request_free / MPI_Cancel; the record kept, *request set to
- * MPI_REQUEST_NULL by free); -1 if it is not one. */
-int ft_persist_free(MPI_Request *request);
-int ft_persist_cancel(MPI_Request *request);
+/* The record of the persistent request whose handle is `handle`, or NULL
+ * (MPI_REQUEST_NULL, or not one). */
+struct ft_persistent *ft_persist_find(MPI_Request handle);
+/* MPI_Request_free of *request if it is a persistent request: the record
+ * kept, *request set to MPI_REQUEST_NULL, its operation in flight (or
+ * MPI_REQUEST_NULL) moved to *active for the caller (p2p.c's
+ * MPI_Request_free) to free; MPI_SUCCESS. -1 if it is not one. */
+int ft_persist_free(MPI_Request *request, MPI_Request *active);
+/* MPI_Cancel of *request if it is a persistent request: MPI_SUCCESS, and
+ * in *active the handle of its operation in flight, in its record, for the
+ * caller (p2p.c's MPI_Cancel) to cancel, or NULL when there is none
+ * (inactive, or completed already). -1 if it is not one. */
+int ft_persist_cancel(MPI_Request *request, MPI_Request **active);
 /* For a completion call on reqs[0..n): the array to pass on, in which each
  * persistent handle is replaced by its operation in flight (or
  * MPI_REQUEST_NULL); reqs itself when the application has no persistent
@@ -442,12 +449,6 @@ int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
  * receive, p2p.c): *request becomes a new handle whose completion, with
  * status *st, the next wait or test reports (then MPI_REQUEST_NULL). */
 void ft_persist_completed(MPI_Request *request, const MPI_Status *st);
-/* A rollback or a restart: no persistent request is active any more (their
- * operations belonged to the abandoned run). */
-void ft_persist_reset(struct ft_runtime *rt);
-/* Posts p's operation as the application's MPI_Isend (Issend, Irsend) or
- * MPI_Irecv would, without checking its arguments again (p2p.c). */
-int ft_p2p_start(const struct ft_persistent *p, MPI_Request *req);
 
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(struct ft_runtime *rt,
@@ -483,6 +484,11 @@ MPI_Comm ft_comm_abandoned_find(struct ft_runtime *rt, uint64_t id, int coll);
  * the ones its first run made, in order (a restarted rank cannot make a
  * collective call alone). */
 void ft_comm_replay_creations(struct ft_runtime *rt);
+/* Message logging, main() running again: returns 1 and in *newcomm the
+ * communicator the first run made at this point, while the run has not
+ * caught up with its first run's creations; 0 otherwise (a creation to
+ * make). */
+int ft_comm_take_replayed(struct ft_runtime *rt, MPI_Comm *newcomm);
 /* Message logging: how many creations of communicators main() has made in
  * this rank's first run (saved with a checkpoint taken at a safe point). */
 int64_t ft_comm_creations(const struct ft_comms *cs);
@@ -502,7 +508,7 @@ int ft_comm_make(struct ft_runtime *rt, const struct ft_gate_call *call,
                  MPI_Comm *newcomm);
 /* Message logging: makes a creation a failed life entered while its next
  * life has not reached it yet (gate.c): remembered for that life's replay
- * (comm.c, replay_creation), which goes on from where it is. */
+ * (ft_comm_take_replayed), which goes on from where it is. */
 int ft_comm_make_ahead(struct ft_runtime *rt, const struct ft_gate_call *call,
                        MPI_Comm *newcomm);
 /* MPI_Comm_create_group(c, group, tag): what names the call on every member
@@ -533,11 +539,6 @@ int ft_comm_rank_of(const struct ft_comm *c, int app_rank);
 /* What carries c's traffic: its point-to-point communicator, or (coll) its
  * collectives' shadow. */
 MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll);
-
-/* The protocol hook every intercepted operation goes through (runtime.c).
- * `peer` is an application rank (see ft_comm_app_rank). */
-void ft_protocol_event(struct ft_runtime *rt, enum ft_event_type type, int peer,
-                       int tag, uint64_t bytes);
 
 /* Deliveries (delivery.c): what the application receives, told to the core
  * as DELIVERED events once the receive completed. */
@@ -580,6 +581,11 @@ void ft_count_send(int count, MPI_Datatype type);
 /* MPI_Irecv on a runtime channel (message logging sees it). */
 int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req);
+/* Blocking point-to-point used by the runtime (collectives, p2p wrappers),
+ * interruptible by control messages under a recovering protocol. */
+int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
+                     MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status);
 
 /* Checkpoints (checkpoint.c). */
 void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes);
@@ -589,6 +595,16 @@ int ft_safe_point(struct ft_runtime *rt);
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u);
 /* Feeds one event to the core and applies its update. */
 void ft_core_step(struct ft_runtime *rt, struct ft_event *event);
+/* The protocol hook every intercepted operation goes through: an event of
+ * `type` (application send or receive) told to the core by ft_core_step.
+ * `peer` is an application rank (see ft_comm_app_rank). */
+static inline void ft_protocol_event(struct ft_runtime *rt,
+                                     enum ft_event_type type, int peer, int tag,
+                                     uint64_t bytes) {
+  struct ft_event event = {
+      .type = type, .peer = peer, .tag = tag, .bytes = bytes};
+  ft_core_step(rt, &event);
+}
 /* Feeds one event to the core and leaves its update in *u, not applied:
  * the caller does what only it can (RECORD), then ft_apply_update. */
 void ft_core_decide(struct ft_runtime *rt, struct ft_event *event,
@@ -634,15 +650,6 @@ int ft_server_of(const struct ft_runtime *rt, int rank);
 /* World rank of the dispatcher (the first service rank). */
 int ft_dispatcher(const struct ft_runtime *rt);
 
-/* Last step before MPI_Finalize on every rank (runtime.c): waits until every
- * rank is there, then withdraws the control receive. */
-void ft_settle_control(struct ft_runtime *rt);
-/* The very last step before PMPI_Finalize on every rank, services
- * included: a barrier on the control communicator, after which nothing is
- * in flight (a service finishes its image transfers after
- * ft_settle_control, and SimGrid fails a transfer whose peer has exited). */
-void ft_control_last_barrier(struct ft_runtime *rt);
-
 /* Gates (gate.c): a collective call passed to the MPI library cannot be
  * interrupted, so under a recovering protocol no member makes it before
  * every member has entered it, and a member that a rollback took away from
@@ -681,10 +688,10 @@ void ft_app_heap_end_life(struct ft_app_heap *heap);
  * writes into them any more (no receive of those lives still pending). */
 void ft_app_heap_release(struct ft_app_heap *heap, int64_t before_life);
 
-/* Settling what an abandoned run left pending (settle.c; pcl, vcl): the
- * requests the runtime started on application communicators, remembered
- * until they complete, so that a rollback can complete them all before it
- * frees the abandoned life's heap. */
+/* Settling what an abandoned run left pending (pcl, vcl): the requests the
+ * runtime started on application communicators, remembered until they
+ * complete (control.c, whose waits forget them), so that a rollback can
+ * complete them all before it frees the abandoned life's heap (settle.c). */
 /* Remembers `req` (a send to, or receive from, `peer` with `tag` on the
  * runtime's communicator `comm`; MPI_ANY_SOURCE, MPI_ANY_TAG allowed).
  * Does nothing under a protocol that does not roll every rank back, or for
@@ -722,14 +729,9 @@ int ft_fetch_image(struct ft_runtime *rt, int wave);
 _Noreturn void ft_rollback_now(struct ft_runtime *rt);
 /* The dispatcher stopped the run (it cannot progress: README, "Runs that
  * cannot progress"): settles any gate this rank stands in, then ends the
- * run with ft_finalize_stopped. Every application rank is told, so every
+ * run with rt->finish_stopped. Every application rank is told, so every
  * one comes here. */
 _Noreturn void ft_stop_now(struct ft_runtime *rt);
-/* The end of a stopped run, on every application rank (runtime.c): its
- * communicators abandoned, the figures reduced, the summary printed by
- * rank 0 with "outcome":"no_progress" and "verified":null, the control
- * channel settled, MPI finalized; the rank exits with status 0. */
-_Noreturn void ft_finalize_stopped(struct ft_runtime *rt);
 /* MPI_Finalize's first step under a recovering protocol: waits until every
  * rank finished (a rollback meanwhile does not return). */
 void ft_wait_all_finished(struct ft_runtime *rt);

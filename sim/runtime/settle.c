@@ -34,31 +34,6 @@
 #include "backend.h"
 #include "runtime.h"
 
-/* ---- Requests pending ---- */
-
-void ft_pending_add(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
-                    int send, int peer, int tag) {
-  if (req == MPI_REQUEST_NULL || !rt->recovering_protocol ||
-      ft_driver_restarts_alone(rt->driver))
-    return;
-  rt->pending = ft_reserve(rt->pending, rt->n_pending + 1, &rt->cap_pending,
-                           sizeof *rt->pending, "pending requests");
-  rt->pending[rt->n_pending++] = (struct ft_pending){
-      .req = req, .comm = comm, .send = send, .peer = peer, .tag = tag};
-}
-
-void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
-  if (req == MPI_REQUEST_NULL)
-    return;
-  for (size_t i = rt->n_pending; i-- > 0;)
-    if (rt->pending[i].req == req) {
-      memmove(&rt->pending[i], &rt->pending[i + 1],
-              (rt->n_pending - i - 1) * sizeof *rt->pending);
-      rt->n_pending--;
-      return;
-    }
-}
-
 void ft_feed_empty(MPI_Comm comm, int dest, int tag) {
   MPI_Request req;
   FT_PMPI(Isend, NULL, 0, MPI_BYTE, dest, tag, comm, &req);

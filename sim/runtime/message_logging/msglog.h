@@ -1,4 +1,4 @@
-/* Message logging in the runtime (protocols with restarts_alone: pessimist,
+/* Message logging in the runtime (the message-logging family: pessimist,
  * v2): channels, the sender-based log, the event logger's traffic, the
  * replay of logged outcomes, and the restart of one failed rank while the
  * others go on.
