@@ -159,8 +159,9 @@ static const char *const reg_names[R_NREG] = {
     "MPI_Send",      "MPI_Irecv",      "MPI_Isend", "MPI_Waitall", "MPI_Recv",
     "MPI_Allreduce", "MPI_Comm_split", "main",      "MPI_Put"};
 
-/* Rank r's events as Score-P writes them; `rma` adds an MPI_Put region on
- * rank 1. Times in microseconds (resolution 1e6). */
+/* Rank r's events as Score-P writes them; `rma` adds an MPI_Put region (1)
+ * or an RmaWinCreate record (2) on rank 1. Times in microseconds (resolution
+ * 1e6). */
 static void scorep_events(OTF2_EvtWriter *w, uint32_t r, int rma) {
   uint32_t o = 1 - r;
   OTF2_EvtWriter_Enter(w, NULL, 0, R_MAIN);
@@ -191,10 +192,12 @@ static void scorep_events(OTF2_EvtWriter *w, uint32_t r, int rma) {
   OTF2_EvtWriter_Enter(w, NULL, 1020, R_SPLIT);
   OTF2_EvtWriter_CommCreate(w, NULL, 1021, 2 + r);
   OTF2_EvtWriter_Leave(w, NULL, 1021, R_SPLIT);
-  if (rma && r == 1) {
+  if (rma == 1 && r == 1) {
     OTF2_EvtWriter_Enter(w, NULL, 1022, R_PUT);
     OTF2_EvtWriter_Leave(w, NULL, 1023, R_PUT);
   }
+  if (rma == 2 && r == 1)
+    OTF2_EvtWriter_RmaWinCreate(w, NULL, 1022, 0);
   OTF2_EvtWriter_Leave(w, NULL, 3000, R_MAIN);
 }
 
@@ -300,6 +303,16 @@ Test(rtrace, unsupported_mpi_region_is_refused_with_its_location) {
   cr_assert_null(t);
   cr_assert(strstr(err, "location 1 (rank 1), event 22: unsupported MPI "
                         "call MPI_Put") != NULL,
+            "%s", err);
+}
+
+Test(rtrace, rma_record_is_refused_with_its_location) {
+  char dir[128], err[512] = "";
+  snprintf(dir, sizeof dir, "%s/s", tmpdir());
+  write_scorep(dir, 2);
+  cr_assert_null(ft_rtrace_read(dir, 0, -1, err, sizeof err));
+  cr_assert(strstr(err, "location 1 (rank 1), event 22: unsupported record "
+                        "RmaWinCreate") != NULL,
             "%s", err);
 }
 
