@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "backend.h"
-#include "message_logging/msglog.h"
 #include "runtime.h"
 
 struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc) {
@@ -33,15 +32,62 @@ void ft_control_start(struct ft_runtime *rt) {
           MPI_ANY_SOURCE, FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
 }
 
-/* FTSIM_TRACE_CONTROL=1 prints every control message on stderr. */
+/* The generic kinds' names (enum ft_wire_kind, without FT_WIRE_). */
+static const char *const generic_names[FT_WIRE_GENERIC_END - FT_WIRE_STORE] = {
+    [FT_WIRE_STORE - FT_WIRE_STORE] = "STORE",
+    [FT_WIRE_STORED - FT_WIRE_STORE] = "STORED",
+    [FT_WIRE_COMMIT - FT_WIRE_STORE] = "COMMIT",
+    [FT_WIRE_FAIL - FT_WIRE_STORE] = "FAIL",
+    [FT_WIRE_ROLLBACK - FT_WIRE_STORE] = "ROLLBACK",
+    [FT_WIRE_READY - FT_WIRE_STORE] = "READY",
+    [FT_WIRE_GO - FT_WIRE_STORE] = "GO",
+    [FT_WIRE_DONE - FT_WIRE_STORE] = "DONE",
+    [FT_WIRE_FINISH - FT_WIRE_STORE] = "FINISH",
+    [FT_WIRE_IMAGE_REQUEST - FT_WIRE_STORE] = "IMAGE_REQUEST",
+    [FT_WIRE_IMAGE - FT_WIRE_STORE] = "IMAGE",
+    [FT_WIRE_SHUTDOWN - FT_WIRE_STORE] = "SHUTDOWN",
+    [FT_WIRE_COMMIT_RANK - FT_WIRE_STORE] = "COMMIT_RANK",
+    [FT_WIRE_GATE_ENTER - FT_WIRE_STORE] = "GATE_ENTER",
+    [FT_WIRE_GATE_DECISION - FT_WIRE_STORE] = "GATE_DECISION",
+    [FT_WIRE_FEED - FT_WIRE_STORE] = "FEED",
+    [FT_WIRE_FED - FT_WIRE_STORE] = "FED",
+    [FT_WIRE_SETTLED - FT_WIRE_STORE] = "SETTLED",
+    [FT_WIRE_STOPPED - FT_WIRE_STORE] = "STOPPED",
+};
+
+const char *ft_wire_name(const struct ft_runtime *rt, int kind) {
+  if (kind < FT_WIRE_STORE)
+    return rt->protocol ? ft_control_name(rt->protocol->family, kind) : NULL;
+  if (kind < FT_WIRE_GENERIC_END)
+    return generic_names[kind - FT_WIRE_STORE];
+  if (kind >= FT_WIRE_FAMILY_BASE && rt->driver && rt->driver->wire_name)
+    return rt->driver->wire_name(kind);
+  return NULL;
+}
+
+const char *ft_wire_label(const struct ft_runtime *rt, int kind, char *buf,
+                          size_t size) {
+  const char *name = ft_wire_name(rt, kind);
+  if (name)
+    snprintf(buf, size, "%s", name);
+  else
+    snprintf(buf, size, "unknown kind %d", kind);
+  return buf;
+}
+
+/* FTSIM_TRACE_CONTROL=1 prints every control message on stderr, its kind
+ * by name (ft_wire_name). */
 static void trace_control(struct ft_runtime *rt, const char *dir, int peer,
                           const struct ft_wire *m) {
   if (rt->ctl.trace == 0)
     rt->ctl.trace = getenv("FTSIM_TRACE_CONTROL") != NULL ? 2 : 1;
-  if (rt->ctl.trace == 2)
-    fprintf(stderr, "[%.6f] %d %s %d: kind %d wave %d inc %d value %lld\n",
-            ft_backend_now(), rt->world_rank, dir, peer, m->kind, m->wave,
-            m->inc, (long long)m->value);
+  if (rt->ctl.trace != 2)
+    return;
+  char kind[64];
+  fprintf(stderr, "[%.6f] %d %s %d: kind %s wave %d inc %d value %lld\n",
+          ft_backend_now(), rt->world_rank, dir, peer,
+          ft_wire_label(rt, m->kind, kind, sizeof kind), m->wave, m->inc,
+          (long long)m->value);
 }
 
 void ft_control_trace(struct ft_runtime *rt, const char *dir, int peer,
@@ -105,7 +151,7 @@ void ft_control_send_payload(struct ft_runtime *rt, int dest,
   ft_control_send(rt, dest, m);
   struct ft_payload *p = &cs->payloads[cs->n_payloads++];
   p->data = data;
-  FT_PMPI(Isend, data, (int)bytes, MPI_BYTE, dest, FT_TAG_ML, rt->control,
+  FT_PMPI(Isend, data, (int)bytes, MPI_BYTE, dest, FT_TAG_PAYLOAD, rt->control,
           &p->req);
 }
 
@@ -141,8 +187,8 @@ void *ft_control_payload(struct ft_runtime *rt, const struct ft_wire *m,
   void *data = malloc(bytes ? bytes : 1);
   if (!data)
     ft_fatal("out of memory for a control payload of %zu bytes", bytes);
-  FT_PMPI(Recv, data, (int)bytes, MPI_BYTE, m->from, FT_TAG_ML, rt->control,
-          MPI_STATUS_IGNORE);
+  FT_PMPI(Recv, data, (int)bytes, MPI_BYTE, m->from, FT_TAG_PAYLOAD,
+          rt->control, MPI_STATUS_IGNORE);
   return data;
 }
 
@@ -198,10 +244,11 @@ void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
 /* The control receive completed: take the message and handle it. */
 static void control_arrived(struct ft_runtime *rt) {
   struct ft_wire m = ft_control_take(rt);
+  char kind[64];
   if (!rt->ctl.handle)
-    ft_fatal("rank %d: a control message (kind %d) before its handler was "
+    ft_fatal("rank %d: a control message (%s) before its handler was "
              "installed",
-             rt->world_rank, m.kind);
+             rt->world_rank, ft_wire_label(rt, m.kind, kind, sizeof kind));
   rt->ctl.handle(rt, &m);
 }
 
@@ -307,28 +354,23 @@ int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
   return MPI_SUCCESS;
 }
 
-/* The tag of the bytes that follow a message of `m`'s kind, or 0. */
-static int payload_tag(const struct ft_wire *m) {
+/* The tag of the bytes that follow a message of `m`'s kind, or 0: a
+ * family's kind's by its driver. */
+static int payload_tag(const struct ft_runtime *rt, const struct ft_wire *m) {
   switch (m->kind) {
   case FT_WIRE_STORE:
     return FT_TAG_IMAGE;
   case FT_WIRE_IMAGE:
     return m->value >= 0 ? FT_TAG_IMAGE : 0;
-  case FT_WIRE_REPLAY:
-    return FT_TAG_REPLAY;
-  case FT_WIRE_ML_LOG:
-  case FT_WIRE_ML_EVENTS:
-  case FT_WIRE_ML_GC:
-  case FT_WIRE_ML_RESEND_REQUEST:
-  case FT_WIRE_ML_RESEND_ANSWER:
-    return FT_TAG_ML;
   default:
+    if (m->kind >= FT_WIRE_FAMILY_BASE && rt->driver->wire_payload)
+      return rt->driver->wire_payload(m);
     return 0;
   }
 }
 
 void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m) {
-  int tag = payload_tag(m), bytes = 0;
+  int tag = payload_tag(rt, m), bytes = 0;
   if (!tag || m->from < 0 || m->from >= rt->world_size)
     return;
   int images = m->kind == FT_WIRE_STORE || m->kind == FT_WIRE_IMAGE;

@@ -40,8 +40,13 @@ struct ft_control_state {
   void (*deadline)(struct ft_runtime *rt);
 };
 
-/* Message kinds beyond the cores' (each family's own, below
- * FT_CONTROL_KIND_LIMIT: see struct ft_control). */
+/* The runtime's own message kinds, beyond the cores' (below
+ * FT_CONTROL_KIND_LIMIT: see struct ft_control): the generic ones here,
+ * from FT_WIRE_STORE; a protocol family's own from FT_WIRE_FAMILY_BASE, in
+ * its directory's header (channel_state/channel_state.h,
+ * message_logging/msglog.h), named by its driver (driver.h, wire_name).
+ * Families never run together, so their numbers overlap; the generic
+ * runtime never names one. */
 enum ft_wire_kind {
   FT_WIRE_STORE = 100, /* rank -> server: image of `wave` follows, value =
                           bytes, x[0] = modelled padding bytes, x[1] = their
@@ -66,45 +71,37 @@ enum ft_wire_kind {
                             x[0] = padding bytes, x[1] = their transfer
                             number; value < 0: none */
   FT_WIRE_SHUTDOWN,      /* rank 0 -> services: the run is over */
-  FT_WIRE_REPLAY_COUNT,  /* vcl restore, receiver -> sender: value = messages
-                            of yours in my channel state */
-  FT_WIRE_REPLAY,        /* ... one of them: value = packed bytes (they
-                            follow on FT_TAG_REPLAY), x = communicator
-                            index, my rank in it, tag */
-  /* Message logging (msglog.h); `value` records follow on FT_TAG_ML. */
-  FT_WIRE_ML_LOG,            /* rank -> event logger: value events */
-  FT_WIRE_ML_EVENTS_REQUEST, /* restarting rank -> logger: all of mine */
-  FT_WIRE_ML_EVENTS,         /* logger -> rank: value events (wave = the
-                                request's life) */
-  FT_WIRE_ML_RESEND_REQUEST, /* restarting rank -> every rank: what my
-                                checkpoint delivered (wave = my life) */
-  FT_WIRE_ML_RESEND_ANSWER,  /* rank -> restarting rank: my wire counts */
-  FT_WIRE_ML_GC,             /* rank -> sender: my committed checkpoint
-                                holds these messages of yours */
-  FT_WIRE_COMMIT_RANK,       /* rank -> its server: commit my checkpoint
-                                `wave` (x[0] = when it was taken) */
-  FT_WIRE_ML_RESTARTED,      /* restarted rank -> dispatcher: running again
-                                (wave = life, x[0] = lost work, s) */
-  FT_WIRE_GATE_ENTER,        /* member -> leader: I entered creation call
-                                `wave` on communicator `value` (gate.c) */
-  FT_WIRE_GATE_DECISION,     /* leader -> member: for that call, x[0] = 1
-                                make it, -1 do not */
-  /* Settling an abandoned run (settle.c; pcl, vcl), incarnation `inc`: */
-  FT_WIRE_FEED,    /* rank -> peer: send me an empty message on the
-                      abandoned communicator value (its id), x[0] = coll,
-                      x[1] = my rank in it, x[2] = tag */
-  FT_WIRE_FED,     /* peer -> rank: it is sent */
-  FT_WIRE_SETTLED, /* rank -> every other: what the abandoned runs left on
-                      this rank is complete */
-  FT_WIRE_STOPPED, /* rank -> every other application rank: the run is
-                      stopped and my gate is settled (recovery.c) */
+  FT_WIRE_COMMIT_RANK,   /* rank -> its server: commit my checkpoint `wave`
+                            alone (x[0] = when it was taken): the server's
+                            side of a driver's `commit` (driver.h), for a
+                            family whose ranks commit alone */
+  FT_WIRE_GATE_ENTER,    /* member -> leader: I entered creation call
+                            `wave` on communicator `value` (gate.c) */
+  FT_WIRE_GATE_DECISION, /* leader -> member: for that call, x[0] = 1
+                            make it, -1 do not */
+  /* Settling an abandoned run (settle.c; a family that rolls every rank
+   * back), incarnation `inc`: */
+  FT_WIRE_FEED,        /* rank -> peer: send me an empty message on the
+                          abandoned communicator value (its id), x[0] = coll,
+                          x[1] = my rank in it, x[2] = tag */
+  FT_WIRE_FED,         /* peer -> rank: it is sent */
+  FT_WIRE_SETTLED,     /* rank -> every other: what the abandoned runs left on
+                          this rank is complete */
+  FT_WIRE_STOPPED,     /* rank -> every other application rank: the run is
+                          stopped and my gate is settled (recovery.c) */
+  FT_WIRE_GENERIC_END, /* one past the generic kinds */
+  /* A family's first kind (its header's enum starts here). */
+  FT_WIRE_FAMILY_BASE = 200
 };
 _Static_assert((int)FT_WIRE_STORE == (int)FT_CONTROL_KIND_LIMIT,
-               "the runtime's kinds start where the families' end");
+               "the runtime's kinds start where the cores' end");
+_Static_assert((int)FT_WIRE_GENERIC_END <= (int)FT_WIRE_FAMILY_BASE,
+               "the generic kinds end before the families' begin");
 
 /* One control message, sent as bytes. */
 struct ft_wire {
-  int32_t kind; /* the family's control kind, or enum ft_wire_kind */
+  int32_t kind; /* a core's control kind, enum ft_wire_kind or a family's
+                   wire kind (from FT_WIRE_FAMILY_BASE) */
   int32_t from; /* world rank of the sender */
   int32_t to;   /* application rank for core messages */
   int32_t wave;
@@ -114,14 +111,29 @@ struct ft_wire {
   double x[4];
 };
 
-/* Tags on the control communicator. */
+/* Tags on the control communicator: the generic ones, then a family's
+ * own from FT_TAG_FAMILY_BASE, in its directory's header (their numbers
+ * overlap, as the families' kinds do). */
 enum {
   FT_TAG_CONTROL = 1, /* struct ft_wire */
   FT_TAG_IMAGE,       /* image bytes (rank <-> server) */
   FT_TAG_PADDING,     /* modelled image bytes (simulation only) */
-  FT_TAG_REPLAY,      /* channel-state payloads (vcl restore) */
-  FT_TAG_ML,          /* message logging's records */
+  FT_TAG_PAYLOAD,     /* the bytes of ft_control_send_payload */
+  FT_TAG_FAMILY_BASE  /* a family's first tag */
 };
+
+/* The name of message kind `kind` for FTSIM_TRACE_CONTROL's lines and
+ * error messages: a core's control kind by its family's name for it
+ * (ft_control_name, lower case), a generic kind by control.c's (upper
+ * case, its enum name without FT_WIRE_), a family's wire kind by its
+ * driver's wire_name (upper case too). A static string, or NULL when no
+ * one names `kind` (not a kind of this run's family). */
+const char *ft_wire_name(const struct ft_runtime *rt, int kind);
+
+/* Writes `kind`'s name (ft_wire_name), or "unknown kind N", into buf (of
+ * `size` bytes, at least 32) and returns buf: for error messages. */
+const char *ft_wire_label(const struct ft_runtime *rt, int kind, char *buf,
+                          size_t size);
 
 /* A core's control message as a wire message of incarnation `inc`. */
 struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc);
@@ -155,16 +167,17 @@ void ft_settle_control(struct ft_runtime *rt);
 void ft_control_last_barrier(struct ft_runtime *rt);
 
 /* Receives and drops the bytes that follow a dropped message `m` on the
- * control communicator (an image, channel state, message-logging records,
- * modelled image bytes), so that their sender's send completes: for the
- * end of a run, where messages are dropped unhandled. */
+ * control communicator (an image and its modelled bytes, or what a
+ * family's kind carries: its driver's wire_payload tells the tag), so that
+ * their sender's send completes: for the end of a run, where messages are
+ * dropped unhandled. */
 void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m);
 
 /* Sends `m` to world rank `dest` (small: never blocks for long). */
 void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m);
 
 /* Sends `m` then `bytes` of `data` (malloc'ed; the call takes it) on
- * FT_TAG_ML, without blocking: the receiver takes the bytes when it
+ * FT_TAG_PAYLOAD, without blocking: the receiver takes the bytes when it
  * handles `m` (ft_control_payload). */
 void ft_control_send_payload(struct ft_runtime *rt, int dest,
                              const struct ft_wire *m, void *data, size_t bytes);
@@ -187,7 +200,8 @@ int ft_control_release_adopted(struct ft_control_state *cs, uint64_t key);
 void ft_control_finish_payloads(struct ft_control_state *cs);
 
 /* With FTSIM_TRACE_CONTROL set, prints a message sent (dir ">") or
- * received ("<") on stderr, with the time. */
+ * received ("<") on stderr, with the time and its kind by name
+ * (ft_wire_name): "[time] rank dir peer: kind NAME wave W inc I value V". */
 void ft_control_trace(struct ft_runtime *rt, const char *dir, int peer,
                       const struct ft_wire *m);
 

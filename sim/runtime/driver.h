@@ -125,8 +125,10 @@ struct ft_driver {
                  const struct ft_comm *c, const void *buf, int count,
                  MPI_Datatype type, const MPI_Status *status);
   /* The control loop (recovery.c): a control message of a kind the
-   * generic runtime does not know (kinds >= FT_WIRE_STORE). Returns 1 if
-   * the family took it, 0 if it is not one of its kinds (a fatal error). */
+   * generic runtime does not know (kinds >= FT_WIRE_STORE: the family's
+   * own, numbered from FT_WIRE_FAMILY_BASE in its header, control.h).
+   * Returns 1 if the family took it, 0 if it is not one of its kinds (a
+   * fatal error). */
   int (*on_control)(struct ft_runtime *rt, const struct ft_wire *m);
   /* The control loop, for a core message of the current incarnation,
    * right before the core steps on it: the family reads what it needs
@@ -159,6 +161,19 @@ struct ft_driver {
   void (*finish)(struct ft_runtime *rt);
   /* The summary: adds this rank's figures to *f. */
   void (*figures)(const struct ft_runtime *rt, struct ft_family_figures *f);
+  /* The name of the family's wire kind `kind` (>= FT_WIRE_FAMILY_BASE;
+   * its header's enum, control.h) in FTSIM_TRACE_CONTROL's lines and error
+   * messages (ft_wire_name): a static string, upper case, or NULL when
+   * `kind` is not one of the family's. Called on every rank, services
+   * included. NULL: the family has no wire kinds of its own. */
+  const char *(*wire_name)(int kind);
+  /* The tag of the bytes that follow `m`, a message of one of the
+   * family's wire kinds, on the control communicator (one of its own tags,
+   * from FT_TAG_FAMILY_BASE, or FT_TAG_PAYLOAD for ft_control_send_payload's
+   * bytes), or 0 when none follow: how ft_control_discard drops them at
+   * the end of a run, on every rank, services included. NULL: no kind of
+   * the family's carries bytes. */
+  int (*wire_payload)(const struct ft_wire *m);
   /* The part the family's service ranks play besides the generic
    * dispatcher and checkpoint servers (service_role.h), or NULL: none. */
   const struct ft_service_role *service;

@@ -118,6 +118,19 @@ static void on_finish(struct ft_runtime *rt, const struct ft_wire *m) {
     ft_stop_now(rt);
 }
 
+/* A kind the generic runtime does not know: a core's message, or one of
+ * the family's wire kinds (its driver's on_control), else an error naming
+ * it. */
+static void family_or_core(struct ft_runtime *rt, const struct ft_wire *m) {
+  char kind[64];
+  if (m->kind < FT_WIRE_STORE)
+    on_core_message(rt, m);
+  else if (!rt->driver->on_control || !rt->driver->on_control(rt, m))
+    ft_fatal("rank %d: unexpected control message %s from rank %d",
+             rt->world_rank, ft_wire_label(rt, m->kind, kind, sizeof kind),
+             m->from);
+}
+
 void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m) {
   switch (m->kind) {
   case FT_WIRE_FAIL:
@@ -151,13 +164,7 @@ void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m) {
     ft_settle_on_control(rt, m);
     break;
   default:
-    if (m->kind >= FT_WIRE_STORE && rt->driver->on_control &&
-        rt->driver->on_control(rt, m))
-      break; /* one of the family's kinds */
-    if (m->kind >= FT_WIRE_STORE)
-      ft_fatal("rank %d: unexpected control message %d from rank %d",
-               rt->world_rank, m->kind, m->from);
-    on_core_message(rt, m);
+    family_or_core(rt, m);
   }
 }
 

@@ -490,10 +490,11 @@ static void on_commit_rank(struct service *s, const struct ft_wire *m) {
 static void role_control(struct service *s, const struct ft_wire *m) {
   struct ft_service_update u = {0};
   struct ft_service_run *run = s->d ? &s->d->run : NULL;
+  char kind[64];
   if (!s->role_state || !s->role->control ||
       !s->role->control(s->role_state, &s->env, run, m, &u))
-    ft_fatal("service %d: unexpected control message %d from rank %d", s->index,
-             m->kind, m->from);
+    ft_fatal("service %d: unexpected control message %s from rank %d", s->index,
+             ft_wire_label(s->rt, m->kind, kind, sizeof kind), m->from);
   apply_update(s, s->d, &u);
 }
 

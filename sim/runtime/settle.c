@@ -183,9 +183,12 @@ void ft_settle_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
       free_settled(rt);
     }
     break;
-  default:
-    ft_fatal("rank %d: unexpected settle message %d from rank %d",
-             rt->world_rank, m->kind, m->from);
+  default: {
+    char kind[64];
+    ft_fatal("rank %d: unexpected settle message %s from rank %d",
+             rt->world_rank, ft_wire_label(rt, m->kind, kind, sizeof kind),
+             m->from);
+  }
   }
 }
 

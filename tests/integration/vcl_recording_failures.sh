@@ -32,15 +32,16 @@ for seed in $(seq 1 "$count"); do
     failed=$((failed + 1))
     continue
   fi
-  # kind 2: vcl's CUT (a rank took its checkpoint; enum ft_vcl_control in
-  # protocols/vcl/vcl.h), 102: COMMIT, 103: FAIL (enum ft_wire_kind).
+  # Kinds by name: cut, vcl's CUT (a rank took its checkpoint; enum
+  # ft_vcl_control in protocols/vcl/vcl.h), COMMIT and FAIL (enum
+  # ft_wire_kind in sim/runtime/control.h).
   verdict=$(awk '
-    / > / && $0 ~ /kind (2|102|103) / {
+    / > / && $0 ~ /kind (cut|COMMIT|FAIL) / {
       tm = substr($1, 2, length($1) - 2) + 0
       for (i = 1; i <= NF; i++) { if ($i == "kind") k = $(i + 1); if ($i == "wave") w = $(i + 1) }
-      if (k == 103 && fail == "") fail = tm
-      if (k == 2 && !(w in cut)) cut[w] = tm
-      if (k == 102 && !(w in commit)) commit[w] = tm
+      if (k == "FAIL" && fail == "") fail = tm
+      if (k == "cut" && !(w in cut)) cut[w] = tm
+      if (k == "COMMIT" && !(w in commit)) commit[w] = tm
     }
     END {
       hit = 0

@@ -2,8 +2,11 @@
 # The generic runtime names no protocol family (issue 15, item 1): outside
 # the families' directories (sim/runtime/coordinated/, channel_state/,
 # message_logging/), no .c file of sim/runtime/ names a family's state,
-# functions, enum constants or protocols, except drivers.c, the one file
-# that maps a family to its driver table (driver.h). Paper citations
+# functions, enum constants (its wire kinds and tags too) or protocols,
+# except drivers.c, the one file that maps a family to its driver table
+# (driver.h); nor do the generic headers of the control plane and the
+# drivers (control.h, driver.h), where a new family must not need to add
+# its kinds. Paper citations
 # (pcl-vs-vcl-sc06, pessimist-openmpi-v) and test names (user/c_pcl_mtbf,
 # e2e/vcl_...) in comments are allowed: they are stripped before the grep.
 #
@@ -16,8 +19,9 @@ set -u
 dir=$1
 shift
 pattern='rt->ml\b\|ml_state\|FT_FAMILY_\|ft_ml_\|ft_channel_\|ft_cs_\|rt->cs\b\|vcl\|pcl\|pessimist'
+pattern="$pattern"'\|FT_WIRE_ML\|FT_WIRE_REPLAY\|FT_TAG_REPLAY\|FT_TAG_ML'
 found=0
-for f in "$dir"/*.c; do
+for f in "$dir"/*.c "$dir"/control.h "$dir"/driver.h; do
   name=$(basename "$f")
   skip=0
   for allowed in drivers.c "$@"; do

@@ -11,6 +11,7 @@ set -u
 words='has_scheduler|restarts_alone|recovers|pcl|vcl|pessimist|v2|logger'
 words="$words|scheduler|message.logging|channel.state|coordinated"
 words="$words|FT_FAMILY|FT_WIRE_ML|FT_ML_|ft_ml_|ft_cs_"
+words="$words|FT_WIRE_REPLAY|FT_TAG_REPLAY|FT_TAG_ML"
 papers='pcl-vs-vcl-(sc06|fgcs08)|pessimist-openmpi-v'
 status=0
 for f in "$@"; do

@@ -12,6 +12,20 @@
 #include "runtime/runtime.h"
 #include "runtime/service_role.h"
 
+/* The family's own wire kinds (control.h: numbered from
+ * FT_WIRE_FAMILY_BASE), those of the replay after a rollback. */
+enum ft_cs_wire {
+  FT_WIRE_REPLAY_COUNT = FT_WIRE_FAMILY_BASE, /* receiver -> sender: value =
+                                                 messages of yours in my
+                                                 channel state */
+  FT_WIRE_REPLAY /* ... one of them: value = packed bytes (they follow on
+                    FT_TAG_REPLAY), x = communicator index, my rank in it,
+                    tag */
+};
+
+/* The family's own tag on the control communicator (control.h). */
+enum { FT_TAG_REPLAY = FT_TAG_FAMILY_BASE /* channel-state payloads */ };
+
 /* The image region of the channel state (serialised records). */
 enum { FT_CHANNEL_REGION = FT_MAX_REGIONS };
 

@@ -123,6 +123,23 @@ static int cs_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   return 1;
 }
 
+/* The family's wire kinds by name (driver.h, wire_name). */
+static const char *cs_wire_name(int kind) {
+  switch (kind) {
+  case FT_WIRE_REPLAY_COUNT:
+    return "REPLAY_COUNT";
+  case FT_WIRE_REPLAY:
+    return "REPLAY";
+  default:
+    return NULL;
+  }
+}
+
+/* A replayed message's bytes follow its REPLAY (driver.h, wire_payload). */
+static int cs_wire_payload(const struct ft_wire *m) {
+  return m->kind == FT_WIRE_REPLAY ? FT_TAG_REPLAY : 0;
+}
+
 /* Before READY: no rank replays this incarnation's channel state before
  * GO, which waits for every READY. */
 static void cs_rollback(struct ft_runtime *rt) {
@@ -147,4 +164,6 @@ const struct ft_driver ft_cs_driver = {.name = "channel state",
                                        .settle = ft_channel_settle,
                                        .finish = ft_channel_finish,
                                        .figures = cs_figures,
+                                       .wire_name = cs_wire_name,
+                                       .wire_payload = cs_wire_payload,
                                        .service = &ft_cs_scheduler};

@@ -258,9 +258,12 @@ void ft_ml_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   case FT_WIRE_ML_EVENTS:
     ft_ml_on_events(rt, m);
     break;
-  default:
-    ft_fatal("rank %d: unexpected message-logging message %d from rank %d",
-             rt->world_rank, m->kind, m->from);
+  default: {
+    char kind[64];
+    ft_fatal("rank %d: unexpected message-logging message %s from rank %d",
+             rt->world_rank, ft_wire_label(rt, m->kind, kind, sizeof kind),
+             m->from);
+  }
   }
 }
 

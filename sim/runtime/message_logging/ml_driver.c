@@ -87,6 +87,43 @@ static int ml_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
   }
 }
 
+/* The family's wire kinds by name (driver.h, wire_name). */
+static const char *ml_wire_name(int kind) {
+  switch (kind) {
+  case FT_WIRE_ML_LOG:
+    return "ML_LOG";
+  case FT_WIRE_ML_EVENTS_REQUEST:
+    return "ML_EVENTS_REQUEST";
+  case FT_WIRE_ML_EVENTS:
+    return "ML_EVENTS";
+  case FT_WIRE_ML_RESEND_REQUEST:
+    return "ML_RESEND_REQUEST";
+  case FT_WIRE_ML_RESEND_ANSWER:
+    return "ML_RESEND_ANSWER";
+  case FT_WIRE_ML_GC:
+    return "ML_GC";
+  case FT_WIRE_ML_RESTARTED:
+    return "ML_RESTARTED";
+  default:
+    return NULL;
+  }
+}
+
+/* The kinds whose records follow on FT_TAG_PAYLOAD (msglog.h; driver.h,
+ * wire_payload). */
+static int ml_wire_payload(const struct ft_wire *m) {
+  switch (m->kind) {
+  case FT_WIRE_ML_LOG:
+  case FT_WIRE_ML_EVENTS:
+  case FT_WIRE_ML_GC:
+  case FT_WIRE_ML_RESEND_REQUEST:
+  case FT_WIRE_ML_RESEND_ANSWER:
+    return FT_TAG_PAYLOAD;
+  default:
+    return 0;
+  }
+}
+
 /* From the FAIL: the life this rank restarts into. */
 static void ml_on_fail(struct ft_runtime *rt, int life) {
   rt->ml_state.life = life;
@@ -138,5 +175,7 @@ const struct ft_driver ft_ml_driver = {
     .life = ml_life,
     .finish = ml_finish,
     .figures = ml_figures,
+    .wire_name = ml_wire_name,
+    .wire_payload = ml_wire_payload,
     .service = &ft_ml_service,
 };

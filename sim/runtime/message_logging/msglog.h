@@ -46,6 +46,26 @@
 #include "runtime/runtime.h"
 #include "runtime/service_role.h"
 
+/* The family's own wire kinds (control.h: numbered from
+ * FT_WIRE_FAMILY_BASE). Those marked "records" carry `value` records on
+ * FT_TAG_PAYLOAD (ft_control_send_payload). */
+enum ft_ml_wire {
+  FT_WIRE_ML_LOG = FT_WIRE_FAMILY_BASE, /* rank -> event logger: value
+                                           events (records) */
+  FT_WIRE_ML_EVENTS_REQUEST, /* restarting rank -> logger: all of mine */
+  FT_WIRE_ML_EVENTS,         /* logger -> rank: value events (records;
+                                wave = the request's life) */
+  FT_WIRE_ML_RESEND_REQUEST, /* restarting rank -> every rank: what my
+                                checkpoint delivered (records; wave = my
+                                life) */
+  FT_WIRE_ML_RESEND_ANSWER,  /* rank -> restarting rank: my wire counts
+                                (records) */
+  FT_WIRE_ML_GC,             /* rank -> sender: my committed checkpoint
+                                holds these messages of yours (records) */
+  FT_WIRE_ML_RESTARTED       /* restarted rank -> dispatcher: running again
+                                (wave = life, x[0] = lost work, s) */
+};
+
 /* The image regions of message logging: its state (clock, counts, log),
  * and how many communicators main() had created at the checkpoint (int64,
  * see ft_comm_resume_creations). */
