@@ -301,6 +301,7 @@ struct stats {
   long verdicts[FT_SOAK_VERDICTS];
   long kinds[FT_SOAK_KINDS];
   long failures, saw, max_failures, max_failures_rss, peak_rss;
+  uint64_t max_failures_seed, peak_rss_seed; /* the runs they came from */
 };
 
 struct soak {
@@ -383,9 +384,12 @@ static void count(struct soak *s, uint64_t seed,
   if (r->failures > st->max_failures) {
     st->max_failures = r->failures;
     st->max_failures_rss = r->rss_kb;
+    st->max_failures_seed = seed;
   }
-  if (r->rss_kb > st->peak_rss)
+  if (r->rss_kb > st->peak_rss) {
     st->peak_rss = r->rss_kb;
+    st->peak_rss_seed = seed;
+  }
 }
 
 /* Reads a finished worker's report, prints its defect lines, counts it. */
@@ -506,9 +510,11 @@ static void summary(const struct soak *s) {
     printf(" %s %ld", ft_soak_verdict_name((enum ft_soak_verdict)v),
            st->verdicts[v]);
   printf("\nsoak: failures injected %ld in %ld runs, at most %ld in one run "
-         "(peak memory %ld MB); peak memory of a run %ld MB\n",
-         st->failures, st->saw, st->max_failures, st->max_failures_rss / 1024,
-         st->peak_rss / 1024);
+         "(seed %llu, peak memory %ld MB); peak memory of a run %ld MB "
+         "(seed %llu)\n",
+         st->failures, st->saw, st->max_failures,
+         (unsigned long long)st->max_failures_seed, st->max_failures_rss / 1024,
+         st->peak_rss / 1024, (unsigned long long)st->peak_rss_seed);
   if (st->runs > st->accepted || s->o->keep)
     printf("soak: files kept in %s\n", s->work);
   printf("%ld passed, %ld failed\n", st->accepted, st->runs - st->accepted);
