@@ -77,8 +77,9 @@ static void clear_wave(struct vcl_state *s) {
 
 static int vcl_init(void *state, const struct ft_core_config *config) {
   struct vcl_state *s = state;
-  if (config->ranks <= 0 || config->rank < 0 || config->rank > config->ranks)
-    return -1;
+  if (config->ranks <= 0 || config->rank < 0 || config->rank > config->ranks ||
+      config->any_call)
+    return -1; /* safe-point mode only */
   s->rank = config->rank;
   s->ranks = config->ranks;
   s->period = config->period > 0 ? config->period : 0.0;
@@ -473,6 +474,9 @@ static int rank_dispatch(struct vcl_state *s, const struct ft_event *e,
   case FT_EVENT_RESTART:
   case FT_EVENT_APP_PROBE:
   case FT_EVENT_APP_COMPLETION:
+  case FT_EVENT_CALL: /* any-call mode's */
+  case FT_EVENT_CALL_END:
+  case FT_EVENT_ARRIVED:
     return -1;
   }
   return -1;
