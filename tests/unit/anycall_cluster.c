@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "pcl/pcl.h"
+#include "vcl/vcl.h"
 
 #define AC_MAX_RANKS 8
+#define AC_SLOTS (AC_MAX_RANKS + 1) /* the ranks, then the scheduler */
 #define AC_ITERATIONS 40
 #define AC_MAX_CALLS (AC_ITERATIONS * 2 * 2 * AC_MAX_RANKS)
 #define AC_CHANNEL_SIZE 512 /* entries per channel and incarnation */
@@ -43,9 +45,12 @@ struct app_state {
   int64_t buf[AC_MAX_RANKS]; /* arrived, receivable, not received */
 };
 
+/* A checkpoint: the state captured, and the channel state kept (per peer,
+ * that many messages after the arrived ones: vcl's STORE). */
 struct image {
   int wave;
   struct app_state s;
+  int64_t kept[AC_MAX_RANKS];
 };
 
 struct rank {
@@ -59,6 +64,11 @@ struct rank {
   double stored_at;             /* IMAGE_STORED due; < 0: none */
   int storing_wave;
   struct image img, com; /* in progress (wave 0: none), committed */
+  /* Channel state (RECORD): per peer, arrival numbers since the rollback
+   * first_rec .. last_rec recorded (0: none), and the app-level number of
+   * the message before arrival 1. */
+  int64_t first_rec[AC_MAX_RANKS], last_rec[AC_MAX_RANKS];
+  int64_t arrivals[AC_MAX_RANKS], base[AC_MAX_RANKS];
   struct call prog[AC_MAX_CALLS];
   int n_prog;
 };
@@ -74,7 +84,9 @@ struct ac {
   int ranks, trace;
   uint64_t x;
   double time, period, lat_max;
-  struct rank rank[AC_MAX_RANKS];
+  int scheduler; /* the channel-state family: slot `ranks` */
+  struct rank rank[AC_SLOTS];
+  double last_control[AC_SLOTS][AC_SLOTS]; /* FIFO of control apart */
   struct channel ch[AC_MAX_RANKS][AC_MAX_RANKS];
   double last_arrival[AC_MAX_RANKS][AC_MAX_RANKS];
   struct done_msg done[AC_MAX_DONE];
@@ -184,13 +196,23 @@ static int send_app(struct ac *c, int from, int to) {
   return 0;
 }
 
+/* Whether control message m travels in the application's channel, in
+ * order with its messages: the markers between two ranks. */
+static int in_band(const struct ac *c, const struct ft_control *m) {
+  if (m->from >= c->ranks || m->to >= c->ranks)
+    return 0; /* the scheduler's */
+  return c->scheduler ? m->kind == FT_VCL_CONTROL_MARKER
+                      : m->kind == FT_PCL_CONTROL_MARKER;
+}
+
 static int send_control(struct ac *c, const struct ft_control *m) {
-  if (m->from < 0 || m->from >= c->ranks || m->to < 0 || m->to >= c->ranks ||
+  int slots = c->ranks + c->scheduler;
+  if (m->from < 0 || m->from >= slots || m->to < 0 || m->to >= slots ||
       m->from == m->to)
     return violated(c, "rank %d sends control kind %d to %d", m->from, m->kind,
                     m->to);
   double t = c->time + uniform(c, 0.0, c->lat_max);
-  if (m->kind == FT_PCL_CONTROL_MARKER) { /* in the channel, in order */
+  if (in_band(c, m)) {
     struct channel *ch = &c->ch[m->from][m->to];
     if (ch->tail >= AC_CHANNEL_SIZE)
       return violated(c, "channel %d -> %d overflows", m->from, m->to);
@@ -203,6 +225,9 @@ static int send_control(struct ac *c, const struct ft_control *m) {
   }
   if (c->n_done >= AC_MAX_DONE)
     return violated(c, "too many control messages in flight");
+  if (t < c->last_control[m->from][m->to])
+    t = c->last_control[m->from][m->to]; /* FIFO per pair */
+  c->last_control[m->from][m->to] = t;
   c->done[c->n_done++] = (struct done_msg){.control = *m, .time = t};
   return 0;
 }
@@ -247,14 +272,16 @@ static int try_receive(struct ac *c, int r) {
   return end_call(c, r);
 }
 
-static int checkpoint(struct ac *c, int r, int wave) {
+static int checkpoint(struct ac *c, int r, int wave, int store) {
   struct rank *k = &c->rank[r];
   if (!k->s.in_call)
     return violated(c, "rank %d checkpoints wave %d outside an MPI call", r,
                     wave);
   k->img = (struct image){.wave = wave, .s = k->s};
-  k->stored_at = c->time + uniform(c, 0.001, 0.05);
-  k->storing_wave = wave;
+  if (store) {
+    k->stored_at = c->time + uniform(c, 0.001, 0.05);
+    k->storing_wave = wave;
+  }
   c->r->retained++;
   note(c, "rank %d checkpoints wave %d in call %d (%s)", r, wave, k->s.pc + 1,
        k->prog[k->s.pc].send ? "send" : "receive");
@@ -278,6 +305,38 @@ static int flush(struct ac *c, int r) {
   return try_receive(c, r);
 }
 
+/* STORE: every kept message was RECORDed, and the channel state follows
+ * the image's arrived messages. */
+static int store(struct ac *c, int r, const struct ft_update *u) {
+  struct rank *k = &c->rank[r];
+  if (k->img.wave != u->wave)
+    return violated(c, "rank %d stores wave %d it never captured", r, u->wave);
+  for (size_t i = 0; i < u->n_keep; i++) {
+    struct ft_record_range g = u->keep[i];
+    if (g.peer < 0 || g.peer >= c->ranks || g.first > g.last ||
+        k->first_rec[g.peer] == 0 || g.first < k->first_rec[g.peer] ||
+        g.last > k->last_rec[g.peer])
+      return violated(c,
+                      "rank %d keeps messages %lld..%lld of rank %d, not "
+                      "all recorded",
+                      r, (long long)g.first, (long long)g.last, g.peer);
+    int64_t next = k->img.s.rcvd[g.peer] + k->img.s.buf[g.peer] + 1;
+    if (k->base[g.peer] + g.first != next)
+      return violated(c,
+                      "rank %d keeps from message %lld of rank %d, its "
+                      "image ends at %lld",
+                      r, (long long)(k->base[g.peer] + g.first), g.peer,
+                      (long long)(next - 1));
+    k->img.kept[g.peer] = g.last - g.first + 1;
+    c->r->kept += k->img.kept[g.peer];
+  }
+  k->stored_at = c->time + uniform(c, 0.001, 0.05);
+  k->storing_wave = u->wave;
+  note(c, "rank %d stores wave %d with %zu channel-state ranges", r, u->wave,
+       u->n_keep);
+  return 0;
+}
+
 static int commit(struct ac *c, int wave) {
   if (wave != c->committed + 1)
     return violated(c, "commit of wave %d after wave %d", wave, c->committed);
@@ -287,7 +346,7 @@ static int commit(struct ac *c, int wave) {
   for (int a = 0; a < c->ranks; a++)
     for (int b = 0; b < c->ranks; b++) {
       const struct app_state *sa = &c->rank[a].img.s, *sb = &c->rank[b].img.s;
-      int64_t in_b = sb->rcvd[a] + sb->buf[a];
+      int64_t in_b = sb->rcvd[a] + sb->buf[a] + c->rank[b].img.kept[a];
       if (a != b && in_b != sa->sent[b])
         return violated(c,
                         "wave %d: rank %d's image holds %lld messages of rank "
@@ -309,7 +368,11 @@ static int carry_out(struct ac *c, int r, const struct ft_update *u) {
   for (size_t i = 0; i < u->n_sends; i++)
     if (send_control(c, &u->sends[i]))
       return -1;
-  if ((u->flags & FT_UPDATE_CHECKPOINT) && checkpoint(c, r, u->wave))
+  if ((u->flags & FT_UPDATE_CHECKPOINT) && checkpoint(c, r, u->wave, 1))
+    return -1;
+  if ((u->flags & FT_UPDATE_CAPTURE) && checkpoint(c, r, u->wave, 0))
+    return -1;
+  if ((u->flags & FT_UPDATE_STORE) && store(c, r, u))
     return -1;
   if ((u->flags & FT_UPDATE_COMMIT) && commit(c, u->wave))
     return -1;
@@ -396,6 +459,23 @@ static int enter_call(struct ac *c, int r) {
   return post(c, r);
 }
 
+/* RECORD: the message's arrival number is its own, and records are
+ * contiguous. */
+static int record(struct ac *c, int r, int from, const struct ft_update *u,
+                  int64_t seq) {
+  struct rank *k = &c->rank[r];
+  if (u->index != k->arrivals[from] || k->base[from] + u->index != seq)
+    return violated(c,
+                    "rank %d records message %lld of rank %d as number "
+                    "%lld",
+                    r, (long long)seq, from, (long long)u->index);
+  if (k->first_rec[from] == 0 || k->last_rec[from] + 1 != u->index)
+    k->first_rec[from] = u->index;
+  k->last_rec[from] = u->index;
+  note(c, "rank %d records message %lld of rank %d", r, (long long)seq, from);
+  return 0;
+}
+
 static int arrive(struct ac *c, int from, int to) {
   struct channel *ch = &c->ch[from][to];
   struct entry en = ch->e[ch->head++];
@@ -418,6 +498,9 @@ static int arrive(struct ac *c, int from, int to) {
            (struct ft_event){
                .type = FT_EVENT_ARRIVED, .time = c->time, .peer = from},
            &u))
+    return -1;
+  k->arrivals[from]++;
+  if ((u.flags & FT_UPDATE_RECORD) && record(c, to, from, &u, en.seq))
     return -1;
   if (u.flags & FT_UPDATE_QUEUE) {
     k->queued[from]++;
@@ -443,10 +526,16 @@ static int rollback(struct ac *c) {
     for (int b = 0; b < c->ranks; b++)
       c->ch[a][b].head = c->ch[a][b].tail = 0;
   memset(c->last_arrival, 0, sizeof c->last_arrival);
+  memset(c->last_control, 0, sizeof c->last_control);
   c->n_done = 0;
-  for (int r = 0; r < c->ranks; r++) {
+  for (int r = 0; r < c->ranks + c->scheduler; r++) {
     struct rank *k = &c->rank[r];
     k->s = k->com.s;
+    for (int p = 0; p < c->ranks; p++) { /* the channel state, as arrived */
+      k->s.buf[p] += k->com.kept[p];
+      k->base[p] = k->s.rcvd[p] + k->s.buf[p];
+      k->arrivals[p] = k->first_rec[p] = k->last_rec[p] = 0;
+    }
     memset(k->queued, 0, sizeof k->queued);
     k->deferred = 0;
     k->posted = 0;
@@ -463,6 +552,7 @@ static int rollback(struct ac *c) {
                   &u))
       return -1;
     k->next_call = !k->s.in_call && k->s.pc < k->n_prog ? c->time : -1;
+    k->deadline = u.deadline;
   }
   for (int r = 0; r < c->ranks; r++) /* resumed in a call: post it again */
     if (c->rank[r].s.in_call && post(c, r))
@@ -499,6 +589,8 @@ static struct next find_next(struct ac *c) {
         consider(&n, ARRIVAL, ch->e[ch->head].time, r, to);
     }
   }
+  if (c->scheduler)
+    consider(&n, TIMER, c->rank[c->ranks].deadline, c->ranks, 0);
   for (int i = 0; i < c->n_done; i++)
     consider(&n, DONE_MSG, c->done[i].time, i, 0);
   if (c->failures_left > 0)
@@ -621,7 +713,7 @@ static int setup(struct ac *c, const struct seeded_params *p) {
         c->fail_at[j] = t;
       }
   c->failures_left = failures;
-  for (int r = 0; r < c->ranks; r++) {
+  for (int r = 0; r < c->ranks + c->scheduler; r++) {
     struct ft_core_config config = {.rank = r,
                                     .ranks = c->ranks,
                                     .period = c->period,
@@ -634,7 +726,9 @@ static int setup(struct ac *c, const struct seeded_params *p) {
       return -1;
     }
     c->rank[r].next_call = uniform(c, 0.0, 0.01);
-    c->rank[r].deadline = r == 0 ? c->period : -1;
+    c->rank[r].deadline = r == (c->scheduler ? c->ranks : 0) ? c->period : -1;
+    if (r == c->ranks) /* the scheduler runs no program */
+      c->rank[r].next_call = -1;
     c->rank[r].stored_at = -1;
   }
   return 0;
@@ -643,9 +737,11 @@ static int setup(struct ac *c, const struct seeded_params *p) {
 int anycall_seeded_run(const struct seeded_params *p,
                        const struct ft_protocol_ops *ops,
                        struct seeded_result *r) {
-  if (ops->family != FT_FAMILY_COORDINATED) {
+  if (ops->family != FT_FAMILY_COORDINATED &&
+      ops->family != FT_FAMILY_CHANNEL_STATE) {
     snprintf(r->error, sizeof r->error,
-             "any-call mode: protocol '%s' is not of the coordinated family",
+             "any-call mode: protocol '%s' is of neither the coordinated "
+             "nor the channel-state family",
              ops->name);
     return -1;
   }
@@ -655,6 +751,7 @@ int anycall_seeded_run(const struct seeded_params *p,
     return -1;
   }
   c->ops = ops;
+  c->scheduler = ft_protocol_has_scheduler(ops) ? 1 : 0;
   c->r = r;
   c->trace = p->trace;
   r->trace_hash = 0xcbf29ce484222325u;
@@ -663,7 +760,7 @@ int anycall_seeded_run(const struct seeded_params *p,
     play(c);
     rc = r->failed ? 1 : 0;
   }
-  for (int k = 0; k < AC_MAX_RANKS; k++)
+  for (int k = 0; k < AC_SLOTS; k++)
     free(c->rank[k].core);
   free(c);
   return rc;

@@ -952,8 +952,8 @@ Test(pcl_anycall, impossible_events_are_protocol_errors) {
   free(s);
 }
 
-Test(pcl_anycall, the_cores_without_it_refuse_any_call_mode) {
-  const char *names[] = {"vcl", "pessimist", "v2"};
+Test(pcl_anycall, the_message_logging_cores_refuse_any_call_mode) {
+  const char *names[] = {"pessimist", "v2"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     const struct ft_protocol_ops *ops = ft_protocol_find(names[i]);
     cr_assert_not_null(ops);

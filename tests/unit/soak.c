@@ -43,7 +43,7 @@ static const char usage[] =
     "usage: ftsim-soak --protocol NAME --seeds N [--first-seed S] "
     "[--ranks R] [--failures F] [--jobs J] [--trace]\n"
     "  --protocol NAME  a core: ftsim's protocols, or a planted bug;\n"
-    "                   NAME-anycall: that core in any-call mode (pcl)\n"
+    "                   NAME-anycall: that core in any-call mode (pcl, vcl)\n"
     "  --seeds N        seeds to run (>= 1)\n"
     "  --first-seed S   first seed (default 1); seeds S .. S+N-1\n"
     "  --ranks R        application ranks, 1..16 (default: drawn per seed)\n"
@@ -167,9 +167,9 @@ static int parse(int argc, char **argv, struct options *o) {
                "check",
                o->protocol);
   if (seeded_any_call(o->protocol) &&
-      seeded_protocol(o->protocol)->family != FT_FAMILY_COORDINATED)
-    return bad("--protocol %s: any-call mode is only for the coordinated "
-               "family (pcl) so far",
+      ft_protocol_restarts_alone(seeded_protocol(o->protocol)))
+    return bad("--protocol %s: any-call mode is for the coordinated and "
+               "channel-state families (pcl, vcl) so far",
                o->protocol);
   return 0;
 }
