@@ -183,11 +183,13 @@ enum ft_update_flag {
   FT_UPDATE_CAPTURE = 1u << 6, /* the local checkpoint of `wave` is the
                                   state at safe point `index`: this one, or
                                   the retained copy; keep it, do not store
-                                  it yet */
-  FT_UPDATE_RECORD = 1u << 7,  /* DELIVERED: copy this message, number
-                                  `index` from `event.peer`, into the
-                                  channel state (provisionally: STORE says
-                                  which records to keep) */
+                                  it yet (any-call mode: the state now, in
+                                  call `index`, see FT_UPDATE_DEFER) */
+  FT_UPDATE_RECORD = 1u << 7,  /* DELIVERED (any-call mode: ARRIVED): copy
+                                  this message, number `index` from
+                                  `event.peer`, into the channel state
+                                  (provisionally: STORE says which records
+                                  to keep) */
   FT_UPDATE_STORE = 1u << 8,   /* the local checkpoint of `wave` is complete:
                                   keep the records in `keep`, add them to
                                   the captured image, send it to the server */
@@ -205,14 +207,17 @@ enum ft_update_flag {
                                        `replay` instead of choosing (see struct
                                        ft_replay); without it, an APP_PROBE or
                                        APP_COMPLETION runs live */
-  /* Any-call mode (see FT_EVENT_CALL). A CHECKPOINT there is taken in the
-   * call the rank is in (it is in one whenever a core asks), before
-   * anything else of the rank is carried out: the image is the rank's
-   * position (the call), its pending requests (a DEFERred send is pending,
-   * not sent: after the ROLLBACK to this image the runtime posts it again,
-   * APP_SEND, before anything new) and the messages that ARRIVED and were
-   * not received, except those in the delayed receive queue (QUEUE): they
-   * are sent again by their senders after a rollback. */
+  /* Any-call mode (see FT_EVENT_CALL). A CHECKPOINT (or CAPTURE) there is
+   * taken in the call the rank is in (it is in one whenever a core asks),
+   * after the event's own flags and before the FLUSH of the same update:
+   * the image is the rank's position (the call), its pending requests (a
+   * DEFERred send is pending, not sent: after the ROLLBACK to this image
+   * the runtime posts it again, APP_SEND, before anything new) and the
+   * messages that ARRIVED and were not received, except those in the
+   * delayed receive queue (QUEUE): their senders send them again after a
+   * rollback. After the ROLLBACK the runtime restores the image's arrived
+   * messages, then its kept channel state (STORE), as receivable, without
+   * feeding them as ARRIVED. */
   FT_UPDATE_DEFER = 1u << 14, /* APP_SEND: the channel is frozen: do not
                                  send this message until FLUSH; the
                                  application's call stays pending (a
@@ -224,8 +229,10 @@ enum ft_update_flag {
                                  send every DEFERred message, in the order
                                  deferred, before any new one, and make the
                                  queued messages receivable, in their
-                                 order of arrival (after the CHECKPOINT of
-                                 the same update, when there is one) */
+                                 order of arrival. Within one update: the
+                                 event's own flags (PASS, DEFER, QUEUE,
+                                 RECORD), the control sends, CHECKPOINT or
+                                 CAPTURE, STORE, COMMIT, then FLUSH */
 };
 
 /* Message logging: what a replayed operation must do, decided by the core
@@ -242,7 +249,8 @@ struct ft_replay {
 };
 
 /* Messages from `peer` numbered first..last (1-based, counted from the
- * last ROLLBACK or the start; first > last: none) are channel state. */
+ * last ROLLBACK or the start: deliveries, or in any-call mode arrivals;
+ * first > last: none) are channel state. */
 struct ft_record_range {
   int peer;
   int64_t first, last;
