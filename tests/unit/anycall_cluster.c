@@ -84,7 +84,8 @@ struct ac {
   int ranks, trace;
   uint64_t x;
   double time, period, lat_max;
-  int scheduler; /* the channel-state family: slot `ranks` */
+  int scheduler;     /* the channel-state family: slot `ranks` */
+  int markers_apart; /* markers travel apart from the messages */
   struct rank rank[AC_SLOTS];
   double last_control[AC_SLOTS][AC_SLOTS]; /* FIFO of control apart */
   struct channel ch[AC_MAX_RANKS][AC_MAX_RANKS];
@@ -212,7 +213,7 @@ static int send_control(struct ac *c, const struct ft_control *m) {
     return violated(c, "rank %d sends control kind %d to %d", m->from, m->kind,
                     m->to);
   double t = c->time + uniform(c, 0.0, c->lat_max);
-  if (in_band(c, m)) {
+  if (in_band(c, m) && !c->markers_apart) {
     struct channel *ch = &c->ch[m->from][m->to];
     if (ch->tail >= AC_CHANNEL_SIZE)
       return violated(c, "channel %d -> %d overflows", m->from, m->to);
@@ -228,6 +229,10 @@ static int send_control(struct ac *c, const struct ft_control *m) {
   if (t < c->last_control[m->from][m->to])
     t = c->last_control[m->from][m->to]; /* FIFO per pair */
   c->last_control[m->from][m->to] = t;
+  /* A marker apart may overtake the messages sent before it, never be
+   * overtaken by those sent after (the contract of FT_EVENT_ARRIVED). */
+  if (in_band(c, m) && t + 1e-9 > c->last_arrival[m->from][m->to])
+    c->last_arrival[m->from][m->to] = t + 1e-9;
   c->done[c->n_done++] = (struct done_msg){.control = *m, .time = t};
   return 0;
 }
@@ -696,6 +701,7 @@ static int setup(struct ac *c, const struct seeded_params *p) {
   }
   c->period = uniform(c, 0.01, 0.2);
   c->lat_max = uniform(c, 0.0, 1.0) < 0.3 ? 0.0005 : uniform(c, 0.001, 0.03);
+  c->markers_apart = uniform(c, 0.0, 1.0) < 0.5;
   c->r->ranks = c->ranks;
   c->r->failures = failures;
   c->r->period = c->period;

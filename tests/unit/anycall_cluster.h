@@ -7,9 +7,11 @@
  * random graph, in each the rank's blocking (eager) sends to its
  * successors, then its blocking receives from its predecessors, each one
  * MPI call, with computation between calls. Channels are FIFO per ordered
- * pair, with random latencies, and carry the coordinated family's markers
- * in order with the application's messages (the runtime's contract of
- * FT_EVENT_ARRIVED); other control messages travel apart. Messages are in
+ * pair, with random latencies. In half the seeds they carry the markers
+ * between ranks in order with the application's messages; in the others
+ * the markers travel apart and may overtake the messages sent before them,
+ * never those sent after (the runtime's contract of FT_EVENT_ARRIVED).
+ * Other control messages travel apart, FIFO per pair. Messages are in
  * flight, arrived but not received, at every moment. The cluster carries
  * out what the core decides: DEFER holds the send (the rank stays in its
  * call), QUEUE puts the arrival in the delayed receive queue, FLUSH sends
