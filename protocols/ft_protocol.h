@@ -11,9 +11,17 @@
  * by name from a static registry (Open MPI's vprotocol idea, without dynamic
  * loading).
  *
- * Checkpoints are taken at the application's safe points (ft_snapshot, see
- * sim/ft.h): the k-th safe point a rank reaches has index k (1-based). A
- * coordinated protocol makes every rank checkpoint at the same index. */
+ * Two modes (struct ft_core_config.any_call; docs/protocols.md, "Any-call
+ * mode"). Safe-point mode (the default, any_call 0): checkpoints are taken
+ * at the application's safe points (ft_snapshot, see sim/ft.h): the k-th
+ * safe point a rank reaches has index k (1-based), and a coordinated
+ * protocol makes every rank checkpoint at the same index. Any-call mode
+ * (any_call 1, a replay where a rank's state is its position in the trace
+ * and its pending requests): every MPI call is a potential checkpoint
+ * location (FT_EVENT_CALL), the runtime reports each application message
+ * as it arrives (FT_EVENT_ARRIVED), and the core may hold sends (DEFER) and
+ * arrivals (QUEUE) as the papers' protocols do, with no application
+ * contract. A core that does not support a mode refuses it at init. */
 #ifndef FT_PROTOCOL_H
 #define FT_PROTOCOL_H
 
@@ -80,6 +88,25 @@ enum ft_event_type {
                               completion call, before it is carried out;
                               takes no id (the COMPLETION that follows
                               does) */
+  /* Any-call mode (ft_core_config.any_call) only; a core in safe-point
+   * mode rejects them (step returns -1). */
+  FT_EVENT_CALL,     /* the application enters MPI call `index` (1-based,
+                        counted over the whole run; after a ROLLBACK the
+                        count goes on from the checkpoint's), before the
+                        call is carried out (before its APP_SEND or
+                        APP_RECV): a checkpoint location. The rank is "in
+                        a call" until CALL_END */
+  FT_EVENT_CALL_END, /* MPI call `index` returns to the application, which
+                        computes until its next CALL: no checkpoint can be
+                        taken there */
+  FT_EVENT_ARRIVED,  /* an application message of `peer` (tag, bytes)
+                        arrived at this rank, before the application
+                        receives it: the next message of channel peer ->
+                        rank, fed in the order the peer sent them (the
+                        core numbers them: 1, 2, ... since the last
+                        ROLLBACK or the start). A message restored with
+                        an image or released from the delayed queue is
+                        not fed again */
 };
 
 struct ft_event {
@@ -89,7 +116,10 @@ struct ft_event {
                      or -1 for MPI_ANY_SOURCE / not applicable */
   int tag;        /* application tag, or -1 for MPI_ANY_TAG */
   uint64_t bytes; /* payload size */
-  int64_t index;  /* SAFE_POINT, ROLLBACK: safe-point index */
+  int64_t index;  /* SAFE_POINT, ROLLBACK: safe-point index. Any-call
+                     mode: CALL, CALL_END: the call; ROLLBACK: the call
+                     the checkpoint was taken in, where the rank resumes,
+                     in that call (0: the beginning, before any call) */
   int wave;       /* IMAGE_STORED, ROLLBACK: wave number */
   struct ft_control control; /* CONTROL: the message */
   /* Message logging. DELIVERED: id = the id the core gave the receive at
@@ -138,8 +168,10 @@ enum ft_update_flag {
                                      safe point until an update says RELEASE */
   FT_UPDATE_RELEASE = 1u << 2,    /* let the held application go on */
   FT_UPDATE_CHECKPOINT = 1u << 3, /* take the local checkpoint of `wave` now
-                                     (the application is at a safe point) and
-                                     send the image to the checkpoint server */
+                                     (the application is at a safe point;
+                                     any-call mode: in its call, see
+                                     FT_UPDATE_DEFER) and send the image to
+                                     the checkpoint server */
   FT_UPDATE_COMMIT = 1u << 4,     /* rank 0: wave `wave` is committed (every
                                      image stored): tell the servers */
   /* Non-blocking checkpoints (vcl): the local state is captured at one
@@ -151,11 +183,13 @@ enum ft_update_flag {
   FT_UPDATE_CAPTURE = 1u << 6, /* the local checkpoint of `wave` is the
                                   state at safe point `index`: this one, or
                                   the retained copy; keep it, do not store
-                                  it yet */
-  FT_UPDATE_RECORD = 1u << 7,  /* DELIVERED: copy this message, number
-                                  `index` from `event.peer`, into the
-                                  channel state (provisionally: STORE says
-                                  which records to keep) */
+                                  it yet (any-call mode: the state now, in
+                                  call `index`, see FT_UPDATE_DEFER) */
+  FT_UPDATE_RECORD = 1u << 7,  /* DELIVERED (any-call mode: ARRIVED): copy
+                                  this message, number `index` from
+                                  `event.peer`, into the channel state
+                                  (provisionally: STORE says which records
+                                  to keep) */
   FT_UPDATE_STORE = 1u << 8,   /* the local checkpoint of `wave` is complete:
                                   keep the records in `keep`, add them to
                                   the captured image, send it to the server */
@@ -173,6 +207,32 @@ enum ft_update_flag {
                                        `replay` instead of choosing (see struct
                                        ft_replay); without it, an APP_PROBE or
                                        APP_COMPLETION runs live */
+  /* Any-call mode (see FT_EVENT_CALL). A CHECKPOINT (or CAPTURE) there is
+   * taken in the call the rank is in (it is in one whenever a core asks),
+   * after the event's own flags and before the FLUSH of the same update:
+   * the image is the rank's position (the call), its pending requests (a
+   * DEFERred send is pending, not sent: after the ROLLBACK to this image
+   * the runtime posts it again, APP_SEND, before anything new) and the
+   * messages that ARRIVED and were not received, except those in the
+   * delayed receive queue (QUEUE): their senders send them again after a
+   * rollback. After the ROLLBACK the runtime restores the image's arrived
+   * messages, then its kept channel state (STORE), as receivable, without
+   * feeding them as ARRIVED. */
+  FT_UPDATE_DEFER = 1u << 14, /* APP_SEND: the channel is frozen: do not
+                                 send this message until FLUSH; the
+                                 application's call stays pending (a
+                                 blocking send blocks) */
+  FT_UPDATE_QUEUE = 1u << 15, /* ARRIVED: put this message in the delayed
+                                 receive queue: no receive may match it
+                                 until FLUSH */
+  FT_UPDATE_FLUSH = 1u << 16, /* release the frozen channels and the queue:
+                                 send every DEFERred message, in the order
+                                 deferred, before any new one, and make the
+                                 queued messages receivable, in their
+                                 order of arrival. Within one update: the
+                                 event's own flags (PASS, DEFER, QUEUE,
+                                 RECORD), the control sends, CHECKPOINT or
+                                 CAPTURE, STORE, COMMIT, then FLUSH */
 };
 
 /* Message logging: what a replayed operation must do, decided by the core
@@ -189,7 +249,8 @@ struct ft_replay {
 };
 
 /* Messages from `peer` numbered first..last (1-based, counted from the
- * last ROLLBACK or the start; first > last: none) are channel state. */
+ * last ROLLBACK or the start: deliveries, or in any-call mode arrivals;
+ * first > last: none) are channel state. */
 struct ft_record_range {
   int peer;
   int64_t first, last;
@@ -227,6 +288,8 @@ struct ft_core_config {
   double start;  /* time the run starts (the first period counts from here) */
   int batch;     /* message logging: events shipped at most per LOG (0: a
                     default) */
+  int any_call;  /* 0: safe-point mode; 1: any-call mode (see the top of
+                    this file); a core without it fails init */
 };
 
 /* The protocol families: what the runtime does around a core. A protocol

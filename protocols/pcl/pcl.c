@@ -36,25 +36,57 @@ struct pcl_state {
   int64_t max_position; /* rank 0: the highest position reported */
   int n_positions, n_markers, n_done;
   size_t n_sends;
+  /* Any-call mode (pcl-vs-vcl-fgcs08, section 3, Figure 2). */
+  int any_call;
+  int in_call;  /* the application is in MPI call `call` */
+  int64_t call; /* the last call entered (CALL), or resumed in */
   /* 2 * ranks control messages (rank 0 sends WAVE_AT and its markers in one
-   * step), then `ranks` bytes of enum pcl_peer_bit. */
+   * step), then the any-call counts (struct pcl_channel per rank), then
+   * `ranks` bytes of enum pcl_peer_bit. */
   struct ft_control sends[];
+};
+
+/* Any-call mode: one channel's counts since the last ROLLBACK or the
+ * start. */
+struct pcl_channel {
+  int64_t sent;      /* application messages this rank sent to the peer */
+  int64_t arrived;   /* application messages of the peer that ARRIVED */
+  int64_t marker_at; /* the peer's marker of this wave came after its
+                        message number marker_at */
 };
 
 static size_t sends_capacity(size_t ranks) { return 2 * ranks; }
 
+static struct pcl_channel *channels(struct pcl_state *s) {
+  return (struct pcl_channel *)(s->sends + sends_capacity((size_t)s->ranks));
+}
+
+static const struct pcl_channel *channels_const(const struct pcl_state *s) {
+  return (const struct pcl_channel *)(s->sends +
+                                      sends_capacity((size_t)s->ranks));
+}
+
+/* The channels' counts exist in any-call mode only. */
+static size_t channels_len(size_t ranks, int any_call) {
+  return any_call ? ranks : 0;
+}
+
 static unsigned char *peer_bits(struct pcl_state *s) {
-  return (unsigned char *)(s->sends + sends_capacity((size_t)s->ranks));
+  return (unsigned char *)(channels(s) +
+                           channels_len((size_t)s->ranks, s->any_call));
 }
 
 static const unsigned char *peer_bits_const(const struct pcl_state *s) {
-  return (const unsigned char *)(s->sends + sends_capacity((size_t)s->ranks));
+  return (const unsigned char *)(channels_const(s) +
+                                 channels_len((size_t)s->ranks, s->any_call));
 }
 
 static size_t pcl_state_size(const struct ft_core_config *config) {
   size_t ranks = config->ranks > 0 ? (size_t)config->ranks : 0;
   return sizeof(struct pcl_state) +
-         sends_capacity(ranks) * sizeof(struct ft_control) + ranks;
+         sends_capacity(ranks) * sizeof(struct ft_control) +
+         channels_len(ranks, config->any_call) * sizeof(struct pcl_channel) +
+         ranks;
 }
 
 static int pcl_init(void *state, const struct ft_core_config *config) {
@@ -68,6 +100,10 @@ static int pcl_init(void *state, const struct ft_core_config *config) {
   if (s->rank == 0 && s->period > 0)
     s->deadline = config->start + s->period;
   s->phase = PCL_IDLE;
+  s->any_call = config->any_call != 0;
+  memset(channels(s), 0,
+         channels_len((size_t)s->ranks, s->any_call) *
+             sizeof(struct pcl_channel));
   memset(peer_bits(s), 0, (size_t)s->ranks);
   return 0;
 }
@@ -337,6 +373,203 @@ static int on_rollback(struct pcl_state *s, const struct ft_event *e) {
   return 0;
 }
 
+/* ---- Any-call mode (pcl-vs-vcl-fgcs08, section 3, Figure 2) ------------
+ *
+ * No application contract: messages may be in flight at the cut. The
+ * waves are the paper's: "The MPI process of rank 0 regularly starts a
+ * new checkpoint wave and changes its state to checkpointing: it sends
+ * markers to every other process. When a process receives its first
+ * marker, it changes its state to checkpointing and sends markers to every
+ * other processes." The marker of channel rank -> peer carries the number
+ * of application messages sent on it before it (value), so that the
+ * receiver knows which arrivals precede it however the runtime carries
+ * control messages. */
+
+/* Whether `peer`'s marker is in and every message it sent before it has
+ * arrived: the channel peer -> rank is flushed up to the cut. */
+static int ac_channel_flushed(struct pcl_state *s, int peer) {
+  return (peer_bits(s)[peer] & PEER_MARKER) &&
+         channels(s)[peer].arrived >= channels(s)[peer].marker_at;
+}
+
+/* "When a process has received the marker of every other process, it
+ * checkpoints" (fgcs08, section 3): wherever it is, provided it is in an
+ * MPI call (the image is its position and pending requests); every channel
+ * must be flushed, for Pcl stores no channel state. "After having taken
+ * its checkpoint, a process can send and receive any messages": FLUSH
+ * releases the frozen channels and the delayed receive queue. */
+static void ac_try_checkpoint(struct pcl_state *s, struct ft_update *u) {
+  if (s->phase != PCL_MARKING || !s->in_call || !all_markers(s))
+    return;
+  for (int peer = 0; peer < s->ranks; peer++)
+    if (peer != s->rank && !ac_channel_flushed(s, peer))
+      return;
+  checkpoint(s, u);
+  u->flags |= FT_UPDATE_FLUSH;
+}
+
+/* Enters wave `wave`: markers on every channel, each with the number of
+ * messages sent on it before; "after having sent a marker, a process does
+ * not send any other message through the same channel until it takes its
+ * checkpoint" (pcl-vs-vcl-sc06, section 3): every channel is frozen. */
+static void ac_mark(struct pcl_state *s, int wave) {
+  s->wave = wave;
+  clear_wave(s);
+  s->phase = PCL_MARKING;
+  for (int to = 0; to < s->ranks; to++)
+    if (to != s->rank)
+      push(s, FT_PCL_CONTROL_MARKER, to, channels(s)[to].sent);
+}
+
+static int ac_on_timer(struct pcl_state *s, const struct ft_event *e,
+                       struct ft_update *u) {
+  if (s->rank == 0 && s->phase == PCL_IDLE && s->deadline >= 0 &&
+      e->time >= s->deadline) {
+    s->deadline = -1.0;
+    ac_mark(s, s->wave + 1);
+    ac_try_checkpoint(s, u);
+  }
+  return 0; /* early or spurious timers are ignored */
+}
+
+/* "after having received a marker, a process does not receive any other
+ * message from the same channel: message receptions are delayed up until
+ * the end of the checkpoint of the process" (fgcs08, section 3): later
+ * arrivals of the channel are QUEUEd (ac_on_arrived). A marker of the next
+ * wave makes an idle rank enter it; a marker that counts fewer messages
+ * than already arrived means a message sent after it was fed before it
+ * (the runtime broke the channel's order). */
+static int ac_on_marker(struct pcl_state *s, const struct ft_control *c,
+                        struct ft_update *u) {
+  if (s->phase == PCL_IDLE && s->rank != 0 && c->wave == s->wave + 1)
+    ac_mark(s, c->wave);
+  unsigned char *bits = &peer_bits(s)[c->from];
+  struct pcl_channel *ch = &channels(s)[c->from];
+  if (s->phase != PCL_MARKING || c->wave != s->wave || (*bits & PEER_MARKER) ||
+      c->value < ch->arrived)
+    return -1;
+  *bits |= PEER_MARKER | PEER_DELAYED;
+  ch->marker_at = c->value;
+  s->n_markers++;
+  ac_try_checkpoint(s, u);
+  return 0;
+}
+
+static int ac_on_control(struct pcl_state *s, const struct ft_event *e,
+                         struct ft_update *u) {
+  const struct ft_control *c = &e->control;
+  if (c->to != s->rank || c->from < 0 || c->from >= s->ranks ||
+      c->from == s->rank)
+    return -1;
+  if (c->kind == FT_PCL_CONTROL_MARKER)
+    return ac_on_marker(s, c, u);
+  if (c->kind != FT_PCL_CONTROL_CHECKPOINT_DONE || s->rank != 0 ||
+      c->wave != s->wave || s->phase == PCL_IDLE ||
+      (peer_bits(s)[c->from] & PEER_DONE))
+    return -1; /* no WAVE_REQUEST, POSITION or WAVE_AT in this mode */
+  count_done(s, c->from, e->time, u);
+  return 0;
+}
+
+/* APP_SEND: a frozen channel defers the send until the checkpoint. Sends
+ * to itself pass (no marker crosses that channel). */
+static int ac_on_send(struct pcl_state *s, const struct ft_event *e,
+                      struct ft_update *u) {
+  if (e->peer < 0 || e->peer >= s->ranks)
+    return -1;
+  channels(s)[e->peer].sent++;
+  u->flags |= s->phase == PCL_MARKING && e->peer != s->rank ? FT_UPDATE_DEFER
+                                                            : FT_UPDATE_PASS;
+  return 0;
+}
+
+/* ARRIVED: a message sent after its sender's marker waits in the delayed
+ * receive queue until this rank's checkpoint; one sent before it may
+ * complete the channel's flush. */
+static int ac_on_arrived(struct pcl_state *s, const struct ft_event *e,
+                         struct ft_update *u) {
+  if (e->peer < 0 || e->peer >= s->ranks)
+    return -1;
+  struct pcl_channel *ch = &channels(s)[e->peer];
+  ch->arrived++;
+  if (s->phase == PCL_MARKING && (peer_bits(s)[e->peer] & PEER_MARKER) &&
+      ch->arrived > ch->marker_at) {
+    u->flags |= FT_UPDATE_QUEUE;
+    return 0;
+  }
+  u->flags |= FT_UPDATE_PASS;
+  ac_try_checkpoint(s, u);
+  return 0;
+}
+
+/* Calls come one by one: CALL k + 1 after CALL_END k. */
+static int ac_on_call(struct pcl_state *s, const struct ft_event *e,
+                      struct ft_update *u) {
+  if (s->in_call || e->index != s->call + 1)
+    return -1;
+  s->in_call = 1;
+  s->call = e->index;
+  u->flags |= FT_UPDATE_PASS;
+  ac_try_checkpoint(s, u);
+  return 0;
+}
+
+static int ac_on_call_end(struct pcl_state *s, const struct ft_event *e,
+                          struct ft_update *u) {
+  if (!s->in_call || e->index != s->call)
+    return -1;
+  s->in_call = 0;
+  u->flags |= FT_UPDATE_PASS;
+  return 0;
+}
+
+/* The rank resumes in the call its checkpoint was taken in (none: from the
+ * beginning); the channels' counts restart, every wave in progress is
+ * forgotten. */
+static int ac_on_rollback(struct pcl_state *s, const struct ft_event *e) {
+  if (on_rollback(s, e) != 0)
+    return -1;
+  s->index = 0;
+  s->call = e->index;
+  s->in_call = e->index > 0;
+  memset(channels(s), 0, (size_t)s->ranks * sizeof(struct pcl_channel));
+  return 0;
+}
+
+static int ac_dispatch(struct pcl_state *s, const struct ft_event *e,
+                       struct ft_update *u) {
+  switch (e->type) {
+  case FT_EVENT_APP_SEND:
+    return ac_on_send(s, e, u);
+  case FT_EVENT_APP_RECV:
+  case FT_EVENT_DELIVERED:
+  case FT_EVENT_SAFE_POINT: /* a call like the others here */
+    u->flags = FT_UPDATE_PASS;
+    return 0;
+  case FT_EVENT_ARRIVED:
+    return ac_on_arrived(s, e, u);
+  case FT_EVENT_CALL:
+    return ac_on_call(s, e, u);
+  case FT_EVENT_CALL_END:
+    return ac_on_call_end(s, e, u);
+  case FT_EVENT_TIMER:
+    return ac_on_timer(s, e, u);
+  case FT_EVENT_CONTROL:
+    return ac_on_control(s, e, u);
+  case FT_EVENT_IMAGE_STORED:
+    return on_image_stored(s, e, u);
+  case FT_EVENT_ROLLBACK:
+    return ac_on_rollback(s, e);
+  case FT_EVENT_PROBED: /* message logging's */
+  case FT_EVENT_COMPLETION:
+  case FT_EVENT_RESTART:
+  case FT_EVENT_APP_PROBE:
+  case FT_EVENT_APP_COMPLETION:
+    return -1;
+  }
+  return -1;
+}
+
 static int dispatch(struct pcl_state *s, const struct ft_event *e,
                     struct ft_update *u) {
   switch (e->type) {
@@ -360,6 +593,9 @@ static int dispatch(struct pcl_state *s, const struct ft_event *e,
   case FT_EVENT_RESTART:
   case FT_EVENT_APP_PROBE:
   case FT_EVENT_APP_COMPLETION:
+  case FT_EVENT_CALL: /* any-call mode's (ac_dispatch) */
+  case FT_EVENT_CALL_END:
+  case FT_EVENT_ARRIVED:
     return -1;
   }
   return -1;
@@ -371,7 +607,8 @@ static int pcl_step(void *state, const struct ft_event *event,
   s->n_sends = 0;
   update->flags = 0;
   update->wave = 0;
-  int rc = dispatch(s, event, update);
+  int rc =
+      s->any_call ? ac_dispatch(s, event, update) : dispatch(s, event, update);
   if (rc != 0)
     s->n_sends = 0;
   update->deadline = s->deadline;
@@ -396,7 +633,14 @@ int ft_pcl_channel_delayed(const void *state, int peer) {
   const struct pcl_state *s = state;
   if (peer < 0 || peer >= s->ranks)
     return 0;
+  if (s->any_call && s->phase != PCL_MARKING)
+    return 0; /* released at the checkpoint */
   return (peer_bits_const(s)[peer] & PEER_DELAYED) != 0;
+}
+
+int ft_pcl_frozen(const void *state) {
+  const struct pcl_state *s = state;
+  return s->any_call && s->phase == PCL_MARKING;
 }
 
 /* The names of pcl's control kinds in traces (ft_protocol.h). */

@@ -1,6 +1,7 @@
 /* Protocol `pcl`: blocking coordinated checkpointing (MPICH2-Pcl, from
  * pcl-vs-vcl-sc06 and pcl-vs-vcl-fgcs08, section 3), at application safe
- * points.
+ * points (below), or at any MPI call (ft_core_config.any_call; at the end
+ * of this comment).
  *
  * The core never calls MPI, SimGrid or a clock, never allocates and owns no
  * static mutable state. Its ops table is ft_protocol_pcl (in the registry);
@@ -25,7 +26,27 @@
  * SAFE_POINT gets exactly one of PASS or HOLD, with CHECKPOINT beside PASS
  * when the rank checkpoints at once. Other events may carry RELEASE (a held
  * rank goes on), CHECKPOINT (taken while held, always with RELEASE) and,
- * on rank 0, COMMIT; they never carry PASS or HOLD. */
+ * on rank 0, COMMIT; they never carry PASS or HOLD.
+ *
+ * Any-call mode (pcl-vs-vcl-fgcs08, section 3, Figure 2; no application
+ * contract, messages may be in flight at the cut):
+ *  1. rank 0, at its deadline, and every other rank at its first MARKER of
+ *     the next wave, sends its MARKER to every other rank (value = the
+ *     application messages it sent on that channel before it) and freezes
+ *     its channels: every APP_SEND to another rank gets DEFER until its
+ *     checkpoint;
+ *  2. after the marker of `peer` arrived, an ARRIVED message of peer
+ *     numbered past the marker's value gets QUEUE (the delayed receive
+ *     queue); earlier ones get PASS;
+ *  3. when every marker is in, every message counted by them has arrived
+ *     and the rank is in an MPI call (CALL without CALL_END yet), the core
+ *     answers CHECKPOINT and FLUSH in that step: on the CALL, the ARRIVED
+ *     or the MARKER that completes the condition;
+ *  4. IMAGE_STORED, CHECKPOINT_DONE and COMMIT as in steps 5-6 above.
+ * WAVE_REQUEST, POSITION and WAVE_AT are not used (a CONTROL of theirs is
+ * an error); SAFE_POINT passes. CALL, CALL_END, APP_RECV and DELIVERED get
+ * PASS; APP_SEND gets PASS or DEFER; ARRIVED gets PASS or QUEUE; any of
+ * CALL, ARRIVED, CONTROL, TIMER may add CHECKPOINT with FLUSH. */
 #ifndef FT_PCL_H
 #define FT_PCL_H
 
@@ -70,8 +91,15 @@ int64_t ft_pcl_held(const void *state);
 
 /* Returns 1 when the marker of `peer` for the current wave arrived before
  * this rank sent its own: the channel peer -> rank is delayed until the
- * rank's checkpoint (pcl-vs-vcl-fgcs08, section 3). Returns 0 otherwise,
- * and for a peer outside the world. */
+ * rank's checkpoint (pcl-vs-vcl-fgcs08, section 3). Any-call mode: when
+ * the marker of `peer` is in and this rank has not checkpointed yet (its
+ * later messages are QUEUEd). Returns 0 otherwise, and for a peer outside
+ * the world. */
 int ft_pcl_channel_delayed(const void *state, int peer);
+
+/* Any-call mode: returns 1 while this rank's channels are frozen (markers
+ * sent, checkpoint not taken: its sends are DEFERred); 0 otherwise, and
+ * always in safe-point mode. */
+int ft_pcl_frozen(const void *state);
 
 #endif /* FT_PCL_H */

@@ -61,12 +61,13 @@ static int init(void *state, const struct ft_core_config *config,
   return 0;
 }
 
+/* Safe-point mode only: any_call is refused. */
 static int pessimist_init(void *state, const struct ft_core_config *config) {
-  return init(state, config, 0);
+  return config->any_call ? -1 : init(state, config, 0);
 }
 
 static int v2_init(void *state, const struct ft_core_config *config) {
-  return init(state, config, 1);
+  return config->any_call ? -1 : init(state, config, 1);
 }
 
 /* ---- The event buffer --------------------------------------------------- */
@@ -377,6 +378,10 @@ static int dispatch(struct pessimist_state *s, const struct ft_event *e,
     return on_restart(s, e);
   case FT_EVENT_ROLLBACK:
     return on_rollback(s, e);
+  case FT_EVENT_CALL: /* any-call mode's */
+  case FT_EVENT_CALL_END:
+  case FT_EVENT_ARRIVED:
+    return -1;
   }
   return -1;
 }

@@ -32,6 +32,9 @@ struct vcl_state {
   int scheduler_wave; /* rank: wave of the last scheduler marker */
   enum ft_vcl_phase phase;
   int64_t index;    /* safe points passed */
+  int any_call;     /* any-call mode (ac_* below) */
+  int in_call;      /* any-call: the application is in MPI call `call` */
+  int64_t call;     /* any-call: the last call entered, or resumed in */
   int64_t proposal; /* p, or 0 outside a wave */
   int64_t highest;  /* the highest proposal so far, mine included */
   int64_t at;       /* K, or 0 while unknown */
@@ -80,6 +83,7 @@ static int vcl_init(void *state, const struct ft_core_config *config) {
   if (config->ranks <= 0 || config->rank < 0 || config->rank > config->ranks)
     return -1;
   s->rank = config->rank;
+  s->any_call = config->any_call != 0;
   s->ranks = config->ranks;
   s->period = config->period > 0 ? config->period : 0.0;
   s->deadline = -1.0;
@@ -473,6 +477,200 @@ static int rank_dispatch(struct vcl_state *s, const struct ft_event *e,
   case FT_EVENT_RESTART:
   case FT_EVENT_APP_PROBE:
   case FT_EVENT_APP_COMPLETION:
+  case FT_EVENT_CALL: /* any-call mode's */
+  case FT_EVENT_CALL_END:
+  case FT_EVENT_ARRIVED:
+    return -1;
+  }
+  return -1;
+}
+
+/* ---- An application rank in any-call mode ----------------------------
+ *
+ * Chandy-Lamport as pcl-vs-vcl-sc06, section 3, Figure 1 tells it, with no
+ * application contract: "When a process receives a marker, if it has not
+ * started its checkpoint wave yet, it starts it": at the MPI call it is in,
+ * or its next one (FT_VCL_DUE meanwhile). "When a process starts a
+ * checkpoint, it records its local state and sends a marker to all its
+ * neighbors": CAPTURE, and a MARKER to every other rank whose value counts
+ * the messages sent on that channel before it (so that the receiver knows
+ * which arrivals precede it). "Every message ... received after the local
+ * checkpoint and before having received the marker of the sender, is
+ * stored": the ARRIVED messages numbered past those in the image and at
+ * most the sender's count are RECORDed, and STOREd with the image once
+ * every channel's marker is in and every message it counts has arrived.
+ * Here a peer's `recv` and `at_recv` count ARRIVED messages (not
+ * deliveries: a message arrived before the capture is in the image). */
+
+/* The local checkpoint: the arrivals before it are those in the image;
+ * a marker already in bounds them (later ones were QUEUEd). */
+static int ac_capture(struct vcl_state *s, struct ft_update *u) {
+  for (int j = 0; j < s->ranks; j++) {
+    struct vcl_peer *p = &s->peers[j];
+    p->at_sent = p->sent;
+    p->at_recv = p->recv;
+    if ((p->bits & PEER_CUT) && p->recv > p->cut)
+      p->at_recv = p->cut;
+    if (j != s->rank)
+      push(s, FT_VCL_CONTROL_MARKER, j, p->at_sent);
+  }
+  struct vcl_peer *self = &s->peers[s->rank];
+  self->bits |= PEER_CUT; /* my own channel's marker is my own count */
+  self->cut = self->at_sent;
+  u->flags |= FT_UPDATE_CAPTURE | FT_UPDATE_FLUSH;
+  u->wave = s->wave;
+  u->index = s->call;
+  s->phase = FT_VCL_RECORDING;
+  s->n_closed = 0;
+  for (int j = 0; j < s->ranks; j++)
+    close_if_complete(s, &s->peers[j]);
+  store_if_complete(s, u);
+  return 0;
+}
+
+/* The first marker of the next wave: checkpoint now when in a call. */
+static int ac_start(struct vcl_state *s, int wave, struct ft_update *u) {
+  s->wave = wave;
+  clear_wave(s);
+  s->phase = FT_VCL_DUE;
+  return s->in_call ? ac_capture(s, u) : 0;
+}
+
+static int ac_on_scheduler_marker(struct vcl_state *s,
+                                  const struct ft_control *c,
+                                  struct ft_update *u) {
+  if (c->kind != FT_VCL_CONTROL_MARKER || c->value != 0 ||
+      c->wave != s->scheduler_wave + 1)
+    return -1;
+  s->scheduler_wave = c->wave;
+  if (c->wave == s->wave + 1 && s->phase == FT_VCL_IDLE)
+    return ac_start(s, c->wave, u);
+  return c->wave > s->wave ? -1 : 0; /* late: peers' markers came first */
+}
+
+/* A peer's marker, once per wave: the first one of a wave starts it. Its
+ * value below the arrivals already counted means a message sent after it
+ * was fed before it (the runtime broke the channel's order). */
+static int ac_on_peer_marker(struct vcl_state *s, const struct ft_control *c,
+                             struct ft_update *u) {
+  struct vcl_peer *p = &s->peers[c->from];
+  if (c->kind != FT_VCL_CONTROL_MARKER || c->value < 0)
+    return -1;
+  if (s->phase == FT_VCL_IDLE && c->wave == s->wave + 1 &&
+      ac_start(s, c->wave, u) != 0)
+    return -1;
+  if ((s->phase != FT_VCL_DUE && s->phase != FT_VCL_RECORDING) ||
+      c->wave != s->wave || (p->bits & PEER_CUT) || c->value < p->recv)
+    return -1;
+  p->bits |= PEER_CUT;
+  p->cut = c->value;
+  if (s->phase == FT_VCL_RECORDING) {
+    close_if_complete(s, p);
+    store_if_complete(s, u);
+  }
+  return 0;
+}
+
+/* ARRIVED: before the capture, a message past its channel's marker waits
+ * in the delayed receive queue (it must not be in the image); after it,
+ * one that may precede the marker is channel state. */
+static int ac_on_arrived(struct vcl_state *s, const struct ft_event *e,
+                         struct ft_update *u) {
+  if (e->peer < 0 || e->peer >= s->ranks)
+    return -1;
+  struct vcl_peer *p = &s->peers[e->peer];
+  int after_marker = (p->bits & PEER_CUT) && p->recv >= p->cut;
+  p->recv++;
+  if (s->phase == FT_VCL_DUE && after_marker) {
+    u->flags |= FT_UPDATE_QUEUE;
+    return 0;
+  }
+  u->flags |= FT_UPDATE_PASS;
+  if (s->phase != FT_VCL_RECORDING)
+    return 0;
+  if (!after_marker) {
+    u->flags |= FT_UPDATE_RECORD;
+    u->index = p->recv;
+  }
+  close_if_complete(s, p);
+  store_if_complete(s, u);
+  return 0;
+}
+
+static int ac_on_call(struct vcl_state *s, const struct ft_event *e,
+                      struct ft_update *u) {
+  if (s->in_call || e->index != s->call + 1)
+    return -1;
+  s->in_call = 1;
+  s->call = e->index;
+  u->flags |= FT_UPDATE_PASS;
+  return s->phase == FT_VCL_DUE ? ac_capture(s, u) : 0;
+}
+
+static int ac_on_call_end(struct vcl_state *s, const struct ft_event *e,
+                          struct ft_update *u) {
+  if (!s->in_call || e->index != s->call)
+    return -1;
+  s->in_call = 0;
+  u->flags |= FT_UPDATE_PASS;
+  return 0;
+}
+
+static int ac_on_control(struct vcl_state *s, const struct ft_control *c,
+                         struct ft_update *u) {
+  if (c->to != s->rank || c->from < 0 || c->from > s->ranks ||
+      c->from == s->rank)
+    return -1;
+  if (c->from == s->ranks)
+    return ac_on_scheduler_marker(s, c, u);
+  return ac_on_peer_marker(s, c, u); /* no CUT in this mode */
+}
+
+/* The rank resumes in the call its checkpoint was taken in (none: from
+ * the beginning), its image's arrived messages and channel state restored
+ * as arrived; counts restart at 0. */
+static int ac_on_rollback(struct vcl_state *s, const struct ft_event *e) {
+  if (on_rollback(s, e) != 0)
+    return -1;
+  s->index = 0;
+  s->call = e->index;
+  s->in_call = e->index > 0;
+  return 0;
+}
+
+static int ac_rank_dispatch(struct vcl_state *s, const struct ft_event *e,
+                            struct ft_update *u) {
+  switch (e->type) {
+  case FT_EVENT_APP_SEND:
+    if (e->peer < 0 || e->peer >= s->ranks)
+      return -1;
+    s->peers[e->peer].sent++;
+    u->flags |= FT_UPDATE_PASS;
+    return 0;
+  case FT_EVENT_APP_RECV:
+  case FT_EVENT_DELIVERED:
+  case FT_EVENT_SAFE_POINT: /* a call like the others here */
+    u->flags |= FT_UPDATE_PASS;
+    return 0;
+  case FT_EVENT_ARRIVED:
+    return ac_on_arrived(s, e, u);
+  case FT_EVENT_CALL:
+    return ac_on_call(s, e, u);
+  case FT_EVENT_CALL_END:
+    return ac_on_call_end(s, e, u);
+  case FT_EVENT_TIMER:
+    return 0;
+  case FT_EVENT_CONTROL:
+    return ac_on_control(s, &e->control, u);
+  case FT_EVENT_IMAGE_STORED:
+    return on_image_stored(s, e);
+  case FT_EVENT_ROLLBACK:
+    return ac_on_rollback(s, e);
+  case FT_EVENT_PROBED: /* message logging's */
+  case FT_EVENT_COMPLETION:
+  case FT_EVENT_RESTART:
+  case FT_EVENT_APP_PROBE:
+  case FT_EVENT_APP_COMPLETION:
     return -1;
   }
   return -1;
@@ -484,6 +682,7 @@ static int vcl_step(void *state, const struct ft_event *event,
   s->n_sends = s->n_keep = 0;
   *update = (struct ft_update){.flags = 0};
   int rc = is_scheduler(s) ? scheduler_dispatch(s, event, update)
+           : s->any_call   ? ac_rank_dispatch(s, event, update)
                            : rank_dispatch(s, event, update);
   if (rc != 0) {
     s->n_sends = s->n_keep = 0;

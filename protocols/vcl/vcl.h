@@ -57,7 +57,28 @@
  * wave of CAPTURE, STORE and COMMIT; update.keep (n_keep ranges, one per
  * peer with channel state, in rank order) comes with STORE. A rank's own
  * channel counts as a peer: messages it sent itself before K and delivered
- * after K are channel state too. */
+ * after K are channel state too.
+ *
+ * Any-call mode (ft_core_config.any_call; pcl-vs-vcl-sc06, section 3,
+ * Figure 1; no application contract, no proposal, no K, no hold, no CUT):
+ *  1. the scheduler's MARKER, or a peer's, is a rank's first of the next
+ *     wave: the rank checkpoints at the MPI call it is in, or at its next
+ *     CALL (phase FT_VCL_DUE until then): CAPTURE (index = the call) and
+ *     FLUSH in one update, and a MARKER to every other rank whose value
+ *     counts the application messages it sent on that channel before;
+ *  2. before its capture, an ARRIVED message numbered past its channel's
+ *     marker gets QUEUE (released by the FLUSH, never in the image);
+ *  3. after the capture, an ARRIVED message that precedes its channel's
+ *     marker (numbered past the arrivals in the image, at most the
+ *     marker's value) gets PASS with RECORD (index = its arrival number on
+ *     the channel, counted since the last ROLLBACK or the start); the
+ *     others get PASS;
+ *  4. with every marker in and every message they count arrived, STORE
+ *     (keep: per peer, the arrival numbers that are channel state);
+ *  5. IMAGE_STORED, CHECKPOINT_DONE, COMMIT as in steps 5-6 above.
+ * After a ROLLBACK the runtime restores, per channel, the image's arrived
+ * messages then the kept ones as arrived (receivable, not fed as ARRIVED),
+ * before any new message: nothing is sent again. */
 #ifndef FT_VCL_H
 #define FT_VCL_H
 
@@ -95,6 +116,8 @@ enum ft_vcl_phase {
   FT_VCL_STORING,   /* image sent to the server, waiting for IMAGE_STORED */
   FT_VCL_WAITING,   /* scheduler: markers sent, waiting for every
                        CHECKPOINT_DONE */
+  FT_VCL_DUE,       /* any-call mode: a marker of the wave arrived, the
+                       rank checkpoints at the MPI call it enters next */
 };
 
 /* Returns the phase of the core. */

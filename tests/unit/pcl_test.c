@@ -781,3 +781,185 @@ Test(pcl_cluster, waves_commit_after_a_random_rollback_on_200_clusters) {
     cluster_free(c);
   }
 }
+
+/* ---- Any-call mode (pcl-vs-vcl-fgcs08, section 3, Figure 2) ---------- */
+
+static void *anycall_new(int rank, int ranks, double period) {
+  struct ft_core_config config = {.rank = rank,
+                                  .ranks = ranks,
+                                  .period = period,
+                                  .start = 0.0,
+                                  .any_call = 1};
+  void *state = calloc(1, ft_protocol_pcl.state_size(&config));
+  cr_assert_not_null(state);
+  cr_assert_eq(ft_protocol_pcl.init(state, &config), 0);
+  return state;
+}
+
+static struct ft_event app(enum ft_event_type type, int peer, int64_t index) {
+  return (struct ft_event){
+      .type = type, .time = 1.0, .peer = peer, .tag = 0, .index = index};
+}
+
+static unsigned flags_of(void *s, struct ft_event e) {
+  struct ft_update u;
+  cr_assert_eq(step(s, e, &u), 0, "event %d refused", (int)e.type);
+  return u.flags;
+}
+
+Test(pcl_anycall, rank_0_freezes_its_channels_and_checkpoints_in_a_call) {
+  void *s = anycall_new(0, 2, 1.0);
+  struct ft_update u;
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL, -1, 1)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_APP_SEND, 1, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL_END, -1, 1)), FT_UPDATE_PASS);
+  /* The wave starts between two calls: markers (value: 1 message sent
+   * before it), channels frozen, no checkpoint yet. */
+  cr_assert_eq(step(s, timer(1.0), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(u.n_sends, 1);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 0, 2, 1, 1);
+  cr_assert(ft_pcl_frozen(s));
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL, -1, 2)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_APP_SEND, 1, 0)), FT_UPDATE_DEFER);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_APP_SEND, 0, 0)), FT_UPDATE_PASS,
+               "the channel to itself carries no marker");
+  /* Rank 1 sent 2 messages before its marker; one arrived before it. */
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 1, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 1, 0, 1, 2), &u), 0);
+  cr_assert_eq(u.flags, 0, "message 2 of rank 1 is still on its way");
+  cr_assert(ft_pcl_channel_delayed(s, 1));
+  /* It arrives: the channel is flushed, rank 0 checkpoints in call 2. */
+  cr_assert_eq(step(s, app(FT_EVENT_ARRIVED, 1, 0), &u), 0);
+  cr_assert_eq(u.flags,
+               FT_UPDATE_PASS | FT_UPDATE_CHECKPOINT | FT_UPDATE_FLUSH);
+  cr_assert_eq(u.wave, 1);
+  cr_assert_not(ft_pcl_frozen(s));
+  cr_assert_not(ft_pcl_channel_delayed(s, 1));
+  cr_assert_eq(flags_of(s, app(FT_EVENT_APP_SEND, 1, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 1, 0)), FT_UPDATE_PASS);
+  /* Stored, then rank 1's DONE: commit. */
+  cr_assert_eq(step(s,
+                    (struct ft_event){.type = FT_EVENT_IMAGE_STORED,
+                                      .time = 2.0,
+                                      .peer = -1,
+                                      .wave = 1},
+                    &u),
+               0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_CHECKPOINT_DONE, 1, 0, 1, 0), &u),
+               0);
+  cr_assert_eq(u.flags, FT_UPDATE_COMMIT);
+  cr_assert_eq(u.wave, 1);
+  free(s);
+}
+
+Test(pcl_anycall, a_marker_joins_the_wave_and_later_messages_are_queued) {
+  void *s = anycall_new(1, 2, 1.0);
+  struct ft_update u;
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL, -1, 1)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_APP_SEND, 0, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL_END, -1, 1)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 0, 0)), FT_UPDATE_PASS);
+  /* Rank 0's marker (1 message before it) while rank 1 computes: it sends
+   * its own (1 message before it) and cannot checkpoint outside a call. */
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 1, 1, 1), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(u.n_sends, 1);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 1, 2, 1, 1);
+  /* Rank 0 checkpointed and sent again: the delayed receive queue. */
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 0, 0)), FT_UPDATE_QUEUE);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 0, 0)), FT_UPDATE_QUEUE);
+  /* The next call is the checkpoint location; the queue is released. */
+  cr_assert_eq(step(s, app(FT_EVENT_CALL, -1, 2), &u), 0);
+  cr_assert_eq(u.flags,
+               FT_UPDATE_PASS | FT_UPDATE_CHECKPOINT | FT_UPDATE_FLUSH);
+  cr_assert_eq(u.wave, 1);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 0, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(step(s,
+                    (struct ft_event){.type = FT_EVENT_IMAGE_STORED,
+                                      .time = 2.0,
+                                      .peer = -1,
+                                      .wave = 1},
+                    &u),
+               0);
+  cr_assert_eq(u.n_sends, 1);
+  cr_assert_eq(u.sends[0].kind, FT_PCL_CONTROL_CHECKPOINT_DONE);
+  cr_assert_eq(u.sends[0].to, 0);
+  free(s);
+}
+
+Test(pcl_anycall, a_single_rank_checkpoints_at_its_next_call) {
+  void *s = anycall_new(0, 1, 1.0);
+  struct ft_update u;
+  cr_assert_eq(step(s, timer(1.0), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(u.n_sends, 0);
+  cr_assert_eq(step(s, app(FT_EVENT_CALL, -1, 1), &u), 0);
+  cr_assert_eq(u.flags,
+               FT_UPDATE_PASS | FT_UPDATE_CHECKPOINT | FT_UPDATE_FLUSH);
+  free(s);
+}
+
+Test(pcl_anycall, a_rollback_resumes_in_the_call_and_restarts_the_counts) {
+  void *s = anycall_new(1, 2, 1.0);
+  struct ft_update u;
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL, -1, 1)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL_END, -1, 1)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 0, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 1, 1, 1), &u), 0);
+  cr_assert(ft_pcl_frozen(s), "between two calls: no checkpoint yet");
+  cr_assert_eq(step(s,
+                    (struct ft_event){.type = FT_EVENT_ROLLBACK,
+                                      .time = 3.0,
+                                      .peer = -1,
+                                      .wave = 0,
+                                      .index = 7},
+                    &u),
+               0);
+  cr_assert_not(ft_pcl_frozen(s));
+  cr_assert_eq(step(s, app(FT_EVENT_CALL, -1, 8), &u), -1,
+               "the rank resumes inside call 7");
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL_END, -1, 7)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_CALL, -1, 8)), FT_UPDATE_PASS);
+  /* Counts restarted: a marker counting no message is right. */
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 1, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_FLUSH);
+  free(s);
+}
+
+Test(pcl_anycall, impossible_events_are_protocol_errors) {
+  void *s = anycall_new(1, 3, 1.0);
+  struct ft_update u;
+  cr_assert_eq(step(s, app(FT_EVENT_CALL, -1, 2), &u), -1, "calls skipped");
+  cr_assert_eq(step(s, app(FT_EVENT_CALL_END, -1, 1), &u), -1, "not in one");
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_WAVE_REQUEST, 0, 1, 1, 0), &u),
+               -1, "safe-point mode's control");
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 0, 1, 2, 0), &u), -1,
+               "a marker of a wave after the next");
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 2, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, app(FT_EVENT_ARRIVED, 2, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 1, 1, 1), &u), -1,
+               "a message sent after the marker was fed before it");
+  cr_assert_eq(step(s, app(FT_EVENT_ARRIVED, 3, 0), &u), -1);
+  cr_assert_eq(step(s, app(FT_EVENT_APP_SEND, -1, 0), &u), -1);
+  free(s);
+  /* Safe-point mode knows no call and no arrival. */
+  s = core_new(1, 3, 1.0);
+  cr_assert_eq(step(s, app(FT_EVENT_CALL, -1, 1), &u), -1);
+  cr_assert_eq(step(s, app(FT_EVENT_CALL_END, -1, 1), &u), -1);
+  cr_assert_eq(step(s, app(FT_EVENT_ARRIVED, 0, 0), &u), -1);
+  free(s);
+}
+
+Test(pcl_anycall, the_message_logging_cores_refuse_any_call_mode) {
+  const char *names[] = {"pessimist", "v2"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const struct ft_protocol_ops *ops = ft_protocol_find(names[i]);
+    cr_assert_not_null(ops);
+    struct ft_core_config config = {.rank = 0, .ranks = 2, .any_call = 1};
+    void *state = calloc(1, ops->state_size(&config));
+    cr_assert_eq(ops->init(state, &config), -1, "%s", names[i]);
+    free(state);
+  }
+}

@@ -90,7 +90,40 @@ static const struct ft_protocol_ops pcl_late = {
     .n_controls = FT_PCL_CONTROL_COUNT,
 };
 
-static const struct ft_protocol_ops *const planted[] = {&vcl_nokeep, &pcl_late};
+/* ---- pcl-bug-nodelay: any-call mode without the delayed receive queue -- */
+
+static size_t nodelay_state_size(const struct ft_core_config *config) {
+  return ft_protocol_pcl.state_size(config);
+}
+
+static int nodelay_init(void *state, const struct ft_core_config *config) {
+  return ft_protocol_pcl.init(state, config);
+}
+
+static int nodelay_step(void *state, const struct ft_event *event,
+                        struct ft_update *update) {
+  int rc = ft_protocol_pcl.step(state, event, update);
+  if (rc == 0 && (update->flags & FT_UPDATE_QUEUE)) {
+    update->flags &= ~(unsigned)FT_UPDATE_QUEUE; /* the bug: delivered */
+    update->flags |= FT_UPDATE_PASS;
+  }
+  return rc;
+}
+
+static const struct ft_protocol_ops pcl_nodelay = {
+    .name = "pcl-bug-nodelay",
+    .family = FT_FAMILY_COORDINATED,
+    .summary = "pcl, broken on purpose: in any-call mode a message of a "
+               "channel whose marker is in is delivered, not queued",
+    .state_size = nodelay_state_size,
+    .init = nodelay_init,
+    .step = nodelay_step,
+    .controls = ft_pcl_controls,
+    .n_controls = FT_PCL_CONTROL_COUNT,
+};
+
+static const struct ft_protocol_ops *const planted[] = {&vcl_nokeep, &pcl_late,
+                                                        &pcl_nodelay};
 
 const struct ft_protocol_ops *planted_at(size_t i) {
   return i < sizeof planted / sizeof planted[0] ? planted[i] : NULL;

@@ -6,7 +6,11 @@
  *  - "vcl-bug-nokeep": vcl whose STOREs keep no channel state (the ranges
  *    are dropped), so the messages in transit across a cut are lost;
  *  - "pcl-bug-late": pcl whose rank 1 takes each checkpoint one safe point
- *    after the one the wave agreed on, so its cut is not consistent.
+ *    after the one the wave agreed on, so its cut is not consistent;
+ *  - "pcl-bug-nodelay" (run as "pcl-bug-nodelay-anycall"): pcl in any-call
+ *    mode without the delayed receive queue: a message its sender sent
+ *    after its checkpoint is delivered before the receiver's own (an
+ *    orphan), and sent again after a rollback.
  *
  * Like the cores, the wrappers own no static mutable state. */
 #ifndef FT_PLANTED_H

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anycall_cluster.h"
 #include "ml_cluster.h"
 #include "planted.h"
 
@@ -15,7 +16,24 @@
 /* Steps after a rollback that count as "during recovery". */
 #define RECOVERY_STEPS 10
 
+/* The suffix that selects the any-call cluster (anycall_cluster.h). */
+static const char anycall_suffix[] = "-anycall";
+
+int seeded_any_call(const char *name) {
+  size_t n = strlen(name), k = sizeof anycall_suffix - 1;
+  return n > k && strcmp(name + n - k, anycall_suffix) == 0;
+}
+
 const struct ft_protocol_ops *seeded_protocol(const char *name) {
+  char base[128];
+  if (seeded_any_call(name)) {
+    size_t n = strlen(name) - (sizeof anycall_suffix - 1);
+    if (n >= sizeof base)
+      return NULL;
+    memcpy(base, name, n);
+    base[n] = '\0';
+    name = base;
+  }
   const struct ft_protocol_ops *ops = ft_protocol_find(name);
   return ops ? ops : planted_find(name);
 }
@@ -290,6 +308,8 @@ int seeded_run(const struct seeded_params *p, struct seeded_result *r) {
              CLUSTER_MAX_RANKS, SEEDED_MAX_FAILURES);
     return -1;
   }
+  if (seeded_any_call(p->protocol))
+    return anycall_seeded_run(p, ops, r);
   if (ft_protocol_restarts_alone(ops)) /* message logging */
     return ml_seeded_run(p, ops, r);
   struct run run = {.r = r};

@@ -88,8 +88,13 @@ struct seeded_result {
 };
 
 /* Returns the core called `name`: a registered protocol (ft_protocol_find)
- * or a planted bug (planted.h); NULL when there is none. */
+ * or a planted bug (planted.h); NULL when there is none. A name ending in
+ * "-anycall" ("pcl-anycall") names the core before the suffix, run in
+ * any-call mode on the any-call cluster (anycall_cluster.h). */
 const struct ft_protocol_ops *seeded_protocol(const char *name);
+
+/* Whether `name` ends in "-anycall" (see seeded_protocol). */
+int seeded_any_call(const char *name);
 
 /* Runs one seed. Returns 0 when every property held, 1 when one was
  * violated (r->failed, r->error), -1 when the parameters are invalid (an

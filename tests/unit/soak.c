@@ -42,7 +42,8 @@ struct tally {
 static const char usage[] =
     "usage: ftsim-soak --protocol NAME --seeds N [--first-seed S] "
     "[--ranks R] [--failures F] [--jobs J] [--trace]\n"
-    "  --protocol NAME  a core: ftsim's protocols, or a planted bug\n"
+    "  --protocol NAME  a core: ftsim's protocols, or a planted bug;\n"
+    "                   NAME-anycall: that core in any-call mode (pcl, vcl)\n"
     "  --seeds N        seeds to run (>= 1)\n"
     "  --first-seed S   first seed (default 1); seeds S .. S+N-1\n"
     "  --ranks R        application ranks, 1..16 (default: drawn per seed)\n"
@@ -164,6 +165,11 @@ static int parse(int argc, char **argv, struct options *o) {
   if (!ft_protocol_recovers(seeded_protocol(o->protocol)))
     return bad("--protocol %s neither checkpoints nor recovers: nothing to "
                "check",
+               o->protocol);
+  if (seeded_any_call(o->protocol) &&
+      ft_protocol_restarts_alone(seeded_protocol(o->protocol)))
+    return bad("--protocol %s: any-call mode is for the coordinated and "
+               "channel-state families (pcl, vcl) so far",
                o->protocol);
   return 0;
 }

@@ -1148,3 +1148,105 @@ Test(vcl_cluster, waves_commit_after_random_rollbacks_on_200_clusters) {
   assert_covered(&total);
   cr_assert_gt(total.replayed, 20, "%lld", (long long)total.replayed);
 }
+
+/* ---- Any-call mode (pcl-vs-vcl-sc06, section 3, Figure 1) ------------ */
+
+static void *anycall_new(int rank, int ranks) {
+  struct ft_core_config config = {
+      .rank = rank, .ranks = ranks, .period = 1.0, .any_call = 1};
+  void *state = calloc(1, ft_protocol_vcl.state_size(&config));
+  cr_assert_not_null(state);
+  cr_assert_eq(ft_protocol_vcl.init(state, &config), 0);
+  return state;
+}
+
+static struct ft_event ac_event(enum ft_event_type type, int peer,
+                                int64_t index) {
+  return (struct ft_event){
+      .type = type, .time = 1.0, .peer = peer, .tag = 0, .index = index};
+}
+
+static unsigned flags_of(void *s, struct ft_event e) {
+  struct ft_update u;
+  cr_assert_eq(step(s, e, &u), 0, "event %d refused", (int)e.type);
+  return u.flags;
+}
+
+Test(vcl_anycall, the_first_marker_captures_in_the_call_then_records) {
+  void *s = anycall_new(1, 3);
+  struct ft_update u;
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_CALL, -1, 1)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_APP_SEND, 0, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_ARRIVED, 2, 0)), FT_UPDATE_PASS);
+  /* The scheduler's marker while blocked in call 1: capture now, markers
+   * with the counts sent before (1 to rank 0, 0 to rank 2). */
+  cr_assert_eq(step(s, marker(3, 1, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_CAPTURE | FT_UPDATE_FLUSH);
+  cr_assert_eq(u.wave, 1);
+  cr_assert_eq(u.index, 1, "the call");
+  cr_assert_eq(u.n_sends, 2);
+  cr_assert_eq(u.sends[0].to, 0);
+  cr_assert_eq(u.sends[0].value, 1);
+  cr_assert_eq(u.sends[1].to, 2);
+  cr_assert_eq(u.sends[1].value, 0);
+  cr_assert_eq(ft_vcl_phase(s), FT_VCL_RECORDING);
+  /* Rank 2's message 2 arrives before its marker (value 2): channel
+   * state, arrival number 2; the marker closes the channel. */
+  cr_assert_eq(step(s, ac_event(FT_EVENT_ARRIVED, 2, 0), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_RECORD);
+  cr_assert_eq(u.index, 2);
+  cr_assert_eq(step(s, marker(2, 1, 1, 2), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  /* Rank 0 sent nothing before its marker: every channel closed. */
+  cr_assert_eq(step(s, marker(0, 1, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_STORE);
+  cr_assert_eq(u.n_keep, 1);
+  cr_assert_eq(u.keep[0].peer, 2);
+  cr_assert_eq(u.keep[0].first, 2);
+  cr_assert_eq(u.keep[0].last, 2);
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_ARRIVED, 2, 0)), FT_UPDATE_PASS,
+               "after the marker: not channel state");
+  free(s);
+}
+
+Test(vcl_anycall, a_rank_between_calls_queues_what_follows_a_marker) {
+  void *s = anycall_new(0, 2);
+  struct ft_update u;
+  /* Rank 1's marker (1 message before it) while rank 0 computes. */
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_ARRIVED, 1, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(step(s, marker(1, 0, 1, 1), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(ft_vcl_phase(s), FT_VCL_DUE);
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_ARRIVED, 1, 0)), FT_UPDATE_QUEUE,
+               "sent after rank 1's checkpoint: not in my image");
+  cr_assert_eq(step(s, ac_event(FT_EVENT_CALL, -1, 1), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_CAPTURE | FT_UPDATE_FLUSH |
+                            FT_UPDATE_STORE);
+  cr_assert_eq(u.n_keep, 0);
+  cr_assert_eq(u.n_sends, 1);
+  cr_assert_eq(u.sends[0].value, 0);
+  /* The scheduler's marker comes late: noted. */
+  cr_assert_eq(step(s, marker(2, 0, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  free(s);
+}
+
+Test(vcl_anycall, impossible_events_are_protocol_errors) {
+  void *s = anycall_new(1, 3);
+  struct ft_update u;
+  cr_assert_eq(step(s, ac_event(FT_EVENT_CALL, -1, 2), &u), -1,
+               "calls skipped");
+  cr_assert_eq(step(s, ac_event(FT_EVENT_CALL_END, -1, 1), &u), -1,
+               "not in one");
+  cr_assert_eq(step(s, cut(0, 1, 1, 0), &u), -1, "no CUT in this mode");
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_ARRIVED, 0, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(flags_of(s, ac_event(FT_EVENT_ARRIVED, 0, 0)), FT_UPDATE_PASS);
+  cr_assert_eq(step(s, marker(0, 1, 1, 1), &u), -1,
+               "a message sent after the marker was fed before it");
+  cr_assert_eq(step(s, ac_event(FT_EVENT_ARRIVED, 3, 0), &u), -1);
+  free(s);
+  s = core_new(1, 3, 1.0);
+  cr_assert_eq(step(s, ac_event(FT_EVENT_CALL, -1, 1), &u), -1);
+  cr_assert_eq(step(s, ac_event(FT_EVENT_ARRIVED, 0, 0), &u), -1);
+  free(s);
+}
