@@ -32,6 +32,11 @@ _Noreturn void ft_backend_abort(int code);
 /* Name of the host the calling rank runs on (a platform host under SMPI). */
 const char *ft_backend_host_name(void);
 
+/* Speed in flop/s of the host the calling rank runs on: the platform's
+ * (SMPI; its first pstate), 0 for a real MPI (not known here: `ftsim
+ * record --real` passes the machine's, record_speed). */
+double ft_backend_host_speed(void);
+
 /* Fortran's special addresses (MPI_IN_PLACE, MPI_STATUS_IGNORE,
  * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
  * SMPI and Open MPI). Each returns non-zero when `p` is that address. */
