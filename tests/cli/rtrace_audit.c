@@ -50,9 +50,10 @@ static int cmp(const void *pa, const void *pb) {
 #define CMP(f)                                                                 \
   if (a->f != b->f)                                                            \
     return a->f < b->f ? -1 : 1;
-  CMP(comm) CMP(src) CMP(dst) CMP(tag) CMP(bytes)
+  CMP(comm)
+  CMP(src) CMP(dst) CMP(tag) CMP(bytes)
 #undef CMP
-  return 0;
+      return 0;
 }
 
 static uint32_t world(const struct ft_rtrace *t, uint32_t comm, uint32_t me,
@@ -140,7 +141,7 @@ static void collectives(const struct ft_rtrace *t) {
     for (size_t i = 0; i < t->ranks[r].n; i++) {
       const struct ft_rt_event *e = &t->ranks[r].ev[i];
       if (e->kind == FT_RT_COLL && e->u.coll.op < FT_RT_COLL_COUNT)
-        count[e->u.coll.op][e->u.coll.root < 0 ? 7
+        count[e->u.coll.op][e->u.coll.root < 0   ? 7
                             : e->u.coll.root < 7 ? e->u.coll.root
                                                  : 6]++;
     }
