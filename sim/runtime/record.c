@@ -62,7 +62,7 @@ void ft_record_enter(struct ft_runtime *rt) {
   struct ft_record_state *s = &rt->record;
   if (!s->on)
     return;
-  double now = ft_backend_now();
+  double now = ft_backend_now_charged();
   if (now > s->last_exit) {
     struct ft_rt_event e = {.kind = FT_RT_COMPUTE,
                             .u.compute_s = now - s->last_exit};
