@@ -876,8 +876,9 @@ static int checked_isend(struct ft_runtime *rt, const char *call, isend_fn fn,
                          int dest, int tag, MPI_Comm comm,
                          MPI_Request *request) {
   int rc = send_checked(rt, call, count, type, dest, tag, comm);
-  ft_record_p2p(rt, FT_RT_ISEND, fn == issend_call, count, type, dest, tag,
-                comm);
+  if (rc == MPI_SUCCESS)
+    ft_record_p2p(rt, FT_RT_ISEND, fn == issend_call, count, type, dest, tag,
+                  comm);
   if (rc == MPI_SUCCESS)
     rc = ft_err_result(rt, call, comm,
                        fn(rt, buf, count, type, dest, tag, comm, request));
@@ -945,7 +946,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
   struct ft_runtime *rt = ft_runtime();
   int rc = recv_checked(rt, "MPI_Irecv", count, type, source, tag, comm);
-  ft_record_p2p(rt, FT_RT_IRECV, 0, count, type, source, tag, comm);
+  if (rc == MPI_SUCCESS)
+    ft_record_p2p(rt, FT_RT_IRECV, 0, count, type, source, tag, comm);
   if (rc == MPI_SUCCESS)
     rc = ft_err_result(
         rt, "MPI_Irecv", comm,
