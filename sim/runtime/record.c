@@ -75,6 +75,7 @@ void ft_record_enter(struct ft_runtime *rt) {
 int ft_record_exit(struct ft_runtime *rt, int rc) {
   if (rt->record.on)
     rt->record.last_exit = ft_backend_now();
+  rt->record.st_pending = 0; /* the call is over: its event too */
   return rc;
 }
 
@@ -162,6 +163,7 @@ void ft_record_p2p(struct ft_runtime *rt, uint8_t kind, int sync, int count,
   if (!rt->record.on)
     return;
   ft_record_enter(rt);
+  rt->record.st_pending = 0; /* set again below when an event is made */
   if (peer == MPI_PROC_NULL)
     return;
   int recv = kind == FT_RT_RECV || kind == FT_RT_IRECV;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `ftsim record` (issue 16, item 1), one case per ctest entry:
-#   ring, pingpong, cg, mg   a workload recorded under smpirun (4 ranks,
+#   ring, pingpong, cg, mg, lu   a workload recorded under smpirun (4 ranks,
 #                            gige), read back by rtrace_audit (the rtrace
 #                            reader) and otf2-print;
 #   real_ring                ring recorded for real (mpirun, 2 ranks);
@@ -71,6 +71,17 @@ mg) # every receive is MPI_Irecv(MPI_ANY_SOURCE): each recorded as a
   sends=$(sed -n 's/^sends //p' "$dir/audit")
   [ "$sends" -gt 0 ] || fail "no send"
   has "wild $sends matched $sends$" ;;
+lu) # MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE and MPI_ANY_TAG, blocking
+  # sends, and isends to MPI_PROC_NULL at the grid's edges: a blocking
+  # send's exit left its event marked as the one the next nonblocking
+  # call's request goes to, and an isend to MPI_PROC_NULL then numbered
+  # that send ("MpiIsendComplete of request 3, never posted" on reading)
+  record --platform gige --np 4 --app lu
+  # its receives name the source MPI_Probe(MPI_ANY_SOURCE) found
+  probes=$(sed -n 's/^probes \([0-9]*\) .*/\1/p' "$dir/audit")
+  [ "$probes" -gt 0 ] || fail "no probe recorded"
+  grep -Eq "^probes $probes wild [1-9][0-9]* found [1-9]" "$dir/audit" ||
+    fail "no wildcard probe that found its message" ;;
 real_ring)
   record --real --np 2 --app ring
   grep -q '"mode":"real"' "$dir/out" || fail "not a real run"

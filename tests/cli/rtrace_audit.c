@@ -10,6 +10,8 @@
  *                             as its receiver received, in world ranks
  *   wild W matched M          receives posted with MPI_ANY_SOURCE, and how
  *                             many name a matched source (a rank)
+ *   probes P wild W found F   probes, those posted with MPI_ANY_SOURCE, those
+ *                             that found a message (with its source)
  *   coll NAME root R records C   per collective and root
  *   collectives ok|differ     every member of a communicator made the same
  *                             sequence of collective calls (op, root)
@@ -51,7 +53,8 @@ static int cmp(const void *pa, const void *pb) {
   if (a->f != b->f)                                                            \
     return a->f < b->f ? -1 : 1;
   CMP(comm)
-  CMP(src) CMP(dst) CMP(tag) CMP(bytes)
+  CMP(src)
+  CMP(dst) CMP(tag) CMP(bytes)
 #undef CMP
       return 0;
 }
@@ -77,6 +80,7 @@ static void received(const struct ft_rtrace *t, struct msgs *v, uint32_t r,
 
 struct counts {
   size_t wild, wild_matched;
+  size_t probes, probes_wild, probes_found; /* found: with a source */
 };
 
 static void rank_p2p(const struct ft_rtrace *t, uint32_t r, struct msgs *s,
@@ -93,6 +97,11 @@ static void rank_p2p(const struct ft_rtrace *t, uint32_t r, struct msgs *s,
         (p->flags & FT_RT_WILD_SOURCE)) {
       c->wild++;
       c->wild_matched += p->peer >= 0;
+    }
+    if (e->kind == FT_RT_PROBE) {
+      c->probes++;
+      c->probes_wild += e->u.probe.peer == FT_RT_ANY;
+      c->probes_found += e->u.probe.found == 1 && e->u.probe.msg_peer >= 0;
     }
     if (e->kind == FT_RT_SENDRECV) {
       const struct ft_rt_sendrecv *x = &e->u.sendrecv;
@@ -130,6 +139,8 @@ static void channels(const struct ft_rtrace *t) {
            m->comm, m->src, m->dst, m->tag, m->bytes);
   }
   printf("wild %zu matched %zu\n", c.wild, c.wild_matched);
+  printf("probes %zu wild %zu found %zu\n", c.probes, c.probes_wild,
+         c.probes_found);
   free(s.m);
   free(v.m);
 }
