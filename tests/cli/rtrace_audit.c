@@ -47,16 +47,15 @@ static void add(struct msgs *v, struct msg m) {
   v->m[v->n++] = m;
 }
 
+static int order(uint64_t a, uint64_t b) { return a < b ? -1 : a > b; }
+
 static int cmp(const void *pa, const void *pb) {
   const struct msg *a = pa, *b = pb;
-#define CMP(f)                                                                 \
-  if (a->f != b->f)                                                            \
-    return a->f < b->f ? -1 : 1;
-  CMP(comm)
-  CMP(src)
-  CMP(dst) CMP(tag) CMP(bytes)
-#undef CMP
-      return 0;
+  int c = order(a->comm, b->comm);
+  c = c ? c : order(a->src, b->src);
+  c = c ? c : order(a->dst, b->dst);
+  c = c ? c : order((uint64_t)(int64_t)a->tag, (uint64_t)(int64_t)b->tag);
+  return c ? c : order(a->bytes, b->bytes);
 }
 
 static uint32_t world(const struct ft_rtrace *t, uint32_t comm, uint32_t me,
