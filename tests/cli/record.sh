@@ -82,11 +82,13 @@ lu) # MPI_Probe/MPI_Iprobe with MPI_ANY_SOURCE and MPI_ANY_TAG, blocking
   [ "$probes" -gt 0 ] || fail "no probe recorded"
   grep -Eq "^probes $probes wild [1-9][0-9]* found [1-9]" "$dir/audit" ||
     fail "no wildcard probe that found its message" ;;
-real_ring)
-  record --real --np 2 --app ring
+real_ring) # the machine's speed (here from FTSIM_HOST_SPEED) is the ranks'
+  FTSIM_HOST_SPEED=3e9 record --real --np 2 --app ring
   grep -q '"mode":"real"' "$dir/out" || fail "not a real run"
   has "ranks 2"
-  has "sends 200$" ;;
+  has "sends 200$"
+  grep -Eq '^compute_s [0-9.]+ speed 3e\+09$' "$dir/audit" ||
+    fail "the host speed is not FTSIM_HOST_SPEED's" ;;
 user)
   record --platform gige --np 4 --app "$program"
   has "ranks 4"
