@@ -32,7 +32,7 @@ endfunction()
 # NOT whole: the linker copies it into a program only when the program
 # calls it, which is how `ftsim run --compute auto` tells modelled from
 # measured computation.
-set(runtime_deps ftsim_options ftsim_protocols ftsim_image ftsim_scenario
+set(runtime_deps ftsim_options ftsim_protocols ftsim_image ftsim_rtrace_model ftsim_scenario
   ftsim_failure_trace)
 ftsim_package_archive(ftsim_smpi ftsim_runtime_smpi ${runtime_deps})
 ftsim_package_archive(ftsim_compute ftsim_compute_smpi)

@@ -32,6 +32,17 @@ _Noreturn void ft_backend_abort(int code);
 /* Name of the host the calling rank runs on (a platform host under SMPI). */
 const char *ft_backend_host_name(void);
 
+/* ft_backend_now, after charging the caller's measured computation up to
+ * here (SMPI injects it at the next MPI call's entry: a wrapper's first
+ * look at the clock would miss it); the timer restarts after. For the
+ * recorder (record.c): the computation between two calls. */
+double ft_backend_now_charged(void);
+
+/* Speed in flop/s of the host the calling rank runs on: the platform's
+ * (SMPI; its first pstate), 0 for a real MPI (not known here: `ftsim
+ * record --real` passes the machine's, record_speed). */
+double ft_backend_host_speed(void);
+
 /* Fortran's special addresses (MPI_IN_PLACE, MPI_STATUS_IGNORE,
  * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
  * SMPI and Open MPI). Each returns non-zero when `p` is that address. */

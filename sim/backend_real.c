@@ -22,6 +22,10 @@ _Noreturn void ft_backend_abort(int code) {
   _exit(code > 0 ? code : 1); /* PMPI_Abort does not return */
 }
 
+double ft_backend_host_speed(void) { return 0; }
+
+double ft_backend_now_charged(void) { return PMPI_Wtime(); }
+
 const char *ft_backend_host_name(void) {
   static char name[256]; /* one process per rank here: no sharing */
   if (!name[0] && gethostname(name, sizeof name - 1) != 0)

@@ -55,6 +55,15 @@ const char *ft_backend_host_name(void) {
   return sg_host_get_name(sg_host_self());
 }
 
+double ft_backend_now_charged(void) {
+  bench_pause();
+  double now = simgrid_get_clock();
+  bench_resume();
+  return now;
+}
+
+double ft_backend_host_speed(void) { return sg_host_get_speed(sg_host_self()); }
+
 /* SimGrid's Fortran sentinels (libsimgrid: mpi_in_place_, ...). */
 extern int mpi_in_place_, mpi_status_ignore_, mpi_statuses_ignore_, mpi_bottom_;
 

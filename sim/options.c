@@ -26,7 +26,8 @@ void ft_options_defaults(struct ft_options *options) {
 const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
          "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
-         "log_batch, copy_mbps, trace, max_time, stall_failures";
+         "log_batch, copy_mbps, trace, max_time, stall_failures, record, "
+         "record_speed";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -157,6 +158,14 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
     *why = "trace must be a file path prefix (under 500 bytes)";
     return parse_path(value, o->trace, sizeof o->trace - 12);
   }
+  if (strcmp(key, "record") == 0) {
+    *why = "record must be a directory path (under 500 bytes)";
+    return parse_path(value, o->record, sizeof o->record - 12);
+  }
+  if (strcmp(key, "record_speed") == 0) {
+    *why = "record_speed must be a number of flop/s in [0, 1e18]";
+    return parse_double(value, 0, 1e18, &o->record_speed);
+  }
   if (strcmp(key, "ckpt_dir") == 0) {
     *why = "ckpt_dir must be a directory path (under 512 bytes)";
     return parse_path(value, o->ckpt_dir, sizeof o->ckpt_dir);
@@ -256,6 +265,11 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
                     "max_time=%g: protocol %s has no dispatcher to stop the "
                     "run (%s do)",
                     o->max_time, o->protocol, those);
+  if (o->record[0] && strcmp(o->protocol, "none") != 0)
+    return complain(err, errlen,
+                    "record=%s: a recording runs under protocol none, not %s "
+                    "(replay it under any protocol)",
+                    o->record, o->protocol);
   if (ft_protocol_recovers(p) && o->service_ranks < 1)
     return complain(err, errlen,
                     "service_ranks=%d: protocol %s needs at least one service "

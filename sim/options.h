@@ -47,13 +47,18 @@ struct ft_options {
                         no trace */
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
-  double max_time;    /* simulated seconds of run time after which the run
-                         is stopped; default 0: no limit */
-  int stall_failures; /* N: after N failures in a row with no progress,
-                         the next failure due stops the run instead
-                         (progress: a committed wave, pcl and vcl; a failed
-                         rank's restart completed, pessimist and v2);
-                         default FT_STALL_FAILURES_DEFAULT, 0: never */
+  double max_time;     /* simulated seconds of run time after which the run
+                          is stopped; default 0: no limit */
+  char record[512];    /* `ftsim record`: each application rank writes its
+                          MPI calls to RECORD/rank.<world rank>
+                          (sim/runtime/record.h); default "": no record */
+  double record_speed; /* the recording host's speed in flop/s when the
+                          backend cannot tell it (real MPI); default 0 */
+  int stall_failures;  /* N: after N failures in a row with no progress,
+                          the next failure due stops the run instead
+                          (progress: a committed wave, pcl and vcl; a failed
+                          rank's restart completed, pessimist and v2);
+                          default FT_STALL_FAILURES_DEFAULT, 0: never */
 };
 
 /* The default of stall_failures. */
@@ -90,8 +95,9 @@ int ft_parse_int(const char *s, long min, long max, int *out);
  * MPI_Init: a scenario needs a protocol that recovers, such a protocol at
  * least one service rank, message logging (pessimist, v2) at least
  * event_loggers service ranks, max_time > 0 a protocol that recovers (its
- * dispatcher stops the run). Returns 0, or -1 with a message naming the
- * keys, e.g. "event_loggers=3 but service_ranks=1: the event loggers are
+ * dispatcher stops the run), record only with protocol none (a recording
+ * is of the program, not of a protocol). Returns 0, or -1 with a message naming
+ * the keys, e.g. "event_loggers=3 but service_ranks=1: the event loggers are
  * service ranks (service_ranks=3 or more)". */
 int ft_options_check(const struct ft_options *options, char *err,
                      size_t errlen);

@@ -10,6 +10,7 @@
 #include "outcome.h"
 #include "paths.h"
 #include "plot.h"
+#include "record_cmd.h"
 #include "run.h"
 #include "soak.h"
 #include "sweep.h"
@@ -19,6 +20,8 @@
 static int help(int argc, char **argv, const struct ft_dirs *dirs) {
   if (argc > 0 && strcmp(argv[0], "run") == 0)
     ft_usage_run(stdout);
+  else if (argc > 0 && strcmp(argv[0], "record") == 0)
+    ft_record_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "sweep") == 0)
     ft_sweep_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "check") == 0)
@@ -49,6 +52,8 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "run") == 0)
     return ft_run_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "record") == 0)
+    return ft_record_main(argc - 2, argv + 2);
   if (strcmp(cmd, "sweep") == 0)
     return ft_sweep_main(argc - 2, argv + 2);
   if (strcmp(cmd, "analyze") == 0)
@@ -74,7 +79,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "apps") == 0)
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
-          "ftsim: unknown command '%s' (commands: run, sweep, analyze, "
+          "ftsim: unknown command '%s' (commands: run, record, sweep, analyze, "
           "plot, check, host-speed, soak, trace-info, protocols, platforms, "
           "apps, help)\n",
           cmd);

@@ -15,6 +15,8 @@ void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
       "\n"
       "Commands:\n"
       "  run        run one workload under one protocol (ftsim run --help)\n"
+      "  record     run a program under protocol none and write its MPI\n"
+      "             calls as an OTF2 archive (ftsim record --help)\n"
       "  sweep      run a grid of simulations into a CSV (ftsim sweep "
       "--help)\n"
       "  analyze    aggregate a sweep's CSV over seeds, optimal periods\n"

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
@@ -351,28 +350,4 @@ void ft_rtrace_rank_stat(const struct ft_rtrace *t, uint32_t r,
       s->by_kind[e->kind]++;
     stat_event(k, e, s);
   }
-}
-
-/* An OTF2 archive: an anchor file ending in .otf2, or a directory holding
- * traces.otf2. */
-static int is_otf2(const char *path, char *anchor, size_t len) {
-  size_t n = strlen(path);
-  struct stat st;
-  if (n >= 5 && !strcmp(path + n - 5, ".otf2")) {
-    snprintf(anchor, len, "%s", path);
-    return 1;
-  }
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    snprintf(anchor, len, "%s/traces.otf2", path);
-    return 1;
-  }
-  return 0;
-}
-
-struct ft_rtrace *ft_rtrace_read(const char *path, double ti_host_speed,
-                                 int rank, char *err, size_t errlen) {
-  char anchor[4096];
-  if (is_otf2(path, anchor, sizeof anchor))
-    return ft_rtrace_read_otf2(anchor, rank, err, errlen);
-  return ft_rtrace_read_ti(path, ti_host_speed, rank, err, errlen);
 }

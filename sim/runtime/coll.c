@@ -677,39 +677,59 @@ static int rooted(struct ft_runtime *rt, const char *call, MPI_Comm comm,
 int MPI_Barrier(MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = ft_err_comm(rt, "MPI_Barrier", comm);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Barrier", comm, barrier_call(rt, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_BARRIER, comm,
+                   &(struct ft_record_coll_args){.root = -1});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Barrier", comm, barrier_call(rt, comm)));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = rooted(rt, "MPI_Bcast", comm, count, type, MPI_MAX, root);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Bcast", comm,
-                             bcast_call(rt, buf, count, type, root, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_BCAST, comm,
+                   &(struct ft_record_coll_args){
+                       .root = root, .scount = count, .stype = type});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Bcast", comm,
+                              bcast_call(rt, buf, count, type, root, comm)));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                MPI_Op op, int root, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = rooted(rt, "MPI_Reduce", comm, count, type, op, root);
-  return rc != MPI_SUCCESS ? rc
-                           : ft_err_result(rt, "MPI_Reduce", comm,
-                                           reduce_call(rt, sbuf, rbuf, count,
-                                                       type, op, root, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_REDUCE, comm,
+                   &(struct ft_record_coll_args){
+                       .root = root, .scount = count, .stype = type});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS ? rc
+                            : ft_err_result(rt, "MPI_Reduce", comm,
+                                            reduce_call(rt, sbuf, rbuf, count,
+                                                        type, op, root, comm)));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                   MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Allreduce", comm, count, type, op);
-  return rc != MPI_SUCCESS ? rc
-                           : ft_err_result(rt, "MPI_Allreduce", comm,
-                                           allreduce_call(rt, sbuf, rbuf, count,
-                                                          type, op, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_ALLREDUCE, comm,
+                   &(struct ft_record_coll_args){
+                       .root = -1, .scount = count, .stype = type});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(
+                    rt, "MPI_Allreduce", comm,
+                    allreduce_call(rt, sbuf, rbuf, count, type, op, comm)));
 }
 
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -718,11 +738,20 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
   struct ft_runtime *rt = ft_runtime();
   int rc = rooted(rt, "MPI_Gatherv", comm, in_place(sbuf, scount),
                   in_place_type(sbuf, stype), MPI_MAX, root);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Gatherv", comm,
-                             gatherv_call(rt, sbuf, scount, stype, rbuf, counts,
-                                          displs, rtype, root, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(
+        rt, FT_RT_GATHERV, comm,
+        &(struct ft_record_coll_args){.root = root,
+                                      .scount = in_place(sbuf, scount),
+                                      .stype = stype,
+                                      .rcounts = counts,
+                                      .rtype = rtype});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Gatherv", comm,
+                              gatherv_call(rt, sbuf, scount, stype, rbuf,
+                                           counts, displs, rtype, root, comm)));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -730,11 +759,20 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
   struct ft_runtime *rt = ft_runtime();
   int rc = rooted(rt, "MPI_Gather", comm, in_place(sbuf, scount),
                   in_place_type(sbuf, stype), MPI_MAX, root);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Gather", comm,
-                             gather_call(rt, sbuf, scount, stype, rbuf, rcount,
-                                         rtype, root, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(
+        rt, FT_RT_GATHER, comm,
+        &(struct ft_record_coll_args){.root = root,
+                                      .scount = in_place(sbuf, scount),
+                                      .stype = stype,
+                                      .rcount = rcount,
+                                      .rtype = rtype});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Gather", comm,
+                              gather_call(rt, sbuf, scount, stype, rbuf, rcount,
+                                          rtype, root, comm)));
 }
 
 int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
@@ -743,11 +781,20 @@ int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[],
   struct ft_runtime *rt = ft_runtime();
   int rc = rooted(rt, "MPI_Scatterv", comm, in_place(rbuf, rcount),
                   in_place_type(rbuf, rtype), MPI_MAX, root);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Scatterv", comm,
-                             scatterv_call(rt, sbuf, counts, displs, stype,
-                                           rbuf, rcount, rtype, root, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(
+        rt, FT_RT_SCATTERV, comm,
+        &(struct ft_record_coll_args){.root = root,
+                                      .scounts = counts,
+                                      .stype = stype,
+                                      .rcount = in_place(rbuf, rcount),
+                                      .rtype = rtype});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Scatterv", comm,
+                              scatterv_call(rt, sbuf, counts, displs, stype,
+                                            rbuf, rcount, rtype, root, comm)));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -755,11 +802,20 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
   struct ft_runtime *rt = ft_runtime();
   int rc = rooted(rt, "MPI_Scatter", comm, in_place(rbuf, rcount),
                   in_place_type(rbuf, rtype), MPI_MAX, root);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Scatter", comm,
-                             scatter_call(rt, sbuf, scount, stype, rbuf, rcount,
-                                          rtype, root, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(
+        rt, FT_RT_SCATTER, comm,
+        &(struct ft_record_coll_args){.root = root,
+                                      .scount = scount,
+                                      .stype = stype,
+                                      .rcount = in_place(rbuf, rcount),
+                                      .rtype = rtype});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Scatter", comm,
+                              scatter_call(rt, sbuf, scount, stype, rbuf,
+                                           rcount, rtype, root, comm)));
 }
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -767,22 +823,40 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Allgatherv", comm, scount, stype, MPI_MAX);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Allgatherv", comm,
-                             allgatherv_call(rt, sbuf, scount, stype, rbuf,
-                                             counts, displs, rtype, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(
+        rt, FT_RT_ALLGATHERV, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .scount = in_place(sbuf, scount),
+                                      .stype = stype,
+                                      .rcounts = counts,
+                                      .rtype = rtype});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Allgatherv", comm,
+                              allgatherv_call(rt, sbuf, scount, stype, rbuf,
+                                              counts, displs, rtype, comm)));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                   int rcount, MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Allgather", comm, rcount, rtype, MPI_MAX);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Allgather", comm,
-                             allgather_call(rt, sbuf, scount, stype, rbuf,
-                                            rcount, rtype, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(
+        rt, FT_RT_ALLGATHER, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .scount = in_place(sbuf, scount),
+                                      .stype = stype,
+                                      .rcount = rcount,
+                                      .rtype = rtype});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Allgather", comm,
+                              allgather_call(rt, sbuf, scount, stype, rbuf,
+                                             rcount, rtype, comm)));
 }
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
@@ -790,23 +864,39 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = ft_err_comm(rt, "MPI_Alltoallv", comm);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Alltoallv", comm,
-                             alltoallv_call(rt, sbuf, scounts, sdispls, stype,
-                                            rbuf, rcounts, rdispls, rtype,
-                                            comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_ALLTOALLV, comm,
+                   &(struct ft_record_coll_args){.root = -1,
+                                                 .scounts = scounts,
+                                                 .stype = stype,
+                                                 .rcounts = rcounts,
+                                                 .rtype = rtype});
+  return ft_record_exit(
+      rt,
+      rc != MPI_SUCCESS
+          ? rc
+          : ft_err_result(rt, "MPI_Alltoallv", comm,
+                          alltoallv_call(rt, sbuf, scounts, sdispls, stype,
+                                         rbuf, rcounts, rdispls, rtype, comm)));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Alltoall", comm, rcount, rtype, MPI_MAX);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Alltoall", comm,
-                             alltoall_call(rt, sbuf, scount, stype, rbuf,
-                                           rcount, rtype, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_ALLTOALL, comm,
+                   &(struct ft_record_coll_args){.root = -1,
+                                                 .scount = scount,
+                                                 .stype = stype,
+                                                 .rcount = rcount,
+                                                 .rtype = rtype});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Alltoall", comm,
+                              alltoall_call(rt, sbuf, scount, stype, rbuf,
+                                            rcount, rtype, comm)));
 }
 
 int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
@@ -815,43 +905,66 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = ft_err_comm(rt, "MPI_Alltoallw", comm);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Alltoallw", comm,
-                             alltoallw_call(rt, sbuf, scounts, sdispls, stypes,
-                                            rbuf, rcounts, rdispls, rtypes,
-                                            comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_ALLTOALLW, comm,
+                   &(struct ft_record_coll_args){.root = -1,
+                                                 .scounts = scounts,
+                                                 .stypes = stypes,
+                                                 .rcounts = rcounts,
+                                                 .rtypes = rtypes});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Alltoallw", comm,
+                              alltoallw_call(rt, sbuf, scounts, sdispls, stypes,
+                                             rbuf, rcounts, rdispls, rtypes,
+                                             comm)));
 }
 
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
              MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Scan", comm, count, type, op);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Scan", comm,
-                             scan_call(rt, sbuf, rbuf, count, type, op, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_SCAN, comm,
+                   &(struct ft_record_coll_args){
+                       .root = -1, .scount = count, .stype = type});
+  return ft_record_exit(rt, rc != MPI_SUCCESS
+                                ? rc
+                                : ft_err_result(rt, "MPI_Scan", comm,
+                                                scan_call(rt, sbuf, rbuf, count,
+                                                          type, op, comm)));
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Exscan", comm, count, type, op);
-  return rc != MPI_SUCCESS ? rc
-                           : ft_err_result(rt, "MPI_Exscan", comm,
-                                           exscan_call(rt, sbuf, rbuf, count,
-                                                       type, op, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_EXSCAN, comm,
+                   &(struct ft_record_coll_args){
+                       .root = -1, .scount = count, .stype = type});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS ? rc
+                            : ft_err_result(rt, "MPI_Exscan", comm,
+                                            exscan_call(rt, sbuf, rbuf, count,
+                                                        type, op, comm)));
 }
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Reduce_scatter", comm, 0, type, op);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, "MPI_Reduce_scatter", comm,
-                             reduce_scatter_call(rt, sbuf, rbuf, rcounts, type,
-                                                 op, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_REDUCE_SCATTER, comm,
+                   &(struct ft_record_coll_args){
+                       .root = -1, .rcounts = rcounts, .rtype = type});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Reduce_scatter", comm,
+                              reduce_scatter_call(rt, sbuf, rbuf, rcounts, type,
+                                                  op, comm)));
 }
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
@@ -859,9 +972,14 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
   struct ft_runtime *rt = ft_runtime();
   const char *call = "MPI_Reduce_scatter_block";
   int rc = data_checked(rt, call, comm, rcount, type, op);
-  return rc != MPI_SUCCESS
-             ? rc
-             : ft_err_result(rt, call, comm,
-                             reduce_scatter_block_call(rt, sbuf, rbuf, rcount,
-                                                       type, op, comm));
+  if (rc == MPI_SUCCESS)
+    ft_record_coll(rt, FT_RT_REDUCE_SCATTER_BLOCK, comm,
+                   &(struct ft_record_coll_args){
+                       .root = -1, .rcount = rcount, .rtype = type});
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, call, comm,
+                              reduce_scatter_block_call(rt, sbuf, rbuf, rcount,
+                                                        type, op, comm)));
 }

@@ -5,6 +5,21 @@
  * wrapper (docs/layers.md): it reaches the rank's root and passes it down. */
 #include "runtime.h"
 
+/* The creation `call` through its gate, recorded (record.h: `ftsim
+ * record`) as a duplicate, a split or (from a group, a topology) a
+ * creation. */
+static int made(struct ft_runtime *rt, struct ft_gate_call *call,
+                MPI_Comm *newcomm) {
+  int split = call->kind == FT_GATE_SPLIT;
+  uint8_t op = call->kind == FT_GATE_DUP                   ? FT_RT_COMM_DUP
+               : split || call->kind == FT_GATE_SPLIT_TYPE ? FT_RT_COMM_SPLIT
+                                                           : FT_RT_COMM_CREATE;
+  ft_record_enter(rt);
+  return ft_record_comm_made(
+      rt, ft_gate_create(rt, call, newcomm), op, call->user, newcomm,
+      split ? call->color : FT_RT_UNKNOWN, split ? call->key : FT_RT_UNKNOWN);
+}
+
 int MPI_Comm_rank(MPI_Comm comm, int *rank) {
   struct ft_runtime *rt = ft_runtime();
   return PMPI_Comm_rank(ft_comm_inner(rt, comm), rank);
@@ -20,7 +35,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   if (ft_comm_take_replayed(rt, newcomm))
     return MPI_SUCCESS;
   struct ft_gate_call call = {.kind = FT_GATE_DUP, .user = comm};
-  return ft_gate_create(rt, &call, newcomm);
+  return made(rt, &call, newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
@@ -29,7 +44,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     return MPI_SUCCESS;
   struct ft_gate_call call = {
       .kind = FT_GATE_SPLIT, .user = comm, .color = color, .key = key};
-  return ft_gate_create(rt, &call, newcomm);
+  return made(rt, &call, newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
@@ -38,7 +53,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     return MPI_SUCCESS;
   struct ft_gate_call call = {
       .kind = FT_GATE_CREATE, .user = comm, .group = group};
-  return ft_gate_create(rt, &call, newcomm);
+  return made(rt, &call, newcomm);
 }
 
 /* Collective over the group's members only: its gate counts them, not the
@@ -50,7 +65,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
     return MPI_SUCCESS;
   struct ft_gate_call call = {
       .kind = FT_GATE_CREATE_GROUP, .user = comm, .group = group, .color = tag};
-  return ft_gate_create(rt, &call, newcomm);
+  return made(rt, &call, newcomm);
 }
 
 /* MPI_COMM_WORLD is the application's world, not the library's (which
@@ -110,7 +125,7 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
     call.dims[d] = dims[d];
     call.periods[d] = periods[d];
   }
-  return ft_gate_create(rt, &call, newcomm);
+  return made(rt, &call, newcomm);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
@@ -128,7 +143,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                               .color = split_type,
                               .key = key,
                               .info = info};
-  return ft_gate_create(rt, &call, newcomm);
+  return made(rt, &call, newcomm);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
@@ -143,7 +158,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
              call.ndims, FT_GATE_MAX_DIMS);
   for (int d = 0; d < call.ndims; d++)
     call.dims[d] = remain_dims[d];
-  return ft_gate_create(rt, &call, newcomm);
+  return made(rt, &call, newcomm);
 }
 
 int MPI_Comm_free(MPI_Comm *comm) {
@@ -155,6 +170,7 @@ int MPI_Comm_free(MPI_Comm *comm) {
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }
+  ft_record_comm_free(rt, comm);
   ft_comm_forget(rt, *comm);
-  return PMPI_Comm_free(comm);
+  return ft_record_exit(rt, PMPI_Comm_free(comm));
 }

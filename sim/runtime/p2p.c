@@ -745,6 +745,7 @@ int MPI_Cancel(MPI_Request *request) {
   if (ft_persist_cancel(request, &active) != -1) /* its operation, if any */
     return active ? MPI_Cancel(active) : MPI_SUCCESS;
   struct ft_runtime *rt = ft_runtime();
+  ft_record_cancel(rt, request);
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
@@ -799,7 +800,10 @@ static int start(struct ft_runtime *rt, MPI_Request *request) {
   if (p->peer == MPI_PROC_NULL)
     return MPI_SUCCESS;
   MPI_Request inner = MPI_REQUEST_NULL;
-  int rc = post_persistent(rt, p, &inner);
+  ft_record_p2p(rt, p->kind == FT_PERSIST_RECV ? FT_RT_IRECV : FT_RT_ISEND,
+                p->kind == FT_PERSIST_SSEND, p->count, p->type, p->peer, p->tag,
+                p->comm);
+  int rc = ft_record_posted(rt, post_persistent(rt, p, &inner), &inner);
   p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
   return ft_err_result(rt, "MPI_Start", p->comm, rc);
 }
@@ -860,8 +864,10 @@ static int checked_send(struct ft_runtime *rt, const char *call, send_fn fn,
   int rc = send_checked(rt, call, count, type, dest, tag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(rt, call, comm,
-                       fn(rt, buf, count, type, dest, tag, comm));
+  ft_record_p2p(rt, FT_RT_SEND, fn == ssend_call, count, type, dest, tag, comm);
+  return ft_record_exit(
+      rt,
+      ft_err_result(rt, call, comm, fn(rt, buf, count, type, dest, tag, comm)));
 }
 
 /* The same for a nonblocking send; a failed one leaves no request. */
@@ -871,9 +877,12 @@ static int checked_isend(struct ft_runtime *rt, const char *call, isend_fn fn,
                          MPI_Request *request) {
   int rc = send_checked(rt, call, count, type, dest, tag, comm);
   if (rc == MPI_SUCCESS)
+    ft_record_p2p(rt, FT_RT_ISEND, fn == issend_call, count, type, dest, tag,
+                  comm);
+  if (rc == MPI_SUCCESS)
     rc = ft_err_result(rt, call, comm,
                        fn(rt, buf, count, type, dest, tag, comm, request));
-  return no_request(rc, request);
+  return ft_record_posted(rt, no_request(rc, request), request);
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -924,9 +933,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
   int rc = recv_checked(rt, "MPI_Recv", count, type, source, tag, comm);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(
-      rt, "MPI_Recv", comm,
-      recv_call(rt, buf, count, type, source, tag, comm, status));
+  ft_record_p2p(rt, FT_RT_RECV, 0, count, type, source, tag, comm);
+  status = ft_record_status(rt, status);
+  return ft_record_received(
+      rt,
+      ft_err_result(rt, "MPI_Recv", comm,
+                    recv_call(rt, buf, count, type, source, tag, comm, status)),
+      status);
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
@@ -934,10 +947,12 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
   struct ft_runtime *rt = ft_runtime();
   int rc = recv_checked(rt, "MPI_Irecv", count, type, source, tag, comm);
   if (rc == MPI_SUCCESS)
+    ft_record_p2p(rt, FT_RT_IRECV, 0, count, type, source, tag, comm);
+  if (rc == MPI_SUCCESS)
     rc = ft_err_result(
         rt, "MPI_Irecv", comm,
         irecv_call(rt, buf, count, type, source, tag, comm, request));
-  return no_request(rc, request);
+  return ft_record_posted(rt, no_request(rc, request), request);
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
@@ -951,9 +966,12 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
     return rc;
   MPI_Status st;
   st.MPI_ERROR = MPI_SUCCESS;
+  ft_record_enter(rt);
   rc = sendrecv_call(rt, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
                      source, rtag, comm, &st);
-  return ft_err_result(rt, "MPI_Sendrecv", comm, received(rc, &st, status));
+  return ft_record_sendrecv(
+      rt, ft_err_result(rt, "MPI_Sendrecv", comm, received(rc, &st, status)),
+      scount, stype, dest, stag, rcount, rtype, source, rtag, comm, &st);
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
@@ -968,9 +986,12 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
     return rc;
   MPI_Status st;
   st.MPI_ERROR = MPI_SUCCESS;
+  ft_record_enter(rt);
   rc = sendrecv_replace_call(rt, buf, count, type, dest, stag, source, rtag,
                              comm, &st);
-  return ft_err_result(rt, call, comm, received(rc, &st, status));
+  return ft_record_sendrecv(
+      rt, ft_err_result(rt, call, comm, received(rc, &st, status)), count, type,
+      dest, stag, count, type, source, rtag, comm, &st);
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
@@ -978,8 +999,13 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   int rc = ft_err_peer(rt, "MPI_Probe", comm, source, tag, FT_ERR_SOURCE);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(rt, "MPI_Probe", comm,
-                       probe_call(rt, source, tag, comm, status));
+  ft_record_enter(rt);
+  status = ft_record_status(rt, status);
+  return ft_record_probe(
+      rt,
+      ft_err_result(rt, "MPI_Probe", comm,
+                    probe_call(rt, source, tag, comm, status)),
+      source, tag, comm, NULL, status);
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
@@ -988,8 +1014,13 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
   int rc = ft_err_peer(rt, "MPI_Iprobe", comm, source, tag, FT_ERR_SOURCE);
   if (rc != MPI_SUCCESS)
     return rc;
-  return ft_err_result(rt, "MPI_Iprobe", comm,
-                       iprobe_call(rt, source, tag, comm, flag, status));
+  ft_record_enter(rt);
+  status = ft_record_status(rt, status);
+  return ft_record_probe(
+      rt,
+      ft_err_result(rt, "MPI_Iprobe", comm,
+                    iprobe_call(rt, source, tag, comm, flag, status)),
+      source, tag, comm, flag, status);
 }
 
 /* ---- The application's completion calls: a request does not tell the
@@ -1018,7 +1049,10 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
     ft_persist_out(1, request, r, small);
     return MPI_SUCCESS;
   }
+  ft_record_before(rt, 1, r);
+  status = ft_record_status(rt, status);
   int rc = wait_call(rt, r, status);
+  ft_record_completed(rt, rc, FT_RT_WAIT, 1, r, status, NULL, 0);
   ft_persist_out(1, request, r, small);
   return ft_err_result(rt, "MPI_Wait", MPI_COMM_WORLD, rc);
 }
@@ -1034,7 +1068,10 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
                          1))
       empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
                                                    : &statuses[i]);
+  ft_record_before(rt, n, r);
+  statuses = ft_record_statuses(rt, n, statuses);
   int rc = waitall_call(rt, n, r, statuses);
+  ft_record_completed(rt, rc, FT_RT_WAITALL, n, r, statuses, NULL, 0);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitall", MPI_COMM_WORLD, rc);
 }
@@ -1042,7 +1079,11 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  ft_record_before(rt, n, r);
+  status = ft_record_status(rt, status);
   int rc = waitany_call(rt, n, r, index, status);
+  ft_record_completed(rt, rc, FT_RT_WAITANY, n, r, status, index,
+                      *index == MPI_UNDEFINED ? 0 : 1);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitany", MPI_COMM_WORLD, rc);
 }
@@ -1051,7 +1092,11 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  ft_record_before(rt, n, r);
+  statuses = ft_record_statuses(rt, n, statuses);
   int rc = waitsome_call(rt, n, r, outcount, indices, statuses);
+  ft_record_completed(rt, rc, FT_RT_WAITSOME, n, r, statuses, indices,
+                      *outcount == MPI_UNDEFINED ? 0 : *outcount);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitsome", MPI_COMM_WORLD, rc);
 }
@@ -1066,7 +1111,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     ft_persist_out(1, request, r, small);
     return MPI_SUCCESS;
   }
+  ft_record_before(rt, 1, r);
+  status = ft_record_status(rt, status);
   int rc = test_call(rt, r, flag, status);
+  ft_record_completed(rt, rc, FT_RT_TEST, 1, r, status, NULL, 0);
   ft_persist_out(1, request, r, small);
   return ft_err_result(rt, "MPI_Test", MPI_COMM_WORLD, rc);
 }
@@ -1080,9 +1128,14 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
                 MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  ft_record_before(rt, n, r);
+  statuses = ft_record_statuses(rt, n, statuses);
   if (r == requests)
-    return ft_err_result(rt, "MPI_Testall", MPI_COMM_WORLD,
-                         testall_call(rt, n, requests, flag, statuses));
+    return ft_record_completed(
+        rt,
+        ft_err_result(rt, "MPI_Testall", MPI_COMM_WORLD,
+                      testall_call(rt, n, requests, flag, statuses)),
+        FT_RT_TESTALL, n, r, statuses, NULL, 0);
   MPI_Request small_before[16];
   MPI_Status small_st[16];
   MPI_Request *before = handles_copy(n, r, small_before);
@@ -1091,6 +1144,7 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
     if (r[i] == MPI_REQUEST_NULL && !ft_persist_held(requests[i], &st[i], 0))
       empty_status(&st[i]);
   int rc = testall_call(rt, n, r, flag, st);
+  ft_record_completed(rt, rc, FT_RT_TESTALL, n, r, st, NULL, 0);
   for (int i = 0; *flag && i < n; i++)
     ft_persist_held(requests[i], MPI_STATUS_IGNORE, 1); /* reported */
   for (int i = 0; !*flag && i < n; i++)
@@ -1106,7 +1160,11 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  ft_record_before(rt, n, r);
+  status = ft_record_status(rt, status);
   int rc = testany_call(rt, n, r, index, flag, status);
+  ft_record_completed(rt, rc, FT_RT_TESTANY, n, r, status, index,
+                      *flag && *index != MPI_UNDEFINED);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testany", MPI_COMM_WORLD, rc);
 }
@@ -1115,7 +1173,11 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  ft_record_before(rt, n, r);
+  statuses = ft_record_statuses(rt, n, statuses);
   int rc = testsome_call(rt, n, r, outcount, indices, statuses);
+  ft_record_completed(rt, rc, FT_RT_TESTSOME, n, r, statuses, indices,
+                      *outcount == MPI_UNDEFINED ? 0 : *outcount);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testsome", MPI_COMM_WORLD, rc);
 }

@@ -112,6 +112,7 @@ static int init_common(int *argc, char ***argv) {
   read_options(rt);
   ft_trace_start(rt);
   split_world(rt);
+  ft_record_start(rt);
   start_protocol(rt);
   rt->initialized = 1;
   rt->running = 1;
@@ -269,6 +270,7 @@ static void warn_no_safe_point(const struct ft_runtime *rt) {
 
 int MPI_Finalize(void) {
   struct ft_runtime *rt = ft_runtime();
+  ft_record_finish(rt);
   double end = PMPI_Wtime();
   if (rt->recovering_protocol)
     ft_wait_all_finished(rt); /* a rollback meanwhile does not return */

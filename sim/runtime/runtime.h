@@ -18,6 +18,7 @@
 #include "image.h"
 #include "message_logging/ml_state.h"
 #include "options.h"
+#include "record.h"
 #include "trace.h"
 
 enum { FT_MAX_GROUP_KEYS = 16 };
@@ -325,6 +326,7 @@ struct ft_runtime {
   struct ft_deliveries deliveries; /* delivery.c */
   struct ft_control_state ctl;     /* control.c (ctrl_* above too) */
   struct ft_trace_state trace;     /* trace.c */
+  struct ft_record_state record;   /* record.c (`ftsim record`) */
   unsigned test_polls;             /* p2p.c: tests since the last poll */
 };
 
