@@ -712,23 +712,49 @@ int MPI_Request_free(MPI_Request *request) {
  * never completes a cancelled request (cover_check under coordinated
  * checkpoints hung in MPI_Wait). So the runtime completes the receive at once
  * with MPI_Wait, which does (cancelled, or received if the message had matched
- * it: then a delivery, told to the protocol), and the application's handle
- * becomes one whose next wait or test reports that status (persist.c). */
-static int cancel_receive(struct ft_runtime *rt, MPI_Request *request) {
+ * it: then a delivery, told to the protocol), its status in *st. */
+static int cancel_receive(struct ft_runtime *rt, MPI_Request *request,
+                          MPI_Status *st) {
   MPI_Request before = *request;
-  MPI_Status st;
   int rc = PMPI_Cancel(request);
   if (rc != MPI_SUCCESS)
     return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD, rc);
   int cancelled = 0;
-  FT_PMPI(Wait, request, &st);
-  FT_PMPI(Test_cancelled, &st, &cancelled);
+  FT_PMPI(Wait, request, st);
+  FT_PMPI(Test_cancelled, st, &cancelled);
   ft_pending_done(rt, before);
   if (cancelled)
     ft_delivery_cancelled(rt, before);
   else
-    ft_delivery_completed(rt, before, &st);
-  ft_persist_completed(request, &st);
+    ft_delivery_completed(rt, before, st);
+  return MPI_SUCCESS;
+}
+
+/* Cancels the ordinary operation *request (the application's, or the one
+ * in flight of a persistent request: then `persistent` is its handle).
+ * Under a recovering protocol a receive completes at once
+ * (cancel_receive): a persistent request holds the status for its next
+ * wait or test; an ordinary one's handle becomes one that reports it
+ * (persist.c). */
+static int cancel_operation(struct ft_runtime *rt, MPI_Request *request,
+                            MPI_Request persistent) {
+  if (rt->driver->cancel)
+    return rt->driver->cancel(rt, request);
+  if (!rt->recovering_protocol)
+    return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD,
+                         PMPI_Cancel(request));
+  if (!ft_delivery_is_posted(rt, *request))
+    ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
+             "protocol has counted the message as sent",
+             rt->protocol->name);
+  MPI_Status st;
+  int rc = cancel_receive(rt, request, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  if (persistent != MPI_REQUEST_NULL)
+    ft_persist_hold(persistent, &st);
+  else
+    ft_persist_completed(request, &st);
   return MPI_SUCCESS;
 }
 
@@ -739,25 +765,20 @@ static int cancel_receive(struct ft_runtime *rt, MPI_Request *request) {
  * rollback cannot reproduce. Under message logging a receive is refused
  * too: whether its cancel succeeds depends on when the message comes, and
  * a restarted rank's replay (messages resent at once) would decide
- * differently. */
+ * differently. A persistent request's operation is cancelled through a
+ * copy of its handle: ft_persist_completed may move the table of records
+ * (a pointer into it, used before, was left dangling: persist_check
+ * cancel). */
 int MPI_Cancel(MPI_Request *request) {
-  MPI_Request *active;
-  if (ft_persist_cancel(request, &active) != -1) /* its operation, if any */
-    return active ? MPI_Cancel(active) : MPI_SUCCESS;
   struct ft_runtime *rt = ft_runtime();
+  MPI_Request active;
+  if (ft_persist_cancel(*request, &active) != -1) /* its operation, if any */
+    return active == MPI_REQUEST_NULL ? MPI_SUCCESS
+                                      : cancel_operation(rt, &active, *request);
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
-  if (rt->driver->cancel)
-    return rt->driver->cancel(rt, request);
-  if (!rt->recovering_protocol)
-    return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD,
-                         PMPI_Cancel(request));
-  if (!ft_delivery_is_posted(rt, *request))
-    ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
-             "protocol has counted the message as sent",
-             rt->protocol->name);
-  return cancel_receive(rt, request);
+  return cancel_operation(rt, request, MPI_REQUEST_NULL);
 }
 
 /* The operation of a persistent request (its record: persist.c), posted
