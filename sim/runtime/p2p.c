@@ -56,16 +56,25 @@ static void app_recv(struct ft_runtime *rt, int count, MPI_Datatype type,
                     payload_bytes(count, type));
 }
 
-/* SMPI's request for MPI_PROC_NULL is never started, and a wait on it
- * together with the control receive would never see it complete: under a
- * recovering protocol such an operation gets MPI_REQUEST_NULL, which every
- * wait and test completes at once (its status says MPI_ANY_SOURCE rather
- * than MPI_PROC_NULL). Returns 1 when it did so. */
-static int proc_null_request(struct ft_runtime *rt, int peer,
-                             MPI_Request *request) {
-  if (peer != MPI_PROC_NULL || !rt->recovering_protocol)
+/* The application's nonblocking operation with MPI_PROC_NULL completes at
+ * once (MPI-3.1, 3.11) without reaching the library: *request becomes a
+ * handle whose next wait or test reports a status of source MPI_PROC_NULL,
+ * tag MPI_ANY_TAG, no element (persist.c), under every protocol. SMPI
+ * 3.32's request for MPI_PROC_NULL is never started, so its reference count
+ * stays 0, and PMPI_Waitany (smpi_pmpi_request.cpp) takes and drops a
+ * reference on every request it is given: one it did not complete is
+ * destroyed while the application still holds it, and the next call on it
+ * crashes in Request::unref (persist_check waitany_null under none). */
+static int proc_null_op(int peer, MPI_Request *request) {
+  if (peer != MPI_PROC_NULL)
     return 0;
-  *request = MPI_REQUEST_NULL;
+  MPI_Status st;
+  st.MPI_SOURCE = MPI_PROC_NULL;
+  st.MPI_TAG = MPI_ANY_TAG;
+  st.MPI_ERROR = MPI_SUCCESS;
+  FT_PMPI(Status_set_elements, &st, MPI_BYTE, 0);
+  FT_PMPI(Status_set_cancelled, &st, 0);
+  ft_persist_completed(request, &st);
   return 1;
 }
 
@@ -202,8 +211,6 @@ static int isend_call(struct ft_runtime *rt, const void *buf, int count,
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_send(rt, count, type, dest, tag, comm);
-  if (proc_null_request(rt, dest, request))
-    return MPI_SUCCESS;
   int rc =
       PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), request);
   if (rc == MPI_SUCCESS)
@@ -218,8 +225,6 @@ static int issend_call(struct ft_runtime *rt, const void *buf, int count,
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_send(rt, count, type, dest, tag, comm);
-  if (proc_null_request(rt, dest, request))
-    return MPI_SUCCESS;
   int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
   if (rc == MPI_SUCCESS)
@@ -234,8 +239,6 @@ static int irsend_call(struct ft_runtime *rt, const void *buf, int count,
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_send(rt, count, type, dest, tag, comm);
-  if (proc_null_request(rt, dest, request))
-    return MPI_SUCCESS;
   int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
   if (rc == MPI_SUCCESS)
@@ -273,8 +276,6 @@ static int irecv_call(struct ft_runtime *rt, void *buf, int count,
     return rt->driver->irecv(rt, buf, count, type, source, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_recv(rt, count, type, source, tag, comm);
-  if (proc_null_request(rt, source, request))
-    return MPI_SUCCESS;
   int rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
                       request);
   if (rc == MPI_SUCCESS)
@@ -815,8 +816,7 @@ static int start(struct ft_runtime *rt, MPI_Request *request) {
     return ft_err_raise(rt, "MPI_Start", p->comm, MPI_ERR_REQUEST,
                         "the request is active already");
   /* With MPI_PROC_NULL the operation completes at once (MPI-3.1, 3.11):
-   * it stays inactive. SMPI's request for it is never started, and its
-   * MPI_Waitany crashes on one (halo under protocol none). */
+   * it stays inactive, and never reaches the library (proc_null_op). */
   if (p->peer == MPI_PROC_NULL)
     return MPI_SUCCESS;
   MPI_Request inner = MPI_REQUEST_NULL;
@@ -891,6 +891,8 @@ static int checked_isend(struct ft_runtime *rt, const char *call, isend_fn fn,
                          int dest, int tag, MPI_Comm comm,
                          MPI_Request *request) {
   int rc = send_checked(rt, call, count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS && proc_null_op(dest, request))
+    return MPI_SUCCESS;
   if (rc == MPI_SUCCESS)
     rc = ft_err_result(rt, call, comm,
                        fn(rt, buf, count, type, dest, tag, comm, request));
@@ -954,6 +956,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
   struct ft_runtime *rt = ft_runtime();
   int rc = recv_checked(rt, "MPI_Irecv", count, type, source, tag, comm);
+  if (rc == MPI_SUCCESS && proc_null_op(source, request))
+    return MPI_SUCCESS;
   if (rc == MPI_SUCCESS)
     rc = ft_err_result(
         rt, "MPI_Irecv", comm,
@@ -1060,10 +1064,39 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
   return ft_err_result(rt, "MPI_Waitall", MPI_COMM_WORLD, rc);
 }
 
+/* The first of requests[0..n) whose completion the runtime holds
+ * (persist.c: an operation with MPI_PROC_NULL, a cancelled receive, one
+ * SMPI's MPI_Testall completed): its index, the completion reported (its
+ * status to *status unless MPI_STATUS_IGNORE); -1 if none. The library's
+ * MPI_Waitany and kin see such a request as MPI_REQUEST_NULL (persist.c's
+ * copy) and would skip it, or wait for ever when it is the only one. */
+static int held_one(int n, MPI_Request requests[], MPI_Status *status) {
+  for (int i = 0; i < n; i++)
+    if (ft_persist_held(requests[i], status, 1))
+      return i;
+  return -1;
+}
+
+/* held_one for the calls that report several: indices[0], statuses[0]. */
+static int held_some(int n, MPI_Request requests[], int *outcount,
+                     int indices[], MPI_Status statuses[]) {
+  int i = held_one(n, requests,
+                   statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                   : &statuses[0]);
+  if (i < 0)
+    return 0;
+  *outcount = 1;
+  indices[0] = i;
+  return 1;
+}
+
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = waitany_call(rt, n, r, index, status);
+  int rc = MPI_SUCCESS;
+  *index = held_one(n, requests, status);
+  if (*index < 0)
+    rc = waitany_call(rt, n, r, index, status);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitany", MPI_COMM_WORLD, rc);
 }
@@ -1072,7 +1105,9 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = waitsome_call(rt, n, r, outcount, indices, statuses);
+  int rc = MPI_SUCCESS;
+  if (!held_some(n, requests, outcount, indices, statuses))
+    rc = waitsome_call(rt, n, r, outcount, indices, statuses);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitsome", MPI_COMM_WORLD, rc);
 }
@@ -1127,7 +1162,11 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = testany_call(rt, n, r, index, flag, status);
+  int rc = MPI_SUCCESS;
+  *index = held_one(n, requests, status);
+  *flag = *index >= 0;
+  if (*index < 0)
+    rc = testany_call(rt, n, r, index, flag, status);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testany", MPI_COMM_WORLD, rc);
 }
@@ -1136,7 +1175,9 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
-  int rc = testsome_call(rt, n, r, outcount, indices, statuses);
+  int rc = MPI_SUCCESS;
+  if (!held_some(n, requests, outcount, indices, statuses))
+    rc = testsome_call(rt, n, r, outcount, indices, statuses);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testsome", MPI_COMM_WORLD, rc);
 }
