@@ -2,13 +2,15 @@
  *
  * Usage: persist_check cancel | free ITERS | waitany_null
  *
- *  cancel        every rank makes 20 persistent requests (Send_init and
- *                Recv_init to its neighbours, never started: the records
- *                grow past 16), starts a Recv_init nobody matches (tag 99),
- *                cancels it and waits for it: MPI_Test_cancelled must say
- *                cancelled; then starts it again, the left neighbour sends
- *                it a message, and the wait must give that message (the
- *                request still works after a cancel).
+ *  cancel        every rank makes 15 persistent requests (Send_init and
+ *                Recv_init to its neighbours, never started) and a
+ *                Recv_init nobody matches (tag 99): 16 records, the table's
+ *                first capacity, so that a record made during the cancel
+ *                grows (moves) the table. Starts the Recv_init, cancels it
+ *                and waits for it: MPI_Test_cancelled must say cancelled;
+ *                then starts it again, the left neighbour sends it a
+ *                message, and the wait must give that message (the request
+ *                still works after a cancel).
  *  free ITERS    ITERS times: Send_init to the right neighbour, Recv_init
  *                from the left, Startall, Waitall, Request_free of both,
  *                data checked; the runtime's count of records
@@ -31,7 +33,7 @@
 /* The runtime's count of persistent records (persist.c), for this test. */
 size_t ft_persist_records(void);
 
-enum { MANY = 20 };
+enum { MANY = 15 }; /* + 1: the table full (ft_reserve starts at 16) */
 
 static int cancel_case(int rank, int size) {
   int right = (rank + 1) % size, left = (rank + size - 1) % size, bad = 0;
