@@ -56,16 +56,25 @@ static void app_recv(struct ft_runtime *rt, int count, MPI_Datatype type,
                     payload_bytes(count, type));
 }
 
-/* SMPI's request for MPI_PROC_NULL is never started, and a wait on it
- * together with the control receive would never see it complete: under a
- * recovering protocol such an operation gets MPI_REQUEST_NULL, which every
- * wait and test completes at once (its status says MPI_ANY_SOURCE rather
- * than MPI_PROC_NULL). Returns 1 when it did so. */
-static int proc_null_request(struct ft_runtime *rt, int peer,
-                             MPI_Request *request) {
-  if (peer != MPI_PROC_NULL || !rt->recovering_protocol)
+/* The application's nonblocking operation with MPI_PROC_NULL completes at
+ * once (MPI-3.1, 3.11) without reaching the library: *request becomes a
+ * handle whose next wait or test reports a status of source MPI_PROC_NULL,
+ * tag MPI_ANY_TAG, no element (persist.c), under every protocol. SMPI
+ * 3.32's request for MPI_PROC_NULL is never started, so its reference count
+ * stays 0, and PMPI_Waitany (smpi_pmpi_request.cpp) takes and drops a
+ * reference on every request it is given: one it did not complete is
+ * destroyed while the application still holds it, and the next call on it
+ * crashes in Request::unref (persist_check waitany_null under none). */
+static int proc_null_op(int peer, MPI_Request *request) {
+  if (peer != MPI_PROC_NULL)
     return 0;
-  *request = MPI_REQUEST_NULL;
+  MPI_Status st;
+  st.MPI_SOURCE = MPI_PROC_NULL;
+  st.MPI_TAG = MPI_ANY_TAG;
+  st.MPI_ERROR = MPI_SUCCESS;
+  FT_PMPI(Status_set_elements, &st, MPI_BYTE, 0);
+  FT_PMPI(Status_set_cancelled, &st, 0);
+  ft_persist_completed(request, &st);
   return 1;
 }
 
@@ -202,8 +211,6 @@ static int isend_call(struct ft_runtime *rt, const void *buf, int count,
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_send(rt, count, type, dest, tag, comm);
-  if (proc_null_request(rt, dest, request))
-    return MPI_SUCCESS;
   int rc =
       PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), request);
   if (rc == MPI_SUCCESS)
@@ -218,8 +225,6 @@ static int issend_call(struct ft_runtime *rt, const void *buf, int count,
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_send(rt, count, type, dest, tag, comm);
-  if (proc_null_request(rt, dest, request))
-    return MPI_SUCCESS;
   int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
   if (rc == MPI_SUCCESS)
@@ -234,8 +239,6 @@ static int irsend_call(struct ft_runtime *rt, const void *buf, int count,
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_send(rt, count, type, dest, tag, comm);
-  if (proc_null_request(rt, dest, request))
-    return MPI_SUCCESS;
   int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
   if (rc == MPI_SUCCESS)
@@ -273,8 +276,6 @@ static int irecv_call(struct ft_runtime *rt, void *buf, int count,
     return rt->driver->irecv(rt, buf, count, type, source, tag,
                              ft_comm_get(rt, comm), 0, request);
   app_recv(rt, count, type, source, tag, comm);
-  if (proc_null_request(rt, source, request))
-    return MPI_SUCCESS;
   int rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
                       request);
   if (rc == MPI_SUCCESS)
@@ -712,23 +713,49 @@ int MPI_Request_free(MPI_Request *request) {
  * never completes a cancelled request (cover_check under coordinated
  * checkpoints hung in MPI_Wait). So the runtime completes the receive at once
  * with MPI_Wait, which does (cancelled, or received if the message had matched
- * it: then a delivery, told to the protocol), and the application's handle
- * becomes one whose next wait or test reports that status (persist.c). */
-static int cancel_receive(struct ft_runtime *rt, MPI_Request *request) {
+ * it: then a delivery, told to the protocol), its status in *st. */
+static int cancel_receive(struct ft_runtime *rt, MPI_Request *request,
+                          MPI_Status *st) {
   MPI_Request before = *request;
-  MPI_Status st;
   int rc = PMPI_Cancel(request);
   if (rc != MPI_SUCCESS)
     return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD, rc);
   int cancelled = 0;
-  FT_PMPI(Wait, request, &st);
-  FT_PMPI(Test_cancelled, &st, &cancelled);
+  FT_PMPI(Wait, request, st);
+  FT_PMPI(Test_cancelled, st, &cancelled);
   ft_pending_done(rt, before);
   if (cancelled)
     ft_delivery_cancelled(rt, before);
   else
-    ft_delivery_completed(rt, before, &st);
-  ft_persist_completed(request, &st);
+    ft_delivery_completed(rt, before, st);
+  return MPI_SUCCESS;
+}
+
+/* Cancels the ordinary operation *request (the application's, or the one
+ * in flight of a persistent request: then `persistent` is its handle).
+ * Under a recovering protocol a receive completes at once
+ * (cancel_receive): a persistent request holds the status for its next
+ * wait or test; an ordinary one's handle becomes one that reports it
+ * (persist.c). */
+static int cancel_operation(struct ft_runtime *rt, MPI_Request *request,
+                            MPI_Request persistent) {
+  if (rt->driver->cancel)
+    return rt->driver->cancel(rt, request);
+  if (!rt->recovering_protocol)
+    return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD,
+                         PMPI_Cancel(request));
+  if (!ft_delivery_is_posted(rt, *request))
+    ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
+             "protocol has counted the message as sent",
+             rt->protocol->name);
+  MPI_Status st;
+  int rc = cancel_receive(rt, request, &st);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  if (persistent != MPI_REQUEST_NULL)
+    ft_persist_hold(persistent, &st);
+  else
+    ft_persist_completed(request, &st);
   return MPI_SUCCESS;
 }
 
@@ -739,26 +766,24 @@ static int cancel_receive(struct ft_runtime *rt, MPI_Request *request) {
  * rollback cannot reproduce. Under message logging a receive is refused
  * too: whether its cancel succeeds depends on when the message comes, and
  * a restarted rank's replay (messages resent at once) would decide
- * differently. */
+ * differently. A persistent request's operation is cancelled through a
+ * copy of its handle: ft_persist_completed may move the table of records
+ * (a pointer into it, used before, was left dangling: persist_check
+ * cancel). */
 int MPI_Cancel(MPI_Request *request) {
-  MPI_Request *active;
-  if (ft_persist_cancel(request, &active) != -1) /* its operation, if any */
-    return active ? MPI_Cancel(active) : MPI_SUCCESS;
   struct ft_runtime *rt = ft_runtime();
+  MPI_Request active;
+  if (ft_persist_cancel(*request, &active) != -1) { /* its operation, if any */
+    if (active == MPI_REQUEST_NULL)
+      return MPI_SUCCESS;
+    ft_record_cancel(rt, &active);
+    return cancel_operation(rt, &active, *request);
+  }
   ft_record_cancel(rt, request);
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Cancel", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
-  if (rt->driver->cancel)
-    return rt->driver->cancel(rt, request);
-  if (!rt->recovering_protocol)
-    return ft_err_result(rt, "MPI_Cancel", MPI_COMM_WORLD,
-                         PMPI_Cancel(request));
-  if (!ft_delivery_is_posted(rt, *request))
-    ft_fatal("MPI_Cancel of a send is not supported under protocol %s: the "
-             "protocol has counted the message as sent",
-             rt->protocol->name);
-  return cancel_receive(rt, request);
+  return cancel_operation(rt, request, MPI_REQUEST_NULL);
 }
 
 /* The operation of a persistent request (its record: persist.c), posted
@@ -795,8 +820,7 @@ static int start(struct ft_runtime *rt, MPI_Request *request) {
     return ft_err_raise(rt, "MPI_Start", p->comm, MPI_ERR_REQUEST,
                         "the request is active already");
   /* With MPI_PROC_NULL the operation completes at once (MPI-3.1, 3.11):
-   * it stays inactive. SMPI's request for it is never started, and its
-   * MPI_Waitany crashes on one (halo under protocol none). */
+   * it stays inactive, and never reaches the library (proc_null_op). */
   if (p->peer == MPI_PROC_NULL)
     return MPI_SUCCESS;
   MPI_Request inner = MPI_REQUEST_NULL;
@@ -876,6 +900,8 @@ static int checked_isend(struct ft_runtime *rt, const char *call, isend_fn fn,
                          int dest, int tag, MPI_Comm comm,
                          MPI_Request *request) {
   int rc = send_checked(rt, call, count, type, dest, tag, comm);
+  if (rc == MPI_SUCCESS && proc_null_op(dest, request))
+    return MPI_SUCCESS;
   if (rc == MPI_SUCCESS)
     ft_record_p2p(rt, FT_RT_ISEND, fn == issend_call, count, type, dest, tag,
                   comm);
@@ -946,6 +972,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
   struct ft_runtime *rt = ft_runtime();
   int rc = recv_checked(rt, "MPI_Irecv", count, type, source, tag, comm);
+  if (rc == MPI_SUCCESS && proc_null_op(source, request))
+    return MPI_SUCCESS;
   if (rc == MPI_SUCCESS)
     ft_record_p2p(rt, FT_RT_IRECV, 0, count, type, source, tag, comm);
   if (rc == MPI_SUCCESS)
@@ -1076,12 +1104,41 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
   return ft_err_result(rt, "MPI_Waitall", MPI_COMM_WORLD, rc);
 }
 
+/* The first of requests[0..n) whose completion the runtime holds
+ * (persist.c: an operation with MPI_PROC_NULL, a cancelled receive, one
+ * SMPI's MPI_Testall completed): its index, the completion reported (its
+ * status to *status unless MPI_STATUS_IGNORE); -1 if none. The library's
+ * MPI_Waitany and kin see such a request as MPI_REQUEST_NULL (persist.c's
+ * copy) and would skip it, or wait for ever when it is the only one. */
+static int held_one(int n, MPI_Request requests[], MPI_Status *status) {
+  for (int i = 0; i < n; i++)
+    if (ft_persist_held(requests[i], status, 1))
+      return i;
+  return -1;
+}
+
+/* held_one for the calls that report several: indices[0], statuses[0]. */
+static int held_some(int n, MPI_Request requests[], int *outcount,
+                     int indices[], MPI_Status statuses[]) {
+  int i = held_one(n, requests,
+                   statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                   : &statuses[0]);
+  if (i < 0)
+    return 0;
+  *outcount = 1;
+  indices[0] = i;
+  return 1;
+}
+
 int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   ft_record_before(rt, n, r);
   status = ft_record_status(rt, status);
-  int rc = waitany_call(rt, n, r, index, status);
+  int rc = MPI_SUCCESS;
+  *index = held_one(n, requests, status);
+  if (*index < 0)
+    rc = waitany_call(rt, n, r, index, status);
   ft_record_completed(rt, rc, FT_RT_WAITANY, n, r, status, index,
                       *index == MPI_UNDEFINED ? 0 : 1);
   ft_persist_out(n, requests, r, small);
@@ -1094,7 +1151,9 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   ft_record_before(rt, n, r);
   statuses = ft_record_statuses(rt, n, statuses);
-  int rc = waitsome_call(rt, n, r, outcount, indices, statuses);
+  int rc = MPI_SUCCESS;
+  if (!held_some(n, requests, outcount, indices, statuses))
+    rc = waitsome_call(rt, n, r, outcount, indices, statuses);
   ft_record_completed(rt, rc, FT_RT_WAITSOME, n, r, statuses, indices,
                       *outcount == MPI_UNDEFINED ? 0 : *outcount);
   ft_persist_out(n, requests, r, small);
@@ -1162,7 +1221,11 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   ft_record_before(rt, n, r);
   status = ft_record_status(rt, status);
-  int rc = testany_call(rt, n, r, index, flag, status);
+  int rc = MPI_SUCCESS;
+  *index = held_one(n, requests, status);
+  *flag = *index >= 0;
+  if (*index < 0)
+    rc = testany_call(rt, n, r, index, flag, status);
   ft_record_completed(rt, rc, FT_RT_TESTANY, n, r, status, index,
                       *flag && *index != MPI_UNDEFINED);
   ft_persist_out(n, requests, r, small);
@@ -1175,7 +1238,9 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
   ft_record_before(rt, n, r);
   statuses = ft_record_statuses(rt, n, statuses);
-  int rc = testsome_call(rt, n, r, outcount, indices, statuses);
+  int rc = MPI_SUCCESS;
+  if (!held_some(n, requests, outcount, indices, statuses))
+    rc = testsome_call(rt, n, r, outcount, indices, statuses);
   ft_record_completed(rt, rc, FT_RT_TESTSOME, n, r, statuses, indices,
                       *outcount == MPI_UNDEFINED ? 0 : *outcount);
   ft_persist_out(n, requests, r, small);

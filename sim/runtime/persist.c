@@ -28,6 +28,8 @@ struct ft_persistent *ft_persist_find(MPI_Request handle) {
   return NULL;
 }
 
+size_t ft_persist_records(void) { return ft_runtime()->n_persistent; }
+
 static int never_query(void *extra, MPI_Status *status) {
   (void)extra;
   status->MPI_SOURCE = MPI_ANY_SOURCE;
@@ -60,6 +62,8 @@ int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
                  sizeof *rt->persistent, "persistent requests");
   struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
   *p = (struct ft_persistent){.active = MPI_REQUEST_NULL,
+                              .made_inc = rt->incarnation,
+                              .made_at = rt->safe_points,
                               .kind = kind,
                               .buf = buf,
                               .count = count,
@@ -73,6 +77,23 @@ int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
   return MPI_SUCCESS;
 }
 
+/* The record p, whose handle the application no longer holds (freed, or a
+ * oneshot's completion reported), leaves the table unless an image may
+ * hold its handle: a safe point passed (or a rollback came) since it was
+ * made. Such a record stays, inactive, so that a handle an image restores
+ * still names it; one made and let go between two safe points (a request
+ * per iteration) is removed and its handle freed (no image holds it, so
+ * the library may reuse it). The last record takes its place: the
+ * caller holds no pointer into the table after this. */
+static void forget(struct ft_runtime *rt, struct ft_persistent *p) {
+  if (p->made_inc != rt->incarnation || p->made_at != rt->safe_points)
+    return;
+  MPI_Request handle = p->handle;
+  *p = rt->persistent[--rt->n_persistent];
+  FT_PMPI(Grequest_complete, handle);
+  FT_PMPI(Request_free, &handle);
+}
+
 int ft_persist_free(MPI_Request *request, MPI_Request *active) {
   struct ft_persistent *p = ft_persist_find(*request);
   if (!p)
@@ -82,16 +103,18 @@ int ft_persist_free(MPI_Request *request, MPI_Request *active) {
    * protocol. */
   *active = p->active;
   p->active = MPI_REQUEST_NULL;
+  p->held = 0;
   *request = MPI_REQUEST_NULL;
+  forget(ft_runtime(), p);
   return MPI_SUCCESS;
 }
 
-int ft_persist_cancel(MPI_Request *request, MPI_Request **active) {
-  struct ft_persistent *p = ft_persist_find(*request);
+int ft_persist_cancel(MPI_Request request, MPI_Request *active) {
+  const struct ft_persistent *p = ft_persist_find(request);
   if (!p)
     return -1;
   /* Completed already (oneshot), or inactive: a cancel does nothing. */
-  *active = p->oneshot || p->active == MPI_REQUEST_NULL ? NULL : &p->active;
+  *active = p->oneshot ? MPI_REQUEST_NULL : p->active;
   return MPI_SUCCESS;
 }
 
@@ -112,12 +135,16 @@ void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
                     MPI_Request small[16]) {
   if (inner == reqs)
     return;
+  struct ft_runtime *rt = ft_runtime();
   for (int i = 0; i < n; i++) {
     struct ft_persistent *p = ft_persist_find(reqs[i]);
     if (p)
       p->active = inner[i]; /* MPI_REQUEST_NULL: completed, inactive */
-    if (!p || (p->oneshot && !p->held))
+    int reported = p && p->oneshot && !p->held; /* its handle is nulled */
+    if (!p || reported)
       reqs[i] = inner[i];
+    if (reported)
+      forget(rt, p);
   }
   if (inner != small)
     free(inner);
@@ -130,6 +157,8 @@ void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
                  sizeof *rt->persistent, "persistent requests");
   struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
   *p = (struct ft_persistent){.active = MPI_REQUEST_NULL,
+                              .made_inc = rt->incarnation,
+                              .made_at = rt->safe_points,
                               .held = 1,
                               .held_status = *st,
                               .oneshot = 1,
@@ -143,6 +172,7 @@ int ft_persist_hold(MPI_Request handle, const MPI_Status *st) {
   struct ft_persistent *p = ft_persist_find(handle);
   if (!p)
     return 0;
+  p->active = MPI_REQUEST_NULL;
   p->held = 1;
   p->held_status = *st;
   return 1;

@@ -177,6 +177,8 @@ struct ft_persistent {
   MPI_Request handle; /* the application's: a generalized request never
                          completed nor freed (an identity) */
   MPI_Request active; /* the operation in flight, MPI_REQUEST_NULL if none */
+  int made_inc;       /* rt->incarnation and rt->safe_points when made: */
+  int64_t made_at;    /* let go before either changes, no image holds it */
   enum ft_persist_kind kind;
   void *buf;
   int count;
@@ -226,7 +228,8 @@ struct ft_runtime {
   /* The derived datatypes the application made (types.c). */
   struct ft_type_info *types;
   size_t n_types, cap_types;
-  /* The application's persistent requests (persist.c), never removed. */
+  /* The application's persistent requests (persist.c): removed when let
+   * go, unless an image may hold the handle (made before a safe point). */
   struct ft_persistent *persistent;
   size_t n_persistent, cap_persistent;
 
@@ -415,19 +418,25 @@ int ft_err_create_fortran(struct ft_runtime *rt, ft_f_errhandler_fn *fn,
 int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
                     int count, MPI_Datatype type, int peer, int tag,
                     MPI_Comm comm, MPI_Request *request);
+/* The count of records (tests/runtime/persist_check.c: MPI_Request_free
+ * removes them). */
+size_t ft_persist_records(void);
 /* The record of the persistent request whose handle is `handle`, or NULL
  * (MPI_REQUEST_NULL, or not one). */
 struct ft_persistent *ft_persist_find(MPI_Request handle);
-/* MPI_Request_free of *request if it is a persistent request: the record
- * kept, *request set to MPI_REQUEST_NULL, its operation in flight (or
- * MPI_REQUEST_NULL) moved to *active for the caller (p2p.c's
- * MPI_Request_free) to free; MPI_SUCCESS. -1 if it is not one. */
+/* MPI_Request_free of *request if it is a persistent request: *request set
+ * to MPI_REQUEST_NULL, its operation in flight (or MPI_REQUEST_NULL) moved
+ * to *active for the caller (p2p.c's MPI_Request_free) to free, the record
+ * removed unless a safe point passed (or a rollback came) since it was
+ * made (an image may hold its handle); MPI_SUCCESS. -1 if it is not one. */
 int ft_persist_free(MPI_Request *request, MPI_Request *active);
-/* MPI_Cancel of *request if it is a persistent request: MPI_SUCCESS, and
- * in *active the handle of its operation in flight, in its record, for the
- * caller (p2p.c's MPI_Cancel) to cancel, or NULL when there is none
- * (inactive, or completed already). -1 if it is not one. */
-int ft_persist_cancel(MPI_Request *request, MPI_Request **active);
+/* MPI_Cancel of `request` if it is a persistent request: MPI_SUCCESS, and
+ * in *active a copy of the handle of its operation in flight, for the
+ * caller (p2p.c's MPI_Cancel) to cancel, or MPI_REQUEST_NULL when there is
+ * none (inactive, or completed already). A copy: the table may move while
+ * the caller cancels (ft_persist_completed grows it); the caller hands a
+ * completion back with ft_persist_hold. -1 if it is not one. */
+int ft_persist_cancel(MPI_Request request, MPI_Request *active);
 /* For a completion call on reqs[0..n): the array to pass on, in which each
  * persistent handle is replaced by its operation in flight (or
  * MPI_REQUEST_NULL); reqs itself when the application has no persistent
@@ -438,18 +447,20 @@ MPI_Request *ft_persist_in(int n, MPI_Request reqs[], MPI_Request small[16]);
  * the application's handle as it was; frees the copy. */
 void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
                     MPI_Request small[16]);
-/* SMPI's MPI_Testall completed the operation of `handle` without
- * completing the call (p2p.c): if it is a persistent request, keeps *st as
- * its completion, to be reported by the next wait or test (ft_persist_held)
- * and returns 1; else 0. */
+/* The operation of `handle` completed without a call reporting it (SMPI's
+ * MPI_Testall completing some, a cancelled receive: p2p.c): if it is a
+ * persistent request, makes it inactive and keeps *st as its completion, to
+ * be reported by the next wait or test (ft_persist_held) and returns 1;
+ * else 0. */
 int ft_persist_hold(MPI_Request handle, const MPI_Status *st);
 /* If `handle` is a persistent request with a completion held, writes its
  * status to *st (unless MPI_STATUS_IGNORE), releases it if `release` (the
  * call reports it) and returns 1; else 0. */
 int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
 /* An ordinary operation the runtime had to complete itself (a cancelled
- * receive, p2p.c): *request becomes a new handle whose completion, with
- * status *st, the next wait or test reports (then MPI_REQUEST_NULL). */
+ * receive, one with MPI_PROC_NULL: p2p.c): *request becomes a new handle
+ * whose completion, with status *st, the next wait or test reports (then
+ * MPI_REQUEST_NULL, and the record is removed as by ft_persist_free). */
 void ft_persist_completed(MPI_Request *request, const MPI_Status *st);
 
 /* Communicator table (comm.c). */
