@@ -44,7 +44,8 @@ Test(options, unknown_key_is_an_error) {
                         "protocol, service_ranks, period, image_mb, scenario, "
                         "ckpt_dir, server_map, daemon_latency_us, "
                         "daemon_copy_mbps, event_loggers, log_batch, "
-                        "copy_mbps, trace, max_time, stall_failures)");
+                        "copy_mbps, trace, max_time, stall_failures, record, "
+                        "record_speed)");
 }
 
 Test(options, reads_the_trace_prefix) {
