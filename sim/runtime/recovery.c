@@ -183,6 +183,7 @@ static int image_life(const struct ft_runtime *rt) {
 
 static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
   int server = m->from;
+  rt->image_asks--; /* answers come in the order of the requests */
   size_t size = m->value > 0 ? (size_t)m->value : 0;
   void *bytes = m->value < 0 ? NULL : malloc(size ? size : 1);
   if (m->value >= 0 && !bytes)
@@ -212,6 +213,8 @@ int ft_fetch_image(struct ft_runtime *rt, int wave) {
       .kind = FT_WIRE_IMAGE_REQUEST, .wave = wave, .inc = image_life(rt)};
   rt->image_offered = 0;
   ft_control_send(rt, server, &ask);
+  if (++rt->image_asks > rt->image_asks_peak)
+    rt->image_asks_peak = rt->image_asks;
   while (!rt->image_offered)
     ft_wait_control(rt);
   if (!rt->image_bytes)

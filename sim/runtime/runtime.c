@@ -146,25 +146,28 @@ struct run_totals {
   unsigned long long events, el_messages, sb_bytes, deliveries, restarts;
   unsigned long long commits; /* checkpoints committed, all ranks */
   unsigned long long heap_peak, heap_released, stack_gap; /* max, sum, max */
-  unsigned long long images_held;                         /* max */
+  unsigned long long images_held, image_asks;             /* max, max */
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
 
 /* What abandoned lives leave (app_heap.c, recovery.c, checkpoint.c): the
  * most application heap one rank held, the bytes freed, the deepest stack
- * gap, the most checkpoint images one rank held. */
+ * gap, the most checkpoint images one rank held, the most image requests
+ * one rank had unanswered at once. */
 static void reduce_memory(const struct ft_runtime *rt, struct run_totals *t) {
-  unsigned long long max[3] = {rt->heap.peak, rt->gap_max,
-                               (unsigned long long)rt->images_peak};
-  unsigned long long top[3];
+  unsigned long long max[4] = {rt->heap.peak, rt->gap_max,
+                               (unsigned long long)rt->images_peak,
+                               (unsigned long long)rt->image_asks_peak};
+  unsigned long long top[4];
   unsigned long long freed = rt->heap.released;
-  FT_PMPI(Reduce, max, top, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0,
+  FT_PMPI(Reduce, max, top, 4, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0,
           rt->app_world);
   FT_PMPI(Reduce, &freed, &t->heap_released, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
           0, rt->app_world);
   t->heap_peak = top[0];
   t->stack_gap = top[1];
   t->images_held = top[2];
+  t->image_asks = top[3];
 }
 
 static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
@@ -231,7 +234,7 @@ static void print_summary(const struct ft_runtime *rt,
          "\"events_per_message\":%.6f,\"sb_bytes\":%llu,"
          "\"el_messages\":%llu,\"app_heap_peak\":%llu,"
          "\"app_heap_released\":%llu,\"stack_gap\":%llu,"
-         "\"images_held\":%llu}\n",
+         "\"images_held\":%llu,\"image_requests\":%llu}\n",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, rt->stopped ? "no_progress" : "completed", verified,
          result, t->messages, t->bytes,
@@ -243,7 +246,7 @@ static void print_summary(const struct ft_runtime *rt,
          t->events,
          t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
          t->sb_bytes, t->el_messages, t->heap_peak, t->heap_released,
-         t->stack_gap, t->images_held);
+         t->stack_gap, t->images_held, t->image_asks);
   fflush(stdout);
 }
 

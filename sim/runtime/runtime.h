@@ -308,6 +308,9 @@ struct ft_runtime {
   struct ft_wire image_offer; /* IMAGE answer from the server */
   void *image_bytes;          /* its bytes (NULL: the server had none) */
   int image_offered;          /* an answer to the current request came */
+  /* Image requests without an answer yet: now, at the most (each holds a
+   * copy of the image at its server, service.c). */
+  int image_asks, image_asks_peak;
 
   /* The families' own state, each handed to its family's driver only
    * (driver.h): a member per family, zeroed like the rest, so that no

@@ -6,8 +6,9 @@
 # status, `ftsim check`'s verdict on its trace, and the JSON summary
 # without "wall_s" (the machine's speed), "stack_gap" (the depth of the
 # runtime's own frames at a restart: it moves when a struct on that path
-# grows, as merging issue 15's replay decisions showed, by 16 bytes) and
-# "images_held" (a memory figure added after the recording).
+# grows, as merging issue 15's replay decisions showed, by 16 bytes),
+# "images_held" and "image_requests" (memory figures added after the
+# recording).
 #
 # Usage: summaries.sh FTSIM [--record]
 #   --record  rewrite summaries.txt from this build (after a change meant
@@ -33,7 +34,7 @@ grep -v '^#' "$here/runs.txt" | while IFS='|' read -r name scenario args; do
   if "$ftsim" check "$tmp/trace" >"$tmp/check" 2>&1; then verdict=ok
   else verdict=fail; fi
   json=$(grep '^{' "$tmp/out" |
-    sed 's/,"wall_s":[0-9.e+-]*//; s/,"stack_gap":[0-9]*//; s/,"images_held":[0-9]*//')
+    sed 's/,"wall_s":[0-9.e+-]*//; s/,"stack_gap":[0-9]*//; s/,"images_held":[0-9]*//; s/,"image_requests":[0-9]*//')
   echo "$name exit=$rc check=$verdict $json" >>"$out"
   rm -f "$tmp"/trace*
 done
