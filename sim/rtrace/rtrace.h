@@ -288,6 +288,21 @@ struct ft_rtrace_stat {
 void ft_rtrace_rank_stat(const struct ft_rtrace *t, uint32_t r,
                          struct ft_rtrace_stat *s);
 
+/* --- What a replay carries out (rtrace_replayable.c) --- */
+
+/* Returns 0 when `ftsim run --replay` can carry out event `e` (rank r's
+ * event number `pos`), else -1 with "rank R, event N: <what> is not
+ * supported by the replay" in err. Not supported: the collectives whose
+ * counts differ per rank (gatherv, scatterv, allgatherv, alltoallv,
+ * alltoallw, reduce_scatter), whose other ranks' counts a rank's events do
+ * not hold. */
+int ft_rtrace_replayable_event(const struct ft_rt_event *e, uint32_t r,
+                               size_t pos, char *err, size_t errlen);
+
+/* ft_rtrace_replayable_event over every event of every rank; the first
+ * refused one is reported. */
+int ft_rtrace_replayable(const struct ft_rtrace *t, char *err, size_t errlen);
+
 /* --- OTF2 (rtrace_otf2_write.c, rtrace_otf2_read.c) --- */
 
 /* Writes `t` as an OTF2 archive: directory `dir` made (its parent must
