@@ -60,8 +60,8 @@ struct rp {
   struct rp_req *reqs;
   size_t nreqs, capreqs;
   char *sbuf, *rbuf;
-  size_t pos;   /* the event under way */
-  long bad;     /* mismatches and failures */
+  size_t pos; /* the event under way */
+  long bad;   /* mismatches and failures */
 };
 
 static void fatal(const struct rp *p, const char *what) {
@@ -149,9 +149,9 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
 
 static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
   MPI_Status st;
-  MPI_Sendrecv(p->sbuf, count_of(e->send_bytes), MPI_BYTE, e->dest,
-               e->send_tag, p->rbuf, count_of(e->recv_bytes), MPI_BYTE,
-               e->source, e->recv_tag, comm_of(p, e->comm), &st);
+  MPI_Sendrecv(p->sbuf, count_of(e->send_bytes), MPI_BYTE, e->dest, e->send_tag,
+               p->rbuf, count_of(e->recv_bytes), MPI_BYTE, e->source,
+               e->recv_tag, comm_of(p, e->comm), &st);
   check_status(p, &st, e->source, e->recv_tag, e->recv_bytes);
 }
 
@@ -182,8 +182,8 @@ static void test_not_done(struct rp *p, const struct ft_rt_done *d,
 }
 
 static int is_test(uint8_t call) {
-  return call == FT_RT_TEST || call == FT_RT_TESTALL ||
-         call == FT_RT_TESTANY || call == FT_RT_TESTSOME;
+  return call == FT_RT_TEST || call == FT_RT_TESTALL || call == FT_RT_TESTANY ||
+         call == FT_RT_TESTSOME;
 }
 
 /* Completes the pending requests among the call's done entries. */
@@ -274,8 +274,8 @@ static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
               c);
     return;
   case FT_RT_REDUCE:
-    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR,
-               e->root, c);
+    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, e->root,
+               c);
     return;
   case FT_RT_GATHER:
     MPI_Gather(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf,
@@ -471,8 +471,8 @@ static size_t replay(struct rp *p) {
     do_event(p, e);
   }
   if (p->nreqs) {
-    fprintf(stderr, "replay: rank %d: %zu requests never completed\n",
-            p->rank, p->nreqs);
+    fprintf(stderr, "replay: rank %d: %zu requests never completed\n", p->rank,
+            p->nreqs);
     p->bad++;
   }
   return p->pos;
