@@ -44,7 +44,8 @@ struct run {
   struct ft_strv argv;
   char replay_file[PATH_LEN]; /* --replay, absolute */
   char replay_speed[32];      /* the replay's fallback host speed */
-  char *replay_args[2];       /* the replay program's arguments */
+  char *replay_args[3];       /* the replay program's arguments */
+  char counts_file[PATH_LEN]; /* the v-collectives' counts (temporary) */
 };
 
 /* The flop/s at which the replay turns a recorded second into flops when
@@ -140,6 +141,38 @@ static int decide_compute(struct run *r) {
   return FT_EXIT_OK;
 }
 
+/* 1 when a rank of `t` calls a collective whose counts the replay needs
+ * from the other ranks. */
+static int needs_counts(const struct ft_rtrace *t) {
+  for (uint32_t r = 0; r < t->nranks; r++)
+    for (size_t i = 0; i < t->ranks[r].n; i++)
+      if (t->ranks[r].ev[i].kind == FT_RT_COLL &&
+          ft_rtrace_coll_needs_counts(t->ranks[r].ev[i].u.coll.op))
+        return 1;
+  return 0;
+}
+
+/* Writes the v-collectives' counts into a new temporary file (its name in
+ * r->counts_file, deleted at the end), when the trace has any. */
+static int write_counts(struct run *r, const struct ft_rtrace *t) {
+  char err[1024] = "";
+  if (!needs_counts(t))
+    return FT_EXIT_OK;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(r->counts_file, sizeof r->counts_file, "%s/ftsim-counts-XXXXXX",
+           tmp && *tmp ? tmp : "/tmp");
+  int fd = mkstemp(r->counts_file);
+  if (fd < 0) {
+    r->counts_file[0] = '\0';
+    return complain(FT_EXIT_FAILED, "cannot create a counts file: %s",
+                    strerror(errno));
+  }
+  close(fd);
+  if (ft_rtrace_write_vcounts(t, r->counts_file, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "--replay %s: %s", r->args.replay, err);
+  return FT_EXIT_OK;
+}
+
 /* Reads the trace, whole, before anything is launched: its ranks give --np
  * (another --np is an error), an event the replay cannot carry out is
  * refused, and the replay program becomes the app. */
@@ -161,6 +194,8 @@ static int check_replay(struct run *r) {
                   r->args.replay, t->nranks, FT_RUN_MAX_NP);
   else
     r->args.np = (int)t->nranks;
+  if (rc == FT_EXIT_OK)
+    rc = write_counts(r, t);
   ft_rtrace_free(t);
   return rc;
 }
@@ -202,8 +237,9 @@ static int resolve_replay(struct run *r) {
   snprintf(r->replay_speed, sizeof r->replay_speed, "%g", FT_REPLAY_SPEED);
   r->replay_args[0] = r->replay_file;
   r->replay_args[1] = r->replay_speed;
+  r->replay_args[2] = r->counts_file;
   r->args.app_args = r->replay_args;
-  r->args.napp_args = 2;
+  r->args.napp_args = r->counts_file[0] ? 3 : 2;
   r->measured = false;
   snprintf(r->compute_why, sizeof r->compute_why,
            "replay: the recorded computation, as flops");
@@ -435,6 +471,8 @@ static int execute(struct run *r) {
 static void cleanup(struct run *r) {
   if (r->hostfile_temp)
     unlink(r->hostfile);
+  if (r->counts_file[0])
+    unlink(r->counts_file);
   ft_strv_free(&r->argv);
   ft_placement_free(&r->placement);
   ft_strv_free(&r->hosts);

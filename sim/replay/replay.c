@@ -4,13 +4,15 @@
  * MPI calls, so that they go through the runtime and its protocol exactly
  * as the recorded program's did.
  *
- *   replay TRACE SPEED
+ *   replay TRACE SPEED [COUNTS]
  *
  * SPEED: flop/s of the recording host when the trace does not tell it (a
  * Score-P archive), and the speed at which a SimGrid TI trace's flops were
  * turned into seconds; computation is replayed as
  * ft_compute(compute_s * host_speed) flops, which the platform's host speed
- * turns into simulated time.
+ * turns into simulated time. COUNTS: the file of the other ranks' counts
+ * that gatherv, scatterv, allgatherv, alltoallv/w and reduce_scatter need
+ * (ft_rtrace_write_vcounts, written by the CLI from the whole trace).
  *
  * No payload moves: every buffer comes from SMPI_SHARED_MALLOC (SimGrid
  * skips the copies of shared blocks and maps them onto the same pages), one
@@ -60,6 +62,8 @@ struct rp {
   struct rp_req *reqs;
   size_t nreqs, capreqs;
   char *sbuf, *rbuf;
+  uint64_t *vc; /* this rank's v-collective counts, in event order */
+  size_t nvc, vcpos;
   size_t pos; /* the event under way */
   long bad;   /* mismatches and failures */
 };
@@ -287,6 +291,65 @@ static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
   }
 }
 
+/* Takes the next n counts as ints (NULL, reported, when short). */
+static int *take_counts(struct rp *p, size_t n) {
+  if (p->vcpos + n > p->nvc) {
+    fatal(p, "no counts for this collective (replay without its counts "
+             "file?)");
+    p->bad++;
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  int *v = malloc((n + 1) * sizeof *v);
+  if (!v) {
+    fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (size_t i = 0; i < n; i++)
+    v[i] = count_of(p->vc[p->vcpos + i]);
+  p->vcpos += n;
+  return v;
+}
+
+/* Displacements 0: the shared buffers hold no data, only room. */
+static int *zeros(size_t n) { return calloc(n + 1, sizeof(int)); }
+
+/* Gatherv, scatterv, allgatherv, reduce_scatter, alltoallv/w with the
+ * counts the CLI matched across the ranks. */
+static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
+                     uint64_t n) {
+  int me = -1;
+  MPI_Comm_rank(c, &me);
+  int root = me == e->root, *cnt = NULL, *cnt2 = NULL, *dz = zeros(n);
+  switch (e->op) {
+  case FT_RT_GATHERV:
+    cnt = root ? take_counts(p, n) : NULL;
+    MPI_Gatherv(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf, cnt, dz,
+                MPI_BYTE, e->root, c);
+    break;
+  case FT_RT_SCATTERV:
+    cnt = root ? take_counts(p, n) : NULL;
+    MPI_Scatterv(p->sbuf, cnt, dz, MPI_BYTE, p->rbuf, count_of(e->recvd),
+                 MPI_BYTE, e->root, c);
+    break;
+  case FT_RT_ALLGATHERV:
+    cnt = take_counts(p, n);
+    MPI_Allgatherv(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf, cnt, dz,
+                   MPI_BYTE, c);
+    break;
+  case FT_RT_REDUCE_SCATTER:
+    cnt = take_counts(p, n);
+    MPI_Reduce_scatter(p->sbuf, p->rbuf, cnt, MPI_BYTE, MPI_BOR, c);
+    break;
+  default: /* FT_RT_ALLTOALLV, FT_RT_ALLTOALLW */
+    cnt = take_counts(p, n);
+    cnt2 = take_counts(p, n);
+    MPI_Alltoallv(p->sbuf, cnt, dz, MPI_BYTE, p->rbuf, cnt2, dz, MPI_BYTE, c);
+  }
+  free(cnt);
+  free(cnt2);
+  free(dz);
+}
+
 /* Collectives with the recorded sizes, in MPI_BYTE; reductions with
  * MPI_BOR, which MPI allows on MPI_BYTE. */
 static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
@@ -318,7 +381,10 @@ static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
                              MPI_BOR, c);
     return;
   default:
-    do_rooted(p, e, c, n);
+    if (ft_rtrace_coll_needs_counts(e->op))
+      do_vcoll(p, e, c, n);
+    else
+      do_rooted(p, e, c, n);
   }
 }
 
@@ -416,7 +482,8 @@ static void buffer_sizes(const struct ft_rtrace_rank *me, uint64_t *s,
 }
 
 /* Loads this rank's events and makes its buffers; 0, or -1 (printed). */
-static int setup(struct rp *p, const char *path, double speed) {
+static int setup(struct rp *p, const char *path, double speed,
+                 const char *counts) {
   char err[1024] = "";
   MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
   p->t = ft_rtrace_read(path, speed, p->rank, err, sizeof err);
@@ -429,6 +496,11 @@ static int setup(struct rp *p, const char *path, double speed) {
   if ((uint32_t)n != p->t->nranks) {
     fprintf(stderr, "replay: %s has %" PRIu32 " ranks, the run %d\n", path,
             p->t->nranks, n);
+    return -1;
+  }
+  if (counts && ft_rtrace_read_vcounts(counts, (uint32_t)p->rank, &p->vc,
+                                       &p->nvc, err, sizeof err)) {
+    fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
     return -1;
   }
   p->me = &p->t->ranks[p->rank];
@@ -454,6 +526,7 @@ static void teardown(struct rp *p) {
     SMPI_SHARED_FREE(p->rbuf);
   free(p->reqs);
   free(p->comms);
+  free(p->vc);
   ft_rtrace_free(p->t);
 }
 
@@ -487,7 +560,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  if (setup(&p, argv[1], speed)) {
+  if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL)) {
     teardown(&p);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

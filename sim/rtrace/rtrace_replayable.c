@@ -4,29 +4,18 @@
 
 #include "rtrace.h"
 
-/* 1 when a collective op is replayed: the v-variants and reduce_scatter
- * need every rank's counts, which a rank's own events do not hold. */
+/* 1 when a collective op is one the replay knows. */
 static int coll_replayable(uint8_t op) {
-  switch (op) {
-  case FT_RT_GATHERV:
-  case FT_RT_SCATTERV:
-  case FT_RT_ALLGATHERV:
-  case FT_RT_ALLTOALLV:
-  case FT_RT_ALLTOALLW:
-  case FT_RT_REDUCE_SCATTER:
-    return 0;
-  default:
-    return op >= FT_RT_BARRIER && op < FT_RT_COLL_COUNT;
-  }
+  return op >= FT_RT_BARRIER && op < FT_RT_COLL_COUNT;
 }
 
 int ft_rtrace_replayable_event(const struct ft_rt_event *e, uint32_t r,
                                size_t pos, char *err, size_t errlen) {
   if (e->kind == FT_RT_COLL && !coll_replayable(e->u.coll.op)) {
     snprintf(err, errlen,
-             "rank %" PRIu32 ", event %zu: %s is not supported by the replay "
-             "(its per-rank counts are not in one rank's events)",
-             r, pos, ft_rt_coll_name(e->u.coll.op));
+             "rank %" PRIu32 ", event %zu: collective %u is not supported by "
+             "the replay",
+             r, pos, (unsigned)e->u.coll.op);
     return -1;
   }
   if (e->kind < FT_RT_SEND || e->kind >= FT_RT_KIND_COUNT) {

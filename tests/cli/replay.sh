@@ -1,6 +1,6 @@
 #!/bin/sh
 # `ftsim run --replay` (issue 16, item 2), one case per ctest entry:
-#   ring, pingpong   recorded on gige (4 ranks), replayed on gige under none:
+#   ring, pingpong, cg  recorded on gige (4 ranks), replayed on gige under none:
 #                    completion time within 1% of the on-line run's, the
 #                    same messages and bytes, verified; then on myrinet and
 #                    grid5000 (verified);
@@ -50,7 +50,7 @@ same() { # NAME: replayed on gige like the on-line run
 }
 
 case $case in
-ring | pingpong)
+ring | pingpong | cg)
   record "$case"
   same "$case" ;;
 protocols)
