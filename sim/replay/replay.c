@@ -172,17 +172,30 @@ static void check_done(struct rp *p, const struct ft_rt_done *d,
     check_status(p, st, d->peer, d->tag, d->bytes);
 }
 
-/* Tests the requests a test call found not complete. */
-static void test_not_done(struct rp *p, const struct ft_rt_done *d,
-                          uint32_t n) {
-  for (uint32_t k = 0; k < n; k++) {
+/* Tests the requests a test call found not complete, in one call of the
+ * recorded kind (MPI_Testall for test and testall, MPI_Testsome for
+ * testany and testsome); those it completes stay complete until the trace
+ * completes them. */
+static void test_not_done(struct rp *p, uint8_t call,
+                          const struct ft_rt_done *d, uint32_t n,
+                          MPI_Request *rq, MPI_Status *st, int *idx) {
+  struct rp_req **qs = malloc((n + 1) * sizeof *qs);
+  int m = 0, flag = 0, outcount = 0;
+  for (uint32_t k = 0; qs && k < n; k++) {
     struct rp_req *q = find_req(p, d[k].request);
-    if (d[k].status != FT_RT_NOT_DONE || !q || q->complete)
-      continue;
-    int flag = 0;
-    MPI_Test(&q->req, &flag, &q->st);
-    q->complete = flag;
+    if (d[k].status == FT_RT_NOT_DONE && q && !q->complete)
+      qs[m] = q, rq[m++] = q->req;
   }
+  if (m && (call == FT_RT_TEST || call == FT_RT_TESTALL)) {
+    MPI_Testall(m, rq, &flag, st);
+    for (int k = 0; flag && k < m; k++)
+      qs[k]->complete = 1, qs[k]->st = st[k];
+  } else if (m) {
+    MPI_Testsome(m, rq, &outcount, idx, st);
+    for (int k = 0; k < outcount; k++)
+      qs[idx[k]]->complete = 1, qs[idx[k]]->st = st[k];
+  }
+  free(qs);
 }
 
 static int is_test(uint8_t call) {
@@ -229,7 +242,7 @@ static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
     fatal(p, "out of memory");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  test_not_done(p, d, c->count);
+  test_not_done(p, c->call, d, c->count, rq, st, (int *)idx);
   complete_pending(p, c, d, idx, rq, st);
   for (uint32_t k = 0; k < c->count; k++)
     if (d[k].status != FT_RT_NOT_DONE)

@@ -24,7 +24,7 @@ struct vc_walk {
   const struct ft_rtrace *t;
   uint32_t comm, size;
   const uint32_t *members;
-  size_t *cursor; /* per member: next event to look at */
+  size_t *cursor;                /* per member: next event to look at */
   const struct ft_rt_event **ev; /* per member: this instance's event */
   size_t *pos;
 };
@@ -80,9 +80,9 @@ static void spread_row(const struct vc_walk *w, uint32_t i, uint64_t *row) {
     total += (double)w->ev[j]->u.coll.recvd;
   uint64_t sent = w->ev[i]->u.coll.sent, given = 0;
   for (uint32_t j = 0; j < w->size; j++) {
-    double share = total > 0 ? (double)sent * (double)w->ev[j]->u.coll.recvd /
-                                   total
-                             : (double)sent / w->size;
+    double share = total > 0
+                       ? (double)sent * (double)w->ev[j]->u.coll.recvd / total
+                       : (double)sent / w->size;
     row[j] = (uint64_t)share;
     given += row[j];
   }
@@ -119,14 +119,14 @@ static uint64_t *instance_counts(const struct vc_walk *w, uint32_t i,
   for (uint32_t j = 0; j < s; j++) {
     const struct ft_rt_coll *o = &w->ev[j]->u.coll;
     v[j] = c->op == FT_RT_GATHERV || c->op == FT_RT_ALLGATHERV ? o->sent
-                                                                : o->recvd;
+                                                               : o->recvd;
   }
   return v;
 }
 
 /* One instance: every member's event must be the same operation. */
-static int instance(struct vc_walk *w, struct vc_rank *out, size_t k,
-                    char *err, size_t errlen) {
+static int instance(struct vc_walk *w, struct vc_rank *out, size_t k, char *err,
+                    size_t errlen) {
   const struct ft_rt_coll *c0 = &w->ev[0]->u.coll;
   for (uint32_t i = 1; i < w->size; i++)
     if (w->ev[i]->u.coll.op != c0->op) {
@@ -152,7 +152,11 @@ static int instance(struct vc_walk *w, struct vc_rank *out, size_t k,
 static int walk(const struct ft_rtrace *t, uint32_t comm, uint32_t size,
                 const uint32_t *members, struct vc_rank *out, char *err,
                 size_t errlen) {
-  struct vc_walk w = {t, comm, size, members, calloc(size, sizeof(size_t)),
+  struct vc_walk w = {t,
+                      comm,
+                      size,
+                      members,
+                      calloc(size, sizeof(size_t)),
                       calloc(size, sizeof(void *)),
                       calloc(size, sizeof(size_t))};
   int rc = w.cursor && w.ev && w.pos ? 0 : -1;
