@@ -11,6 +11,8 @@
 #   scorep           a Score-P-style archive (scorep_archive) replays;
 #                    one whose receive size differs from the send's gives
 #                    verified:false (exit 3) naming rank and event;
+#   sweep            ftsim sweep with `apps @TRACE`: every point replays,
+#                    verified; a missing trace is refused (exit 2);
 #   errors           a corrupt trace, a wrong --np, --app with --replay, an
 #                    unsupported record: exit 2 before launch.
 # Usage: replay.sh FTSIM SCOREP_ARCHIVE SOURCE_DIR CASE
@@ -83,6 +85,35 @@ scorep)
   grep -q '"verified":false' "$dir/out" || fail "not verified:false"
   grep -q 'replay: rank 1, event [0-9]*: received source 0 tag 9 bytes 4, recorded source 0 tag 9 bytes 8' \
     "$dir/err" || fail "the mismatch is not named" ;;
+sweep)
+  record ring
+  cat > "$dir/sw.txt" <<SWEEP
+protocols none pcl v2
+platforms gige myrinet
+apps @$dir/ring
+ranks 4
+servers 1
+periods 0.01
+mtbfs 0.05
+seeds 1 2
+image_mb 0.05
+detection 0.001
+restart 0.01
+max_failures 5
+SWEEP
+  "$ftsim" sweep "$dir/sw.txt" -j 1 -o "$dir/sw.csv" > "$dir/out" 2>&1 ||
+    { cat "$dir/out"; fail "sweep exited $?"; }
+  cat "$dir/sw.csv"
+  [ "$(grep -c ",@$dir/ring,4,.*,0,ok,true," "$dir/sw.csv")" -eq 10 ] ||
+    fail "not 10 verified rows replaying the trace"
+  awk -F, 'NR > 1 && $19 > 0 { f = 1 } END { exit !f }' "$dir/sw.csv" ||
+    fail "no point had a failure"
+  sed 's|^apps .*|apps @'"$dir"'/none|' "$dir/sw.txt" > "$dir/bad.txt"
+  "$ftsim" sweep "$dir/bad.txt" -o "$dir/bad.csv" > "$dir/out" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] || fail "a missing trace: exit $rc, not 2"
+  grep -q "bad.txt:3: field 'apps': @$dir/none: no trace" "$dir/out" ||
+    { cat "$dir/out"; fail "the missing trace is not named"; } ;;
 errors)
   expect() { # STATUS MESSAGE ARGS...
     want=$1 msg=$2

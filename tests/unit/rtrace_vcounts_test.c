@@ -38,8 +38,8 @@ static void coll(struct ft_rtrace *t, uint32_t r, uint8_t op, int32_t root,
 static uint64_t *read_rank(const char *file, uint32_t r, size_t *n) {
   uint64_t *v = NULL;
   char err[256];
-  cr_assert_eq(ft_rtrace_read_vcounts(file, r, &v, n, err, sizeof err), 0,
-               "%s", err);
+  cr_assert_eq(ft_rtrace_read_vcounts(file, r, &v, n, err, sizeof err), 0, "%s",
+               err);
   return v;
 }
 
@@ -98,8 +98,7 @@ Test(vcounts, members_calling_different_collectives_are_refused) {
   coll(t, 0, FT_RT_GATHERV, 0, 4, 8);
   coll(t, 1, FT_RT_ALLGATHERV, -1, 4, 8);
   char err[256] = "";
-  cr_assert_eq(ft_rtrace_write_vcounts(t, tmpfile_path(), err, sizeof err),
-               -1);
+  cr_assert_eq(ft_rtrace_write_vcounts(t, tmpfile_path(), err, sizeof err), -1);
   cr_assert(strstr(err, "communicator 0, collective 0: rank 0 calls "
                         "MPI_Gatherv, rank 1 MPI_Allgatherv"),
             "%s", err);
@@ -110,8 +109,7 @@ Test(vcounts, a_rank_missing_a_collective_is_refused) {
   struct ft_rtrace *t = ft_rtrace_new(2);
   coll(t, 0, FT_RT_ALLGATHERV, -1, 4, 8);
   char err[256] = "";
-  cr_assert_eq(ft_rtrace_write_vcounts(t, tmpfile_path(), err, sizeof err),
-               -1);
+  cr_assert_eq(ft_rtrace_write_vcounts(t, tmpfile_path(), err, sizeof err), -1);
   cr_assert(strstr(err, "ranks disagree"), "%s", err);
   ft_rtrace_free(t);
 }
