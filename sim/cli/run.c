@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "elf_symbols.h"
+#include "ft_protocol.h"
 #include "host_speed.h"
 #include "launch.h"
 #include "outcome.h"
@@ -44,7 +45,8 @@ struct run {
   struct ft_strv argv;
   char replay_file[PATH_LEN]; /* --replay, absolute */
   char replay_speed[32];      /* the replay's fallback host speed */
-  char *replay_args[3];       /* the replay program's arguments */
+  char *replay_args[4];       /* the replay program's arguments */
+  char cuts_file[PATH_LEN];   /* the consistent cuts (temporary) */
   char counts_file[PATH_LEN]; /* the v-collectives' counts (temporary) */
 };
 
@@ -152,22 +154,50 @@ static int needs_counts(const struct ft_rtrace *t) {
   return 0;
 }
 
+/* Makes a new temporary file ftsim-WHAT-XXXXXX into `out`. */
+static int temp_file(const char *what, char *out, size_t len) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(out, len, "%s/ftsim-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
+  int fd = mkstemp(out);
+  if (fd < 0) {
+    out[0] = '\0';
+    return complain(FT_EXIT_FAILED, "cannot create a %s file: %s", what,
+                    strerror(errno));
+  }
+  close(fd);
+  return FT_EXIT_OK;
+}
+
+/* With a protocol that recovers, writes the trace's consistent cuts
+ * (ft_rtrace_cuts: the world collectives where the replay checkpoints),
+ * one per line, into a new temporary file (r->cuts_file). */
+static int write_cuts(struct run *r, const struct ft_rtrace *t) {
+  const struct ft_protocol_ops *p = ft_protocol_find(r->args.protocol);
+  uint64_t *cuts;
+  size_t n;
+  if (!p || !ft_protocol_recovers(p))
+    return FT_EXIT_OK;
+  if (ft_rtrace_cuts(t, &cuts, &n))
+    return complain(FT_EXIT_FAILED, "out of memory");
+  int rc = temp_file("cuts", r->cuts_file, sizeof r->cuts_file);
+  FILE *f = rc ? NULL : fopen(r->cuts_file, "w");
+  for (size_t i = 0; f && i < n; i++)
+    fprintf(f, "%llu\n", (unsigned long long)cuts[i]);
+  free(cuts);
+  if (!rc && (!f || fclose(f) != 0))
+    rc = complain(FT_EXIT_FAILED, "cannot write %s", r->cuts_file);
+  return rc;
+}
+
 /* Writes the v-collectives' counts into a new temporary file (its name in
  * r->counts_file, deleted at the end), when the trace has any. */
 static int write_counts(struct run *r, const struct ft_rtrace *t) {
   char err[1024] = "";
   if (!needs_counts(t))
     return FT_EXIT_OK;
-  const char *tmp = getenv("TMPDIR");
-  snprintf(r->counts_file, sizeof r->counts_file, "%s/ftsim-counts-XXXXXX",
-           tmp && *tmp ? tmp : "/tmp");
-  int fd = mkstemp(r->counts_file);
-  if (fd < 0) {
-    r->counts_file[0] = '\0';
-    return complain(FT_EXIT_FAILED, "cannot create a counts file: %s",
-                    strerror(errno));
-  }
-  close(fd);
+  int rc = temp_file("counts", r->counts_file, sizeof r->counts_file);
+  if (rc)
+    return rc;
   if (ft_rtrace_write_vcounts(t, r->counts_file, err, sizeof err))
     return complain(FT_EXIT_USAGE, "--replay %s: %s", r->args.replay, err);
   return FT_EXIT_OK;
@@ -196,6 +226,8 @@ static int check_replay(struct run *r) {
     r->args.np = (int)t->nranks;
   if (rc == FT_EXIT_OK)
     rc = write_counts(r, t);
+  if (rc == FT_EXIT_OK)
+    rc = write_cuts(r, t);
   ft_rtrace_free(t);
   return rc;
 }
@@ -237,9 +269,10 @@ static int resolve_replay(struct run *r) {
   snprintf(r->replay_speed, sizeof r->replay_speed, "%g", FT_REPLAY_SPEED);
   r->replay_args[0] = r->replay_file;
   r->replay_args[1] = r->replay_speed;
-  r->replay_args[2] = r->counts_file;
+  r->replay_args[2] = r->counts_file[0] ? r->counts_file : "-";
+  r->replay_args[3] = r->cuts_file[0] ? r->cuts_file : "-";
   r->args.app_args = r->replay_args;
-  r->args.napp_args = r->counts_file[0] ? 3 : 2;
+  r->args.napp_args = 4;
   r->measured = false;
   snprintf(r->compute_why, sizeof r->compute_why,
            "replay: the recorded computation, as flops");
@@ -473,6 +506,8 @@ static void cleanup(struct run *r) {
     unlink(r->hostfile);
   if (r->counts_file[0])
     unlink(r->counts_file);
+  if (r->cuts_file[0])
+    unlink(r->cuts_file);
   ft_strv_free(&r->argv);
   ft_placement_free(&r->placement);
   ft_strv_free(&r->hosts);

@@ -4,7 +4,7 @@
  * MPI calls, so that they go through the runtime and its protocol exactly
  * as the recorded program's did.
  *
- *   replay TRACE SPEED [COUNTS]
+ *   replay TRACE SPEED COUNTS CUTS
  *
  * SPEED: flop/s of the recording host when the trace does not tell it (a
  * Score-P archive), and the speed at which a SimGrid TI trace's flops were
@@ -12,7 +12,11 @@
  * ft_compute(compute_s * host_speed) flops, which the platform's host speed
  * turns into simulated time. COUNTS: the file of the other ranks' counts
  * that gatherv, scatterv, allgatherv, alltoallv/w and reduce_scatter need
- * (ft_rtrace_write_vcounts, written by the CLI from the whole trace).
+ * (ft_rtrace_write_vcounts, written by the CLI from the whole trace), or
+ * "-". CUTS: the world collectives (their k, one per line) that are
+ * consistent cuts (ft_rtrace_cuts), or "-": before each, the replay calls
+ * ft_snapshot, its position protected, so that the protocol checkpoints
+ * there and a rollback resumes there.
  *
  * No payload moves: every buffer comes from SMPI_SHARED_MALLOC (SimGrid
  * skips the copies of shared blocks and maps them onto the same pages), one
@@ -64,8 +68,11 @@ struct rp {
   char *sbuf, *rbuf;
   uint64_t *vc; /* this rank's v-collective counts, in event order */
   size_t nvc, vcpos;
-  size_t pos; /* the event under way */
-  long bad;   /* mismatches and failures */
+  uint64_t *cuts; /* the world collectives that are cuts, increasing */
+  size_t ncuts;
+  uint64_t wcoll; /* world collectives carried out */
+  size_t pos;     /* the event under way */
+  long bad;       /* mismatches and failures */
 };
 
 static void fatal(const struct rp *p, const char *what) {
@@ -494,9 +501,45 @@ static void buffer_sizes(const struct ft_rtrace_rank *me, uint64_t *s,
   }
 }
 
+/* Reads the cuts file: one k per line. 0, or -1 (printed). */
+static int read_cuts(struct rp *p, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "replay: rank %d: %s: cannot open\n", p->rank, path);
+    return -1;
+  }
+  size_t cap = 0;
+  for (unsigned long long k; fscanf(f, "%llu", &k) == 1;) {
+    if (p->ncuts == cap) {
+      cap = cap ? 2 * cap : 64;
+      uint64_t *c = realloc(p->cuts, cap * sizeof *c);
+      if (!c) {
+        fclose(f);
+        return -1;
+      }
+      p->cuts = c;
+    }
+    p->cuts[p->ncuts++] = (uint64_t)k;
+  }
+  fclose(f);
+  return 0;
+}
+
+static int is_cut(const struct rp *p, uint64_t k) {
+  size_t lo = 0, hi = p->ncuts;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->cuts[mid] < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < p->ncuts && p->cuts[lo] == k;
+}
+
 /* Loads this rank's events and makes its buffers; 0, or -1 (printed). */
 static int setup(struct rp *p, const char *path, double speed,
-                 const char *counts) {
+                 const char *counts, const char *cuts) {
   char err[1024] = "";
   MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
   p->t = ft_rtrace_read(path, speed, p->rank, err, sizeof err);
@@ -511,8 +554,11 @@ static int setup(struct rp *p, const char *path, double speed,
             p->t->nranks, n);
     return -1;
   }
-  if (counts && ft_rtrace_read_vcounts(counts, (uint32_t)p->rank, &p->vc,
-                                       &p->nvc, err, sizeof err)) {
+  if (cuts && strcmp(cuts, "-") != 0 && read_cuts(p, cuts))
+    return -1;
+  if (counts && strcmp(counts, "-") != 0 &&
+      ft_rtrace_read_vcounts(counts, (uint32_t)p->rank, &p->vc, &p->nvc, err,
+                             sizeof err)) {
     fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
     return -1;
   }
@@ -540,14 +586,44 @@ static void teardown(struct rp *p) {
   free(p->reqs);
   free(p->comms);
   free(p->vc);
+  free(p->cuts);
   ft_rtrace_free(p->t);
+}
+
+/* A checkpoint at a cut: ft_snapshot. After a rollback the replay runs
+ * again from its first event and the first cut's ft_snapshot restores the
+ * protected position (a later cut): the communicators created or freed in
+ * between are made again (every member skips the same events), then the
+ * replay goes on from the restored cut. Returns 1 when it restored. */
+static int at_cut(struct rp *p) {
+  size_t here = p->pos;
+  if (ft_snapshot() != FT_SNAPSHOT_RESTORED)
+    return 0;
+  for (size_t i = here; i < p->pos && i < p->me->n; i++)
+    if (p->me->ev[i].kind == FT_RT_COMM)
+      do_comm(p, &p->me->ev[i].u.comm);
+  return 1;
+}
+
+static int is_world_coll(const struct ft_rt_event *e) {
+  return e->kind == FT_RT_COLL && e->u.coll.comm == FT_RT_COMM_WORLD;
 }
 
 /* Carries out the rank's events; returns how many were. */
 static size_t replay(struct rp *p) {
   char err[512];
-  for (p->pos = 0; p->pos < p->me->n; p->pos++) {
+  int restored = 0; /* the cut under p->pos was just restored */
+  ft_protect(0, &p->pos, sizeof p->pos);
+  ft_protect(1, &p->wcoll, sizeof p->wcoll);
+  ft_protect(2, &p->vcpos, sizeof p->vcpos);
+  ft_protect(3, &p->bad, sizeof p->bad);
+  while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
+    if (!restored && is_world_coll(e) && is_cut(p, p->wcoll) && at_cut(p)) {
+      restored = 1;
+      continue;
+    }
+    restored = 0;
     if (ft_rtrace_replayable_event(e, (uint32_t)p->rank, p->pos, err,
                                    sizeof err)) {
       fprintf(stderr, "replay: %s\n", err);
@@ -555,6 +631,8 @@ static size_t replay(struct rp *p) {
       break;
     }
     do_event(p, e);
+    p->wcoll += (uint64_t)is_world_coll(e);
+    p->pos++;
   }
   if (p->nreqs) {
     fprintf(stderr, "replay: rank %d: %zu requests never completed\n", p->rank,
@@ -573,7 +651,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL)) {
+  if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL,
+            argc > 4 ? argv[4] : NULL)) {
     teardown(&p);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

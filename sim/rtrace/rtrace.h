@@ -327,6 +327,20 @@ int ft_rtrace_write_vcounts(const struct ft_rtrace *t, const char *path,
 int ft_rtrace_read_vcounts(const char *path, uint32_t rank, uint64_t **vals,
                            size_t *n, char *err, size_t errlen);
 
+/* --- Consistent cuts (rtrace_cuts.c) --- */
+
+/* Finds the world collectives at which the replay may checkpoint: the
+ * k-th collective on MPI_COMM_WORLD (the k-th of every rank) is a cut when
+ * no rank has a pending request before it and, per channel (communicator,
+ * sender, receiver, tag), every message sent before the sender's k-th call
+ * is received before the receiver's k-th (each rank's sends and receives
+ * before the call are summed as 64-bit hashes of their channels, +
+ * for a send and - for a receive; a cut is where the ranks' sums cancel,
+ * so a false cut needs a 64-bit hash collision). Writes the cuts' k in
+ * increasing order into *cuts (malloc'ed; NULL when none) and their number
+ * into *n. Returns 0, or -1 when out of memory. */
+int ft_rtrace_cuts(const struct ft_rtrace *t, uint64_t **cuts, size_t *n);
+
 /* --- OTF2 (rtrace_otf2_write.c, rtrace_otf2_read.c) --- */
 
 /* Writes `t` as an OTF2 archive: directory `dir` made (its parent must

@@ -7,6 +7,10 @@
 #   protocols        ring's recording replayed under pcl, vcl, pessimist
 #                    and v2 with a failure during the run: verified, one
 #                    failure, and ftsim check accepts the event trace;
+#   cuts             cg's recording under pcl, vcl, pessimist and v2 with a
+#                    failure at 20 ms: checkpoints at consistent cuts
+#                    (waves > 0), the failure loses less than 10 ms (from
+#                    the beginning it would lose 20), verified, checked;
 #   ti               SimGrid TI trace tests/rtrace/ring.ti replays;
 #   scorep           a Score-P-style archive (scorep_archive) replays;
 #                    one whose receive size differs from the send's gives
@@ -63,6 +67,20 @@ protocols)
       --trace "$dir/ev.$p"
     cat "$dir/$p"
     [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
+    "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
+      { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
+  done ;;
+cuts)
+  record cg
+  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
+  for p in pcl vcl pessimist v2; do
+    replay cg "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
+      --set period=0.005 --trace "$dir/ev.$p"
+    cat "$dir/$p"
+    [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
+    [ "$(field waves "$dir/$p")" -gt 0 ] || fail "$p: no checkpoint"
+    awk -v l="$(field lost_work_s "$dir/$p")" 'BEGIN { exit !(l < 0.01) }' ||
+      fail "$p: the failure lost $(field lost_work_s "$dir/$p") s"
     "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
       { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
   done ;;

@@ -1,7 +1,7 @@
 /* The v-collectives' counts for the replay (rtrace_vcounts.c): matched
  * across a communicator's members, written and read per rank; alltoallv's
  * per-pair estimate agrees pairwise and keeps every rank's total; members
- * that disagree are refused. */
+ * that disagree are refused; consistent cuts (rtrace_cuts.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "rtrace.h"
 
@@ -19,6 +19,7 @@ static void rm_file(void) {
 }
 
 TestSuite(vcounts, .fini = rm_file);
+TestSuite(cuts);
 
 static const char *tmpfile_path(void) {
   snprintf(path, sizeof path, "/tmp/ftsim-vc-XXXXXX");
@@ -111,5 +112,66 @@ Test(vcounts, a_rank_missing_a_collective_is_refused) {
   char err[256] = "";
   cr_assert_eq(ft_rtrace_write_vcounts(t, tmpfile_path(), err, sizeof err), -1);
   cr_assert(strstr(err, "ranks disagree"), "%s", err);
+  ft_rtrace_free(t);
+}
+
+/* --- consistent cuts (rtrace_cuts.c) --- */
+
+static void p2p(struct ft_rtrace *t, uint32_t r, uint8_t kind, int32_t peer,
+                int32_t tag, uint64_t request) {
+  struct ft_rt_event e = {.kind = kind};
+  e.u.p2p = (struct ft_rt_p2p){FT_RT_COMM_WORLD, peer, tag, 0, 8, request};
+  cr_assert_not_null(ft_rtrace_append(t, r, &e));
+}
+
+static void wait_one(struct ft_rtrace *t, uint32_t r, uint64_t request,
+                     int recv, int32_t peer, int32_t tag) {
+  struct ft_rt_done d = {
+      request, FT_RT_DONE, (uint8_t)recv, FT_RT_COMM_WORLD, peer, tag, 8};
+  cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_WAIT, &d, 1), 0);
+}
+
+/* Two ranks, four barriers: 0 before any message (a cut); 1 with rank
+ * 0's message to 1 sent but received only after it (not a cut); 2 with
+ * rank 1's irecv pending (not a cut); 3 after everything (a cut). */
+Test(cuts, in_flight_messages_and_pending_requests_are_not_cuts) {
+  struct ft_rtrace *t = ft_rtrace_new(2);
+  for (uint32_t r = 0; r < 2; r++)
+    coll(t, r, FT_RT_BARRIER, -1, 0, 0);
+  p2p(t, 0, FT_RT_SEND, 1, 5, 0);
+  coll(t, 0, FT_RT_BARRIER, -1, 0, 0);
+  coll(t, 1, FT_RT_BARRIER, -1, 0, 0);
+  p2p(t, 1, FT_RT_IRECV, 0, 5, 9);
+  coll(t, 0, FT_RT_BARRIER, -1, 0, 0);
+  coll(t, 1, FT_RT_BARRIER, -1, 0, 0);
+  wait_one(t, 1, 9, 1, 0, 5);
+  for (uint32_t r = 0; r < 2; r++)
+    coll(t, r, FT_RT_BARRIER, -1, 0, 0);
+  uint64_t *cuts;
+  size_t n;
+  cr_assert_eq(ft_rtrace_cuts(t, &cuts, &n), 0);
+  cr_assert_eq(n, 2);
+  cr_assert(cuts[0] == 0 && cuts[1] == 3, "%llu %llu",
+            (unsigned long long)cuts[0], (unsigned long long)cuts[1]);
+  free(cuts);
+  ft_rtrace_free(t);
+}
+
+/* A message of tag 5 received before the cut and one of tag 6 after it,
+ * where the sender sent tag 6 first: counts balance per pair but not per
+ * tag, so it is not a cut. */
+Test(cuts, channels_are_told_apart_by_tag) {
+  struct ft_rtrace *t = ft_rtrace_new(2);
+  p2p(t, 0, FT_RT_SEND, 1, 6, 0);
+  coll(t, 0, FT_RT_BARRIER, -1, 0, 0);
+  p2p(t, 0, FT_RT_SEND, 1, 5, 0);
+  p2p(t, 1, FT_RT_RECV, 0, 5, 0);
+  coll(t, 1, FT_RT_BARRIER, -1, 0, 0);
+  p2p(t, 1, FT_RT_RECV, 0, 6, 0);
+  uint64_t *cuts;
+  size_t n;
+  cr_assert_eq(ft_rtrace_cuts(t, &cuts, &n), 0);
+  cr_assert_eq(n, 0);
+  free(cuts);
   ft_rtrace_free(t);
 }
