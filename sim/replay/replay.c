@@ -158,12 +158,16 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
   }
 }
 
+/* A half to or from MPI_PROC_NULL is recorded with peer FT_RT_UNKNOWN. */
 static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
   MPI_Status st;
-  MPI_Sendrecv(p->sbuf, count_of(e->send_bytes), MPI_BYTE, e->dest, e->send_tag,
-               p->rbuf, count_of(e->recv_bytes), MPI_BYTE, e->source,
-               e->recv_tag, comm_of(p, e->comm), &st);
-  check_status(p, &st, e->source, e->recv_tag, e->recv_bytes);
+  int dest = e->dest == FT_RT_UNKNOWN ? MPI_PROC_NULL : e->dest;
+  int src = e->source == FT_RT_UNKNOWN ? MPI_PROC_NULL : e->source;
+  MPI_Sendrecv(p->sbuf, count_of(e->send_bytes), MPI_BYTE, dest, e->send_tag,
+               p->rbuf, count_of(e->recv_bytes), MPI_BYTE, src, e->recv_tag,
+               comm_of(p, e->comm), &st);
+  if (src != MPI_PROC_NULL)
+    check_status(p, &st, e->source, e->recv_tag, e->recv_bytes);
 }
 
 static void do_cancel(struct rp *p, uint64_t id) {

@@ -47,8 +47,8 @@ static void p2p(const struct ft_rtrace *t, uint32_t r, uint8_t kind,
   }
   uint32_t o = world_of(t, e->comm, e->peer, r);
   int send = kind == FT_RT_SEND || kind == FT_RT_ISEND;
-  uint64_t h = send ? channel(e->comm, r, o, e->tag)
-                    : channel(e->comm, o, r, e->tag);
+  uint64_t h =
+      send ? channel(e->comm, r, o, e->tag) : channel(e->comm, o, r, e->tag);
   w->balance += send ? h : (uint64_t)0 - h;
   w->pending += kind == FT_RT_ISEND || kind == FT_RT_IRECV;
 }
@@ -65,10 +65,12 @@ static void step(const struct ft_rtrace *t, uint32_t r,
     return;
   case FT_RT_SENDRECV: {
     const struct ft_rt_sendrecv *s = &e->u.sendrecv;
-    w->balance += channel(s->comm, r, world_of(t, s->comm, s->dest, r),
-                          s->send_tag);
-    w->balance -= channel(s->comm, world_of(t, s->comm, s->source, r), r,
-                          s->recv_tag);
+    if (s->dest != FT_RT_UNKNOWN) /* FT_RT_UNKNOWN: MPI_PROC_NULL */
+      w->balance +=
+          channel(s->comm, r, world_of(t, s->comm, s->dest, r), s->send_tag);
+    if (s->source != FT_RT_UNKNOWN)
+      w->balance -=
+          channel(s->comm, world_of(t, s->comm, s->source, r), r, s->recv_tag);
     return;
   }
   case FT_RT_COMPLETE:

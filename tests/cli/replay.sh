@@ -11,6 +11,10 @@
 #                    failure at 20 ms: checkpoints at consistent cuts
 #                    (waves > 0), the failure loses less than 10 ms (from
 #                    the beginning it would lose 20), verified, checked;
+#   user PROGRAM     a user's program built with ftsimcc (heat: sendrecv to
+#                    MPI_PROC_NULL at the edges) recorded and replayed: the
+#                    same messages and bytes, verified; under pcl with a
+#                    failure: checkpoints, verified, checked;
 #   ti               SimGrid TI trace tests/rtrace/ring.ti replays;
 #   scorep           a Score-P-style archive (scorep_archive) replays;
 #                    one whose receive size differs from the send's gives
@@ -19,9 +23,9 @@
 #                    verified; a missing trace is refused (exit 2);
 #   errors           a corrupt trace, a wrong --np, --app with --replay, an
 #                    unsupported record: exit 2 before launch.
-# Usage: replay.sh FTSIM SCOREP_ARCHIVE SOURCE_DIR CASE
+# Usage: replay.sh FTSIM SCOREP_ARCHIVE SOURCE_DIR CASE [PROGRAM]
 set -u
-ftsim=$1 scorep=$2 src=$3 case=$4
+ftsim=$1 scorep=$2 src=$3 case=$4 program=${5:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "replay.sh $case: $*"; exit 1; }
@@ -84,6 +88,23 @@ cuts)
     "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
       { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
   done ;;
+user)
+  "$ftsim" record --np 4 --app "$program" -o "$dir/user" > "$dir/user.on" \
+    2> "$dir/err" || { cat "$dir/err"; fail "record $program"; }
+  replay user "$dir/user.re"
+  cat "$dir/user.on" "$dir/user.re"
+  for f in messages bytes; do
+    [ "$(field $f "$dir/user.on")" = "$(field $f "$dir/user.re")" ] ||
+      fail "$f differ"
+  done
+  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
+  replay user "$dir/pcl" --protocol pcl --scenario "$dir/fail.txt" \
+    --set period=0.005 --trace "$dir/ev"
+  cat "$dir/pcl"
+  [ "$(field failures "$dir/pcl")" = 1 ] || fail "pcl: not one failure"
+  [ "$(field waves "$dir/pcl")" -gt 0 ] || fail "pcl: no checkpoint"
+  "$ftsim" check "$dir/ev" > "$dir/check" 2>&1 ||
+    { cat "$dir/check"; fail "ftsim check rejects the trace"; } ;;
 ti)
   cp "$src/tests/rtrace/ring.ti" "$dir/ring.ti"
   replay ring.ti "$dir/out"
