@@ -15,6 +15,8 @@
 #                    MPI_PROC_NULL at the edges) recorded and replayed: the
 #                    same messages and bytes, verified; under pcl with a
 #                    failure: checkpoints, verified, checked;
+#   real             ring recorded for real (mpirun, 2 ranks) replays in
+#                    the simulator with the same messages and bytes;
 #   ti               SimGrid TI trace tests/rtrace/ring.ti replays;
 #   scorep           a Score-P-style archive (scorep_archive) replays;
 #                    one whose receive size differs from the send's gives
@@ -105,6 +107,16 @@ user)
   [ "$(field waves "$dir/pcl")" -gt 0 ] || fail "pcl: no checkpoint"
   "$ftsim" check "$dir/ev" > "$dir/check" 2>&1 ||
     { cat "$dir/check"; fail "ftsim check rejects the trace"; } ;;
+real)
+  "$ftsim" record --real --np 2 --app ring -o "$dir/real" > "$dir/real.on" \
+    2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }
+  replay real "$dir/real.re" --platform gige
+  cat "$dir/real.on" "$dir/real.re"
+  for f in messages bytes; do
+    [ "$(field $f "$dir/real.on")" = "$(field $f "$dir/real.re")" ] ||
+      fail "$f differ"
+  done
+  grep -q '"mode":"simulated"' "$dir/real.re" || fail "not simulated" ;;
 ti)
   cp "$src/tests/rtrace/ring.ti" "$dir/ring.ti"
   replay ring.ti "$dir/out"
