@@ -184,9 +184,9 @@ static void check_done(struct rp *p, const struct ft_rt_done *d,
 }
 
 /* Tests the requests a test call found not complete, in one call of the
- * recorded kind (MPI_Testall for test and testall, MPI_Testsome for
- * testany and testsome); those it completes stay complete until the trace
- * completes them. */
+ * recorded kind (MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome: SMPI
+ * charges each kind its own time); those it completes stay complete until
+ * the trace completes them. */
 static void test_not_done(struct rp *p, uint8_t call,
                           const struct ft_rt_done *d, uint32_t n,
                           MPI_Request *rq, MPI_Status *st, int *idx) {
@@ -197,10 +197,19 @@ static void test_not_done(struct rp *p, uint8_t call,
     if (d[k].status == FT_RT_NOT_DONE && q && !q->complete)
       qs[m] = q, rq[m++] = q->req;
   }
-  if (m && (call == FT_RT_TEST || call == FT_RT_TESTALL)) {
+  if (m == 1 && call == FT_RT_TEST) {
+    MPI_Test(rq, &flag, st);
+    if (flag)
+      qs[0]->complete = 1, qs[0]->st = st[0];
+  } else if (m && (call == FT_RT_TEST || call == FT_RT_TESTALL)) {
     MPI_Testall(m, rq, &flag, st);
     for (int k = 0; flag && k < m; k++)
       qs[k]->complete = 1, qs[k]->st = st[k];
+  } else if (m && call == FT_RT_TESTANY) {
+    int one = MPI_UNDEFINED;
+    MPI_Testany(m, rq, &one, &flag, st);
+    if (flag && one != MPI_UNDEFINED)
+      qs[one]->complete = 1, qs[one]->st = st[0];
   } else if (m) {
     MPI_Testsome(m, rq, &outcount, idx, st);
     for (int k = 0; k < outcount; k++)
@@ -236,7 +245,9 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
     rq[m++] = q->req;
   }
   int flag = 0;
-  if (m && is_test(c->call))
+  if (m == 1 && is_test(c->call))
+    MPI_Test(rq, &flag, st);
+  else if (m && is_test(c->call))
     MPI_Testall((int)m, rq, &flag, st);
   if (m && !flag)
     MPI_Waitall((int)m, rq, st);
