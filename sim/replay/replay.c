@@ -223,6 +223,40 @@ static int is_test(uint8_t call) {
          call == FT_RT_TESTSOME;
 }
 
+/* Waits for the m requests with the recorded kind of call: a waitany or
+ * waitsome as MPI_Waitany or MPI_Waitsome on them until all are complete
+ * (the runtime completes those calls its own way), else MPI_Waitall.
+ * st[j] gets rq[j]'s status. */
+static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
+                      MPI_Status *st) {
+  if (call != FT_RT_WAITANY && call != FT_RT_WAITSOME) {
+    MPI_Waitall((int)m, rq, st);
+    return;
+  }
+  int *ix = malloc((m + 1) * sizeof *ix);
+  MPI_Status *tmp = malloc((m + 1) * sizeof *tmp);
+  if (!ix || !tmp) {
+    fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (uint32_t left = m; left > 0;) {
+    int out = 0;
+    if (call == FT_RT_WAITSOME) {
+      MPI_Waitsome((int)m, rq, &out, ix, tmp);
+    } else {
+      MPI_Waitany((int)m, rq, &ix[0], &tmp[0]);
+      out = ix[0] == MPI_UNDEFINED ? 0 : 1;
+    }
+    if (out <= 0 || out == MPI_UNDEFINED)
+      break;
+    for (int k = 0; k < out; k++)
+      st[ix[k]] = tmp[k];
+    left -= (uint32_t)out;
+  }
+  free(ix);
+  free(tmp);
+}
+
 /* Completes the pending requests among the call's done entries. */
 static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
                              const struct ft_rt_done *d, uint32_t *idx,
@@ -250,7 +284,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
   else if (m && is_test(c->call))
     MPI_Testall((int)m, rq, &flag, st);
   if (m && !flag)
-    MPI_Waitall((int)m, rq, st);
+    wait_kind(p, c->call, m, rq, st);
   for (uint32_t j = 0; j < m; j++)
     check_done(p, &d[idx[j]], &st[j]);
 }
