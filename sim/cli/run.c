@@ -11,12 +11,14 @@
 
 #include "command.h"
 #include "elf_symbols.h"
+#include "ft_protocol.h"
 #include "host_speed.h"
 #include "launch.h"
 #include "outcome.h"
 #include "paths.h"
 #include "placement.h"
 #include "platform_hosts.h"
+#include "rtrace.h"
 #include "run_args.h"
 #include "scenario.h"
 #include "summary.h"
@@ -41,7 +43,18 @@ struct run {
   double host_speed;     /* measured: flop/s */
   char speed_source[PATH_LEN];
   struct ft_strv argv;
+  char replay_file[PATH_LEN]; /* --replay, absolute */
+  char replay_speed[32];      /* the replay's fallback host speed */
+  char *replay_args[4];       /* the replay program's arguments */
+  char cuts_file[PATH_LEN];   /* the consistent cuts (temporary) */
+  char counts_file[PATH_LEN]; /* the v-collectives' counts (temporary) */
 };
+
+/* The flop/s at which the replay turns a recorded second into flops when
+ * the trace does not tell its host's speed, and at which a SimGrid TI
+ * trace's flops are read as seconds (so they come back as the same
+ * flops). */
+#define FT_REPLAY_SPEED 1e9
 
 static int complain(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -130,9 +143,160 @@ static int decide_compute(struct run *r) {
   return FT_EXIT_OK;
 }
 
+/* 1 when a rank of `t` calls a collective whose counts the replay needs
+ * from the other ranks. */
+static int needs_counts(const struct ft_rtrace *t) {
+  for (uint32_t r = 0; r < t->nranks; r++)
+    for (size_t i = 0; i < t->ranks[r].n; i++)
+      if (t->ranks[r].ev[i].kind == FT_RT_COLL &&
+          ft_rtrace_coll_needs_counts(t->ranks[r].ev[i].u.coll.op))
+        return 1;
+  return 0;
+}
+
+/* Makes a new temporary file ftsim-WHAT-XXXXXX into `out`. */
+static int temp_file(const char *what, char *out, size_t len) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(out, len, "%s/ftsim-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
+  int fd = mkstemp(out);
+  if (fd < 0) {
+    out[0] = '\0';
+    return complain(FT_EXIT_FAILED, "cannot create a %s file: %s", what,
+                    strerror(errno));
+  }
+  close(fd);
+  return FT_EXIT_OK;
+}
+
+/* With a protocol that recovers, writes the trace's consistent cuts
+ * (ft_rtrace_cuts: the world collectives where the replay checkpoints),
+ * one per line, into a new temporary file (r->cuts_file). */
+static int write_cuts(struct run *r, const struct ft_rtrace *t) {
+  const struct ft_protocol_ops *p = ft_protocol_find(r->args.protocol);
+  uint64_t *cuts;
+  size_t n;
+  if (!p || !ft_protocol_recovers(p))
+    return FT_EXIT_OK;
+  if (ft_rtrace_cuts(t, &cuts, &n))
+    return complain(FT_EXIT_FAILED, "out of memory");
+  int rc = temp_file("cuts", r->cuts_file, sizeof r->cuts_file);
+  FILE *f = rc ? NULL : fopen(r->cuts_file, "w");
+  for (size_t i = 0; f && i < n; i++)
+    fprintf(f, "%llu\n", (unsigned long long)cuts[i]);
+  free(cuts);
+  if (!rc && (!f || fclose(f) != 0))
+    rc = complain(FT_EXIT_FAILED, "cannot write %s", r->cuts_file);
+  return rc;
+}
+
+/* Writes the v-collectives' counts into a new temporary file (its name in
+ * r->counts_file, deleted at the end), when the trace has any. */
+static int write_counts(struct run *r, const struct ft_rtrace *t) {
+  char err[1024] = "";
+  if (!needs_counts(t))
+    return FT_EXIT_OK;
+  int rc = temp_file("counts", r->counts_file, sizeof r->counts_file);
+  if (rc)
+    return rc;
+  if (ft_rtrace_write_vcounts(t, r->counts_file, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "--replay %s: %s", r->args.replay, err);
+  return FT_EXIT_OK;
+}
+
+/* Reads the trace, whole, before anything is launched: its ranks give --np
+ * (another --np is an error), an event the replay cannot carry out is
+ * refused, and the replay program becomes the app. */
+static int check_replay(struct run *r) {
+  char err[1024] = "";
+  struct ft_rtrace *t =
+      ft_rtrace_read(r->args.replay, FT_REPLAY_SPEED, -1, err, sizeof err);
+  if (!t)
+    return complain(FT_EXIT_USAGE, "--replay %s: %s", r->args.replay, err);
+  int rc = FT_EXIT_OK;
+  if (ft_rtrace_replayable(t, err, sizeof err))
+    rc = complain(FT_EXIT_USAGE, "--replay %s: %s", r->args.replay, err);
+  else if (r->args.np_given && (uint32_t)r->args.np != t->nranks)
+    rc = complain(FT_EXIT_USAGE,
+                  "--np %d: the trace %s has %u ranks (leave --np out)",
+                  r->args.np, r->args.replay, t->nranks);
+  else if (t->nranks > FT_RUN_MAX_NP)
+    rc = complain(FT_EXIT_USAGE, "--replay %s: %u ranks, at most %d",
+                  r->args.replay, t->nranks, FT_RUN_MAX_NP);
+  else
+    r->args.np = (int)t->nranks;
+  if (rc == FT_EXIT_OK)
+    rc = write_counts(r, t);
+  if (rc == FT_EXIT_OK)
+    rc = write_cuts(r, t);
+  ft_rtrace_free(t);
+  return rc;
+}
+
+/* --replay: the app is <build>/replay/smpi/replay, its arguments the
+ * trace's absolute path and FT_REPLAY_SPEED, its name the trace's. */
+static int resolve_replay(struct run *r) {
+  if (!r->args.replay)
+    return FT_EXIT_OK;
+  if (r->args.app_given)
+    return complain(FT_EXIT_USAGE,
+                    "--replay and --app: give one (the replay is the app)");
+  if (r->args.real)
+    return complain(FT_EXIT_USAGE,
+                    "--replay: simulated only (leave --real out)");
+  if (r->args.napp_args)
+    return complain(FT_EXIT_USAGE,
+                    "--replay: takes no app arguments (after --)");
+  if (!realpath(r->args.replay, r->replay_file))
+    return complain(FT_EXIT_USAGE, "--replay %s: %s", r->args.replay,
+                    strerror(errno));
+  int rc = check_replay(r);
+  if (rc)
+    return rc;
+  snprintf(r->app_path, sizeof r->app_path, "%s/replay/smpi/replay",
+           r->dirs.build);
+  if (access(r->app_path, R_OK) != 0)
+    return complain(FT_EXIT_USAGE, "--replay: no replay program %s (build it)",
+                    r->app_path);
+  size_t n = strlen(r->replay_file);
+  while (n > 1 && r->replay_file[n - 1] == '/')
+    r->replay_file[--n] = '\0';
+  ft_paths_short_name(r->replay_file, ".otf2", r->app_name, sizeof r->app_name);
+  if (strcmp(r->app_name, "traces") == 0 && n > 12) { /* DIR/traces.otf2 */
+    char dir[PATH_LEN];
+    snprintf(dir, sizeof dir, "%.*s", (int)(n - 12), r->replay_file);
+    ft_paths_short_name(dir, NULL, r->app_name, sizeof r->app_name);
+  }
+  snprintf(r->replay_speed, sizeof r->replay_speed, "%g", FT_REPLAY_SPEED);
+  r->replay_args[0] = r->replay_file;
+  r->replay_args[1] = r->replay_speed;
+  r->replay_args[2] = r->counts_file[0] ? r->counts_file : "-";
+  r->replay_args[3] = r->cuts_file[0] ? r->cuts_file : "-";
+  r->args.app_args = r->replay_args;
+  r->args.napp_args = 4;
+  r->measured = false;
+  snprintf(r->compute_why, sizeof r->compute_why,
+           "replay: the recorded computation, as flops");
+  return FT_EXIT_OK;
+}
+
+/* Resolves --app (or --replay) and the computation mode. */
+static int resolve_app(struct run *r) {
+  char err[1024];
+  if (r->args.replay)
+    return FT_EXIT_OK;
+  if (ft_paths_app(&r->dirs, r->args.app, r->args.real, r->app_path,
+                   sizeof r->app_path, err, sizeof err))
+    return complain(FT_EXIT_USAGE, "%s", err);
+  ft_paths_short_name(r->args.app, NULL, r->app_name, sizeof r->app_name);
+  return r->args.real ? FT_EXIT_OK : decide_compute(r);
+}
+
 static int resolve(struct run *r) {
   char err[1024];
-  int rc = resolve_scenario(r);
+  int rc = resolve_replay(r);
+  if (rc)
+    return rc;
+  rc = resolve_scenario(r);
   if (rc)
     return rc;
   if (ft_run_args_options(&r->args, r->options_text, sizeof r->options_text,
@@ -155,11 +319,7 @@ static int resolve(struct run *r) {
     ft_paths_short_name(r->args.platform, ".xml", r->platform_name,
                         sizeof r->platform_name);
   }
-  if (ft_paths_app(&r->dirs, r->args.app, r->args.real, r->app_path,
-                   sizeof r->app_path, err, sizeof err))
-    return complain(FT_EXIT_USAGE, "%s", err);
-  ft_paths_short_name(r->args.app, NULL, r->app_name, sizeof r->app_name);
-  return r->args.real ? FT_EXIT_OK : decide_compute(r);
+  return resolve_app(r);
 }
 
 static int place(struct run *r) {
@@ -344,6 +504,10 @@ static int execute(struct run *r) {
 static void cleanup(struct run *r) {
   if (r->hostfile_temp)
     unlink(r->hostfile);
+  if (r->counts_file[0])
+    unlink(r->counts_file);
+  if (r->cuts_file[0])
+    unlink(r->cuts_file);
   ft_strv_free(&r->argv);
   ft_placement_free(&r->placement);
   ft_strv_free(&r->hosts);

@@ -17,6 +17,7 @@ enum flag_id {
   FLAG_PLATFORM,
   FLAG_NP,
   FLAG_APP,
+  FLAG_REPLAY,
   FLAG_PROTOCOL,
   FLAG_SET,
   FLAG_SERVICE_RANKS,
@@ -42,6 +43,7 @@ static const struct flag flags[] = {
     {"--np", FLAG_NP, true},
     {"-np", FLAG_NP, true},
     {"--app", FLAG_APP, true},
+    {"--replay", FLAG_REPLAY, true},
     {"--protocol", FLAG_PROTOCOL, true},
     {"--set", FLAG_SET, true},
     {"--service-ranks", FLAG_SERVICE_RANKS, true},
@@ -154,9 +156,14 @@ static int apply(struct ft_run_args *a, const struct flag *f, const char *v,
     a->platform_given = true;
     return 0;
   case FLAG_NP:
+    a->np_given = true;
     return apply_int(f->name, v, 1, FT_RUN_MAX_NP, &a->np, err, errlen);
   case FLAG_APP:
     a->app = v;
+    a->app_given = true;
+    return 0;
+  case FLAG_REPLAY:
+    a->replay = v;
     return 0;
   case FLAG_PROTOCOL:
     if (strchr(v, ',') || strchr(v, '='))

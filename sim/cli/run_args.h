@@ -40,6 +40,9 @@ struct ft_run_args {
   const char *platform;         /* --platform: a name or a path; default gige */
   bool platform_given;          /* --platform appeared (ignored with --real) */
   const char *app;              /* --app: a name or a path; default cg */
+  bool app_given;               /* --app appeared */
+  const char *replay;           /* --replay: a recorded trace, or NULL */
+  bool np_given;                /* --np appeared */
   const char *protocol;         /* --protocol; default none */
   bool protocol_given;          /* --protocol appeared */
   const char *hostfile_out;     /* --hostfile-out, or NULL for a temp file */

@@ -180,6 +180,19 @@ static int check_host_speed(const struct ft_sweep *s) {
   return FT_EXIT_USAGE;
 }
 
+/* An app of the sweep: a name or path (ft_paths_app), or @TRACE, a
+ * recorded trace that must exist (ftsim run --replay reads it). */
+static int check_app(const struct ft_dirs *dirs, const char *app, char *path,
+                     size_t len, char *err, size_t errlen) {
+  size_t n = strlen(FT_SWEEP_REPLAY);
+  if (strncmp(app, FT_SWEEP_REPLAY, n) != 0)
+    return ft_paths_app(dirs, app, false, path, len, err, errlen);
+  if (app[n] && access(app + n, R_OK) == 0)
+    return 0;
+  snprintf(err, errlen, "%s: no trace '%s'", app, app + n);
+  return -1;
+}
+
 static int check_names(const struct ft_sweep *s) {
   struct ft_dirs dirs;
   char path[PATH_LEN], err[1024];
@@ -192,8 +205,8 @@ static int check_names(const struct ft_sweep *s) {
       return FT_EXIT_USAGE;
     }
   for (size_t i = 0; i < s->axis[FT_AXIS_APP].count; i++)
-    if (ft_paths_app(&dirs, s->axis[FT_AXIS_APP].items[i], false, path,
-                     sizeof path, err, sizeof err)) {
+    if (check_app(&dirs, s->axis[FT_AXIS_APP].items[i], path, sizeof path, err,
+                  sizeof err)) {
       fprintf(stderr, "ftsim: %s:%d: field 'apps': %s\n", s->name,
               s->axis_line[FT_AXIS_APP], err);
       return FT_EXIT_USAGE;

@@ -196,8 +196,10 @@ void ft_point_run_args(const struct ft_sweep *s, const struct ft_point *p,
   ft_strv_push(argv, p->param[FT_COL_PLATFORM]);
   ft_strv_push(argv, "--np");
   ft_strv_push(argv, p->param[FT_COL_RANKS]);
-  ft_strv_push(argv, "--app");
-  ft_strv_push(argv, p->param[FT_COL_APP]);
+  const char *app = p->param[FT_COL_APP];
+  bool replay = strncmp(app, FT_SWEEP_REPLAY, strlen(FT_SWEEP_REPLAY)) == 0;
+  ft_strv_push(argv, replay ? "--replay" : "--app");
+  ft_strv_push(argv, replay ? app + strlen(FT_SWEEP_REPLAY) : app);
   ft_strv_push(argv, "--protocol");
   ft_strv_push(argv, p->param[FT_COL_PROTOCOL]);
   if (s->setting[FT_SET_COMPUTE]) {

@@ -20,6 +20,10 @@
 
 /* One point: its parameter cells (results.h column order), pointing into
  * the sweep (or to constant strings). */
+/* An `apps` value starting with this names a recorded trace, replayed
+ * (`ftsim run --replay TRACE`) instead of an app: "@ring.otf2". */
+#define FT_SWEEP_REPLAY "@"
+
 struct ft_point {
   char *param[FT_COL_NPARAMS];
 };

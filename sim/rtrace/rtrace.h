@@ -288,6 +288,59 @@ struct ft_rtrace_stat {
 void ft_rtrace_rank_stat(const struct ft_rtrace *t, uint32_t r,
                          struct ft_rtrace_stat *s);
 
+/* --- What a replay carries out (rtrace_replayable.c) --- */
+
+/* Returns 0 when `ftsim run --replay` can carry out event `e` (rank r's
+ * event number `pos`), else -1 with "rank R, event N: <what> is not
+ * supported by the replay" in err: a kind or collective out of range
+ * (the readers refuse the records they do not know, naming them). */
+int ft_rtrace_replayable_event(const struct ft_rt_event *e, uint32_t r,
+                               size_t pos, char *err, size_t errlen);
+
+/* ft_rtrace_replayable_event over every event of every rank; the first
+ * refused one is reported. */
+int ft_rtrace_replayable(const struct ft_rtrace *t, char *err, size_t errlen);
+
+/* --- Counts of the v-collectives (rtrace_vcounts.c) --- */
+
+/* 1 when collective `op` needs counts of other ranks that a rank's own
+ * events do not hold: gatherv and scatterv (at the root), allgatherv,
+ * reduce_scatter (every member's), alltoallv and alltoallw (per peer). */
+int ft_rtrace_coll_needs_counts(uint8_t op);
+
+/* Matches every communicator's collectives across its members (the k-th
+ * call of each member is one instance) and writes to `path` the counts
+ * each rank's replay needs, in the order of its events: per instance of
+ * gatherv (root), scatterv (root), allgatherv and reduce_scatter the
+ * communicator's size of byte counts (member i's sent bytes for gatherv
+ * and allgatherv, its received bytes otherwise); per alltoallv/w the send
+ * counts then the receive counts (the trace holds only each rank's totals:
+ * a rank's sent bytes are spread over its peers in proportion to what each
+ * received, so every pair agrees and every rank sends its total). Returns
+ * 0, or -1 with a message naming the communicator and the collective when
+ * members disagree, or the file cannot be written. */
+int ft_rtrace_write_vcounts(const struct ft_rtrace *t, const char *path,
+                            char *err, size_t errlen);
+
+/* Reads rank `rank`'s counts from a file ft_rtrace_write_vcounts wrote:
+ * *vals (malloc'ed, NULL when none) and *n. Returns 0, or -1 with err. */
+int ft_rtrace_read_vcounts(const char *path, uint32_t rank, uint64_t **vals,
+                           size_t *n, char *err, size_t errlen);
+
+/* --- Consistent cuts (rtrace_cuts.c) --- */
+
+/* Finds the world collectives at which the replay may checkpoint: the
+ * k-th collective on MPI_COMM_WORLD (the k-th of every rank) is a cut when
+ * no rank has a pending request before it and, per channel (communicator,
+ * sender, receiver, tag), every message sent before the sender's k-th call
+ * is received before the receiver's k-th (each rank's sends and receives
+ * before the call are summed as 64-bit hashes of their channels, +
+ * for a send and - for a receive; a cut is where the ranks' sums cancel,
+ * so a false cut needs a 64-bit hash collision). Writes the cuts' k in
+ * increasing order into *cuts (malloc'ed; NULL when none) and their number
+ * into *n. Returns 0, or -1 when out of memory. */
+int ft_rtrace_cuts(const struct ft_rtrace *t, uint64_t **cuts, size_t *n);
+
 /* --- OTF2 (rtrace_otf2_write.c, rtrace_otf2_read.c) --- */
 
 /* Writes `t` as an OTF2 archive: directory `dir` made (its parent must

@@ -1,0 +1,713 @@
+/* The replay program of `ftsim run --replay TRACE` (issue 16, item 2): a
+ * module linked with the runtime like a workload, which reads its own
+ * rank's events from a recorded trace (sim/rtrace) and carries them out as
+ * MPI calls, so that they go through the runtime and its protocol exactly
+ * as the recorded program's did.
+ *
+ *   replay TRACE SPEED COUNTS CUTS
+ *
+ * SPEED: flop/s of the recording host when the trace does not tell it (a
+ * Score-P archive), and the speed at which a SimGrid TI trace's flops were
+ * turned into seconds; computation is replayed as
+ * ft_compute(compute_s * host_speed) flops, which the platform's host speed
+ * turns into simulated time. COUNTS: the file of the other ranks' counts
+ * that gatherv, scatterv, allgatherv, alltoallv/w and reduce_scatter need
+ * (ft_rtrace_write_vcounts, written by the CLI from the whole trace), or
+ * "-". CUTS: the world collectives (their k, one per line) that are
+ * consistent cuts (ft_rtrace_cuts), or "-": before each, the replay calls
+ * ft_snapshot, its position protected, so that the protocol checkpoints
+ * there and a rollback resumes there.
+ *
+ * No payload moves: every buffer comes from SMPI_SHARED_MALLOC (SimGrid
+ * skips the copies of shared blocks and maps them onto the same pages), one
+ * send and one receive buffer per rank, of the largest size the rank's
+ * events need. Choices (README, "Your program, unmodified"):
+ * - a receive posted with a wildcard is replayed with the matched source
+ *   and tag, as SimGrid's replay does, so the replay is deterministic;
+ * - a completion call completes the requests the trace says it completed:
+ *   a wait* as MPI_Waitall on them, a test* as MPI_Testall on them then,
+ *   if they are not all complete yet, MPI_Waitall; a request a test found
+ *   not complete is tested with MPI_Test (and, if it completed, kept as
+ *   complete until the trace completes it);
+ * - an MPI_Iprobe is replayed, its answer not checked (it depends on the
+ *   timing); a blocking probe is checked like a receive;
+ * - MPI_Comm_create and a split whose color the trace does not tell
+ *   (Score-P) are replayed as MPI_Comm_split with color the new
+ *   communicator's first member and key this rank's place in it.
+ *
+ * Self-check: every completed receive's status (source, tag, size) must be
+ * the recorded one; a mismatch prints rank, event and both values on stderr.
+ * The rank reports ft_report_result(verified, events replayed): verified
+ * when every event was carried out and every receive matched. */
+#include <inttypes.h>
+#include <mpi.h>
+#include <smpi/smpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ft.h"
+#include "rtrace.h"
+
+/* A request posted by the replay, under its recorded id. */
+struct rp_req {
+  uint64_t id;
+  MPI_Request req;
+  int complete; /* completed early by a test the trace said failed */
+  MPI_Status st;
+};
+
+struct rp {
+  int rank;
+  double speed; /* flop/s per recorded second */
+  struct ft_rtrace *t;
+  const struct ft_rtrace_rank *me;
+  MPI_Comm *comms; /* t->ncomms, by trace id */
+  struct rp_req *reqs;
+  size_t nreqs, capreqs;
+  char *sbuf, *rbuf;
+  uint64_t *vc; /* this rank's v-collective counts, in event order */
+  size_t nvc, vcpos;
+  uint64_t *cuts; /* the world collectives that are cuts, increasing */
+  size_t ncuts;
+  uint64_t wcoll; /* world collectives carried out */
+  size_t pos;     /* the event under way */
+  long bad;       /* mismatches and failures */
+};
+
+static void fatal(const struct rp *p, const char *what) {
+  fprintf(stderr, "replay: rank %d, event %zu: %s\n", p->rank, p->pos, what);
+}
+
+/* Checks a completed receive against the recorded source, tag, size. */
+static void check_status(struct rp *p, const MPI_Status *st, int32_t peer,
+                         int32_t tag, uint64_t bytes) {
+  int count = 0;
+  MPI_Get_count(st, MPI_BYTE, &count);
+  if (st->MPI_SOURCE == peer && st->MPI_TAG == tag && (uint64_t)count == bytes)
+    return;
+  fprintf(stderr,
+          "replay: rank %d, event %zu: received source %d tag %d bytes %d, "
+          "recorded source %" PRId32 " tag %" PRId32 " bytes %" PRIu64 "\n",
+          p->rank, p->pos, st->MPI_SOURCE, st->MPI_TAG, count, peer, tag,
+          bytes);
+  p->bad++;
+}
+
+static int count_of(uint64_t bytes) {
+  return bytes > (uint64_t)INT32_MAX ? INT32_MAX : (int)bytes;
+}
+
+static MPI_Comm comm_of(struct rp *p, uint32_t c) {
+  if (c < p->t->ncomms && p->comms[c] != MPI_COMM_NULL)
+    return p->comms[c];
+  fatal(p, "communicator not created");
+  p->bad++;
+  return MPI_COMM_WORLD;
+}
+
+static struct rp_req *add_req(struct rp *p, uint64_t id) {
+  if (p->nreqs == p->capreqs) {
+    p->capreqs = p->capreqs ? 2 * p->capreqs : 16;
+    p->reqs = realloc(p->reqs, p->capreqs * sizeof *p->reqs);
+    if (!p->reqs) {
+      fatal(p, "out of memory");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+  struct rp_req *q = &p->reqs[p->nreqs++];
+  memset(q, 0, sizeof *q);
+  q->id = id;
+  return q;
+}
+
+static struct rp_req *find_req(struct rp *p, uint64_t id) {
+  for (size_t i = 0; i < p->nreqs; i++)
+    if (p->reqs[i].id == id)
+      return &p->reqs[i];
+  return NULL;
+}
+
+static void drop_req(struct rp *p, uint64_t id) {
+  struct rp_req *q = find_req(p, id);
+  if (q)
+    *q = p->reqs[--p->nreqs];
+}
+
+static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
+  MPI_Comm c = comm_of(p, e->comm);
+  int n = count_of(e->bytes);
+  int sync = (e->flags & FT_RT_SYNC) != 0;
+  int src = e->peer == FT_RT_UNKNOWN ? MPI_ANY_SOURCE : e->peer;
+  int tag = e->tag == FT_RT_UNKNOWN ? MPI_ANY_TAG : e->tag;
+  MPI_Status st;
+  switch (kind) {
+  case FT_RT_SEND:
+    (sync ? MPI_Ssend : MPI_Send)(p->sbuf, n, MPI_BYTE, e->peer, e->tag, c);
+    return;
+  case FT_RT_ISEND:
+    (sync ? MPI_Issend : MPI_Isend)(p->sbuf, n, MPI_BYTE, e->peer, e->tag, c,
+                                    &add_req(p, e->request)->req);
+    return;
+  case FT_RT_RECV:
+    MPI_Recv(p->rbuf, n, MPI_BYTE, src, tag, c, &st);
+    check_status(p, &st, e->peer, e->tag, e->bytes);
+    return;
+  default: /* FT_RT_IRECV */
+    MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c, &add_req(p, e->request)->req);
+  }
+}
+
+/* A half to or from MPI_PROC_NULL is recorded with peer FT_RT_UNKNOWN. */
+static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
+  MPI_Status st;
+  int dest = e->dest == FT_RT_UNKNOWN ? MPI_PROC_NULL : e->dest;
+  int src = e->source == FT_RT_UNKNOWN ? MPI_PROC_NULL : e->source;
+  MPI_Sendrecv(p->sbuf, count_of(e->send_bytes), MPI_BYTE, dest, e->send_tag,
+               p->rbuf, count_of(e->recv_bytes), MPI_BYTE, src, e->recv_tag,
+               comm_of(p, e->comm), &st);
+  if (src != MPI_PROC_NULL)
+    check_status(p, &st, e->source, e->recv_tag, e->recv_bytes);
+}
+
+static void do_cancel(struct rp *p, uint64_t id) {
+  struct rp_req *q = find_req(p, id);
+  if (q && !q->complete)
+    MPI_Cancel(&q->req);
+}
+
+/* Checks the status of a completed entry of a completion call. */
+static void check_done(struct rp *p, const struct ft_rt_done *d,
+                       const MPI_Status *st) {
+  if (d->status == FT_RT_DONE && d->is_recv)
+    check_status(p, st, d->peer, d->tag, d->bytes);
+}
+
+/* Tests the requests a test call found not complete, in one call of the
+ * recorded kind (MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome: SMPI
+ * charges each kind its own time); those it completes stay complete until
+ * the trace completes them. */
+static void test_not_done(struct rp *p, uint8_t call,
+                          const struct ft_rt_done *d, uint32_t n,
+                          MPI_Request *rq, MPI_Status *st, int *idx) {
+  struct rp_req **qs = malloc((n + 1) * sizeof *qs);
+  int m = 0, flag = 0, outcount = 0;
+  for (uint32_t k = 0; qs && k < n; k++) {
+    struct rp_req *q = find_req(p, d[k].request);
+    if (d[k].status == FT_RT_NOT_DONE && q && !q->complete)
+      qs[m] = q, rq[m++] = q->req;
+  }
+  if (m == 1 && call == FT_RT_TEST) {
+    MPI_Test(rq, &flag, st);
+    if (flag)
+      qs[0]->complete = 1, qs[0]->st = st[0];
+  } else if (m && (call == FT_RT_TEST || call == FT_RT_TESTALL)) {
+    MPI_Testall(m, rq, &flag, st);
+    for (int k = 0; flag && k < m; k++)
+      qs[k]->complete = 1, qs[k]->st = st[k];
+  } else if (m && call == FT_RT_TESTANY) {
+    int one = MPI_UNDEFINED;
+    MPI_Testany(m, rq, &one, &flag, st);
+    if (flag && one != MPI_UNDEFINED)
+      qs[one]->complete = 1, qs[one]->st = st[0];
+  } else if (m) {
+    MPI_Testsome(m, rq, &outcount, idx, st);
+    for (int k = 0; k < outcount; k++)
+      qs[idx[k]]->complete = 1, qs[idx[k]]->st = st[k];
+  }
+  free(qs);
+}
+
+static int is_test(uint8_t call) {
+  return call == FT_RT_TEST || call == FT_RT_TESTALL || call == FT_RT_TESTANY ||
+         call == FT_RT_TESTSOME;
+}
+
+/* Waits for the m requests with the recorded kind of call: a waitany or
+ * waitsome as MPI_Waitany or MPI_Waitsome on them until all are complete
+ * (the runtime completes those calls its own way), else MPI_Waitall.
+ * st[j] gets rq[j]'s status. */
+static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
+                      MPI_Status *st) {
+  if (call != FT_RT_WAITANY && call != FT_RT_WAITSOME) {
+    MPI_Waitall((int)m, rq, st);
+    return;
+  }
+  int *ix = malloc((m + 1) * sizeof *ix);
+  MPI_Status *tmp = malloc((m + 1) * sizeof *tmp);
+  if (!ix || !tmp) {
+    fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (uint32_t left = m; left > 0;) {
+    int out = 0;
+    if (call == FT_RT_WAITSOME) {
+      MPI_Waitsome((int)m, rq, &out, ix, tmp);
+    } else {
+      MPI_Waitany((int)m, rq, &ix[0], &tmp[0]);
+      out = ix[0] == MPI_UNDEFINED ? 0 : 1;
+    }
+    if (out <= 0 || out == MPI_UNDEFINED)
+      break;
+    for (int k = 0; k < out; k++)
+      st[ix[k]] = tmp[k];
+    left -= (uint32_t)out;
+  }
+  free(ix);
+  free(tmp);
+}
+
+/* Completes the pending requests among the call's done entries. */
+static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
+                             const struct ft_rt_done *d, uint32_t *idx,
+                             MPI_Request *rq, MPI_Status *st) {
+  uint32_t m = 0;
+  for (uint32_t k = 0; k < c->count; k++) {
+    struct rp_req *q = find_req(p, d[k].request);
+    if (d[k].status == FT_RT_NOT_DONE)
+      continue;
+    if (!q) {
+      fatal(p, "completion of a request never posted");
+      p->bad++;
+      continue;
+    }
+    if (q->complete) {
+      check_done(p, &d[k], &q->st);
+      continue;
+    }
+    idx[m] = k;
+    rq[m++] = q->req;
+  }
+  int flag = 0;
+  if (m == 1 && is_test(c->call))
+    MPI_Test(rq, &flag, st);
+  else if (m && is_test(c->call))
+    MPI_Testall((int)m, rq, &flag, st);
+  if (m && !flag)
+    wait_kind(p, c->call, m, rq, st);
+  for (uint32_t j = 0; j < m; j++)
+    check_done(p, &d[idx[j]], &st[j]);
+}
+
+static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
+  const struct ft_rt_done *d = &p->me->done[c->first];
+  uint32_t *idx = malloc((c->count + 1) * sizeof *idx);
+  MPI_Request *rq = malloc((c->count + 1) * sizeof *rq);
+  MPI_Status *st = malloc((c->count + 1) * sizeof *st);
+  if (!idx || !rq || !st) {
+    fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  test_not_done(p, c->call, d, c->count, rq, st, (int *)idx);
+  complete_pending(p, c, d, idx, rq, st);
+  for (uint32_t k = 0; k < c->count; k++)
+    if (d[k].status != FT_RT_NOT_DONE)
+      drop_req(p, d[k].request);
+  free(idx);
+  free(rq);
+  free(st);
+}
+
+static void do_probe(struct rp *p, const struct ft_rt_probe *e) {
+  MPI_Comm c = comm_of(p, e->comm);
+  int src = e->peer == FT_RT_ANY ? MPI_ANY_SOURCE : e->peer;
+  int tag = e->tag == FT_RT_ANY ? MPI_ANY_TAG : e->tag;
+  if (e->found == 1) { /* wildcards: the matched message, deterministic */
+    src = e->msg_peer;
+    tag = e->msg_tag;
+  }
+  MPI_Status st;
+  if (!e->blocking) {
+    int flag = 0;
+    MPI_Iprobe(src, tag, c, &flag, &st);
+    return;
+  }
+  MPI_Probe(src, tag, c, &st);
+  if (e->found == 1)
+    check_status(p, &st, e->msg_peer, e->msg_tag, e->msg_bytes);
+}
+
+/* The communicator's size. */
+static uint64_t size_of(struct rp *p, MPI_Comm c) {
+  int n = 1;
+  MPI_Comm_size(c, &n);
+  (void)p;
+  return (uint64_t)n;
+}
+
+/* Rooted collectives: bcast, reduce, gather, scatter. */
+static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
+                      uint64_t n) {
+  int me = -1;
+  MPI_Comm_rank(c, &me);
+  int root = me == e->root;
+  switch (e->op) {
+  case FT_RT_BCAST:
+    MPI_Bcast(p->sbuf, count_of(root ? e->sent : e->recvd), MPI_BYTE, e->root,
+              c);
+    return;
+  case FT_RT_REDUCE:
+    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, e->root,
+               c);
+    return;
+  case FT_RT_GATHER:
+    MPI_Gather(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf,
+               count_of(root ? e->recvd / n : 0), MPI_BYTE, e->root, c);
+    return;
+  default: /* FT_RT_SCATTER */
+    MPI_Scatter(p->sbuf, count_of(root ? e->sent / n : 0), MPI_BYTE, p->rbuf,
+                count_of(e->recvd), MPI_BYTE, e->root, c);
+  }
+}
+
+/* Takes the next n counts as ints (NULL, reported, when short). */
+static int *take_counts(struct rp *p, size_t n) {
+  if (p->vcpos + n > p->nvc) {
+    fatal(p, "no counts for this collective (replay without its counts "
+             "file?)");
+    p->bad++;
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  int *v = malloc((n + 1) * sizeof *v);
+  if (!v) {
+    fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (size_t i = 0; i < n; i++)
+    v[i] = count_of(p->vc[p->vcpos + i]);
+  p->vcpos += n;
+  return v;
+}
+
+/* Displacements 0: the shared buffers hold no data, only room. */
+static int *zeros(size_t n) { return calloc(n + 1, sizeof(int)); }
+
+/* Gatherv, scatterv, allgatherv, reduce_scatter, alltoallv/w with the
+ * counts the CLI matched across the ranks. */
+static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
+                     uint64_t n) {
+  int me = -1;
+  MPI_Comm_rank(c, &me);
+  int root = me == e->root, *cnt = NULL, *cnt2 = NULL, *dz = zeros(n);
+  switch (e->op) {
+  case FT_RT_GATHERV:
+    cnt = root ? take_counts(p, n) : NULL;
+    MPI_Gatherv(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf, cnt, dz,
+                MPI_BYTE, e->root, c);
+    break;
+  case FT_RT_SCATTERV:
+    cnt = root ? take_counts(p, n) : NULL;
+    MPI_Scatterv(p->sbuf, cnt, dz, MPI_BYTE, p->rbuf, count_of(e->recvd),
+                 MPI_BYTE, e->root, c);
+    break;
+  case FT_RT_ALLGATHERV:
+    cnt = take_counts(p, n);
+    MPI_Allgatherv(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf, cnt, dz,
+                   MPI_BYTE, c);
+    break;
+  case FT_RT_REDUCE_SCATTER:
+    cnt = take_counts(p, n);
+    MPI_Reduce_scatter(p->sbuf, p->rbuf, cnt, MPI_BYTE, MPI_BOR, c);
+    break;
+  default: /* FT_RT_ALLTOALLV, FT_RT_ALLTOALLW */
+    cnt = take_counts(p, n);
+    cnt2 = take_counts(p, n);
+    MPI_Alltoallv(p->sbuf, cnt, dz, MPI_BYTE, p->rbuf, cnt2, dz, MPI_BYTE, c);
+  }
+  free(cnt);
+  free(cnt2);
+  free(dz);
+}
+
+/* Collectives with the recorded sizes, in MPI_BYTE; reductions with
+ * MPI_BOR, which MPI allows on MPI_BYTE. */
+static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
+  MPI_Comm c = comm_of(p, e->comm);
+  uint64_t n = size_of(p, c);
+  switch (e->op) {
+  case FT_RT_BARRIER:
+    MPI_Barrier(c);
+    return;
+  case FT_RT_ALLREDUCE:
+    MPI_Allreduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);
+    return;
+  case FT_RT_SCAN:
+    MPI_Scan(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);
+    return;
+  case FT_RT_EXSCAN:
+    MPI_Exscan(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);
+    return;
+  case FT_RT_ALLGATHER:
+    MPI_Allgather(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf,
+                  count_of(e->recvd / n), MPI_BYTE, c);
+    return;
+  case FT_RT_ALLTOALL:
+    MPI_Alltoall(p->sbuf, count_of(e->sent / n), MPI_BYTE, p->rbuf,
+                 count_of(e->recvd / n), MPI_BYTE, c);
+    return;
+  case FT_RT_REDUCE_SCATTER_BLOCK:
+    MPI_Reduce_scatter_block(p->sbuf, p->rbuf, count_of(e->recvd), MPI_BYTE,
+                             MPI_BOR, c);
+    return;
+  default:
+    if (ft_rtrace_coll_needs_counts(e->op))
+      do_vcoll(p, e, c, n);
+    else
+      do_rooted(p, e, c, n);
+  }
+}
+
+/* This rank's color and key for a new communicator, from its members:
+ * color the first member, key this rank's place (MPI_UNDEFINED when this
+ * rank got MPI_COMM_NULL). */
+static void derive_split(const struct rp *p, uint32_t newc, int *color,
+                         int *key) {
+  *color = MPI_UNDEFINED;
+  *key = 0;
+  if (newc >= p->t->ncomms || !p->t->comms[newc].members)
+    return;
+  const struct ft_rt_comm *m = &p->t->comms[newc];
+  *color = (int)m->members[0];
+  for (uint32_t i = 0; i < m->size; i++)
+    if ((int)m->members[i] == p->rank)
+      *key = (int)i;
+}
+
+static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
+  MPI_Comm parent = comm_of(p, e->parent), made = MPI_COMM_NULL;
+  if (e->op == FT_RT_COMM_FREE) {
+    if (e->comm < p->t->ncomms && p->comms[e->comm] != MPI_COMM_NULL)
+      MPI_Comm_free(&p->comms[e->comm]);
+    return;
+  }
+  if (e->op == FT_RT_COMM_DUP) {
+    MPI_Comm_dup(parent, &made);
+  } else {
+    int color, key;
+    derive_split(p, e->comm, &color, &key);
+    if (e->op == FT_RT_COMM_SPLIT && e->color != FT_RT_UNKNOWN) {
+      color = e->color;
+      key = e->key == FT_RT_UNKNOWN ? key : e->key;
+    }
+    MPI_Comm_split(parent, color, key, &made);
+  }
+  if (e->comm < p->t->ncomms)
+    p->comms[e->comm] = made;
+  else if (made != MPI_COMM_NULL)
+    MPI_Comm_free(&made);
+}
+
+static void do_event(struct rp *p, const struct ft_rt_event *e) {
+  switch (e->kind) {
+  case FT_RT_SEND:
+  case FT_RT_ISEND:
+  case FT_RT_RECV:
+  case FT_RT_IRECV:
+    do_p2p(p, e->kind, &e->u.p2p);
+    return;
+  case FT_RT_SENDRECV:
+    do_sendrecv(p, &e->u.sendrecv);
+    return;
+  case FT_RT_COMPLETE:
+    do_complete(p, &e->u.complete);
+    return;
+  case FT_RT_CANCEL:
+    do_cancel(p, e->u.p2p.request);
+    return;
+  case FT_RT_PROBE:
+    do_probe(p, &e->u.probe);
+    return;
+  case FT_RT_COLL:
+    do_coll(p, &e->u.coll);
+    return;
+  case FT_RT_COMM:
+    do_comm(p, &e->u.comm);
+    return;
+  case FT_RT_COMPUTE:
+    ft_compute(e->u.compute_s * p->speed);
+    return;
+  default: /* FT_RT_MEMORY: the image size, for checkpoints */
+    return;
+  }
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The largest buffer the rank's events send from (*s) or receive into. */
+static void buffer_sizes(const struct ft_rtrace_rank *me, uint64_t *s,
+                         uint64_t *r) {
+  *s = *r = 1;
+  for (size_t i = 0; i < me->n; i++) {
+    const struct ft_rt_event *e = &me->ev[i];
+    if (e->kind >= FT_RT_SEND && e->kind <= FT_RT_IRECV)
+      *s = max_u64(*s, e->u.p2p.bytes), *r = max_u64(*r, e->u.p2p.bytes);
+    else if (e->kind == FT_RT_SENDRECV)
+      *s = max_u64(*s, e->u.sendrecv.send_bytes),
+      *r = max_u64(*r, e->u.sendrecv.recv_bytes);
+    else if (e->kind == FT_RT_COLL)
+      *s = max_u64(*s, max_u64(e->u.coll.sent, e->u.coll.recvd)),
+      *r = max_u64(*r, max_u64(e->u.coll.sent, e->u.coll.recvd));
+  }
+}
+
+/* Reads the cuts file: one k per line. 0, or -1 (printed). */
+static int read_cuts(struct rp *p, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "replay: rank %d: %s: cannot open\n", p->rank, path);
+    return -1;
+  }
+  size_t cap = 0;
+  for (unsigned long long k; fscanf(f, "%llu", &k) == 1;) {
+    if (p->ncuts == cap) {
+      cap = cap ? 2 * cap : 64;
+      uint64_t *c = realloc(p->cuts, cap * sizeof *c);
+      if (!c) {
+        fclose(f);
+        return -1;
+      }
+      p->cuts = c;
+    }
+    p->cuts[p->ncuts++] = (uint64_t)k;
+  }
+  fclose(f);
+  return 0;
+}
+
+static int is_cut(const struct rp *p, uint64_t k) {
+  size_t lo = 0, hi = p->ncuts;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->cuts[mid] < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < p->ncuts && p->cuts[lo] == k;
+}
+
+/* Loads this rank's events and makes its buffers; 0, or -1 (printed). */
+static int setup(struct rp *p, const char *path, double speed,
+                 const char *counts, const char *cuts) {
+  char err[1024] = "";
+  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
+  p->t = ft_rtrace_read(path, speed, p->rank, err, sizeof err);
+  if (!p->t) {
+    fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
+    return -1;
+  }
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  if ((uint32_t)n != p->t->nranks) {
+    fprintf(stderr, "replay: %s has %" PRIu32 " ranks, the run %d\n", path,
+            p->t->nranks, n);
+    return -1;
+  }
+  if (cuts && strcmp(cuts, "-") != 0 && read_cuts(p, cuts))
+    return -1;
+  if (counts && strcmp(counts, "-") != 0 &&
+      ft_rtrace_read_vcounts(counts, (uint32_t)p->rank, &p->vc, &p->nvc, err,
+                             sizeof err)) {
+    fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
+    return -1;
+  }
+  p->me = &p->t->ranks[p->rank];
+  p->speed = p->me->host_speed > 0 ? p->me->host_speed : speed;
+  p->comms = calloc(p->t->ncomms, sizeof *p->comms);
+  if (!p->comms)
+    return -1;
+  for (uint32_t c = 0; c < p->t->ncomms; c++)
+    p->comms[c] = MPI_COMM_NULL;
+  p->comms[FT_RT_COMM_WORLD] = MPI_COMM_WORLD;
+  p->comms[FT_RT_COMM_SELF] = MPI_COMM_SELF;
+  uint64_t sb, rb;
+  buffer_sizes(p->me, &sb, &rb);
+  p->sbuf = SMPI_SHARED_MALLOC((size_t)sb);
+  p->rbuf = SMPI_SHARED_MALLOC((size_t)rb);
+  return 0;
+}
+
+static void teardown(struct rp *p) {
+  if (p->sbuf)
+    SMPI_SHARED_FREE(p->sbuf);
+  if (p->rbuf)
+    SMPI_SHARED_FREE(p->rbuf);
+  free(p->reqs);
+  free(p->comms);
+  free(p->vc);
+  free(p->cuts);
+  ft_rtrace_free(p->t);
+}
+
+/* A checkpoint at a cut: ft_snapshot. After a rollback the replay runs
+ * again from its first event and the first cut's ft_snapshot restores the
+ * protected position (a later cut): the communicators created or freed in
+ * between are made again (every member skips the same events), then the
+ * replay goes on from the restored cut. Returns 1 when it restored. */
+static int at_cut(struct rp *p) {
+  size_t here = p->pos;
+  if (ft_snapshot() != FT_SNAPSHOT_RESTORED)
+    return 0;
+  for (size_t i = here; i < p->pos && i < p->me->n; i++)
+    if (p->me->ev[i].kind == FT_RT_COMM)
+      do_comm(p, &p->me->ev[i].u.comm);
+  return 1;
+}
+
+static int is_world_coll(const struct ft_rt_event *e) {
+  return e->kind == FT_RT_COLL && e->u.coll.comm == FT_RT_COMM_WORLD;
+}
+
+/* Carries out the rank's events; returns how many were. */
+static size_t replay(struct rp *p) {
+  char err[512];
+  int restored = 0; /* the cut under p->pos was just restored */
+  ft_protect(0, &p->pos, sizeof p->pos);
+  ft_protect(1, &p->wcoll, sizeof p->wcoll);
+  ft_protect(2, &p->vcpos, sizeof p->vcpos);
+  ft_protect(3, &p->bad, sizeof p->bad);
+  while (p->pos < p->me->n) {
+    const struct ft_rt_event *e = &p->me->ev[p->pos];
+    if (!restored && is_world_coll(e) && is_cut(p, p->wcoll) && at_cut(p)) {
+      restored = 1;
+      continue;
+    }
+    restored = 0;
+    if (ft_rtrace_replayable_event(e, (uint32_t)p->rank, p->pos, err,
+                                   sizeof err)) {
+      fprintf(stderr, "replay: %s\n", err);
+      p->bad++;
+      break;
+    }
+    do_event(p, e);
+    p->wcoll += (uint64_t)is_world_coll(e);
+    p->pos++;
+  }
+  if (p->nreqs) {
+    fprintf(stderr, "replay: rank %d: %zu requests never completed\n", p->rank,
+            p->nreqs);
+    p->bad++;
+  }
+  return p->pos;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  struct rp p;
+  memset(&p, 0, sizeof p);
+  double speed = argc > 2 ? strtod(argv[2], NULL) : 1e9;
+  if (argc < 2 || !(speed > 0)) {
+    fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL,
+            argc > 4 ? argv[4] : NULL)) {
+    teardown(&p);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  size_t done = replay(&p);
+  ft_report_result(p.bad == 0 && done == p.me->n, (double)done);
+  teardown(&p);
+  MPI_Finalize();
+  return 0;
+}

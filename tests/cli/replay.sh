@@ -1,0 +1,194 @@
+#!/bin/sh
+# `ftsim run --replay` (issue 16, item 2), one case per ctest entry:
+#   ring, pingpong, cg  recorded on gige (4 ranks), replayed on gige under none:
+#                    completion time within 1% of the on-line run's, the
+#                    same messages and bytes, verified; then on myrinet and
+#                    grid5000 (verified);
+#   protocols        ring's recording replayed under pcl, vcl, pessimist
+#                    and v2 with a failure during the run: verified, one
+#                    failure, and ftsim check accepts the event trace;
+#   cuts             cg's recording under pcl, vcl, pessimist and v2 with a
+#                    failure at 20 ms: checkpoints at consistent cuts
+#                    (waves > 0), the failure loses less than 10 ms (from
+#                    the beginning it would lose 20), verified, checked;
+#   user PROGRAM     a user's program built with ftsimcc (heat: sendrecv to
+#                    MPI_PROC_NULL at the edges) recorded and replayed: the
+#                    same messages and bytes, verified; under pcl with a
+#                    failure: checkpoints, verified, checked;
+#   real             ring recorded for real (mpirun, 2 ranks) replays in
+#                    the simulator with the same messages and bytes;
+#   ti               SimGrid TI trace tests/rtrace/ring.ti replays;
+#   scorep           a Score-P-style archive (scorep_archive) replays;
+#                    one whose receive size differs from the send's gives
+#                    verified:false (exit 3) naming rank and event;
+#   sweep            ftsim sweep with `apps @TRACE`: every point replays,
+#                    verified; a missing trace is refused (exit 2);
+#   errors           a corrupt trace, a wrong --np, --app with --replay, an
+#                    unsupported record: exit 2 before launch.
+# Usage: replay.sh FTSIM SCOREP_ARCHIVE SOURCE_DIR CASE [PROGRAM]
+set -u
+ftsim=$1 scorep=$2 src=$3 case=$4 program=${5:-}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "replay.sh $case: $*"; exit 1; }
+field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2"; }
+
+record() { # APP: records $dir/APP on gige, 4 ranks; its summary $dir/APP.on
+  "$ftsim" record --platform gige --np 4 --app "$1" -o "$dir/$1" \
+    > "$dir/$1.on" 2> "$dir/err" || { cat "$dir/err"; fail "record $1"; }
+}
+replay() { # NAME OUT ARGS...: ftsim run --replay, exit 0, verified
+  name=$1 out=$2
+  shift 2
+  "$ftsim" run --replay "$dir/$name" "$@" > "$out" 2> "$dir/err" ||
+    { cat "$out" "$dir/err"; fail "replay $name $* exited $?"; }
+  grep -q '"verified":true' "$out" || fail "replay $name $*: not verified"
+}
+same() { # NAME: replayed on gige like the on-line run
+  replay "$1" "$dir/$1.re" --platform gige
+  cat "$dir/$1.on" "$dir/$1.re"
+  grep -q "\"app\":\"$1\"" "$dir/$1.re" || fail "app is not the trace's name"
+  for f in messages bytes; do
+    [ "$(field $f "$dir/$1.on")" = "$(field $f "$dir/$1.re")" ] ||
+      fail "$f differ"
+  done
+  awk -v a="$(field completion_time_s "$dir/$1.on")" \
+    -v b="$(field completion_time_s "$dir/$1.re")" \
+    'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 0.01 * a) }' ||
+    fail "completion times differ by more than 1%"
+  for p in myrinet grid5000; do
+    replay "$1" "$dir/$1.$p" --platform "$p"
+  done
+}
+
+case $case in
+ring | pingpong | cg)
+  record "$case"
+  same "$case" ;;
+protocols)
+  record ring
+  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
+  for p in pcl vcl pessimist v2; do
+    replay ring "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
+      --trace "$dir/ev.$p"
+    cat "$dir/$p"
+    [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
+    "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
+      { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
+  done ;;
+cuts)
+  record cg
+  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
+  for p in pcl vcl pessimist v2; do
+    replay cg "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
+      --set period=0.005 --trace "$dir/ev.$p"
+    cat "$dir/$p"
+    [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
+    [ "$(field waves "$dir/$p")" -gt 0 ] || fail "$p: no checkpoint"
+    awk -v l="$(field lost_work_s "$dir/$p")" 'BEGIN { exit !(l < 0.01) }' ||
+      fail "$p: the failure lost $(field lost_work_s "$dir/$p") s"
+    "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
+      { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
+  done ;;
+user)
+  "$ftsim" record --np 4 --app "$program" -o "$dir/user" > "$dir/user.on" \
+    2> "$dir/err" || { cat "$dir/err"; fail "record $program"; }
+  replay user "$dir/user.re"
+  cat "$dir/user.on" "$dir/user.re"
+  for f in messages bytes; do
+    [ "$(field $f "$dir/user.on")" = "$(field $f "$dir/user.re")" ] ||
+      fail "$f differ"
+  done
+  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
+  replay user "$dir/pcl" --protocol pcl --scenario "$dir/fail.txt" \
+    --set period=0.005 --trace "$dir/ev"
+  cat "$dir/pcl"
+  [ "$(field failures "$dir/pcl")" = 1 ] || fail "pcl: not one failure"
+  [ "$(field waves "$dir/pcl")" -gt 0 ] || fail "pcl: no checkpoint"
+  "$ftsim" check "$dir/ev" > "$dir/check" 2>&1 ||
+    { cat "$dir/check"; fail "ftsim check rejects the trace"; } ;;
+real)
+  "$ftsim" record --real --np 2 --app ring -o "$dir/real" > "$dir/real.on" \
+    2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }
+  replay real "$dir/real.re" --platform gige
+  cat "$dir/real.on" "$dir/real.re"
+  for f in messages bytes; do
+    [ "$(field $f "$dir/real.on")" = "$(field $f "$dir/real.re")" ] ||
+      fail "$f differ"
+  done
+  grep -q '"mode":"simulated"' "$dir/real.re" || fail "not simulated" ;;
+ti)
+  cp "$src/tests/rtrace/ring.ti" "$dir/ring.ti"
+  replay ring.ti "$dir/out"
+  cat "$dir/out"
+  grep -q '"ranks":' "$dir/out" || fail "no ranks" ;;
+scorep)
+  "$scorep" "$dir/sp" 0 || fail "scorep_archive"
+  replay sp "$dir/out" --platform gige
+  cat "$dir/out"
+  grep -q '"app":"sp","mode":"simulated","ranks":2,' "$dir/out" ||
+    fail "not 2 ranks named sp"
+  "$scorep" "$dir/bad" 3 || fail "scorep_archive 3"
+  "$ftsim" run --replay "$dir/bad" > "$dir/out" 2> "$dir/err"
+  rc=$?
+  cat "$dir/out" "$dir/err"
+  [ $rc -eq 3 ] || fail "a mismatched receive: exit $rc, not 3"
+  grep -q '"verified":false' "$dir/out" || fail "not verified:false"
+  grep -q 'replay: rank 1, event [0-9]*: received source 0 tag 9 bytes 4, recorded source 0 tag 9 bytes 8' \
+    "$dir/err" || fail "the mismatch is not named" ;;
+sweep)
+  record ring
+  cat > "$dir/sw.txt" <<SWEEP
+protocols none pcl v2
+platforms gige myrinet
+apps @$dir/ring
+ranks 4
+servers 1
+periods 0.01
+mtbfs 0.05
+seeds 1 2
+image_mb 0.05
+detection 0.001
+restart 0.01
+max_failures 5
+SWEEP
+  "$ftsim" sweep "$dir/sw.txt" -j 1 -o "$dir/sw.csv" > "$dir/out" 2>&1 ||
+    { cat "$dir/out"; fail "sweep exited $?"; }
+  cat "$dir/sw.csv"
+  [ "$(grep -c ",@$dir/ring,4,.*,0,ok,true," "$dir/sw.csv")" -eq 10 ] ||
+    fail "not 10 verified rows replaying the trace"
+  awk -F, 'NR > 1 && $19 > 0 { f = 1 } END { exit !f }' "$dir/sw.csv" ||
+    fail "no point had a failure"
+  sed 's|^apps .*|apps @'"$dir"'/none|' "$dir/sw.txt" > "$dir/bad.txt"
+  "$ftsim" sweep "$dir/bad.txt" -o "$dir/bad.csv" > "$dir/out" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] || fail "a missing trace: exit $rc, not 2"
+  grep -q "bad.txt:3: field 'apps': @$dir/none: no trace" "$dir/out" ||
+    { cat "$dir/out"; fail "the missing trace is not named"; } ;;
+errors)
+  expect() { # STATUS MESSAGE ARGS...
+    want=$1 msg=$2
+    shift 2
+    "$ftsim" run "$@" > "$dir/out" 2> "$dir/err"
+    rc=$?
+    [ $rc -eq "$want" ] || { cat "$dir/err"; fail "$*: exit $rc, not $want"; }
+    grep -q "$msg" "$dir/err" || { cat "$dir/err"; fail "$*: no '$msg'"; }
+    [ ! -s "$dir/out" ] || fail "$*: something ran"
+  }
+  "$scorep" "$dir/sp" 0 || fail "scorep_archive"
+  "$scorep" "$dir/put" 1 || fail "scorep_archive 1"
+  printf '0 init\n0 frobnicate 3\n' > "$dir/bad.ti"
+  expect 2 "bad.ti:2" --replay "$dir/bad.ti"
+  expect 2 "MPI_Put" --replay "$dir/put"
+  expect 2 "the trace .* has 2 ranks" --replay "$dir/sp" --np 4
+  expect 2 "give one" --replay "$dir/sp" --app ring
+  expect 2 "No such file" --replay "$dir/none"
+  head -c 100 "$dir/sp/traces.otf2" > "$dir/cut.otf2"
+  expect 2 "replay" --replay "$dir/cut.otf2"
+  "$ftsim" run --replay "$dir/sp" --dry-run > "$dir/out" 2>&1 ||
+    fail "--dry-run"
+  grep -q "replay/smpi/replay $dir/sp 1e+09" "$dir/out" ||
+    { cat "$dir/out"; fail "--dry-run does not show the replay"; } ;;
+*) fail "unknown case" ;;
+esac
+echo "replay.sh $case: ok"
