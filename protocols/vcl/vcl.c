@@ -207,6 +207,19 @@ static void store_if_complete(struct vcl_state *s, struct ft_update *u) {
   s->phase = FT_VCL_STORING;
 }
 
+/* The peer's CUT came, counting `cut` messages on its channel: after the
+ * capture, its channel may close and the checkpoint be stored (the
+ * safe-point and the any-call modes alike). */
+static void take_cut(struct vcl_state *s, struct vcl_peer *p, int64_t cut,
+                     struct ft_update *u) {
+  p->bits |= PEER_CUT;
+  p->cut = cut;
+  if (s->phase == FT_VCL_RECORDING) {
+    close_if_complete(s, p);
+    store_if_complete(s, u);
+  }
+}
+
 /* A message delivered before my checkpoint that its sender sent after its
  * own is an orphan: the cut would not be consistent. */
 static int orphan(const struct vcl_peer *p, int64_t at_recv) {
@@ -341,12 +354,7 @@ static int on_cut(struct vcl_state *s, const struct ft_control *c,
     return -1;
   if (s->phase == FT_VCL_RECORDING && p->at_recv > c->value)
     return -1; /* an orphan */
-  p->bits |= PEER_CUT;
-  p->cut = c->value;
-  if (s->phase == FT_VCL_RECORDING) {
-    close_if_complete(s, p);
-    store_if_complete(s, u);
-  }
+  take_cut(s, p, c->value, u);
   return 0;
 }
 
@@ -562,12 +570,7 @@ static int ac_on_peer_marker(struct vcl_state *s, const struct ft_control *c,
   if ((s->phase != FT_VCL_DUE && s->phase != FT_VCL_RECORDING) ||
       c->wave != s->wave || (p->bits & PEER_CUT) || c->value < p->recv)
     return -1;
-  p->bits |= PEER_CUT;
-  p->cut = c->value;
-  if (s->phase == FT_VCL_RECORDING) {
-    close_if_complete(s, p);
-    store_if_complete(s, u);
-  }
+  take_cut(s, p, c->value, u);
   return 0;
 }
 
