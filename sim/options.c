@@ -27,7 +27,7 @@ const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
          "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
          "log_batch, copy_mbps, trace, max_time, stall_failures, record, "
-         "record_speed";
+         "record_speed, any_call";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -145,6 +145,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "max_time") == 0) {
     *why = "max_time must be a number of seconds in [0, 1e9] (0: no limit)";
     return parse_double(value, 0, FT_TIME_MAX_S, &o->max_time);
+  }
+  if (strcmp(key, "any_call") == 0) {
+    *why = "any_call must be 0 or 1";
+    return ft_parse_int(value, 0, 1, &o->any_call);
   }
   if (strcmp(key, "stall_failures") == 0) {
     *why = "stall_failures must be an integer in [0, 1000000] (0: never)";

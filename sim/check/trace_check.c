@@ -79,6 +79,10 @@ struct channel {
   size_t n_dels, cap_dels;
   struct chanrec *recs;
   size_t n_recs, cap_recs;
+  int64_t *restored; /* any-call: channel state restored at the receiver
+                        after the rollback that began `inc`, by its
+                        number in the restored wave's incarnation */
+  size_t n_restored, cap_restored;
 };
 
 /* A safe point (wave unused), checkpoint, rollback or restore. */
@@ -134,6 +138,7 @@ void ft_check_free(struct ft_check *ck) {
     free(ck->chans[i].sends);
     free(ck->chans[i].dels);
     free(ck->chans[i].recs);
+    free(ck->chans[i].restored);
   }
   for (int r = 0; ck->rank && r <= ck->ranks; r++) {
     free(ck->rank[r].safes);
@@ -350,6 +355,30 @@ static int read_chanrec(struct reader *rd, int inc) {
   return 0;
 }
 
+/* restored COMM CH PEER TAG SEQ: any-call mode, a message of PEER kept
+ * as channel state, restored at this rank after the rollback that began
+ * this incarnation (SEQ: its number where it was recorded). */
+static int read_restored(struct reader *rd, int inc) {
+  int comm, coll, peer, tag;
+  int64_t seq;
+  if (expect_fields(rd, 9, "COMM CH PEER TAG SEQ") ||
+      int32_field(rd, 4, "comm", 0, INT32_MAX, &comm) ||
+      channel_kind(rd, 5, &coll) ||
+      int32_field(rd, 6, "peer", 0, rd->ck->ranks - 1, &peer) ||
+      int32_field(rd, 7, "tag", INT32_MIN, INT32_MAX, &tag) ||
+      int_field(rd, 8, "seq", 1, INT64_MAX, &seq))
+    return -1;
+  if (rd->rank >= rd->ck->ranks)
+    return bad(rd, NULL, "the scheduler's trace holds channel state");
+  struct channel *c = channel(rd->ck, inc, comm, coll, peer, rd->rank, tag, 1);
+  if (c->n_dels > 0)
+    return bad(rd, "seq",
+               "channel state restored after %zu deliveries of its channel",
+               c->n_dels);
+  PUSH(c->restored, c->n_restored, c->cap_restored, seq);
+  return 0;
+}
+
 /* safe, restore, ckpt, rollback: one or two numbers. */
 static int read_mark(struct reader *rd, int inc, double time, const char *kind,
                      struct rank_trace *t) {
@@ -468,6 +497,8 @@ static int read_record(struct reader *rd) {
     return read_commit(rd, time);
   if (strcmp(kind, "chanrec") == 0)
     return read_chanrec(rd, inc);
+  if (strcmp(kind, "restored") == 0)
+    return read_restored(rd, inc);
   if (strcmp(kind, "store") == 0) {
     int64_t w;
     return expect_fields(rd, 5, "WAVE") ||
@@ -839,8 +870,17 @@ static int check_replayed_channel(struct checker *c, const struct channel *ch,
   char id[160], id2[160];
   uint32_t rs = resume_line(&ck->rank[ch->src], ch->inc, wave);
   uint32_t rr = resume_line(&ck->rank[ch->dst], ch->inc, wave);
-  size_t resent = 0, fresh = 0, post = 0;
+  size_t resent = 0, fresh = 0, post = ch->n_restored;
   size_t n = ch->n_dels < ch->n_sends ? ch->n_dels : ch->n_sends;
+  for (size_t k = 0; k < ch->n_restored; k++)
+    if (ch->restored[k] != (int64_t)(R + k + 1) || R + k + 1 > S)
+      return violation(
+          c, "channel-state",
+          "after the rollback to wave %d, rank %d restored message %lld of "
+          "channel comm %d %s %d->%d tag %d as channel state, where message "
+          "%zu of the %zu in transit at the cut was due",
+          wave, ch->dst, (long long)ch->restored[k], ch->comm,
+          ch->coll ? "c" : "p", ch->src, ch->dst, ch->tag, R + k + 1, S - R);
   for (size_t q = 0; q < ch->n_sends; q++)
     if (ch->sends[q].resend && ++resent > S - R && S >= R)
       return violation(
@@ -1002,8 +1042,9 @@ static int check_final_replay(struct checker *c, int inc) {
       continue;
     size_t S, R;
     cut_counts(c, base, &S, &R);
-    size_t resent = resends_of(channel(ck, inc, base->comm, base->coll,
-                                       base->src, base->dst, base->tag, 0));
+    const struct channel *now = channel(ck, inc, base->comm, base->coll,
+                                        base->src, base->dst, base->tag, 0);
+    size_t resent = resends_of(now) + (now ? now->n_restored : 0);
     if (S > R && resent < S - R)
       return violation(
           c, "lost",

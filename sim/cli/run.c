@@ -45,7 +45,8 @@ struct run {
   struct ft_strv argv;
   char replay_file[PATH_LEN]; /* --replay, absolute */
   char replay_speed[32];      /* the replay's fallback host speed */
-  char *replay_args[4];       /* the replay program's arguments */
+  char *replay_args[5];       /* the replay program's arguments */
+  char max_bytes[24];         /* the largest message of any rank */
   char cuts_file[PATH_LEN];   /* the consistent cuts (temporary) */
   char counts_file[PATH_LEN]; /* the v-collectives' counts (temporary) */
 };
@@ -154,6 +155,27 @@ static int needs_counts(const struct ft_rtrace *t) {
   return 0;
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The largest message, send or receive, point-to-point or collective, of
+ * any rank of `t` (at least 1): the room of the any-call transport's
+ * receives (sim/ft_anycall.h), which take any sender's message. */
+static uint64_t largest_message(const struct ft_rtrace *t) {
+  uint64_t m = 1;
+  for (uint32_t r = 0; r < t->nranks; r++)
+    for (size_t i = 0; i < t->ranks[r].n; i++) {
+      const struct ft_rt_event *e = &t->ranks[r].ev[i];
+      if (e->kind >= FT_RT_SEND && e->kind <= FT_RT_IRECV)
+        m = max_u64(m, e->u.p2p.bytes);
+      else if (e->kind == FT_RT_SENDRECV)
+        m = max_u64(
+            m, max_u64(e->u.sendrecv.send_bytes, e->u.sendrecv.recv_bytes));
+      else if (e->kind == FT_RT_COLL)
+        m = max_u64(m, max_u64(e->u.coll.sent, e->u.coll.recvd));
+    }
+  return m;
+}
+
 /* Makes a new temporary file ftsim-WHAT-XXXXXX into `out`. */
 static int temp_file(const char *what, char *out, size_t len) {
   const char *tmp = getenv("TMPDIR");
@@ -224,6 +246,8 @@ static int check_replay(struct run *r) {
                   r->args.replay, t->nranks, FT_RUN_MAX_NP);
   else
     r->args.np = (int)t->nranks;
+  snprintf(r->max_bytes, sizeof r->max_bytes, "%llu",
+           (unsigned long long)largest_message(t));
   if (rc == FT_EXIT_OK)
     rc = write_counts(r, t);
   if (rc == FT_EXIT_OK)
@@ -271,6 +295,7 @@ static int resolve_replay(struct run *r) {
   r->replay_args[1] = r->replay_speed;
   r->replay_args[2] = r->counts_file[0] ? r->counts_file : "-";
   r->replay_args[3] = r->cuts_file[0] ? r->cuts_file : "-";
+  r->replay_args[4] = r->max_bytes;
   r->args.app_args = r->replay_args;
   r->args.napp_args = 4;
   r->measured = false;

@@ -375,6 +375,12 @@ int ft_run_args_options(const struct ft_run_args *args, char *text, size_t len,
     return -1;
   if (args->trace && append_trace(args->trace, text, len, options, err, errlen))
     return -1;
+  /* A replay checkpoints at any MPI call where the core can (README, "Your
+   * program, unmodified"); --set any_call=0 keeps the consistent cuts. */
+  if (args->replay && recovers &&
+      append_checked(text, len, "any_call=1", "--replay", args->replay, options,
+                     err, errlen))
+    return -1;
   for (size_t i = 0; i < args->nsets; i++)
     if (check_set_protocol(args, args->sets[i], err, errlen) ||
         append_checked(text, len, args->sets[i], "--set", args->sets[i],

@@ -4,7 +4,7 @@
  * MPI calls, so that they go through the runtime and its protocol exactly
  * as the recorded program's did.
  *
- *   replay TRACE SPEED COUNTS CUTS
+ *   replay TRACE SPEED COUNTS CUTS [MAXBYTES]
  *
  * SPEED: flop/s of the recording host when the trace does not tell it (a
  * Score-P archive), and the speed at which a SimGrid TI trace's flops were
@@ -16,7 +16,10 @@
  * "-". CUTS: the world collectives (their k, one per line) that are
  * consistent cuts (ft_rtrace_cuts), or "-": before each, the replay calls
  * ft_snapshot, its position protected, so that the protocol checkpoints
- * there and a rollback resumes there.
+ * there and a rollback resumes there. MAXBYTES: the largest message of
+ * any rank (the CLI reads the whole trace), for the any-call mode: there
+ * (sim/ft_anycall.h, a protocol whose core checkpoints at any call) the
+ * events go through replay_ac.c instead, and the cuts are not used.
  *
  * No payload moves: every buffer comes from SMPI_SHARED_MALLOC (SimGrid
  * skips the copies of shared blocks and maps them onto the same pages), one
@@ -47,35 +50,12 @@
 #include <string.h>
 
 #include "ft.h"
+#include "ft_anycall.h"
 #include "rtrace.h"
 
-/* A request posted by the replay, under its recorded id. */
-struct rp_req {
-  uint64_t id;
-  MPI_Request req;
-  int complete; /* completed early by a test the trace said failed */
-  MPI_Status st;
-};
+#include "replay.h"
 
-struct rp {
-  int rank;
-  double speed; /* flop/s per recorded second */
-  struct ft_rtrace *t;
-  const struct ft_rtrace_rank *me;
-  MPI_Comm *comms; /* t->ncomms, by trace id */
-  struct rp_req *reqs;
-  size_t nreqs, capreqs;
-  char *sbuf, *rbuf;
-  uint64_t *vc; /* this rank's v-collective counts, in event order */
-  size_t nvc, vcpos;
-  uint64_t *cuts; /* the world collectives that are cuts, increasing */
-  size_t ncuts;
-  uint64_t wcoll; /* world collectives carried out */
-  size_t pos;     /* the event under way */
-  long bad;       /* mismatches and failures */
-};
-
-static void fatal(const struct rp *p, const char *what) {
+void rp_fatal(const struct rp *p, const char *what) {
   fprintf(stderr, "replay: rank %d, event %zu: %s\n", p->rank, p->pos, what);
 }
 
@@ -101,7 +81,7 @@ static int count_of(uint64_t bytes) {
 static MPI_Comm comm_of(struct rp *p, uint32_t c) {
   if (c < p->t->ncomms && p->comms[c] != MPI_COMM_NULL)
     return p->comms[c];
-  fatal(p, "communicator not created");
+  rp_fatal(p, "communicator not created");
   p->bad++;
   return MPI_COMM_WORLD;
 }
@@ -111,7 +91,7 @@ static struct rp_req *add_req(struct rp *p, uint64_t id) {
     p->capreqs = p->capreqs ? 2 * p->capreqs : 16;
     p->reqs = realloc(p->reqs, p->capreqs * sizeof *p->reqs);
     if (!p->reqs) {
-      fatal(p, "out of memory");
+      rp_fatal(p, "out of memory");
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
   }
@@ -236,7 +216,7 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
   int *ix = malloc((m + 1) * sizeof *ix);
   MPI_Status *tmp = malloc((m + 1) * sizeof *tmp);
   if (!ix || !tmp) {
-    fatal(p, "out of memory");
+    rp_fatal(p, "out of memory");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   for (uint32_t left = m; left > 0;) {
@@ -267,7 +247,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
     if (d[k].status == FT_RT_NOT_DONE)
       continue;
     if (!q) {
-      fatal(p, "completion of a request never posted");
+      rp_fatal(p, "completion of a request never posted");
       p->bad++;
       continue;
     }
@@ -295,7 +275,7 @@ static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
   MPI_Request *rq = malloc((c->count + 1) * sizeof *rq);
   MPI_Status *st = malloc((c->count + 1) * sizeof *st);
   if (!idx || !rq || !st) {
-    fatal(p, "out of memory");
+    rp_fatal(p, "out of memory");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   test_not_done(p, c->call, d, c->count, rq, st, (int *)idx);
@@ -363,14 +343,14 @@ static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
 /* Takes the next n counts as ints (NULL, reported, when short). */
 static int *take_counts(struct rp *p, size_t n) {
   if (p->vcpos + n > p->nvc) {
-    fatal(p, "no counts for this collective (replay without its counts "
-             "file?)");
+    rp_fatal(p, "no counts for this collective (replay without its counts "
+                "file?)");
     p->bad++;
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   int *v = malloc((n + 1) * sizeof *v);
   if (!v) {
-    fatal(p, "out of memory");
+    rp_fatal(p, "out of memory");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   for (size_t i = 0; i < n; i++)
@@ -658,6 +638,26 @@ static int is_world_coll(const struct ft_rt_event *e) {
   return e->kind == FT_RT_COLL && e->u.coll.comm == FT_RT_COMM_WORLD;
 }
 
+/* Any-call mode: buffers for the largest message of any rank (MAXBYTES:
+ * a collective's round may carry one), the transport started, the
+ * position restored by the first ft_snapshot after a rollback. No wait
+ * before that ft_snapshot: the core, which resumes in the image's call,
+ * must see no control message before the transport is restored. */
+static size_t replay_anycall(struct rp *p) {
+  uint64_t s, r, all = p->bufsize;
+  buffer_sizes(p->me, &s, &r);
+  all = max_u64(all, max_u64(s, r));
+  SMPI_SHARED_FREE(p->sbuf);
+  SMPI_SHARED_FREE(p->rbuf);
+  p->sbuf = SMPI_SHARED_MALLOC((size_t)all);
+  p->rbuf = SMPI_SHARED_MALLOC((size_t)all);
+  p->bufsize = all;
+  ft_ac_start(p->sbuf, p->rbuf, all, p->t->ncomms, rp_max_tag(p->me));
+  ft_protect(4, &p->ac, sizeof p->ac);
+  ft_snapshot();
+  return rp_replay_anycall(p);
+}
+
 /* Carries out the rank's events; returns how many were. */
 static size_t replay(struct rp *p) {
   char err[512];
@@ -666,6 +666,8 @@ static size_t replay(struct rp *p) {
   ft_protect(1, &p->wcoll, sizeof p->wcoll);
   ft_protect(2, &p->vcpos, sizeof p->vcpos);
   ft_protect(3, &p->bad, sizeof p->bad);
+  if (ft_ac_mode())
+    return replay_anycall(p);
   while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
     if (!restored && is_world_coll(e) && is_cut(p, p->wcoll) && at_cut(p)) {
@@ -700,6 +702,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  p.bufsize = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
   if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL,
             argc > 4 ? argv[4] : NULL)) {
     teardown(&p);

@@ -99,7 +99,8 @@ static struct ft_local_image *free_slot(struct ft_runtime *rt) {
  * bytes, and (simulation) the modelled process image. */
 static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
   int server = ft_server_of(rt, rt->world_rank);
-  double padding = rt->options.image_mb * 1e6;
+  double padding = rt->ac.footprint > 0 ? rt->ac.footprint /* any-call */
+                                        : rt->options.image_mb * 1e6;
   uint64_t seq = rt->paddings_sent++;
   slot->seq = seq;
   struct ft_wire m = {.kind = FT_WIRE_STORE,
@@ -255,6 +256,12 @@ static int restore_at_safe_point(struct ft_runtime *rt) {
 int ft_safe_point(struct ft_runtime *rt) {
   if (!rt->initialized || rt->finalized)
     return FT_SNAPSHOT_CONTINUE;
+  if (rt->ac.on) { /* any-call mode: the safe point only restores */
+    if (rt->restore_pending && rt->restore_wave > 0)
+      return restore_at_safe_point(rt);
+    rt->restore_pending = 0;
+    return FT_SNAPSHOT_CONTINUE;
+  }
   rt->safe_points++;
   if (rt->restore_pending && rt->restore_wave > 0)
     return restore_at_safe_point(rt);

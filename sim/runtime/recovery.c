@@ -276,6 +276,12 @@ static void restore_memory(struct ft_runtime *rt) {
     ft_fatal("rank %d has no image of committed wave %d", rt->world_rank, wave);
 }
 
+void ft_deliver_deferred(struct ft_runtime *rt) {
+  for (size_t i = 0; i < rt->n_deferred; i++)
+    on_core_message(rt, &rt->deferred[i]);
+  rt->n_deferred = 0;
+}
+
 /* A fresh world per incarnation: messages of an abandoned run never match
  * (DESIGN.md, "Incarnations"). Its creation is collective and cannot be
  * interrupted: every rank makes it right after GO, before the settle, in
@@ -302,9 +308,8 @@ static void resume(struct ft_runtime *rt) {
                        .index = img ? img->index : 0};
   rt->running = 1;
   ft_core_step(rt, &e);
-  for (size_t i = 0; i < rt->n_deferred; i++)
-    on_core_message(rt, &rt->deferred[i]);
-  rt->n_deferred = 0;
+  if (!rt->ac.restoring) /* any-call: once the transport is restored */
+    ft_deliver_deferred(rt);
 }
 
 /* A rollback or a restart: no persistent request is active any more (their

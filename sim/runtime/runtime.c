@@ -47,16 +47,30 @@ static void read_options(struct ft_runtime *rt) {
   check_fault_tolerance(rt, rank);
 }
 
+/* A fresh core of rt's protocol with `config`: 0, or -1 when it refuses
+ * the configuration. */
+static int init_core(struct ft_runtime *rt,
+                     const struct ft_core_config *config) {
+  free(rt->protocol_state);
+  rt->protocol_state = calloc(1, rt->protocol->state_size(config) + 1);
+  if (!rt->protocol_state)
+    ft_fatal("out of memory for the %s core", rt->protocol->name);
+  return rt->protocol->init(rt->protocol_state, config);
+}
+
 static void start_protocol(struct ft_runtime *rt) {
   struct ft_core_config config = {.rank = rt->world_rank,
                                   .ranks = rt->app_ranks,
                                   .period = rt->options.period,
                                   .start = ft_backend_now(),
                                   .batch = rt->options.log_batch};
-  rt->protocol_state = calloc(1, rt->protocol->state_size(&config) + 1);
-  if (!rt->protocol_state)
-    ft_fatal("out of memory for the %s core", rt->protocol->name);
-  if (rt->protocol->init(rt->protocol_state, &config) != 0)
+  /* any_call=1 (a replay): the core's any-call mode when it has one
+   * (sim/ft_anycall.h), else its safe points. */
+  config.any_call = rt->options.any_call && rt->recovering_protocol;
+  if (config.any_call && init_core(rt, &config) != 0)
+    config.any_call = 0;
+  rt->ac.core_mode = config.any_call;
+  if (!config.any_call && init_core(rt, &config) != 0)
     ft_fatal("protocol %s rejected its configuration (rank %d of %d)",
              rt->protocol->name, config.rank, config.ranks);
   if (rt->driver->start)

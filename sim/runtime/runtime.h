@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 
+#include "anycall.h"
 #include "channel_state/cs_state.h"
 #include "control.h"
 #include "driver.h"
@@ -318,6 +319,10 @@ struct ft_runtime {
    * family counts none. */
   struct ft_cs cs;       /* channel state (channel_state/cs_state.h) */
   struct ft_ml ml_state; /* message logging (message_logging/ml_state.h) */
+  /* The any-call transport (anycall.h, sim/ft_anycall.h): a replay's
+   * checkpoints at any MPI call; its `on` is read by the safe point and
+   * its `footprint` by the image's upload (checkpoint.c). */
+  struct ft_ac ac;
 
   /* Figures for the summary. */
   uint64_t waves_committed; /* rank 0 (pcl; vcl: the scheduler's, from
@@ -741,6 +746,11 @@ void ft_settle_finish(struct ft_runtime *rt);
  * one), checks it and puts it in images[0]; returns its wave, or 0 when the
  * server has none. */
 int ft_fetch_image(struct ft_runtime *rt, int wave);
+/* Hands the core the core messages that arrived while this rank recovered
+ * (kept by the control loop), in their order of arrival: right after the
+ * ROLLBACK step, or (any-call mode) once the transport is restored
+ * (anycall.c), for the core resumes inside the image's call. */
+void ft_deliver_deferred(struct ft_runtime *rt);
 /* Abandons the application and runs the recovery, then main() again. */
 _Noreturn void ft_rollback_now(struct ft_runtime *rt);
 /* The dispatcher stopped the run (it cannot progress: README, "Runs that

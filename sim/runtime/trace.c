@@ -247,6 +247,19 @@ void ft_trace_coll_delivery_(struct ft_runtime *rt, MPI_Comm inner, int source,
           next_seq(t, comm, 1, peer, tag, DIR_RECV), 0);
 }
 
+int64_t ft_trace_message_(struct ft_runtime *rt, int deliver, int comm,
+                          int coll, int peer, int tag, uint64_t bytes) {
+  struct ft_trace_state *t = &rt->trace;
+  int64_t seq =
+      next_seq(t, comm, coll, peer, tag, deliver ? DIR_RECV : DIR_SEND);
+  if (deliver)
+    t->last_delivery = (struct ft_trace_provisional){
+        .peer = peer, .comm = comm, .tag = tag, .seq = seq, .coll = coll};
+  message(rt, t, deliver ? "deliver" : "send", comm, coll, peer, tag, seq,
+          bytes);
+  return seq;
+}
+
 void ft_trace_resend_(struct ft_runtime *rt, int comm, int peer, int tag,
                       uint64_t bytes) {
   struct ft_trace_state *t = (&rt->trace);
@@ -301,9 +314,9 @@ static void store(struct ft_runtime *rt, struct ft_trace_state *t,
       if (u->keep[k].peer == prov[i].peer &&
           prov[i].number >= u->keep[k].first &&
           prov[i].number <= u->keep[k].last) {
-        fprintf(line(rt, t, "chanrec"), " %d %d p %d %d %lld", u->wave,
-                prov[i].comm, prov[i].peer, prov[i].tag,
-                (long long)prov[i].seq);
+        fprintf(line(rt, t, "chanrec"), " %d %d %c %d %d %lld", u->wave,
+                prov[i].comm, prov[i].coll ? 'c' : 'p', prov[i].peer,
+                prov[i].tag, (long long)prov[i].seq);
         end_line(t, 0);
         break;
       }

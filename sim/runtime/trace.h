@@ -39,6 +39,7 @@ struct ft_trace_provisional {
   int64_t number; /* the core's number of it among peer's messages */
   int comm, tag;
   int64_t seq; /* its sequence number on its channel */
+  int coll;    /* a collective's channel (any-call transport only) */
 };
 
 /* This module's state (trace.c), held by the rank's struct ft_runtime
@@ -83,6 +84,12 @@ void ft_trace_restore_(struct ft_runtime *rt, const struct ft_local_image *img);
 void ft_trace_resend_(struct ft_runtime *rt, int comm, int peer, int tag,
                       uint64_t bytes);
 void ft_trace_commit_(struct ft_runtime *rt, int wave, int inc);
+/* A message of the any-call transport (anycall.c), named by the
+ * communicator's trace id `comm` and `coll`: its send (deliver 0, peer the
+ * destination) or its delivery (deliver 1, peer the sender). Returns its
+ * sequence number on its channel. Guard the call with ft_trace_on(rt). */
+int64_t ft_trace_message_(struct ft_runtime *rt, int deliver, int comm,
+                          int coll, int peer, int tag, uint64_t bytes);
 /* Any other record: "TIME RANK INC KIND " then fmt's fields; `flush`: write
  * it out at once (rare records). For the logging protocols' records (log,
  * logged, replay: README.md, "Traces"); guard the call with

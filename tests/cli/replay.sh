@@ -8,7 +8,8 @@
 #                    and v2 with a failure during the run: verified, one
 #                    failure, and ftsim check accepts the event trace;
 #   cuts             cg's recording under pcl, vcl, pessimist and v2 with a
-#                    failure at 20 ms: checkpoints at consistent cuts
+#                    failure at 20 ms and any_call=0 (pcl and vcl would
+#                    checkpoint at any call): checkpoints at consistent cuts
 #                    (waves > 0), the failure loses less than 10 ms (from
 #                    the beginning it would lose 20), verified, checked;
 #   user PROGRAM     a user's program built with ftsimcc (heat: sendrecv to
@@ -81,7 +82,7 @@ cuts)
   printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
   for p in pcl vcl pessimist v2; do
     replay cg "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
-      --set period=0.005 --trace "$dir/ev.$p"
+      --set period=0.005 --set any_call=0 --trace "$dir/ev.$p"
     cat "$dir/$p"
     [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
     [ "$(field waves "$dir/$p")" -gt 0 ] || fail "$p: no checkpoint"

@@ -5,7 +5,7 @@
 #include "options.h"
 
 static struct ft_options o;
-static char err[256];
+static char err[512];
 
 Test(options, empty_text_gives_the_defaults) {
   cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
@@ -45,7 +45,7 @@ Test(options, unknown_key_is_an_error) {
                         "ckpt_dir, server_map, daemon_latency_us, "
                         "daemon_copy_mbps, event_loggers, log_batch, "
                         "copy_mbps, trace, max_time, stall_failures, record, "
-                        "record_speed)");
+                        "record_speed, any_call)");
 }
 
 Test(options, reads_the_trace_prefix) {

@@ -1,0 +1,102 @@
+/* ftsim's any-call transport: what the replay program (sim/replay) calls so
+ * that a recovering protocol checkpoints at any MPI call (issue 16, item 3;
+ * docs/protocols.md, "Any-call mode", the runtime side).
+ *
+ * In this mode the replay makes no MPI call for its messages: it hands
+ * each one to the transport, which sends it on the incarnation's
+ * point-to-point channel (no payload: the buffers are SMPI shared blocks),
+ * receives every message eagerly, matches them to the replay's receives by
+ * MPI's rules (posted receives in posting order, arrived messages in
+ * arrival order, specific source and tag only), and tells the protocol's
+ * core each step (CALL, APP_SEND, APP_RECV, ARRIVED, DELIVERED, CALL_END),
+ * carrying out what it answers: deferred sends, the delayed receive queue,
+ * channel state, checkpoints taken inside the call. An image holds the
+ * replay's protected buffers (ft_protect) and the transport's state: the
+ * call, the pending handles and the messages arrived and not received
+ * (vcl: and its channel state).
+ *
+ * The transport makes progress only inside the calls below. A checkpoint
+ * may be taken inside ft_ac_call and inside the waits (ft_ac_waitall,
+ * ft_ac_probe), never inside the posts: the replay updates its protected
+ * position before each call, so that after a rollback, ft_snapshot having
+ * restored it, the replay resumes in the call the image was taken in (its
+ * ft_ac_call then does not count a new call).
+ *
+ * Every function but ft_ac_start requires a run where ft_ac_start returned
+ * 1, between MPI_Init and MPI_Finalize. Errors stop the run (ft_fatal). */
+#ifndef FT_ANYCALL_H
+#define FT_ANYCALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A completed receive's envelope (source: application rank). */
+struct ft_ac_status {
+  int source, tag;
+  uint64_t bytes;
+};
+
+/* 1 when this run checkpoints at any call (the option any_call=1, which
+ * `ftsim run --replay` sets, and a core of the protocol that accepts that
+ * mode: pcl, vcl); then the replay calls ft_ac_start. Else 0: the replay
+ * keeps its MPI calls, and nothing here may be called. */
+int ft_ac_mode(void);
+
+/* Starts the transport: returns 1 when this run checkpoints at any call
+ * (the option any_call=1, which `ftsim run --replay` sets, and a core of
+ * the protocol that accepts that mode: pcl, vcl), else 0 and nothing
+ * changes (the replay keeps its MPI calls). `sbuf` and `rbuf` hold
+ * `max_bytes` (SMPI_SHARED_MALLOC: no payload is copied); `comms` is the
+ * number of communicators the replay names (trace ids 0 .. comms-1) and
+ * `max_tag` the largest tag: a tag or communicator that the wire's tag
+ * cannot encode (MPI_TAG_UB) stops the run before anything is sent. Call
+ * it in every life (after a rollback main() runs again), before
+ * ft_snapshot. */
+int ft_ac_start(void *sbuf, void *rbuf, uint64_t max_bytes, uint32_t comms,
+                int32_t max_tag);
+
+/* The replay enters its next MPI call (FT_EVENT_CALL), or, first after a
+ * restore inside a call, that call again (nothing is fed). */
+void ft_ac_call(void);
+/* The call returns (FT_EVENT_CALL_END). */
+void ft_ac_call_end(void);
+
+/* Posts a send of `bytes` to application rank `dest` on communicator
+ * `comm` (a trace id), with `tag` (>= 0); `coll` non-zero: a collective's
+ * message (an envelope space of its own). `handle` names it until a wait
+ * completes it; it must not name a pending request. Never blocks. */
+void ft_ac_isend(int64_t handle, int dest, uint32_t comm, int coll, int32_t tag,
+                 uint64_t bytes);
+/* Posts a receive of at most `bytes` from application rank `source` with
+ * `tag` on `comm` (coll as above). Never blocks. */
+void ft_ac_irecv(int64_t handle, int source, uint32_t comm, int coll,
+                 int32_t tag, uint64_t bytes);
+/* Waits until the n requests are complete (a deferred send until it is
+ * sent), then forgets them; statuses[i] (unless NULL) gets a receive's
+ * envelope. A handle not pending is an error. */
+void ft_ac_waitall(size_t n, const int64_t *handles,
+                   struct ft_ac_status *statuses);
+/* Makes progress once without blocking; returns 1 when `handle` is
+ * complete (it stays pending until a wait). */
+int ft_ac_test(int64_t handle);
+/* A probe for a receivable message from `source` with `tag` on `comm`:
+ * `blocking` waits for one; returns 1 and its envelope in *st when there is
+ * one. */
+int ft_ac_probe(int source, uint32_t comm, int32_t tag, int blocking,
+                struct ft_ac_status *st);
+/* Forgets a posted receive not matched yet (MPI_Cancel); a complete or
+ * unknown handle is left as it is. */
+void ft_ac_cancel(int64_t handle);
+
+/* The recorded memory footprint now (bytes): the modelled size of the
+ * next checkpoint's image instead of image_mb; 0: back to image_mb. */
+void ft_ac_footprint(uint64_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FT_ANYCALL_H */

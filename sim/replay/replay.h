@@ -1,0 +1,59 @@
+/* The replay program's state (replay.c), shared with its any-call path
+ * (replay_ac.c). */
+#ifndef FT_REPLAY_H
+#define FT_REPLAY_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rtrace.h"
+
+/* A request posted by the replay, under its recorded id. */
+struct rp_req {
+  uint64_t id;
+  MPI_Request req;
+  int complete; /* completed early by a test the trace said failed */
+  MPI_Status st;
+};
+
+/* Where the any-call replay stands inside the event at `pos` (protected
+ * with it, updated before each call of the transport that may checkpoint:
+ * sim/ft_anycall.h). */
+struct rp_ac_pos {
+  uint64_t round;  /* the collective's round under way */
+  uint64_t posted; /* 1: the current round's (or event's) posts are made */
+};
+
+struct rp {
+  int rank;
+  double speed; /* flop/s per recorded second */
+  struct ft_rtrace *t;
+  const struct ft_rtrace_rank *me;
+  MPI_Comm *comms; /* t->ncomms, by trace id */
+  struct rp_req *reqs;
+  size_t nreqs, capreqs;
+  char *sbuf, *rbuf;
+  uint64_t bufsize; /* any-call mode: the largest message of every rank */
+  uint64_t *vc;     /* this rank's v-collective counts, in event order */
+  size_t nvc, vcpos;
+  uint64_t *cuts; /* the world collectives that are cuts, increasing */
+  size_t ncuts;
+  uint64_t wcoll; /* world collectives carried out */
+  size_t pos;     /* the event under way */
+  long bad;       /* mismatches and failures */
+  struct rp_ac_pos ac;
+};
+
+/* Prints "replay: rank R, event E: what" on stderr. */
+void rp_fatal(const struct rp *p, const char *what);
+
+/* The any-call replay (replay_ac.c): carries out the rank's events from
+ * p->pos through the any-call transport (sim/ft_anycall.h), the
+ * transport started; returns how many were. */
+size_t rp_replay_anycall(struct rp *p);
+
+/* The largest tag among the rank's point-to-point events (0 if none). */
+int32_t rp_max_tag(const struct ft_rtrace_rank *me);
+
+#endif /* FT_REPLAY_H */
