@@ -93,7 +93,8 @@ int ft_ac_probe(int source, uint32_t comm, int32_t tag, int blocking,
 void ft_ac_cancel(int64_t handle);
 
 /* The recorded memory footprint now (bytes): the modelled size of the
- * next checkpoint's image instead of image_mb; 0: back to image_mb. */
+ * next checkpoint's image, unless the run sets image_mb (> 0), which
+ * wins. */
 void ft_ac_footprint(uint64_t bytes);
 
 #ifdef __cplusplus

@@ -653,6 +653,10 @@ static void ac_figures(const struct ft_runtime *rt,
   if (rt->ac.family->figures)
     rt->ac.family->figures(rt, f);
   f->recorded += rt->ac.kept_msgs;
+  f->ac_ckpts += rt->ac.ckpts;
+  f->ac_in_flight += rt->ac.in_flight;
+  f->ac_deferred += rt->ac.deferred;
+  f->ac_queued += rt->ac.queued_msgs;
 }
 
 /* ---- The API (sim/ft_anycall.h) ---- */

@@ -99,8 +99,10 @@ static struct ft_local_image *free_slot(struct ft_runtime *rt) {
  * bytes, and (simulation) the modelled process image. */
 static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
   int server = ft_server_of(rt, rt->world_rank);
-  double padding = rt->ac.footprint > 0 ? rt->ac.footprint /* any-call */
-                                        : rt->options.image_mb * 1e6;
+  /* image_mb when set, else (a replay in any-call mode) the recorded
+   * footprint: what BLCR would write of the process now. */
+  double padding =
+      rt->options.image_mb > 0 ? rt->options.image_mb * 1e6 : rt->ac.footprint;
   uint64_t seq = rt->paddings_sent++;
   slot->seq = seq;
   struct ft_wire m = {.kind = FT_WIRE_STORE,

@@ -55,6 +55,11 @@ struct ft_family_figures {
   uint64_t sb_bytes, deliveries; /* sb_bytes; events_per_message's
                                     denominator */
   uint64_t restarts;             /* ranks_restarted */
+  /* The any-call transport's (anycall.c), which stands in for the
+   * family's hooks in a replay: checkpoints taken at calls (ckpt_calls),
+   * messages arrived and not received in their images (ckpt_in_flight),
+   * sends deferred (deferred_msgs), arrivals queued (queued_msgs). */
+  uint64_t ac_ckpts, ac_in_flight, ac_deferred, ac_queued;
 };
 struct ft_service_role;
 

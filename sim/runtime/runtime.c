@@ -159,6 +159,7 @@ struct run_totals {
   unsigned long long messages, bytes, ckpt_bytes, recorded, replayed;
   unsigned long long events, el_messages, sb_bytes, deliveries, restarts;
   unsigned long long commits; /* checkpoints committed, all ranks */
+  unsigned long long ac[4];   /* the any-call transport's figures */
   unsigned long long heap_peak, heap_released, stack_gap; /* max, sum, max */
   unsigned long long images_held, image_asks;             /* max, max */
   int reported, verified; /* ranks that reported; ranks that said "verified" */
@@ -190,7 +191,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   if (rt->driver && rt->driver->figures)
     rt->driver->figures(rt, &f);
   double start, ends[2] = {end, -rt->start_time}, max[2];
-  unsigned long long local[11] = {rt->counters.messages,
+  unsigned long long local[15] = {rt->counters.messages,
                                   rt->counters.bytes,
                                   rt->ckpt_bytes,
                                   f.recorded,
@@ -200,12 +201,16 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
                                   f.sb_bytes,
                                   f.deliveries,
                                   f.restarts,
-                                  rt->waves_committed};
-  unsigned long long sum[11];
+                                  rt->waves_committed,
+                                  f.ac_ckpts,
+                                  f.ac_in_flight,
+                                  f.ac_deferred,
+                                  f.ac_queued};
+  unsigned long long sum[15];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
   FT_PMPI(Reduce, ends, max, 2, MPI_DOUBLE, MPI_MAX, 0, rt->app_world);
-  FT_PMPI(Reduce, local, sum, 11, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+  FT_PMPI(Reduce, local, sum, 15, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
           rt->app_world);
   FT_PMPI(Reduce, flags, counts, 2, MPI_INT, MPI_SUM, 0, rt->app_world);
   reduce_memory(rt, &t);
@@ -222,6 +227,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   t.deliveries = sum[8];
   t.restarts = sum[9];
   t.commits = sum[10];
+  memcpy(t.ac, &sum[11], sizeof t.ac);
   t.reported = counts[0];
   t.verified = counts[1];
   return t;
@@ -248,7 +254,7 @@ static void print_summary(const struct ft_runtime *rt,
          "\"events_per_message\":%.6f,\"sb_bytes\":%llu,"
          "\"el_messages\":%llu,\"app_heap_peak\":%llu,"
          "\"app_heap_released\":%llu,\"stack_gap\":%llu,"
-         "\"images_held\":%llu,\"image_requests\":%llu}\n",
+         "\"images_held\":%llu,\"image_requests\":%llu",
          rt->protocol->name, rt->app_ranks, rt->options.service_ranks,
          t->completion_s, rt->stopped ? "no_progress" : "completed", verified,
          result, t->messages, t->bytes,
@@ -261,6 +267,11 @@ static void print_summary(const struct ft_runtime *rt,
          t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
          t->sb_bytes, t->el_messages, t->heap_peak, t->heap_released,
          t->stack_gap, t->images_held, t->image_asks);
+  if (rt->ac.core_mode) /* a replay checkpointing at any call */
+    printf(",\"ckpt_calls\":%llu,\"ckpt_in_flight\":%llu,"
+           "\"deferred_msgs\":%llu,\"queued_msgs\":%llu",
+           t->ac[0], t->ac[1], t->ac[2], t->ac[3]);
+  printf("}\n");
   fflush(stdout);
 }
 
