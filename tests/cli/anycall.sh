@@ -1,0 +1,107 @@
+#!/bin/sh
+# Checkpoints at any MPI call in a replay (issue 16, item 3), one case per
+# ctest entry. Each replays an 8-rank recording on gige under pcl or vcl
+# (ftsim run --replay sets any_call=1), with --trace, and requires exit 0,
+# "verified":true, `ftsim check` ok, at least one wave, and checkpoints
+# taken where the application stood at no cut: messages were in flight
+# (vcl: channel_msgs > 0, messages received after a checkpoint that their
+# sender sent before its own; pcl: deferred_msgs + queued_msgs +
+# ckpt_in_flight > 0, its frozen channels, delayed queue and images holding
+# messages arrived and not received), at MPI calls (ckpt_calls >= waves).
+#   APP_PROTO        ring, cg or lu under pcl or vcl, failures at three
+#                    instants (one run each);
+#   midwave_PROTO    cg: a failure between the first checkpoint of wave 2
+#                    and (vcl) the first store of its image, (pcl) its
+#                    commit, found in a failure-free run: the rollback
+#                    restores wave 1 while wave 2 was being taken;
+#   recovery_PROTO   cg: a second failure while the ranks recover from the
+#                    first.
+# Usage: anycall.sh FTSIM CASE
+set -u
+ftsim=$1 case=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "anycall.sh $case: $*"; exit 1; }
+field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2"; }
+
+record() { # APP: $dir/APP, 8 ranks on gige
+  "$ftsim" record --platform gige --np 8 --app "$1" -o "$dir/$1" \
+    > "$dir/$1.on" 2> "$dir/err" || { cat "$dir/err"; fail "record $1"; }
+}
+
+# run APP PROTO PERIOD NAME SCENARIO_LINES: replays with --trace $dir/ev.NAME
+run() {
+  app=$1 p=$2 period=$3 name=$4
+  printf 'detection 0.001\nrestart 0.005\n%b' "$5" > "$dir/sc.$name.txt"
+  "$ftsim" run --replay "$dir/$app" --platform gige --protocol "$p" \
+    --set period="$period" --set image_mb=0.01 \
+    --scenario "$dir/sc.$name.txt" --trace "$dir/ev.$name" \
+    > "$dir/$name" 2> "$dir/err" ||
+    { cat "$dir/$name" "$dir/err"; fail "$name exited $?"; }
+  cat "$dir/$name"
+  grep -q '"verified":true' "$dir/$name" || fail "$name: not verified"
+  "$ftsim" check "$dir/ev.$name" > "$dir/check" 2>&1 ||
+    { cat "$dir/check"; fail "$name: ftsim check rejects the trace"; }
+}
+
+# not_at_cuts NAME PROTO: waves, and checkpoints with messages in flight
+not_at_cuts() {
+  f=$dir/$1
+  w=$(field waves "$f") c=$(field ckpt_calls "$f")
+  [ -n "$c" ] || fail "$1: no ckpt_calls in the summary (not in any-call mode)"
+  [ "$w" -ge 1 ] || fail "$1: no wave committed"
+  [ "$c" -ge "$w" ] || fail "$1: $c checkpoints at calls for $w waves"
+  if [ "$2" = vcl ]; then
+    [ "$(field channel_msgs "$f")" -gt 0 ] || fail "$1: no channel state"
+  else
+    n=$(($(field deferred_msgs "$f") + $(field queued_msgs "$f") +
+      $(field ckpt_in_flight "$f")))
+    [ "$n" -gt 0 ] || fail "$1: no message deferred, queued or in an image"
+  fi
+}
+
+# first TIME of a record "KIND WAVE" in the trace NAME (any rank)
+first() {
+  cat "$dir/ev.$1".* | awk -v k="$2" -v w="$3" \
+    '$4 == k && $5 == w { if (t == "" || $1 < t) t = $1 } END { print t }'
+}
+
+case $case in
+*_pcl | *_vcl) p=${case##*_} app=${case%_*} ;;
+esac
+
+case $case in
+ring_* | cg_* | lu_*)
+  record "$app"
+  case $app in
+  ring) period=0.003 times="0.012 0.021 0.033" ;;
+  cg) period=0.004 times="0.015 0.03 0.045" ;;
+  lu) period=0.01 times="0.03 0.1 0.15" ;;
+  esac
+  for t in $times; do
+    run "$app" "$p" $period "$app.$t" "fail 3 at $t\n"
+    [ "$(field failures "$dir/$app.$t")" = 1 ] || fail "$t: not one failure"
+    not_at_cuts "$app.$t" "$p"
+  done ;;
+midwave_*)
+  record cg
+  run cg "$p" 0.004 free ""
+  t1=$(first free ckpt 2)
+  if [ "$p" = vcl ]; then t2=$(first free store 2); else t2=$(first free commit 2); fi
+  [ -n "$t1" ] && [ -n "$t2" ] || fail "no wave 2 in the failure-free run"
+  t=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.9f", (a + b) / 2 }')
+  echo "wave 2: first checkpoint at $t1, $([ "$p" = vcl ] && echo store || echo commit) at $t2: failure at $t"
+  run cg "$p" 0.004 mid "fail 3 at $t\n"
+  grep -q ' 0 ckpt 2 ' "$dir"/ev.mid.* || fail "no checkpoint of wave 2 before the failure"
+  grep -q ' rollback 1 ' "$dir"/ev.mid.* || fail "the rollback does not restore wave 1"
+  not_at_cuts mid "$p" ;;
+recovery_*)
+  record cg
+  run cg "$p" 0.004 rec "fail 3 at 0.02\nfail 5 at 0.0235\n"
+  [ "$(field failures "$dir/rec")" = 2 ] || fail "not two failures"
+  [ "$(field rollbacks "$dir/rec")" -ge 1 ] || fail "no rollback"
+  not_at_cuts rec "$p" ;;
+*)
+  fail "unknown case" ;;
+esac
+echo "anycall.sh $case: ok"
