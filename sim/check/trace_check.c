@@ -763,9 +763,13 @@ static int cut_of(struct checker *c, const struct commit *cm) {
                        "wave %d committed in incarnation %d (%s:%u) but rank "
                        "%d took no checkpoint of it",
                        cm->wave, cm->inc, file_of(ck, cm->rank), cm->line, r);
+    /* The last record of that safe point before the checkpoint: in an
+     * any-call replay a rank restored inside call K may checkpoint in the
+     * same call K again (its restore and its "safe K" share the index). */
     const struct mark *s = NULL;
-    for (size_t i = 0; i < t->n_safes && !s; i++)
-      if (t->safes[i].inc == k->inc && t->safes[i].index == k->index)
+    for (size_t i = 0; i < t->n_safes; i++)
+      if (t->safes[i].inc == k->inc && t->safes[i].index == k->index &&
+          (!s || t->safes[i].line < k->line))
         s = &t->safes[i];
     if (!s)
       return violation(c, "commit",

@@ -27,8 +27,8 @@
  * The event trace (ftsim check) sees an application message delivered
  * when it arrives and the core lets it in (PASS), or when a FLUSH releases
  * it from the queue: that is when it becomes part of the rank's state, and
- * an image. A checkpoint writes "safe CALL" right after its "ckpt" record:
- * the cut. Channel state restored after a rollback is traced as
+ * an image. A checkpoint's "ckpt" record follows a "safe CALL" record
+ * (trace.c): the cut. Channel state restored after a rollback is traced as
  * "restored". */
 #include <stdlib.h>
 #include <string.h>
@@ -397,9 +397,8 @@ static void read_transport(struct ft_runtime *rt, const void *region,
   get_msgs(&p, end, &ac->ready);
 }
 
-static void write_safe(struct ft_runtime *rt, int64_t call) {
-  if (ft_trace_on(rt))
-    ft_trace_line_(rt, 1, "safe", "%lld", (long long)call);
+/* A checkpoint at a call (trace.c wrote its "safe CALL" cut). */
+static void count_ckpt(struct ft_runtime *rt) {
   rt->ac.ckpts++;
   rt->ac.in_flight += rt->ac.ready.n;
 }
@@ -424,7 +423,7 @@ static void ac_checkpoint(struct ft_runtime *rt, int wave, int64_t clock,
   void *t = write_transport(&rt->ac, &size);
   regions[n++] =
       (struct ft_image_region){.id = REGION_TRANSPORT, .ptr = t, .bytes = size};
-  write_safe(rt, rt->ac.call);
+  count_ckpt(rt);
   ft_checkpoint_write(rt, wave, rt->ac.call, regions, n);
   free(t);
 }
@@ -462,7 +461,7 @@ static void capture(struct ft_runtime *rt, int wave, int64_t index) {
   c->size = size;
   c->wave = wave;
   c->index = index;
-  write_safe(rt, index);
+  count_ckpt(rt);
 }
 
 static int kept(const struct ft_ac_msg *m, const struct ft_update *u) {
@@ -733,6 +732,8 @@ void ft_ac_call(void) {
     ac->resumed = 0;
     return;
   }
+  if (rt->ctl.deadline) /* a rank that never blocks still starts waves */
+    rt->ctl.deadline(rt);
   ac->in_call = 1;
   ac->call++;
   rt->safe_points = ac->call;

@@ -332,6 +332,13 @@ void ft_trace_update_(struct ft_runtime *rt, const struct ft_update *u) {
     p.number = u->index;
     push_provisional(t, &p);
   }
+  if (rt->ac.on && (u->flags & (FT_UPDATE_CAPTURE | FT_UPDATE_CHECKPOINT))) {
+    /* any-call mode: the cut is the call the rank is in, now */
+    fprintf(line(rt, t, "safe"), " %lld",
+            (long long)((u->flags & FT_UPDATE_CAPTURE) ? u->index
+                                                       : rt->safe_points));
+    end_line(t, 0);
+  }
   if (u->flags & FT_UPDATE_CAPTURE) {
     fprintf(line(rt, t, "ckpt"), " %d %lld", u->wave, (long long)u->index);
     end_line(t, 1);

@@ -171,6 +171,63 @@ Test(trace_check, replay_of_a_message_not_in_transit_is_a_duplicate) {
   cr_assert_str_eq(res.kind, "duplicate");
 }
 
+/* Any-call replays (issue 16, item 3): rank 1 restores the message in
+ * transit from its image ("restored": nothing is sent again), then
+ * receives rank 0's next message, the second of the failure-free
+ * sequence. */
+#define ANYCALL_0                                                              \
+  IN_TRANSIT_0 "1.0 0 1 rollback 1 1\n"                                        \
+               "1.1 0 1 restore 1 1\n"                                         \
+               "1.15 0 1 send 0 p 1 7 1 8\n" END(0, 1)
+#define ANYCALL_1(seq)                                                         \
+  IN_TRANSIT_1 "0.3 1 0 chanrec 1 0 p 0 7 1\n"                                 \
+               "1.0 1 1 rollback 1 1\n"                                        \
+               "1.1 1 1 restore 1 1\n"                                         \
+               "1.1 1 1 restored 0 p 0 7 " #seq "\n"                           \
+               "1.2 1 1 deliver 0 p 0 7 1 8\n" END(1, 1)
+
+Test(trace_check, restored_channel_state_is_the_failure_free_sequence) {
+  const char *t[] = {ANYCALL_0, ANYCALL_1(1), SCHED};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 3, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.rollbacks, 1);
+}
+
+Test(trace_check, restored_message_not_in_transit_is_named) {
+  const char *t[] = {ANYCALL_0, ANYCALL_1(2), SCHED};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 3, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "channel-state");
+  cr_assert(strstr(res.message, "restored message 2"), "%s", res.message);
+}
+
+/* Any-call: rank 1, restored inside call 1, checkpoints wave 2 in that
+ * same call after a delivery: the cut is its "safe 1" record right before
+ * the checkpoint, not its restore (lu, 16 ranks, pcl, seed 3 of an
+ * exponential MTBF of 0.04 s: "in transit but missing from the channel
+ * state"). */
+Test(trace_check, checkpoint_in_the_call_restored_into) {
+  const char *t[] = {H0 "0.1 0 0 safe 1\n"
+                        "0.1 0 0 ckpt 1 1\n"
+                        "0.2 0 0 commit 1 0\n"
+                        "1.0 0 1 rollback 1 1\n"
+                        "1.1 0 1 restore 1 1\n"
+                        "1.2 0 1 send 0 p 1 7 1 8\n"
+                        "1.3 0 1 safe 2\n"
+                        "1.3 0 1 ckpt 2 2\n"
+                        "1.5 0 1 commit 2 1\n" END(0, 1),
+                     H1 "0.1 1 0 safe 1\n"
+                        "0.1 1 0 ckpt 1 1\n"
+                        "1.0 1 1 rollback 1 1\n"
+                        "1.1 1 1 restore 1 1\n"
+                        "1.25 1 1 deliver 0 p 0 7 1 8\n"
+                        "1.3 1 1 safe 1\n"
+                        "1.3 1 1 ckpt 2 1\n" END(1, 1)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.waves, 2);
+}
+
 Test(trace_check, rollback_to_an_uncommitted_wave) {
   const char *t[] = {H0 "0.1 0 0 safe 1\n"
                         "1.0 0 1 rollback 1 1\n" END(0, 1),

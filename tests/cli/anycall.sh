@@ -15,7 +15,12 @@
 #                    commit, found in a failure-free run: the rollback
 #                    restores wave 1 while wave 2 was being taken;
 #   recovery_PROTO   cg: a second failure while the ranks recover from the
-#                    first.
+#                    first;
+#   mtbf_PROTO       lu at 16 ranks, failures drawn with an exponential
+#                    MTBF of 0.04 s (seed 3): ranks restored inside a call
+#                    checkpoint again in that same call (the checker took
+#                    the restore for the cut: "in transit but missing from
+#                    the channel state" under pcl).
 # Usage: anycall.sh FTSIM CASE
 set -u
 ftsim=$1 case=$2
@@ -24,15 +29,15 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "anycall.sh $case: $*"; exit 1; }
 field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2"; }
 
-record() { # APP: $dir/APP, 8 ranks on gige
-  "$ftsim" record --platform gige --np 8 --app "$1" -o "$dir/$1" \
+record() { # APP [NP]: $dir/APP, NP (8) ranks on gige
+  "$ftsim" record --platform gige --np "${2:-8}" --app "$1" -o "$dir/$1" \
     > "$dir/$1.on" 2> "$dir/err" || { cat "$dir/err"; fail "record $1"; }
 }
 
 # run APP PROTO PERIOD NAME SCENARIO_LINES: replays with --trace $dir/ev.NAME
 run() {
   app=$1 p=$2 period=$3 name=$4
-  printf 'detection 0.001\nrestart 0.005\n%b' "$5" > "$dir/sc.$name.txt"
+  printf 'detection 0.001\nrestart 0.003\n%b' "$5" > "$dir/sc.$name.txt"
   "$ftsim" run --replay "$dir/$app" --platform gige --protocol "$p" \
     --set period="$period" --set image_mb=0.01 \
     --scenario "$dir/sc.$name.txt" --trace "$dir/ev.$name" \
@@ -101,6 +106,11 @@ recovery_*)
   [ "$(field failures "$dir/rec")" = 2 ] || fail "not two failures"
   [ "$(field rollbacks "$dir/rec")" -ge 1 ] || fail "no rollback"
   not_at_cuts rec "$p" ;;
+mtbf_*)
+  record lu 16
+  run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
+  [ "$(field failures "$dir/mtbf")" -ge 3 ] || fail "fewer than 3 failures"
+  not_at_cuts mtbf "$p" ;;
 *)
   fail "unknown case" ;;
 esac
