@@ -22,6 +22,11 @@
  *   store    WAVE                        vcl: image and channel state sent
  *   chanrec  WAVE COMM CH PEER TAG SEQ   vcl: a message kept as channel
  *                                        state of WAVE (PEER: its sender)
+ *   restored COMM CH PEER TAG SEQ        any-call replay, vcl: message SEQ
+ *                                        (of the restored wave's
+ *                                        incarnation) of PEER restored from
+ *                                        the channel state after the
+ *                                        rollback: a replay of it
  *   commit   WAVE INC                    WAVE committed in incarnation INC
  *   rollback WAVE INDEX                  this rank restarts (new INC) from
  *                                        committed WAVE (0: the beginning)

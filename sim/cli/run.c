@@ -176,6 +176,58 @@ static uint64_t largest_message(const struct ft_rtrace *t) {
   return m;
 }
 
+/* The largest tag of `t`'s point-to-point events (0 if none). */
+static int64_t largest_tag(const struct ft_rtrace *t) {
+  int64_t m = 0;
+  for (uint32_t r = 0; r < t->nranks; r++)
+    for (size_t i = 0; i < t->ranks[r].n; i++) {
+      const struct ft_rt_event *e = &t->ranks[r].ev[i];
+      int32_t a = FT_RT_UNKNOWN, b = FT_RT_UNKNOWN;
+      if (e->kind >= FT_RT_SEND && e->kind <= FT_RT_IRECV)
+        a = e->u.p2p.tag;
+      else if (e->kind == FT_RT_SENDRECV)
+        a = e->u.sendrecv.send_tag, b = e->u.sendrecv.recv_tag;
+      if (a != FT_RT_UNKNOWN && a > m)
+        m = a;
+      if (b != FT_RT_UNKNOWN && b > m)
+        m = b;
+    }
+  return m;
+}
+
+/* 1 when the replay will checkpoint at any call: a protocol whose core
+ * accepts any_call (tried on a scratch core: cores are pure), and no
+ * --set any_call=0. */
+static int replays_any_call(const struct run *r) {
+  const struct ft_protocol_ops *p = ft_protocol_find(r->args.protocol);
+  for (size_t i = 0; i < r->args.nsets; i++)
+    if (strcmp(r->args.sets[i], "any_call=0") == 0)
+      return 0;
+  if (!p || !ft_protocol_recovers(p))
+    return 0;
+  struct ft_core_config c = {.rank = 0, .ranks = 2, .period = 1, .any_call = 1};
+  void *state = calloc(1, p->state_size(&c) + 1);
+  int ok = state && p->init(state, &c) == 0;
+  free(state);
+  return ok;
+}
+
+/* The any-call transport's MPI tag (sim/runtime/anycall.c): ((tag x 2C +
+ * 2 comm + coll) << 8) | cc must fit in SMPI's MPI_TAG_UB, 2^31 - 1. */
+static int check_anycall_tags(const struct run *r, const struct ft_rtrace *t) {
+  if (!replays_any_call(r))
+    return FT_EXIT_OK;
+  int64_t tag = largest_tag(t), spaces = 2 * (int64_t)t->ncomms;
+  if (((tag + 1) * spaces) <= (INT32_MAX >> 8))
+    return FT_EXIT_OK;
+  return complain(FT_EXIT_USAGE,
+                  "--replay %s: tag %lld on %u communicators: the any-call "
+                  "transport of protocol %s encodes tags up to %d with that "
+                  "many communicators (replay with --set any_call=0)",
+                  r->args.replay, (long long)tag, t->ncomms, r->args.protocol,
+                  (INT32_MAX >> 8) / (int)spaces - 1);
+}
+
 /* Makes a new temporary file ftsim-WHAT-XXXXXX into `out`. */
 static int temp_file(const char *what, char *out, size_t len) {
   const char *tmp = getenv("TMPDIR");
@@ -248,6 +300,8 @@ static int check_replay(struct run *r) {
     r->args.np = (int)t->nranks;
   snprintf(r->max_bytes, sizeof r->max_bytes, "%llu",
            (unsigned long long)largest_message(t));
+  if (rc == FT_EXIT_OK)
+    rc = check_anycall_tags(r, t);
   if (rc == FT_EXIT_OK)
     rc = write_counts(r, t);
   if (rc == FT_EXIT_OK)

@@ -16,6 +16,9 @@
 #                    restores wave 1 while wave 2 was being taken;
 #   recovery_PROTO   cg: a second failure while the ranks recover from the
 #                    first;
+#   bigtag           a SimGrid TI trace whose tag the any-call wire cannot
+#                    encode: exit 2 before launch under pcl, naming the
+#                    tag; it replays with --set any_call=0;
 #   mtbf_PROTO       lu at 16 ranks, failures drawn with an exponential
 #                    MTBF of 0.04 s (seed 3): ranks restored inside a call
 #                    checkpoint again in that same call (the checker took
@@ -106,6 +109,21 @@ recovery_*)
   [ "$(field failures "$dir/rec")" = 2 ] || fail "not two failures"
   [ "$(field rollbacks "$dir/rec")" -ge 1 ] || fail "no rollback"
   not_at_cuts rec "$p" ;;
+bigtag)
+  for r in 0 1; do
+    printf '%s init\n%s irecv %s 9000000 8\n%s isend %s 9000000 8\n' \
+      $r $r $((1 - r)) $r $((1 - r))
+    printf '%s waitall 2\n%s finalize\n' $r $r
+  done > "$dir/big.ti"
+  "$ftsim" run --replay "$dir/big.ti" --protocol pcl > "$dir/out" 2> "$dir/err"
+  rc=$?
+  cat "$dir/out" "$dir/err"
+  [ $rc -eq 2 ] || fail "exit $rc, not 2"
+  grep -q 'tag 9000000 on 2 communicators' "$dir/err" || fail "the tag is not named"
+  [ ! -s "$dir/out" ] || fail "something ran"
+  "$ftsim" run --replay "$dir/big.ti" --protocol pcl --set any_call=0 \
+    > "$dir/out" 2> "$dir/err" || { cat "$dir/err"; fail "any_call=0: exit $?"; }
+  grep -q '"verified":true' "$dir/out" || fail "any_call=0: not verified" ;;
 mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
