@@ -7,8 +7,10 @@
  * Pure C11: no MPI, no SimGrid, no I/O, no global state; a schedule is
  * built from one rank's spec alone (the other ranks' counts come in the
  * spec), and every rank's schedule of the same instance matches the
- * others'. The schedules, and the message sizes taken from the recorded
- * bytes: docs/protocols.md, "Collectives in an any-call replay". */
+ * others'. As in coll.c, every receive names its source, so one tag per
+ * communicator keeps successive collectives from crossing (MPI's order on
+ * each channel). The schedules, and the message sizes taken from the
+ * recorded bytes: docs/protocols.md, "Collectives in an any-call replay". */
 #ifndef FT_CSCHED_H
 #define FT_CSCHED_H
 
