@@ -129,6 +129,29 @@ static void reduce_tree(struct bld *b, uint64_t n, uint64_t me, uint64_t root,
   }
 }
 
+/* coll.c reduce_ordered (a non-commutative operation): every other rank
+ * sends to the root, which receives them one at a time in rank order. */
+static void reduce_ordered(struct bld *b, uint64_t n, uint64_t me,
+                           uint64_t root, uint64_t bytes) {
+  if (me != root) {
+    one(b, 1, root, bytes);
+    return;
+  }
+  for (uint64_t r = 0; r < n; r++)
+    if (r != root)
+      one(b, 0, r, bytes);
+}
+
+/* coll.c reduce_any: the tree, or the ordered reduce when s says the
+ * operation is not commutative. */
+static void reduce_any(struct bld *b, const struct ft_csched_spec *s,
+                       uint64_t root, uint64_t bytes) {
+  if (s->noncommutative)
+    reduce_ordered(b, s->size, s->me, root, bytes);
+  else
+    reduce_tree(b, s->size, s->me, root, bytes);
+}
+
 /* coll.c allreduce_doubling: recursive doubling over the largest power of
  * two pof2 <= n; the first 2 x (n - pof2) ranks fold in pairs first (the
  * even one sends its data to the odd one, which takes part, and gets the
@@ -320,10 +343,15 @@ static void emit(struct bld *b, const struct ft_csched_spec *s) {
     bcast_tree(b, n, me, root, me == root ? s->sent : s->recvd);
     return;
   case FT_RT_REDUCE:
-    reduce_tree(b, n, me, root, s->sent);
+    reduce_any(b, s, root, s->sent);
     return;
-  case FT_RT_ALLREDUCE:
-    allreduce(b, n, me, s->sent);
+  case FT_RT_ALLREDUCE: /* coll.c allreduce_call */
+    if (!s->noncommutative) {
+      allreduce(b, n, me, s->sent);
+      return;
+    }
+    reduce_ordered(b, n, me, 0, s->sent);
+    bcast_tree(b, n, me, 0, s->sent);
     return;
   case FT_RT_GATHER:
     gather(b, n, me, root, s->sent, NULL, s->recvd / n);
@@ -356,11 +384,11 @@ static void emit(struct bld *b, const struct ft_csched_spec *s) {
     return;
   case FT_RT_REDUCE_SCATTER: /* coll.c reduce_scatterv */
     counts_sum(cn, s->ncounts, &sum);
-    reduce_tree(b, n, me, 0, sum);
+    reduce_any(b, s, 0, sum);
     scatter(b, n, me, 0, cn, 0, cn[me]);
     return;
   default: /* FT_RT_REDUCE_SCATTER_BLOCK */
-    reduce_tree(b, n, me, 0, s->sent);
+    reduce_any(b, s, 0, s->sent);
     scatter(b, n, me, 0, NULL, s->recvd, s->recvd);
   }
 }

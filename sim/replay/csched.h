@@ -50,6 +50,10 @@ struct ft_csched_spec {
   uint64_t sent, recvd;   /* as recorded in struct ft_rt_coll */
   const uint64_t *counts; /* the v-collectives' counts: */
   size_t ncounts;         /* ft_csched_counts_needed of them */
+  int noncommutative;     /* reduce, allreduce, reduce_scatter(_block):
+                             the recorded operation is not commutative
+                             (FT_RT_NONCOMMUTATIVE): coll.c reduces in rank
+                             order, linearly at the root */
 };
 
 /* Builds this rank's schedule of collective s->op into *out (which the

@@ -70,9 +70,10 @@ struct rp {
   size_t nvc, vcpos;
   uint64_t *cuts; /* the world collectives that are cuts, increasing */
   size_t ncuts;
-  uint64_t wcoll; /* world collectives carried out */
-  size_t pos;     /* the event under way */
-  long bad;       /* mismatches and failures */
+  uint64_t wcoll;        /* world collectives carried out */
+  MPI_Op noncommutative; /* MPI_BOR's twin, declared not commutative */
+  size_t pos;            /* the event under way */
+  long bad;              /* mismatches and failures */
 };
 
 static void fatal(const struct rp *p, const char *what) {
@@ -335,6 +336,13 @@ static uint64_t size_of(struct rp *p, MPI_Comm c) {
   return (uint64_t)n;
 }
 
+/* A reduction's operation: MPI_BOR, or its non-commutative twin when the
+ * recorded operation was not commutative (the runtime then reduces in
+ * rank order, with other messages than a tree). */
+static MPI_Op op_of(const struct rp *p, const struct ft_rt_coll *e) {
+  return (e->flags & FT_RT_NONCOMMUTATIVE) ? p->noncommutative : MPI_BOR;
+}
+
 /* Rooted collectives: bcast, reduce, gather, scatter. */
 static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
                       uint64_t n) {
@@ -347,8 +355,8 @@ static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
               c);
     return;
   case FT_RT_REDUCE:
-    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, e->root,
-               c);
+    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, op_of(p, e),
+               e->root, c);
     return;
   case FT_RT_GATHER:
     MPI_Gather(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf,
@@ -407,7 +415,7 @@ static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
     break;
   case FT_RT_REDUCE_SCATTER:
     cnt = take_counts(p, n);
-    MPI_Reduce_scatter(p->sbuf, p->rbuf, cnt, MPI_BYTE, MPI_BOR, c);
+    MPI_Reduce_scatter(p->sbuf, p->rbuf, cnt, MPI_BYTE, op_of(p, e), c);
     break;
   default: /* FT_RT_ALLTOALLV, FT_RT_ALLTOALLW */
     cnt = take_counts(p, n);
@@ -429,7 +437,8 @@ static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
     MPI_Barrier(c);
     return;
   case FT_RT_ALLREDUCE:
-    MPI_Allreduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);
+    MPI_Allreduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, op_of(p, e),
+                  c);
     return;
   case FT_RT_SCAN:
     MPI_Scan(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);
@@ -447,7 +456,7 @@ static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
     return;
   case FT_RT_REDUCE_SCATTER_BLOCK:
     MPI_Reduce_scatter_block(p->sbuf, p->rbuf, count_of(e->recvd), MPI_BYTE,
-                             MPI_BOR, c);
+                             op_of(p, e), c);
     return;
   default:
     if (ft_rtrace_coll_needs_counts(e->op))
@@ -473,6 +482,29 @@ static void derive_split(const struct rp *p, uint32_t newc, int *color,
       *key = (int)i;
 }
 
+/* A communicator made from a group (MPI_Comm_create, _create_group, a
+ * topology): by its members alone, as MPI_Comm_create_group of the
+ * recorded members in their order, tag 0: a rank's creations are made in
+ * the recorded order, which every member shares (the runtime counts a
+ * communicator's calls per group and tag; MPI_Comm_create_group is
+ * collective over the group only; a split over
+ * the parent deadlocked when only the group's members made it, as
+ * tests/runtime/cover_check does). A rank that got MPI_COMM_NULL makes
+ * nothing. */
+static void create_group(struct rp *p, MPI_Comm parent, uint32_t newc,
+                         MPI_Comm *made) {
+  *made = MPI_COMM_NULL;
+  if (newc >= p->t->ncomms || !p->t->comms[newc].members)
+    return;
+  const struct ft_rt_comm *m = &p->t->comms[newc];
+  MPI_Group world, group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, (int)m->size, (const int *)m->members, &group);
+  MPI_Comm_create_group(parent, group, 0, made);
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+}
+
 static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   MPI_Comm parent = comm_of(p, e->parent), made = MPI_COMM_NULL;
   if (e->op == FT_RT_COMM_FREE) {
@@ -482,6 +514,8 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   }
   if (e->op == FT_RT_COMM_DUP) {
     MPI_Comm_dup(parent, &made);
+  } else if (e->op == FT_RT_COMM_CREATE) {
+    create_group(p, parent, e->comm, &made);
   } else {
     int color, key;
     derive_split(p, e->comm, &color, &key);
@@ -529,6 +563,11 @@ static void do_event(struct rp *p, const struct ft_rt_event *e) {
   default: /* FT_RT_MEMORY: the image size, for checkpoints */
     return;
   }
+}
+
+/* The twin's function: the shared buffers hold no data to combine. */
+static void no_combine(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)in, (void)inout, (void)len, (void)type;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -622,6 +661,7 @@ static int setup(struct rp *p, const char *path, double speed,
   p->comms[FT_RT_COMM_SELF] = MPI_COMM_SELF;
   uint64_t sb, rb;
   buffer_sizes(p->me, &sb, &rb);
+  MPI_Op_create(no_combine, 0, &p->noncommutative);
   p->sbuf = SMPI_SHARED_MALLOC((size_t)sb);
   p->rbuf = SMPI_SHARED_MALLOC((size_t)rb);
   return 0;
@@ -632,6 +672,8 @@ static void teardown(struct rp *p) {
     SMPI_SHARED_FREE(p->sbuf);
   if (p->rbuf)
     SMPI_SHARED_FREE(p->rbuf);
+  if (p->noncommutative != MPI_OP_NULL)
+    MPI_Op_free(&p->noncommutative);
   free(p->reqs);
   free(p->comms);
   free(p->vc);
@@ -695,6 +737,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   struct rp p;
   memset(&p, 0, sizeof p);
+  p.noncommutative = MPI_OP_NULL;
   double speed = argc > 2 ? strtod(argv[2], NULL) : 1e9;
   if (argc < 2 || !(speed > 0)) {
     fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");

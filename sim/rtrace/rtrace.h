@@ -155,13 +155,18 @@ enum ft_rt_coll_op {
 /* A collective as one record (not the runtime's point-to-point
  * expansion): root is a rank in comm (-1 for rootless ones); sent and recvd
  * are this rank's bytes in total (for the v-variants, the sums of its
- * counts times the type's size). */
+ * counts times the type's size; with MPI_IN_PLACE, what goes on the wire:
+ * the block of the receive buffer a rank contributes). flags: a
+ * reduction's FT_RT_NONCOMMUTATIVE (its operation is not commutative: the
+ * runtime then reduces in rank order, with other messages). */
 struct ft_rt_coll {
   uint8_t op; /* enum ft_rt_coll_op */
   uint32_t comm;
   int32_t root;
   uint64_t sent, recvd;
+  uint8_t flags;
 };
+enum { FT_RT_NONCOMMUTATIVE = 1 };
 
 /* Communicator operations. */
 enum ft_rt_comm_op {

@@ -725,8 +725,12 @@ static OTF2_CallbackCode ev_coll_end(EVT_ARGS, OTF2_CollectiveOp op,
   }
   struct ft_rt_event e = {.kind = FT_RT_COLL};
   e.u.coll = (struct ft_rt_coll){
-      (uint8_t)mop, comm_of(r, pos, comm),
-      root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root, sent, recvd};
+      (uint8_t)mop,
+      comm_of(r, pos, comm),
+      root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root,
+      sent,
+      recvd,
+      (uint8_t)(attr_get(r, al, FT_RA_COLL_FLAGS, 0) & FT_RT_NONCOMMUTATIVE)};
   emit(r, pos, &e);
   return cb_rc(r);
 }

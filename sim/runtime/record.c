@@ -440,18 +440,21 @@ static void coll_bytes(uint8_t op, int n, int me,
     *sent = root ? vbytes(n, a->scounts, a->stype, NULL) : 0, *recvd = rb;
     return;
   case FT_RT_ALLGATHER:
-    *sent = sb, *recvd = un * rb;
+    *sent = a->in_place ? rb : sb, *recvd = un * rb;
     return;
   case FT_RT_ALLGATHERV:
-    *sent = sb, *recvd = vbytes(n, a->rcounts, a->rtype, NULL);
+    *sent = !a->in_place ? sb
+            : a->rcounts ? ft_record_bytes(a->rcounts[me], a->rtype)
+                         : 0;
+    *recvd = vbytes(n, a->rcounts, a->rtype, NULL);
     return;
   case FT_RT_ALLTOALL:
-    *sent = un * sb, *recvd = un * rb;
+    *sent = un * (a->in_place ? rb : sb), *recvd = un * rb;
     return;
   case FT_RT_ALLTOALLV:
   case FT_RT_ALLTOALLW:
-    *sent = vbytes(n, a->scounts, a->stype, a->stypes);
     *recvd = vbytes(n, a->rcounts, a->rtype, a->rtypes);
+    *sent = a->in_place ? *recvd : vbytes(n, a->scounts, a->stype, a->stypes);
     return;
   case FT_RT_REDUCE_SCATTER:
     *sent = vbytes(n, a->rcounts, a->rtype, NULL);
@@ -478,6 +481,7 @@ void ft_record_coll(struct ft_runtime *rt, uint8_t op, MPI_Comm comm,
   e.u.coll =
       (struct ft_rt_coll){.op = op, .comm = comm_id(rt, comm), .root = a->root};
   coll_bytes(op, n, me, a, &e.u.coll.sent, &e.u.coll.recvd);
+  e.u.coll.flags = a->noncommutative ? FT_RT_NONCOMMUTATIVE : 0;
   append(&rt->record, &e);
 }
 

@@ -122,10 +122,14 @@ struct ft_record_coll_args {
   MPI_Datatype stype, rtype;
   const int *scounts, *rcounts;
   const MPI_Datatype *stypes, *rtypes;
+  int in_place;       /* allgather(v), alltoall(v, w): the send buffer is
+                         MPI_IN_PLACE (the receive side tells what is sent) */
+  int noncommutative; /* a reduction with a non-commutative operation */
 };
 /* A collective at entry: this rank's bytes sent and received in total,
  * from `a` by the operation's rule (docs/trace-format.md, "collective";
- * a count of 0 for an MPI_IN_PLACE buffer). */
+ * a count of 0 for an MPI_IN_PLACE buffer of a rooted collective, the
+ * contributed block of the receive buffer for in_place) and its flags. */
 void ft_record_coll(struct ft_runtime *rt, uint8_t op, MPI_Comm comm,
                     const struct ft_record_coll_args *a);
 

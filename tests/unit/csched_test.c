@@ -513,6 +513,55 @@ static void expect_story(uint8_t op, uint32_t n, uint32_t me, int32_t root,
 
 /* coll.c bcast_tree from root 2 of 5: virtual ranks 4, 2, 1 are real 1, 4,
  * 3, fed one blocking send at a time; real 4 (virtual 2) forwards to 0. */
+/* A non-commutative reduction (coll.c reduce_ordered): linear at the
+ * root, in rank order; allreduce as that reduce to 0 and a bcast; every
+ * contribution reaches who needs it, with coll.c's message counts. */
+static void check_noncommutative(uint8_t op, uint32_t n, int32_t root,
+                                 uint64_t messages) {
+  static struct inst in;
+  static struct net w;
+  char what[128];
+  inst_make(&in, op, n, root);
+  for (uint32_t i = 0; i < n; i++)
+    in.s[i].noncommutative = 1;
+  inst_run(&in, &w, what, sizeof what);
+  cr_assert_eq(w.messages, messages, "%s: %llu messages, coll.c sends %llu",
+               what, (unsigned long long)w.messages,
+               (unsigned long long)messages);
+  for (uint32_t i = 0; i < n; i++)
+    cr_assert_eq(w.r[i].know & promised(&in, i), promised(&in, i),
+                 "%s, rank %u holds contributions %llx, needs %llx", what, i,
+                 (unsigned long long)w.r[i].know,
+                 (unsigned long long)promised(&in, i));
+  net_free(&w);
+}
+
+Test(csched, a_noncommutative_reduction_is_linear_in_rank_order) {
+  for (uint32_t n = 1; n <= 17; n++) {
+    for (int32_t root = 0; root < (int32_t)n; root++)
+      check_noncommutative(FT_RT_REDUCE, n, root, n - 1);
+    check_noncommutative(FT_RT_ALLREDUCE, n, -1, 2 * (n - 1));
+    check_noncommutative(FT_RT_REDUCE_SCATTER_BLOCK, n, -1, 2 * (n - 1));
+  }
+  struct ft_csched c;
+  char err[128];
+  struct ft_csched_spec s = {.op = FT_RT_REDUCE,
+                             .size = 5,
+                             .me = 2,
+                             .root = 2,
+                             .sent = 8,
+                             .recvd = 8,
+                             .noncommutative = 1};
+  cr_assert_eq(ft_csched_build(&s, &c, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(c.nrounds, 4);
+  static const uint32_t order[] = {0, 1, 3, 4};
+  for (size_t k = 0; k < 4; k++)
+    cr_assert(c.rounds[k].n == 1 && !c.ops[c.rounds[k].first].send &&
+                  c.ops[c.rounds[k].first].peer == order[k],
+              "round %zu", k);
+  ft_csched_free(&c);
+}
+
 Test(csched, bcast_from_root_2_of_5_feeds_the_largest_subtree_first) {
   expect_story(FT_RT_BCAST, 5, 2, 2, "r0: >1 | r1: >4 | r2: >3");
   expect_story(FT_RT_BCAST, 5, 4, 2, "r0: <2 | r1: >0");
@@ -638,7 +687,7 @@ Test(csched, bad_sizes_and_roots_are_refused_naming_the_collective) {
 static void coll_ev(struct ft_rtrace *t, uint32_t r, uint8_t op, int32_t root,
                     uint64_t sent, uint64_t recvd) {
   struct ft_rt_event e = {.kind = FT_RT_COLL};
-  e.u.coll = (struct ft_rt_coll){op, FT_RT_COMM_WORLD, root, sent, recvd};
+  e.u.coll = (struct ft_rt_coll){op, FT_RT_COMM_WORLD, root, sent, recvd, 0};
   cr_assert_not_null(ft_rtrace_append(t, r, &e));
 }
 
@@ -679,8 +728,12 @@ Test(csched, the_counts_file_gives_every_rank_matching_schedules) {
     for (uint32_t r = 0; r < N; r++) {
       const struct ft_rt_coll *e = &t->ranks[r].ev[k].u.coll;
       struct ft_csched_spec *s = &in.s[r];
-      *s = (struct ft_csched_spec){e->op,   N,        r,    e->root,
-                                   e->sent, e->recvd, NULL, 0};
+      *s = (struct ft_csched_spec){.op = e->op,
+                                   .size = N,
+                                   .me = r,
+                                   .root = e->root,
+                                   .sent = e->sent,
+                                   .recvd = e->recvd};
       s->ncounts = ft_csched_counts_needed(e->op, N, r, e->root);
       cr_assert_leq(pos[r] + s->ncounts, nvc[r]);
       s->counts = s->ncounts ? vc[r] + pos[r] : NULL;

@@ -66,7 +66,8 @@ static struct ft_rtrace *sample(void) {
                               {12, FT_RT_DONE, 0, 0, o, 7, 800}};
     cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_WAITALL, d, 2), 0);
     e = (struct ft_rt_event){.kind = FT_RT_COLL};
-    e.u.coll = (struct ft_rt_coll){FT_RT_ALLREDUCE, 0, -1, 8, 8};
+    e.u.coll =
+        (struct ft_rt_coll){FT_RT_ALLREDUCE, 0, -1, 8, 8, FT_RT_NONCOMMUTATIVE};
     add(t, r, e);
     e = (struct ft_rt_event){.kind = FT_RT_COMM};
     e.u.comm = (struct ft_rt_comm_ev){FT_RT_COMM_SPLIT, 0,
