@@ -171,10 +171,17 @@ static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
     check_status(p, &st, e->source, e->recv_tag, e->recv_bytes);
 }
 
-static void do_cancel(struct rp *p, uint64_t id) {
-  struct rp_req *q = find_req(p, id);
-  if (q && !q->complete)
+/* MPI_Cancel, or (FT_RT_FREE) MPI_Request_free: the request is dropped,
+ * its operation goes on unobserved. */
+static void do_cancel(struct rp *p, const struct ft_rt_p2p *e) {
+  struct rp_req *q = find_req(p, e->request);
+  if (q && (e->flags & FT_RT_FREE)) {
+    if (!q->complete)
+      MPI_Request_free(&q->req);
+    drop_req(p, e->request);
+  } else if (q && !q->complete) {
     MPI_Cancel(&q->req);
+  }
 }
 
 /* Checks the status of a completed entry of a completion call. */
@@ -546,7 +553,7 @@ static void do_event(struct rp *p, const struct ft_rt_event *e) {
     do_complete(p, &e->u.complete);
     return;
   case FT_RT_CANCEL:
-    do_cancel(p, e->u.p2p.request);
+    do_cancel(p, &e->u.p2p);
     return;
   case FT_RT_PROBE:
     do_probe(p, &e->u.probe);

@@ -39,7 +39,8 @@ enum ft_rt_kind {
   FT_RT_IRECV,    /* p2p: MPI_Irecv */
   FT_RT_SENDRECV, /* sendrecv: MPI_Sendrecv */
   FT_RT_COMPLETE, /* completion: wait*, test* */
-  FT_RT_CANCEL,   /* p2p (request only): MPI_Cancel */
+  FT_RT_CANCEL,   /* p2p (request only): MPI_Cancel; with flag FT_RT_FREE,
+                     MPI_Request_free */
   FT_RT_PROBE,    /* probe: MPI_Probe, MPI_Iprobe */
   FT_RT_COLL,     /* coll: a collective call */
   FT_RT_COMM,     /* comm_op: communicator creation or free */
@@ -52,6 +53,9 @@ enum ft_rt_kind {
 #define FT_RT_WILD_SOURCE 1u /* receive posted with MPI_ANY_SOURCE */
 #define FT_RT_WILD_TAG 2u    /* receive posted with MPI_ANY_TAG */
 #define FT_RT_SYNC 4u        /* synchronous send (Ssend, Issend) */
+#define FT_RT_FREE                                                             \
+  8u /* a cancel event that is MPI_Request_free: the                           \
+        request is never completed by a call */
 
 /* MPI_Send/Isend/Recv/Irecv/Cancel. For receives, peer and tag are the
  * matched ones (the message's source and tag); `flags` says whether they

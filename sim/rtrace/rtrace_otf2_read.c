@@ -502,6 +502,7 @@ static void leave_default(struct rd *r, uint64_t pos, OTF2_AttributeList *al) {
         .msg_bytes = (uint64_t)attr_get(r, al, FT_RA_BYTES, 0)};
   } else if (c->cls == FT_RC_CANCEL) {
     e.kind = FT_RT_CANCEL;
+    e.u.p2p.flags = c->sub ? FT_RT_FREE : 0;
     e.u.p2p.request = (uint64_t)attr_get(r, al, FT_RA_REQUEST, 0);
   } else if (c->cls == FT_RC_COMM) {
     e.kind = FT_RT_COMM;

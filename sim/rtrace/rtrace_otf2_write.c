@@ -126,8 +126,9 @@ static void write_p2p(struct wr *w, const struct ft_rt_event *e) {
     attr(w, FT_RA_BYTES, (int64_t)p->bytes);
     ok(w, OTF2_EvtWriter_MpiIrecvRequest(w->w, w->al, w->t, p->request));
     break;
-  default: /* FT_RT_CANCEL */
-    enter(w, name = "MPI_Cancel");
+  default: /* FT_RT_CANCEL, or MPI_Request_free */
+    enter(w,
+          name = (p->flags & FT_RT_FREE) ? "MPI_Request_free" : "MPI_Cancel");
     attr(w, FT_RA_REQUEST, (int64_t)p->request);
     break;
   }

@@ -300,6 +300,21 @@ void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req) {
   append(s, &e);
 }
 
+void ft_record_request_free(struct ft_runtime *rt, const MPI_Request *req) {
+  struct ft_record_state *s = &rt->record;
+  if (!s->on)
+    return;
+  ft_record_enter(rt);
+  struct ft_record_req *r = find_req(s, *req);
+  if (!r)
+    return;
+  struct ft_rt_event e = s->t->ranks[0].ev[r->event];
+  e.kind = FT_RT_CANCEL;
+  e.u.p2p.flags = FT_RT_FREE;
+  append(s, &e);
+  forget_req(s, r);
+}
+
 /* ---- Completions ---- */
 
 MPI_Status *ft_record_status(struct ft_runtime *rt, MPI_Status *status) {

@@ -100,6 +100,10 @@ int ft_record_probe(struct ft_runtime *rt, int rc, int source, int tag,
                     MPI_Comm comm, const int *flag, const MPI_Status *st);
 /* MPI_Cancel at entry, of the request *req. */
 void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req);
+/* MPI_Request_free at entry, of the active request *req (a cancel event
+ * with FT_RT_FREE): the request leaves the recording's table, as no call
+ * will complete it. */
+void ft_record_request_free(struct ft_runtime *rt, const MPI_Request *req);
 
 /* A completion call: at entry, its n requests (the runtime's handles,
  * after persist.c's mapping); at exit, the call (enum ft_rt_call), the
