@@ -7,15 +7,16 @@
 # MPI_BOR on a tree where the run had reduced in rank order (207 messages
 # against 205); an MPI_IN_PLACE allgather(v) or alltoall(v, w) was recorded
 # as sending nothing.
-# Usage: replay_coll.sh FTSIM COLL_CHECK NP
+# Usage: replay_coll.sh FTSIM PROGRAM NP [PROGRAM ARGUMENTS...]
 set -u
 ftsim=$1 program=$2 np=$3
+shift 3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "replay_coll.sh: $*"; exit 1; }
 field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2"; }
 "$ftsim" record --platform gige --np "$np" --app "$program" -o "$dir/cc" \
-  > "$dir/on" 2> "$dir/err" || { cat "$dir/err"; fail "record"; }
+  -- "$@" > "$dir/on" 2> "$dir/err" || { cat "$dir/err"; fail "record"; }
 "$ftsim" run --replay "$dir/cc" --platform gige > "$dir/re" 2> "$dir/err"
 rc=$?
 [ $rc -eq 0 ] || { cat "$dir/re" "$dir/err"; fail "replay exited $rc"; }
