@@ -265,6 +265,33 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
   free(tmp);
 }
 
+/* Waits for those of the m requests still active: an MPI_Testall that
+ * found them not all complete may have completed (and nulled) some, their
+ * statuses in st, as SMPI's and the runtime's do under every protocol;
+ * waiting on all m again overwrote those statuses with empty ones (under
+ * message logging a replay of cg with checkpoints then received "source 0
+ * tag 0"). */
+static void wait_rest(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
+                      MPI_Status *st) {
+  uint32_t *at = malloc((m + 1) * sizeof *at), left = 0;
+  MPI_Request *rest = malloc((m + 1) * sizeof *rest);
+  MPI_Status *rst = malloc((m + 1) * sizeof *rst);
+  if (!at || !rest || !rst) {
+    fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (uint32_t j = 0; j < m; j++)
+    if (rq[j] != MPI_REQUEST_NULL)
+      at[left] = j, rest[left++] = rq[j];
+  if (left)
+    wait_kind(p, call, left, rest, rst);
+  for (uint32_t k = 0; k < left; k++)
+    st[at[k]] = rst[k], rq[at[k]] = MPI_REQUEST_NULL;
+  free(at);
+  free(rest);
+  free(rst);
+}
+
 /* Completes the pending requests among the call's done entries. */
 static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
                              const struct ft_rt_done *d, uint32_t *idx,
@@ -292,7 +319,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
   else if (m && is_test(c->call))
     MPI_Testall((int)m, rq, &flag, st);
   if (m && !flag)
-    wait_kind(p, c->call, m, rq, st);
+    wait_rest(p, c->call, m, rq, st);
   for (uint32_t j = 0; j < m; j++)
     check_done(p, &d[idx[j]], &st[j]);
 }
