@@ -72,8 +72,11 @@ struct rp {
   size_t ncuts;
   uint64_t wcoll;        /* world collectives carried out */
   MPI_Op noncommutative; /* MPI_BOR's twin, declared not commutative */
-  size_t pos;            /* the event under way */
-  long bad;              /* mismatches and failures */
+  int alone;  /* the protocol checkpoints each rank alone (message logging):
+                 a checkpoint at every call where this rank has no request
+                 pending, not only at cuts */
+  size_t pos; /* the event under way */
+  long bad;   /* mismatches and failures */
 };
 
 static void fatal(const struct rp *p, const char *what) {
@@ -715,16 +718,21 @@ static void teardown(struct rp *p) {
   ft_rtrace_free(p->t);
 }
 
-/* A checkpoint at a cut: ft_snapshot. After a rollback the replay runs
- * again from its first event and the first cut's ft_snapshot restores the
- * protected position (a later cut): the communicators created or freed in
- * between are made again (every member skips the same events), then the
- * replay goes on from the restored cut. Returns 1 when it restored. */
+/* A checkpoint location: ft_snapshot. After a rollback the replay runs
+ * again from its first event and the first location's ft_snapshot restores
+ * the protected position (a later location): the communicators created or
+ * freed in between are made again (every member skips the same events),
+ * then the replay goes on from the restored location. A rank restarted
+ * alone (message logging) cannot make a communicator again with members
+ * that go on: its handles come back with the image instead (the library's
+ * state survives ftsim's failures, as BLCR restores it; the runtime's
+ * record of the communicators main() created resumes after them). Returns
+ * 1 when it restored. */
 static int at_cut(struct rp *p) {
   size_t here = p->pos;
   if (ft_snapshot() != FT_SNAPSHOT_RESTORED)
     return 0;
-  for (size_t i = here; i < p->pos && i < p->me->n; i++)
+  for (size_t i = here; !p->alone && i < p->pos && i < p->me->n; i++)
     if (p->me->ev[i].kind == FT_RT_COMM)
       do_comm(p, &p->me->ev[i].u.comm);
   return 1;
@@ -732,6 +740,20 @@ static int at_cut(struct rp *p) {
 
 static int is_world_coll(const struct ft_rt_event *e) {
   return e->kind == FT_RT_COLL && e->u.coll.comm == FT_RT_COMM_WORLD;
+}
+
+/* Whether the replay may checkpoint before event e: at a consistent cut
+ * (a world collective the CLI found), or, when the protocol checkpoints
+ * each rank alone, at any MPI call this rank makes with no request of its
+ * own pending (its state is then its position alone: what it has
+ * received and sent is counted by message logging's channels, which
+ * resend and drop duplicates whatever is in flight). */
+static int is_checkpoint_location(const struct rp *p,
+                                  const struct ft_rt_event *e) {
+  if (is_world_coll(e) && is_cut(p, p->wcoll))
+    return 1;
+  return p->alone && p->nreqs == 0 && e->kind != FT_RT_COMPUTE &&
+         e->kind != FT_RT_MEMORY;
 }
 
 /* Carries out the rank's events; returns how many were. */
@@ -742,9 +764,11 @@ static size_t replay(struct rp *p) {
   ft_protect(1, &p->wcoll, sizeof p->wcoll);
   ft_protect(2, &p->vcpos, sizeof p->vcpos);
   ft_protect(3, &p->bad, sizeof p->bad);
+  if (p->alone)
+    ft_protect(4, p->comms, p->t->ncomms * sizeof *p->comms);
   while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
-    if (!restored && is_world_coll(e) && is_cut(p, p->wcoll) && at_cut(p)) {
+    if (!restored && is_checkpoint_location(p, e) && at_cut(p)) {
       restored = 1;
       continue;
     }
@@ -777,6 +801,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  p.alone = argc > 5 && strcmp(argv[5], "alone") == 0;
   if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL,
             argc > 4 ? argv[4] : NULL)) {
     teardown(&p);
