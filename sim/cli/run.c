@@ -45,7 +45,7 @@ struct run {
   struct ft_strv argv;
   char replay_file[PATH_LEN]; /* --replay, absolute */
   char replay_speed[32];      /* the replay's fallback host speed */
-  char *replay_args[5];       /* the replay program's arguments */
+  char *replay_args[6];       /* the replay program's arguments */
   char max_bytes[24];         /* the largest message of any rank */
   char cuts_file[PATH_LEN];   /* the consistent cuts (temporary) */
   char counts_file[PATH_LEN]; /* the v-collectives' counts (temporary) */
@@ -349,9 +349,11 @@ static int resolve_replay(struct run *r) {
   r->replay_args[1] = r->replay_speed;
   r->replay_args[2] = r->counts_file[0] ? r->counts_file : "-";
   r->replay_args[3] = r->cuts_file[0] ? r->cuts_file : "-";
-  r->replay_args[4] = r->max_bytes;
+  const struct ft_protocol_ops *ops = ft_protocol_find(r->args.protocol);
+  r->replay_args[4] = ops && ft_protocol_restarts_alone(ops) ? "alone" : "-";
+  r->replay_args[5] = r->max_bytes;
   r->args.app_args = r->replay_args;
-  r->args.napp_args = 4;
+  r->args.napp_args = 6;
   r->measured = false;
   snprintf(r->compute_why, sizeof r->compute_why,
            "replay: the recorded computation, as flops");

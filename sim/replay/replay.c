@@ -4,7 +4,7 @@
  * MPI calls, so that they go through the runtime and its protocol exactly
  * as the recorded program's did.
  *
- *   replay TRACE SPEED COUNTS CUTS [MAXBYTES]
+ *   replay TRACE SPEED COUNTS CUTS [ALONE [MAXBYTES]]
  *
  * SPEED: flop/s of the recording host when the trace does not tell it (a
  * Score-P archive), and the speed at which a SimGrid TI trace's flops were
@@ -16,7 +16,9 @@
  * "-". CUTS: the world collectives (their k, one per line) that are
  * consistent cuts (ft_rtrace_cuts), or "-": before each, the replay calls
  * ft_snapshot, its position protected, so that the protocol checkpoints
- * there and a rollback resumes there. MAXBYTES: the largest message of
+ * there and a rollback resumes there. ALONE: "alone" when the protocol
+ * checkpoints each rank alone (message logging), else "-". MAXBYTES: the
+ * largest message of
  * any rank (the CLI reads the whole trace), for the any-call mode: there
  * (sim/ft_anycall.h, a protocol whose core checkpoints at any call) the
  * events go through replay_ac.c instead, and the cuts are not used.
@@ -150,10 +152,17 @@ static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
     check_status(p, &st, e->source, e->recv_tag, e->recv_bytes);
 }
 
-static void do_cancel(struct rp *p, uint64_t id) {
-  struct rp_req *q = find_req(p, id);
-  if (q && !q->complete)
+/* MPI_Cancel, or (FT_RT_FREE) MPI_Request_free: the request is dropped,
+ * its operation goes on unobserved. */
+static void do_cancel(struct rp *p, const struct ft_rt_p2p *e) {
+  struct rp_req *q = find_req(p, e->request);
+  if (q && (e->flags & FT_RT_FREE)) {
+    if (!q->complete)
+      MPI_Request_free(&q->req);
+    drop_req(p, e->request);
+  } else if (q && !q->complete) {
     MPI_Cancel(&q->req);
+  }
 }
 
 /* Checks the status of a completed entry of a completion call. */
@@ -237,6 +246,33 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
   free(tmp);
 }
 
+/* Waits for those of the m requests still active: an MPI_Testall that
+ * found them not all complete may have completed (and nulled) some, their
+ * statuses in st, as SMPI's and the runtime's do under every protocol;
+ * waiting on all m again overwrote those statuses with empty ones (under
+ * message logging a replay of cg with checkpoints then received "source 0
+ * tag 0"). */
+static void wait_rest(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
+                      MPI_Status *st) {
+  uint32_t *at = malloc((m + 1) * sizeof *at), left = 0;
+  MPI_Request *rest = malloc((m + 1) * sizeof *rest);
+  MPI_Status *rst = malloc((m + 1) * sizeof *rst);
+  if (!at || !rest || !rst) {
+    rp_fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (uint32_t j = 0; j < m; j++)
+    if (rq[j] != MPI_REQUEST_NULL)
+      at[left] = j, rest[left++] = rq[j];
+  if (left)
+    wait_kind(p, call, left, rest, rst);
+  for (uint32_t k = 0; k < left; k++)
+    st[at[k]] = rst[k], rq[at[k]] = MPI_REQUEST_NULL;
+  free(at);
+  free(rest);
+  free(rst);
+}
+
 /* Completes the pending requests among the call's done entries. */
 static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
                              const struct ft_rt_done *d, uint32_t *idx,
@@ -264,7 +300,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
   else if (m && is_test(c->call))
     MPI_Testall((int)m, rq, &flag, st);
   if (m && !flag)
-    wait_kind(p, c->call, m, rq, st);
+    wait_rest(p, c->call, m, rq, st);
   for (uint32_t j = 0; j < m; j++)
     check_done(p, &d[idx[j]], &st[j]);
 }
@@ -315,6 +351,13 @@ static uint64_t size_of(struct rp *p, MPI_Comm c) {
   return (uint64_t)n;
 }
 
+/* A reduction's operation: MPI_BOR, or its non-commutative twin when the
+ * recorded operation was not commutative (the runtime then reduces in
+ * rank order, with other messages than a tree). */
+static MPI_Op op_of(const struct rp *p, const struct ft_rt_coll *e) {
+  return (e->flags & FT_RT_NONCOMMUTATIVE) ? p->noncommutative : MPI_BOR;
+}
+
 /* Rooted collectives: bcast, reduce, gather, scatter. */
 static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
                       uint64_t n) {
@@ -327,8 +370,8 @@ static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
               c);
     return;
   case FT_RT_REDUCE:
-    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, e->root,
-               c);
+    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, op_of(p, e),
+               e->root, c);
     return;
   case FT_RT_GATHER:
     MPI_Gather(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf,
@@ -387,7 +430,7 @@ static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
     break;
   case FT_RT_REDUCE_SCATTER:
     cnt = take_counts(p, n);
-    MPI_Reduce_scatter(p->sbuf, p->rbuf, cnt, MPI_BYTE, MPI_BOR, c);
+    MPI_Reduce_scatter(p->sbuf, p->rbuf, cnt, MPI_BYTE, op_of(p, e), c);
     break;
   default: /* FT_RT_ALLTOALLV, FT_RT_ALLTOALLW */
     cnt = take_counts(p, n);
@@ -409,7 +452,8 @@ static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
     MPI_Barrier(c);
     return;
   case FT_RT_ALLREDUCE:
-    MPI_Allreduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);
+    MPI_Allreduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, op_of(p, e),
+                  c);
     return;
   case FT_RT_SCAN:
     MPI_Scan(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);
@@ -427,7 +471,7 @@ static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
     return;
   case FT_RT_REDUCE_SCATTER_BLOCK:
     MPI_Reduce_scatter_block(p->sbuf, p->rbuf, count_of(e->recvd), MPI_BYTE,
-                             MPI_BOR, c);
+                             op_of(p, e), c);
     return;
   default:
     if (ft_rtrace_coll_needs_counts(e->op))
@@ -453,6 +497,29 @@ static void derive_split(const struct rp *p, uint32_t newc, int *color,
       *key = (int)i;
 }
 
+/* A communicator made from a group (MPI_Comm_create, _create_group, a
+ * topology): by its members alone, as MPI_Comm_create_group of the
+ * recorded members in their order, tag 0: a rank's creations are made in
+ * the recorded order, which every member shares (the runtime counts a
+ * communicator's calls per group and tag; MPI_Comm_create_group is
+ * collective over the group only; a split over
+ * the parent deadlocked when only the group's members made it, as
+ * tests/runtime/cover_check does). A rank that got MPI_COMM_NULL makes
+ * nothing. */
+static void create_group(struct rp *p, MPI_Comm parent, uint32_t newc,
+                         MPI_Comm *made) {
+  *made = MPI_COMM_NULL;
+  if (newc >= p->t->ncomms || !p->t->comms[newc].members)
+    return;
+  const struct ft_rt_comm *m = &p->t->comms[newc];
+  MPI_Group world, group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, (int)m->size, (const int *)m->members, &group);
+  MPI_Comm_create_group(parent, group, 0, made);
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+}
+
 static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   MPI_Comm parent = comm_of(p, e->parent), made = MPI_COMM_NULL;
   if (e->op == FT_RT_COMM_FREE) {
@@ -462,6 +529,8 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   }
   if (e->op == FT_RT_COMM_DUP) {
     MPI_Comm_dup(parent, &made);
+  } else if (e->op == FT_RT_COMM_CREATE) {
+    create_group(p, parent, e->comm, &made);
   } else {
     int color, key;
     derive_split(p, e->comm, &color, &key);
@@ -492,7 +561,7 @@ static void do_event(struct rp *p, const struct ft_rt_event *e) {
     do_complete(p, &e->u.complete);
     return;
   case FT_RT_CANCEL:
-    do_cancel(p, e->u.p2p.request);
+    do_cancel(p, &e->u.p2p);
     return;
   case FT_RT_PROBE:
     do_probe(p, &e->u.probe);
@@ -509,6 +578,11 @@ static void do_event(struct rp *p, const struct ft_rt_event *e) {
   default: /* FT_RT_MEMORY: the image size, for checkpoints */
     return;
   }
+}
+
+/* The twin's function: the shared buffers hold no data to combine. */
+static void no_combine(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)in, (void)inout, (void)len, (void)type;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -602,6 +676,7 @@ static int setup(struct rp *p, const char *path, double speed,
   p->comms[FT_RT_COMM_SELF] = MPI_COMM_SELF;
   uint64_t sb, rb;
   buffer_sizes(p->me, &sb, &rb);
+  MPI_Op_create(no_combine, 0, &p->noncommutative);
   p->sbuf = SMPI_SHARED_MALLOC((size_t)sb);
   p->rbuf = SMPI_SHARED_MALLOC((size_t)rb);
   return 0;
@@ -612,6 +687,8 @@ static void teardown(struct rp *p) {
     SMPI_SHARED_FREE(p->sbuf);
   if (p->rbuf)
     SMPI_SHARED_FREE(p->rbuf);
+  if (p->noncommutative != MPI_OP_NULL)
+    MPI_Op_free(&p->noncommutative);
   free(p->reqs);
   free(p->comms);
   free(p->vc);
@@ -619,16 +696,21 @@ static void teardown(struct rp *p) {
   ft_rtrace_free(p->t);
 }
 
-/* A checkpoint at a cut: ft_snapshot. After a rollback the replay runs
- * again from its first event and the first cut's ft_snapshot restores the
- * protected position (a later cut): the communicators created or freed in
- * between are made again (every member skips the same events), then the
- * replay goes on from the restored cut. Returns 1 when it restored. */
+/* A checkpoint location: ft_snapshot. After a rollback the replay runs
+ * again from its first event and the first location's ft_snapshot restores
+ * the protected position (a later location): the communicators created or
+ * freed in between are made again (every member skips the same events),
+ * then the replay goes on from the restored location. A rank restarted
+ * alone (message logging) cannot make a communicator again with members
+ * that go on: its handles come back with the image instead (the library's
+ * state survives ftsim's failures, as BLCR restores it; the runtime's
+ * record of the communicators main() created resumes after them). Returns
+ * 1 when it restored. */
 static int at_cut(struct rp *p) {
   size_t here = p->pos;
   if (ft_snapshot() != FT_SNAPSHOT_RESTORED)
     return 0;
-  for (size_t i = here; i < p->pos && i < p->me->n; i++)
+  for (size_t i = here; !p->alone && i < p->pos && i < p->me->n; i++)
     if (p->me->ev[i].kind == FT_RT_COMM)
       do_comm(p, &p->me->ev[i].u.comm);
   return 1;
@@ -653,9 +735,23 @@ static size_t replay_anycall(struct rp *p) {
   p->rbuf = SMPI_SHARED_MALLOC((size_t)all);
   p->bufsize = all;
   ft_ac_start(p->sbuf, p->rbuf, all, p->t->ncomms, rp_max_tag(p->me));
-  ft_protect(4, &p->ac, sizeof p->ac);
+  ft_protect(5, &p->ac, sizeof p->ac);
   ft_snapshot();
   return rp_replay_anycall(p);
+}
+
+/* Whether the replay may checkpoint before event e: at a consistent cut
+ * (a world collective the CLI found), or, when the protocol checkpoints
+ * each rank alone, at any MPI call this rank makes with no request of its
+ * own pending (its state is then its position alone: what it has
+ * received and sent is counted by message logging's channels, which
+ * resend and drop duplicates whatever is in flight). */
+static int is_checkpoint_location(const struct rp *p,
+                                  const struct ft_rt_event *e) {
+  if (is_world_coll(e) && is_cut(p, p->wcoll))
+    return 1;
+  return p->alone && p->nreqs == 0 && e->kind != FT_RT_COMPUTE &&
+         e->kind != FT_RT_MEMORY;
 }
 
 /* Carries out the rank's events; returns how many were. */
@@ -668,9 +764,11 @@ static size_t replay(struct rp *p) {
   ft_protect(3, &p->bad, sizeof p->bad);
   if (ft_ac_mode())
     return replay_anycall(p);
+  if (p->alone)
+    ft_protect(4, p->comms, p->t->ncomms * sizeof *p->comms);
   while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
-    if (!restored && is_world_coll(e) && is_cut(p, p->wcoll) && at_cut(p)) {
+    if (!restored && is_checkpoint_location(p, e) && at_cut(p)) {
       restored = 1;
       continue;
     }
@@ -697,12 +795,14 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   struct rp p;
   memset(&p, 0, sizeof p);
+  p.noncommutative = MPI_OP_NULL;
   double speed = argc > 2 ? strtod(argv[2], NULL) : 1e9;
   if (argc < 2 || !(speed > 0)) {
     fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  p.bufsize = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
+  p.alone = argc > 5 && strcmp(argv[5], "alone") == 0;
+  p.bufsize = argc > 6 ? strtoull(argv[6], NULL, 10) : 0;
   if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL,
             argc > 4 ? argv[4] : NULL)) {
     teardown(&p);

@@ -39,9 +39,13 @@ struct rp {
   size_t nvc, vcpos;
   uint64_t *cuts; /* the world collectives that are cuts, increasing */
   size_t ncuts;
-  uint64_t wcoll; /* world collectives carried out */
-  size_t pos;     /* the event under way */
-  long bad;       /* mismatches and failures */
+  uint64_t wcoll;        /* world collectives carried out */
+  MPI_Op noncommutative; /* MPI_BOR's twin, declared not commutative */
+  int alone;  /* the protocol checkpoints each rank alone (message logging):
+                 a checkpoint at every call where this rank has no request
+                 pending, not only at cuts */
+  size_t pos; /* the event under way */
+  long bad;   /* mismatches and failures */
   struct rp_ac_pos ac;
 };
 

@@ -248,7 +248,8 @@ static int event_equal(const struct ft_rtrace_rank *ka,
     return a->u.coll.op == b->u.coll.op && a->u.coll.comm == b->u.coll.comm &&
            a->u.coll.root == b->u.coll.root &&
            a->u.coll.sent == b->u.coll.sent &&
-           a->u.coll.recvd == b->u.coll.recvd;
+           a->u.coll.recvd == b->u.coll.recvd &&
+           a->u.coll.flags == b->u.coll.flags;
   case FT_RT_COMM:
     return a->u.comm.op == b->u.comm.op &&
            a->u.comm.parent == b->u.comm.parent &&

@@ -39,7 +39,8 @@ enum ft_rt_kind {
   FT_RT_IRECV,    /* p2p: MPI_Irecv */
   FT_RT_SENDRECV, /* sendrecv: MPI_Sendrecv */
   FT_RT_COMPLETE, /* completion: wait*, test* */
-  FT_RT_CANCEL,   /* p2p (request only): MPI_Cancel */
+  FT_RT_CANCEL,   /* p2p (request only): MPI_Cancel; with flag FT_RT_FREE,
+                     MPI_Request_free */
   FT_RT_PROBE,    /* probe: MPI_Probe, MPI_Iprobe */
   FT_RT_COLL,     /* coll: a collective call */
   FT_RT_COMM,     /* comm_op: communicator creation or free */
@@ -52,6 +53,9 @@ enum ft_rt_kind {
 #define FT_RT_WILD_SOURCE 1u /* receive posted with MPI_ANY_SOURCE */
 #define FT_RT_WILD_TAG 2u    /* receive posted with MPI_ANY_TAG */
 #define FT_RT_SYNC 4u        /* synchronous send (Ssend, Issend) */
+#define FT_RT_FREE                                                             \
+  8u /* a cancel event that is MPI_Request_free: the                           \
+        request is never completed by a call */
 
 /* MPI_Send/Isend/Recv/Irecv/Cancel. For receives, peer and tag are the
  * matched ones (the message's source and tag); `flags` says whether they
@@ -155,13 +159,18 @@ enum ft_rt_coll_op {
 /* A collective as one record (not the runtime's point-to-point
  * expansion): root is a rank in comm (-1 for rootless ones); sent and recvd
  * are this rank's bytes in total (for the v-variants, the sums of its
- * counts times the type's size). */
+ * counts times the type's size; with MPI_IN_PLACE, what goes on the wire:
+ * the block of the receive buffer a rank contributes). flags: a
+ * reduction's FT_RT_NONCOMMUTATIVE (its operation is not commutative: the
+ * runtime then reduces in rank order, with other messages). */
 struct ft_rt_coll {
   uint8_t op; /* enum ft_rt_coll_op */
   uint32_t comm;
   int32_t root;
   uint64_t sent, recvd;
+  uint8_t flags;
 };
+enum { FT_RT_NONCOMMUTATIVE = 1 };
 
 /* Communicator operations. */
 enum ft_rt_comm_op {

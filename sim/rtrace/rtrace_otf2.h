@@ -38,18 +38,19 @@ int ft_rt_coll_from_otf2(unsigned op);
 
 /* ftsim's attributes, in definition order (their OTF2 ids). */
 enum ft_rt_attr {
-  FT_RA_WILDCARD, /* uint8: FT_RT_WILD_SOURCE | FT_RT_WILD_TAG */
-  FT_RA_PEER,     /* int32: posted peer (probe), peer (irecv) */
-  FT_RA_TAG,      /* int32 */
-  FT_RA_COMM,     /* uint32: model communicator */
-  FT_RA_BYTES,    /* uint64 */
-  FT_RA_FOUND,    /* int8: probe's result */
-  FT_RA_MSG_PEER, /* int32: probe's matched source */
-  FT_RA_MSG_TAG,  /* int32: probe's matched tag */
-  FT_RA_REQUEST,  /* uint64: MPI_Cancel's request */
-  FT_RA_PARENT,   /* uint32: communicator's parent */
-  FT_RA_COLOR,    /* int32 */
-  FT_RA_KEY,      /* int32 */
+  FT_RA_WILDCARD,   /* uint8: FT_RT_WILD_SOURCE | FT_RT_WILD_TAG */
+  FT_RA_PEER,       /* int32: posted peer (probe), peer (irecv) */
+  FT_RA_TAG,        /* int32 */
+  FT_RA_COMM,       /* uint32: model communicator */
+  FT_RA_BYTES,      /* uint64 */
+  FT_RA_FOUND,      /* int8: probe's result */
+  FT_RA_MSG_PEER,   /* int32: probe's matched source */
+  FT_RA_MSG_TAG,    /* int32: probe's matched tag */
+  FT_RA_REQUEST,    /* uint64: MPI_Cancel's request */
+  FT_RA_PARENT,     /* uint32: communicator's parent */
+  FT_RA_COLOR,      /* int32 */
+  FT_RA_KEY,        /* int32 */
+  FT_RA_COLL_FLAGS, /* uint8: a collective's flags (FT_RT_NONCOMMUTATIVE) */
   FT_RA_COUNT
 };
 

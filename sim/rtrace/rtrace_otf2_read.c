@@ -502,6 +502,7 @@ static void leave_default(struct rd *r, uint64_t pos, OTF2_AttributeList *al) {
         .msg_bytes = (uint64_t)attr_get(r, al, FT_RA_BYTES, 0)};
   } else if (c->cls == FT_RC_CANCEL) {
     e.kind = FT_RT_CANCEL;
+    e.u.p2p.flags = c->sub ? FT_RT_FREE : 0;
     e.u.p2p.request = (uint64_t)attr_get(r, al, FT_RA_REQUEST, 0);
   } else if (c->cls == FT_RC_COMM) {
     e.kind = FT_RT_COMM;
@@ -725,8 +726,12 @@ static OTF2_CallbackCode ev_coll_end(EVT_ARGS, OTF2_CollectiveOp op,
   }
   struct ft_rt_event e = {.kind = FT_RT_COLL};
   e.u.coll = (struct ft_rt_coll){
-      (uint8_t)mop, comm_of(r, pos, comm),
-      root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root, sent, recvd};
+      (uint8_t)mop,
+      comm_of(r, pos, comm),
+      root == OTF2_UNDEFINED_UINT32 ? -1 : (int32_t)root,
+      sent,
+      recvd,
+      (uint8_t)(attr_get(r, al, FT_RA_COLL_FLAGS, 0) & FT_RT_NONCOMMUTATIVE)};
   emit(r, pos, &e);
   return cb_rc(r);
 }

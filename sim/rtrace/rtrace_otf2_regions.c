@@ -27,6 +27,7 @@ const struct ft_rt_region ft_rt_regions[] = {
     {"MPI_Testany", FT_RC_COMPLETE, FT_RT_TESTANY},
     {"MPI_Testsome", FT_RC_COMPLETE, FT_RT_TESTSOME},
     {"MPI_Cancel", FT_RC_CANCEL, 0},
+    {"MPI_Request_free", FT_RC_CANCEL, 1},
     {"MPI_Probe", FT_RC_PROBE, 1},
     {"MPI_Iprobe", FT_RC_PROBE, 0},
     {"MPI_Barrier", FT_RC_COLL, FT_RT_BARRIER},
@@ -84,6 +85,7 @@ const struct ft_rt_region *ft_rt_region_find(const char *name) {
 }
 
 const char *const ft_rt_attr_names[FT_RA_COUNT] = {
-    "ftsim::wildcard", "ftsim::peer",   "ftsim::tag",      "ftsim::comm",
-    "ftsim::bytes",    "ftsim::found",  "ftsim::msg_peer", "ftsim::msg_tag",
-    "ftsim::request",  "ftsim::parent", "ftsim::color",    "ftsim::key"};
+    "ftsim::wildcard",  "ftsim::peer",   "ftsim::tag",      "ftsim::comm",
+    "ftsim::bytes",     "ftsim::found",  "ftsim::msg_peer", "ftsim::msg_tag",
+    "ftsim::request",   "ftsim::parent", "ftsim::color",    "ftsim::key",
+    "ftsim::coll_flags"};

@@ -17,7 +17,8 @@
 static const OTF2_Type attr_types[FT_RA_COUNT] = {
     OTF2_TYPE_UINT8,  OTF2_TYPE_INT32,  OTF2_TYPE_INT32, OTF2_TYPE_UINT32,
     OTF2_TYPE_UINT64, OTF2_TYPE_INT8,   OTF2_TYPE_INT32, OTF2_TYPE_INT32,
-    OTF2_TYPE_UINT64, OTF2_TYPE_UINT32, OTF2_TYPE_INT32, OTF2_TYPE_INT32};
+    OTF2_TYPE_UINT64, OTF2_TYPE_UINT32, OTF2_TYPE_INT32, OTF2_TYPE_INT32,
+    OTF2_TYPE_UINT8};
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type,
                                 OTF2_LocationRef loc, void *cb, bool final) {
@@ -125,8 +126,9 @@ static void write_p2p(struct wr *w, const struct ft_rt_event *e) {
     attr(w, FT_RA_BYTES, (int64_t)p->bytes);
     ok(w, OTF2_EvtWriter_MpiIrecvRequest(w->w, w->al, w->t, p->request));
     break;
-  default: /* FT_RT_CANCEL */
-    enter(w, name = "MPI_Cancel");
+  default: /* FT_RT_CANCEL, or MPI_Request_free */
+    enter(w,
+          name = (p->flags & FT_RT_FREE) ? "MPI_Request_free" : "MPI_Cancel");
     attr(w, FT_RA_REQUEST, (int64_t)p->request);
     break;
   }
@@ -210,9 +212,11 @@ static void write_coll(struct wr *w, const struct ft_rt_coll *c) {
   const char *name = ft_rt_coll_name(c->op);
   enter(w, name);
   ok(w, OTF2_EvtWriter_MpiCollectiveBegin(w->w, NULL, w->t));
+  if (c->flags)
+    attr(w, FT_RA_COLL_FLAGS, c->flags);
   ok(w,
-     OTF2_EvtWriter_MpiCollectiveEnd(w->w, NULL, w->t, coll_ops[c->op], c->comm,
-                                     u32(c->root), c->sent, c->recvd));
+     OTF2_EvtWriter_MpiCollectiveEnd(w->w, w->al, w->t, coll_ops[c->op],
+                                     c->comm, u32(c->root), c->sent, c->recvd));
   leave(w, name);
 }
 

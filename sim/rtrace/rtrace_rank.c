@@ -10,7 +10,7 @@
  *   c CALL COUNT, then COUNT lines
  *   d REQUEST STATUS IS_RECV COMM PEER TAG BYTES
  *   q BLOCKING FOUND COMM PEER TAG MSG_PEER MSG_TAG MSG_BYTES
- *   o OP COMM ROOT SENT RECVD
+ *   o OP COMM ROOT SENT RECVD FLAGS
  *   m OP PARENT COMM COLOR KEY
  *   t SECONDS (C99 hexadecimal: exact)
  *   k BYTES
@@ -98,8 +98,9 @@ static void put_event(struct writer *w, const struct ft_rtrace_rank *k,
   }
   case FT_RT_COLL: {
     const struct ft_rt_coll *o = &e->u.coll;
-    put(w, "o %u %" PRIu32 " %" PRId32 " %" PRIu64 " %" PRIu64, (unsigned)o->op,
-        o->comm, o->root, o->sent, o->recvd);
+    put(w, "o %u %" PRIu32 " %" PRId32 " %" PRIu64 " %" PRIu64 " %u",
+        (unsigned)o->op, o->comm, o->root, o->sent, o->recvd,
+        (unsigned)o->flags);
     return;
   }
   case FT_RT_COMM: {
@@ -319,7 +320,7 @@ static int read_done(struct reader *r, struct ft_rtrace *t, const char *line) {
 
 static int read_other(struct reader *r, struct ft_rtrace *t, const char *line) {
   struct ft_rt_event e = {0};
-  unsigned a, b;
+  unsigned a, b, flags = 0;
   int found;
   int ok = 0;
   switch (line[0]) {
@@ -354,11 +355,12 @@ static int read_other(struct reader *r, struct ft_rtrace *t, const char *line) {
     break;
   case 'o':
     e.kind = FT_RT_COLL;
-    ok = sscanf(line, "o %u %" SCNu32 " %" SCNd32 " %" SCNu64 " %" SCNu64, &a,
-                &e.u.coll.comm, &e.u.coll.root, &e.u.coll.sent,
-                &e.u.coll.recvd) == 5 &&
-         a >= 1 && a < FT_RT_COLL_COUNT;
+    ok = sscanf(line, "o %u %" SCNu32 " %" SCNd32 " %" SCNu64 " %" SCNu64 " %u",
+                &a, &e.u.coll.comm, &e.u.coll.root, &e.u.coll.sent,
+                &e.u.coll.recvd, &flags) == 6 &&
+         a >= 1 && a < FT_RT_COLL_COUNT && flags <= FT_RT_NONCOMMUTATIVE;
     e.u.coll.op = (uint8_t)a;
+    e.u.coll.flags = (uint8_t)flags;
     break;
   case 'm':
     e.kind = FT_RT_COMM;

@@ -269,7 +269,7 @@ static int coll(struct ti *s, uint8_t op, int32_t root, uint64_t sent,
   if (root != -1 && (root < 0 || (uint32_t)root >= s->t->nranks))
     return ti_fail(s, "action '%s': field 'root': no rank %d", s->tok[1], root);
   struct ft_rt_event e = {.kind = FT_RT_COLL};
-  e.u.coll = (struct ft_rt_coll){op, FT_RT_COMM_WORLD, root, sent, recvd};
+  e.u.coll = (struct ft_rt_coll){op, FT_RT_COMM_WORLD, root, sent, recvd, 0};
   return add(s, &e);
 }
 

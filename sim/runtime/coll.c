@@ -706,9 +706,12 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
   struct ft_runtime *rt = ft_runtime();
   int rc = rooted(rt, "MPI_Reduce", comm, count, type, op, root);
   if (rc == MPI_SUCCESS)
-    ft_record_coll(rt, FT_RT_REDUCE, comm,
-                   &(struct ft_record_coll_args){
-                       .root = root, .scount = count, .stype = type});
+    ft_record_coll(
+        rt, FT_RT_REDUCE, comm,
+        &(struct ft_record_coll_args){.root = root,
+                                      .scount = count,
+                                      .stype = type,
+                                      .noncommutative = !commutative(op)});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS ? rc
                             : ft_err_result(rt, "MPI_Reduce", comm,
@@ -721,9 +724,12 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Allreduce", comm, count, type, op);
   if (rc == MPI_SUCCESS)
-    ft_record_coll(rt, FT_RT_ALLREDUCE, comm,
-                   &(struct ft_record_coll_args){
-                       .root = -1, .scount = count, .stype = type});
+    ft_record_coll(
+        rt, FT_RT_ALLREDUCE, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .scount = count,
+                                      .stype = type,
+                                      .noncommutative = !commutative(op)});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS
               ? rc
@@ -830,7 +836,8 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                       .scount = in_place(sbuf, scount),
                                       .stype = stype,
                                       .rcounts = counts,
-                                      .rtype = rtype});
+                                      .rtype = rtype,
+                                      .in_place = sbuf == MPI_IN_PLACE});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS
               ? rc
@@ -850,7 +857,8 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                       .scount = in_place(sbuf, scount),
                                       .stype = stype,
                                       .rcount = rcount,
-                                      .rtype = rtype});
+                                      .rtype = rtype,
+                                      .in_place = sbuf == MPI_IN_PLACE});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS
               ? rc
@@ -865,12 +873,14 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
   struct ft_runtime *rt = ft_runtime();
   int rc = ft_err_comm(rt, "MPI_Alltoallv", comm);
   if (rc == MPI_SUCCESS)
-    ft_record_coll(rt, FT_RT_ALLTOALLV, comm,
-                   &(struct ft_record_coll_args){.root = -1,
-                                                 .scounts = scounts,
-                                                 .stype = stype,
-                                                 .rcounts = rcounts,
-                                                 .rtype = rtype});
+    ft_record_coll(
+        rt, FT_RT_ALLTOALLV, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .in_place = sbuf == MPI_IN_PLACE,
+                                      .scounts = scounts,
+                                      .stype = stype,
+                                      .rcounts = rcounts,
+                                      .rtype = rtype});
   return ft_record_exit(
       rt,
       rc != MPI_SUCCESS
@@ -885,12 +895,14 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Alltoall", comm, rcount, rtype, MPI_MAX);
   if (rc == MPI_SUCCESS)
-    ft_record_coll(rt, FT_RT_ALLTOALL, comm,
-                   &(struct ft_record_coll_args){.root = -1,
-                                                 .scount = scount,
-                                                 .stype = stype,
-                                                 .rcount = rcount,
-                                                 .rtype = rtype});
+    ft_record_coll(
+        rt, FT_RT_ALLTOALL, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .in_place = sbuf == MPI_IN_PLACE,
+                                      .scount = scount,
+                                      .stype = stype,
+                                      .rcount = rcount,
+                                      .rtype = rtype});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS
               ? rc
@@ -906,12 +918,14 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
   struct ft_runtime *rt = ft_runtime();
   int rc = ft_err_comm(rt, "MPI_Alltoallw", comm);
   if (rc == MPI_SUCCESS)
-    ft_record_coll(rt, FT_RT_ALLTOALLW, comm,
-                   &(struct ft_record_coll_args){.root = -1,
-                                                 .scounts = scounts,
-                                                 .stypes = stypes,
-                                                 .rcounts = rcounts,
-                                                 .rtypes = rtypes});
+    ft_record_coll(
+        rt, FT_RT_ALLTOALLW, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .in_place = sbuf == MPI_IN_PLACE,
+                                      .scounts = scounts,
+                                      .stypes = stypes,
+                                      .rcounts = rcounts,
+                                      .rtypes = rtypes});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS
               ? rc
@@ -956,9 +970,12 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
   struct ft_runtime *rt = ft_runtime();
   int rc = data_checked(rt, "MPI_Reduce_scatter", comm, 0, type, op);
   if (rc == MPI_SUCCESS)
-    ft_record_coll(rt, FT_RT_REDUCE_SCATTER, comm,
-                   &(struct ft_record_coll_args){
-                       .root = -1, .rcounts = rcounts, .rtype = type});
+    ft_record_coll(
+        rt, FT_RT_REDUCE_SCATTER, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .rcounts = rcounts,
+                                      .rtype = type,
+                                      .noncommutative = !commutative(op)});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS
               ? rc
@@ -973,9 +990,12 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
   const char *call = "MPI_Reduce_scatter_block";
   int rc = data_checked(rt, call, comm, rcount, type, op);
   if (rc == MPI_SUCCESS)
-    ft_record_coll(rt, FT_RT_REDUCE_SCATTER_BLOCK, comm,
-                   &(struct ft_record_coll_args){
-                       .root = -1, .rcount = rcount, .rtype = type});
+    ft_record_coll(
+        rt, FT_RT_REDUCE_SCATTER_BLOCK, comm,
+        &(struct ft_record_coll_args){.root = -1,
+                                      .rcount = rcount,
+                                      .rtype = type,
+                                      .noncommutative = !commutative(op)});
   return ft_record_exit(
       rt, rc != MPI_SUCCESS
               ? rc

@@ -718,6 +718,7 @@ int MPI_Request_free(MPI_Request *request) {
   if (*request == MPI_REQUEST_NULL)
     return ft_err_raise(rt, "MPI_Request_free", MPI_COMM_WORLD, MPI_ERR_REQUEST,
                         "MPI_REQUEST_NULL");
+  ft_record_request_free(rt, request);
   if (rt->driver->request_free)
     return rt->driver->request_free(rt, request);
   if (rt->recovering_protocol && ft_delivery_is_posted(rt, *request))

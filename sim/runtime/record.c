@@ -300,6 +300,21 @@ void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req) {
   append(s, &e);
 }
 
+void ft_record_request_free(struct ft_runtime *rt, const MPI_Request *req) {
+  struct ft_record_state *s = &rt->record;
+  if (!s->on)
+    return;
+  ft_record_enter(rt);
+  struct ft_record_req *r = find_req(s, *req);
+  if (!r)
+    return;
+  struct ft_rt_event e = s->t->ranks[0].ev[r->event];
+  e.kind = FT_RT_CANCEL;
+  e.u.p2p.flags = FT_RT_FREE;
+  append(s, &e);
+  forget_req(s, r);
+}
+
 /* ---- Completions ---- */
 
 MPI_Status *ft_record_status(struct ft_runtime *rt, MPI_Status *status) {
@@ -440,18 +455,21 @@ static void coll_bytes(uint8_t op, int n, int me,
     *sent = root ? vbytes(n, a->scounts, a->stype, NULL) : 0, *recvd = rb;
     return;
   case FT_RT_ALLGATHER:
-    *sent = sb, *recvd = un * rb;
+    *sent = a->in_place ? rb : sb, *recvd = un * rb;
     return;
   case FT_RT_ALLGATHERV:
-    *sent = sb, *recvd = vbytes(n, a->rcounts, a->rtype, NULL);
+    *sent = !a->in_place ? sb
+            : a->rcounts ? ft_record_bytes(a->rcounts[me], a->rtype)
+                         : 0;
+    *recvd = vbytes(n, a->rcounts, a->rtype, NULL);
     return;
   case FT_RT_ALLTOALL:
-    *sent = un * sb, *recvd = un * rb;
+    *sent = un * (a->in_place ? rb : sb), *recvd = un * rb;
     return;
   case FT_RT_ALLTOALLV:
   case FT_RT_ALLTOALLW:
-    *sent = vbytes(n, a->scounts, a->stype, a->stypes);
     *recvd = vbytes(n, a->rcounts, a->rtype, a->rtypes);
+    *sent = a->in_place ? *recvd : vbytes(n, a->scounts, a->stype, a->stypes);
     return;
   case FT_RT_REDUCE_SCATTER:
     *sent = vbytes(n, a->rcounts, a->rtype, NULL);
@@ -478,6 +496,7 @@ void ft_record_coll(struct ft_runtime *rt, uint8_t op, MPI_Comm comm,
   e.u.coll =
       (struct ft_rt_coll){.op = op, .comm = comm_id(rt, comm), .root = a->root};
   coll_bytes(op, n, me, a, &e.u.coll.sent, &e.u.coll.recvd);
+  e.u.coll.flags = a->noncommutative ? FT_RT_NONCOMMUTATIVE : 0;
   append(&rt->record, &e);
 }
 

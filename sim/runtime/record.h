@@ -100,6 +100,10 @@ int ft_record_probe(struct ft_runtime *rt, int rc, int source, int tag,
                     MPI_Comm comm, const int *flag, const MPI_Status *st);
 /* MPI_Cancel at entry, of the request *req. */
 void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req);
+/* MPI_Request_free at entry, of the active request *req (a cancel event
+ * with FT_RT_FREE): the request leaves the recording's table, as no call
+ * will complete it. */
+void ft_record_request_free(struct ft_runtime *rt, const MPI_Request *req);
 
 /* A completion call: at entry, its n requests (the runtime's handles,
  * after persist.c's mapping); at exit, the call (enum ft_rt_call), the
@@ -122,10 +126,14 @@ struct ft_record_coll_args {
   MPI_Datatype stype, rtype;
   const int *scounts, *rcounts;
   const MPI_Datatype *stypes, *rtypes;
+  int in_place;       /* allgather(v), alltoall(v, w): the send buffer is
+                         MPI_IN_PLACE (the receive side tells what is sent) */
+  int noncommutative; /* a reduction with a non-commutative operation */
 };
 /* A collective at entry: this rank's bytes sent and received in total,
  * from `a` by the operation's rule (docs/trace-format.md, "collective";
- * a count of 0 for an MPI_IN_PLACE buffer). */
+ * a count of 0 for an MPI_IN_PLACE buffer of a rooted collective, the
+ * contributed block of the receive buffer for in_place) and its flags. */
 void ft_record_coll(struct ft_runtime *rt, uint8_t op, MPI_Comm comm,
                     const struct ft_record_coll_args *a);
 

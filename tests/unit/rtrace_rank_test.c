@@ -95,6 +95,13 @@ static struct ft_rtrace *one_rank(uint32_t me, int32_t **names) {
   e.u.coll = (struct ft_rt_coll){
       .op = FT_RT_BCAST, .comm = 2, .root = 0, .sent = 0, .recvd = 80};
   add(t, e);
+  e.u.coll = (struct ft_rt_coll){.op = FT_RT_ALLREDUCE,
+                                 .comm = 0,
+                                 .root = -1,
+                                 .sent = 16,
+                                 .recvd = 16,
+                                 .flags = FT_RT_NONCOMMUTATIVE};
+  add(t, e);
   e = (struct ft_rt_event){.kind = FT_RT_COMM};
   e.u.comm = (struct ft_rt_comm_ev){.op = FT_RT_COMM_SPLIT,
                                     .parent = 0,
@@ -195,7 +202,7 @@ Test(rtrace_rank, merge_maps_communicators_by_name_and_members) {
   cr_assert_eq(run->ranks[1].ev[1].u.p2p.comm, 3);
   cr_assert_eq(run->ranks[3].ev[1].u.p2p.comm, 3);
   cr_assert_eq(run->ranks[3].done[0].comm, 3);
-  cr_assert_eq(run->ranks[3].ev[7].u.comm.comm, 3);
+  cr_assert_eq(run->ranks[3].ev[8].u.comm.comm, 3);
   cr_assert_eq(run->ranks[2].host_speed, 1.5e9);
   struct ft_rtrace_rank_file again = {.world_rank = 1, .nranks = 4};
   again.t = one_rank(1, &again.names);

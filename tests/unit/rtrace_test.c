@@ -37,7 +37,7 @@ static void add(struct ft_rtrace *t, uint32_t r, struct ft_rt_event e) {
 
 /* Two ranks: compute, a wildcard irecv and an isend completed by a
  * waitall, a test that does not complete, a collective, a split, a probe,
- * a sendrecv, a memory footprint. */
+ * a sendrecv, a memory footprint, an isend freed by MPI_Request_free. */
 static struct ft_rtrace *sample(void) {
   struct ft_rtrace *t = ft_rtrace_new(2);
   ft_rtrace_set_string(&t->program, "ring");
@@ -66,7 +66,8 @@ static struct ft_rtrace *sample(void) {
                               {12, FT_RT_DONE, 0, 0, o, 7, 800}};
     cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_WAITALL, d, 2), 0);
     e = (struct ft_rt_event){.kind = FT_RT_COLL};
-    e.u.coll = (struct ft_rt_coll){FT_RT_ALLREDUCE, 0, -1, 8, 8};
+    e.u.coll =
+        (struct ft_rt_coll){FT_RT_ALLREDUCE, 0, -1, 8, 8, FT_RT_NONCOMMUTATIVE};
     add(t, r, e);
     e = (struct ft_rt_event){.kind = FT_RT_COMM};
     e.u.comm = (struct ft_rt_comm_ev){FT_RT_COMM_SPLIT, 0,
@@ -80,6 +81,15 @@ static struct ft_rtrace *sample(void) {
     add(t, r, e);
     e = (struct ft_rt_event){.kind = FT_RT_SEND};
     e.u.p2p = (struct ft_rt_p2p){0, o, 1, 0, 4, 0};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_ISEND};
+    e.u.p2p = (struct ft_rt_p2p){0, o, 9, 0, 4, 13};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_CANCEL}; /* MPI_Request_free */
+    e.u.p2p = (struct ft_rt_p2p){0, 0, 0, FT_RT_FREE, 0, 13};
+    add(t, r, e);
+    e = (struct ft_rt_event){.kind = FT_RT_RECV};
+    e.u.p2p = (struct ft_rt_p2p){0, o, 9, 0, 4, 0};
     add(t, r, e);
     e = (struct ft_rt_event){.kind = FT_RT_COMPUTE};
     e.u.compute_s = 0.5;

@@ -32,7 +32,7 @@ static const char *tmpfile_path(void) {
 static void coll(struct ft_rtrace *t, uint32_t r, uint8_t op, int32_t root,
                  uint64_t sent, uint64_t recvd) {
   struct ft_rt_event e = {.kind = FT_RT_COLL};
-  e.u.coll = (struct ft_rt_coll){op, FT_RT_COMM_WORLD, root, sent, recvd};
+  e.u.coll = (struct ft_rt_coll){op, FT_RT_COMM_WORLD, root, sent, recvd, 0};
   cr_assert_not_null(ft_rtrace_append(t, r, &e));
 }
 
