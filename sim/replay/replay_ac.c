@@ -19,15 +19,15 @@
  * recorded message; an MPI_Iprobe tests once, its answer not checked.
  *
  * Collectives: each is a call of rounds of point-to-point messages on the
- * communicator's collective envelope (docs/protocols.md, "Any-call
- * mode"): the root (rank 0 of the communicator for rootless ones)
- * receives this rank's `sent` bytes from every other member, then sends
- * each its `sent` bytes. */
+ * communicator's collective envelope, the schedule ft_csched_build gives
+ * (coll.c's algorithms; docs/protocols.md, "Collectives in an any-call
+ * replay"). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csched.h"
 #include "ft.h"
 #include "ft_anycall.h"
 #include "replay.h"
@@ -182,53 +182,76 @@ static int place_in(const struct rp *p, uint32_t c, uint32_t *n) {
   return -1;
 }
 
-/* Round `round` of collective e (0: to the root, 1: from the root): posts
- * its messages with handles -1, -2, ...; returns how many. */
-static size_t post_round(struct rp *p, const struct ft_rt_coll *e, int round,
-                         uint32_t n, int me) {
-  int root = e->root >= 0 ? e->root : 0;
-  uint64_t bytes = e->sent < p->bufsize ? e->sent : p->bufsize;
-  size_t k = 0;
-  if (me != root) {
-    int w = world_of(p, e->comm, root);
-    if (round == 0)
-      ft_ac_isend(-1, w, e->comm, 1, 0, bytes);
+/* Posts round r of schedule c on communicator `comm` with handles -1,
+ * -2, ...; returns how many operations it has. */
+static size_t post_round(struct rp *p, const struct ft_csched *c, size_t r,
+                         uint32_t comm) {
+  const struct ft_csched_round *rd = &c->rounds[r];
+  for (uint32_t i = 0; i < rd->n; i++) {
+    const struct ft_csched_op *op = &c->ops[rd->first + i];
+    int w = world_of(p, comm, (int32_t)op->peer);
+    if (op->send)
+      ft_ac_isend(-(int64_t)(i + 1), w, comm, 1, 0, op->bytes);
     else
-      ft_ac_irecv(-1, w, e->comm, 1, 0, p->bufsize);
-    return 1;
+      ft_ac_irecv(-(int64_t)(i + 1), w, comm, 1, 0, op->bytes);
   }
-  for (uint32_t r = 0; r < n; r++) {
-    if ((int)r == root)
-      continue;
-    int w = world_of(p, e->comm, (int32_t)r);
-    k++;
-    if (round == 0)
-      ft_ac_irecv(-(int64_t)k, w, e->comm, 1, 0, p->bufsize);
-    else
-      ft_ac_isend(-(int64_t)k, w, e->comm, 1, 0, bytes);
-  }
-  return k;
+  return rd->n;
 }
 
-static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
+/* This rank's schedule of collective e (csched.h), with the counts at
+ * p->vcpos (taken when the collective is done: a restore builds it again
+ * from the same counts). 0, or -1 (reported). */
+static int schedule_of(struct rp *p, const struct ft_rt_coll *e,
+                       struct ft_csched *c, size_t *ncounts) {
   uint32_t n = 1;
   int me = place_in(p, e->comm, &n);
-  if (me < 0 || n < 2)
-    return;
-  size_t count = (size_t)(me == (e->root >= 0 ? e->root : 0) ? n - 1 : 1);
-  int64_t *h = malloc(count * sizeof *h);
-  if (!h) {
-    rp_fatal(p, "out of memory");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+  char err[256];
+  struct ft_csched_spec spec = {.op = e->op,
+                                .size = n,
+                                .me = (uint32_t)(me < 0 ? 0 : me),
+                                .root = e->root,
+                                .sent = e->sent,
+                                .recvd = e->recvd,
+                                .noncommutative =
+                                    (e->flags & FT_RT_NONCOMMUTATIVE) != 0};
+  *ncounts = ft_csched_counts_needed(e->op, n, spec.me, e->root);
+  if (me < 0 || p->vcpos + *ncounts > p->nvc) {
+    rp_fatal(p, me < 0 ? "a collective on a communicator without this rank"
+                       : "no counts for this collective");
+    p->bad++;
+    return -1;
   }
-  for (size_t i = 0; i < count; i++)
-    h[i] = -(int64_t)(i + 1);
-  for (; p->ac.round < 2; p->ac.round++, p->ac.posted = 0) {
-    if (to_post(p))
-      post_round(p, e, (int)p->ac.round, n, me);
-    ft_ac_waitall(count, h, NULL);
+  spec.counts = p->vc ? p->vc + p->vcpos : NULL;
+  spec.ncounts = *ncounts;
+  if (ft_csched_build(&spec, c, err, sizeof err) == 0)
+    return 0;
+  rp_fatal(p, err);
+  p->bad++;
+  return -1;
+}
+
+/* A collective: its schedule's rounds, each posted then waited for. */
+static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
+  struct ft_csched c = {0};
+  size_t ncounts = 0;
+  int64_t *h = NULL;
+  if (schedule_of(p, e, &c, &ncounts) == 0) {
+    h = malloc((c.nops + 1) * sizeof *h);
+    if (!h) {
+      rp_fatal(p, "out of memory");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (size_t i = 0; i < c.nops; i++)
+      h[i] = -(int64_t)(i + 1);
+    for (; p->ac.round < c.nrounds; p->ac.round++, p->ac.posted = 0) {
+      if (to_post(p))
+        post_round(p, &c, p->ac.round, e->comm);
+      ft_ac_waitall(c.rounds[p->ac.round].n, h, NULL);
+    }
   }
+  p->vcpos += ncounts;
   free(h);
+  ft_csched_free(&c);
 }
 
 /* ---- Events ---- */

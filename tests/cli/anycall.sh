@@ -83,7 +83,7 @@ ring_* | cg_* | lu_*)
   record "$app"
   case $app in
   ring) period=0.003 times="0.012 0.021 0.033" ;;
-  cg) period=0.004 times="0.015 0.03 0.045" ;;
+  cg) period=0.004 times="0.012 0.022 0.033" ;;
   lu) period=0.01 times="0.03 0.1 0.15" ;;
   esac
   for t in $times; do
