@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "anycall_wire.h"
 #include "command.h"
 #include "elf_symbols.h"
 #include "ft_protocol.h"
@@ -212,20 +213,20 @@ static int replays_any_call(const struct run *r) {
   return ok;
 }
 
-/* The any-call transport's MPI tag (sim/runtime/anycall.c): ((tag x 2C +
- * 2 comm + coll) << 8) | cc must fit in SMPI's MPI_TAG_UB, 2^31 - 1. */
+/* The any-call transport's MPI tag (sim/anycall_wire.h) must fit in SMPI's
+ * MPI_TAG_UB, 2^31 - 1. */
 static int check_anycall_tags(const struct run *r, const struct ft_rtrace *t) {
   if (!replays_any_call(r))
     return FT_EXIT_OK;
-  int64_t tag = largest_tag(t), spaces = 2 * (int64_t)t->ncomms;
-  if (((tag + 1) * spaces) <= (INT32_MAX >> 8))
+  int64_t tag = largest_tag(t);
+  if (ft_ac_wire_fits(tag, t->ncomms, INT32_MAX))
     return FT_EXIT_OK;
   return complain(FT_EXIT_USAGE,
                   "--replay %s: tag %lld on %u communicators: the any-call "
-                  "transport of protocol %s encodes tags up to %d with that "
+                  "transport of protocol %s encodes tags up to %lld with that "
                   "many communicators (replay with --set any_call=0)",
                   r->args.replay, (long long)tag, t->ncomms, r->args.protocol,
-                  (INT32_MAX >> 8) / (int)spaces - 1);
+                  (long long)ft_ac_wire_max_tag(t->ncomms, INT32_MAX));
 }
 
 /* Makes a new temporary file ftsim-WHAT-XXXXXX into `out`. */

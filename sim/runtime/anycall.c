@@ -40,20 +40,14 @@
 
 enum {
   REGION_TRANSPORT = FT_MAX_REGIONS + 2, /* the call, handles, arrived */
-  REGION_CHANNEL = FT_MAX_REGIONS + 3,   /* the records STORE kept */
-  CC_BITS = 8
+  REGION_CHANNEL = FT_MAX_REGIONS + 3    /* the records STORE kept */
 };
 
 /* ---- Small helpers ---- */
 
 static void push_msg(struct ft_ac_msgs *l, const struct ft_ac_msg *m) {
-  l->v = ft_reserve(l->v, l->n + 1, &l->cap, sizeof *l->v, "arrived messages");
-  l->v[l->n++] = *m;
-}
-
-static void take_msg(struct ft_ac_msgs *l, size_t i) {
-  memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof *l->v);
-  l->n--;
+  if (ft_ac_msgs_push(l, m))
+    ft_fatal("out of memory for the any-call transport's messages");
 }
 
 static struct ft_ac_req *find_req(struct ft_ac *ac, int64_t handle) {
@@ -75,12 +69,6 @@ static struct ft_ac_req *add_req(struct ft_runtime *rt, int64_t handle) {
   return r;
 }
 
-static int wire_tag(const struct ft_ac *ac, int32_t space, int32_t tag,
-                    uint32_t cc) {
-  int64_t t = ((int64_t)tag * ac->nspace + space) << CC_BITS;
-  return (int)(t | (cc & ((1u << CC_BITS) - 1)));
-}
-
 static void trace_message(struct ft_runtime *rt, int deliver,
                           struct ft_ac_msg *m) {
   if (ft_trace_on(rt))
@@ -92,7 +80,8 @@ static void trace_message(struct ft_runtime *rt, int deliver,
 
 static void post_send(struct ft_runtime *rt, struct ft_ac_req *r) {
   struct ft_ac *ac = &rt->ac;
-  int tag = wire_tag(ac, r->space, r->tag, ac->ctl_sent[r->peer]);
+  int tag =
+      ft_ac_wire_encode(ac->nspace, r->space, r->tag, ac->ctl_sent[r->peer]);
   FT_PMPI(Isend, ac->sbuf, (int)r->bytes, MPI_BYTE, r->peer, tag, ac->wire,
           &r->req);
   ft_pending_add(rt, r->req, ac->wire, 1, r->peer, tag);
@@ -174,7 +163,7 @@ static void match_all(struct ft_runtime *rt) {
       k++;
       continue;
     }
-    take_msg(&ac->ready, k);
+    ft_ac_msgs_take(&ac->ready, k);
     deliver(rt, to, &m);
   }
 }
@@ -208,12 +197,6 @@ static void arrive(struct ft_runtime *rt, struct ft_ac_msg m) {
   match_all(rt);
 }
 
-static int cc_ahead(const struct ft_ac *ac, const struct ft_ac_msg *m) {
-  uint32_t got = ac->ctl_got[m->peer] & ((1u << CC_BITS) - 1);
-  uint32_t d = (m->cc - got) & ((1u << CC_BITS) - 1);
-  return d != 0 && d < (1u << (CC_BITS - 1));
-}
-
 /* Feeds the held messages whose sender's core messages are in, in order
  * per sender. */
 static void release_held(struct ft_runtime *rt) {
@@ -223,11 +206,11 @@ static void release_held(struct ft_runtime *rt) {
     int earlier = 0;
     for (size_t k = 0; k < i && !earlier; k++)
       earlier = ac->held.v[k].peer == m.peer;
-    if (earlier || cc_ahead(ac, &m)) {
+    if (earlier || ft_ac_cc_ahead(m.cc, ac->ctl_got[m.peer])) {
       i++;
       continue;
     }
-    take_msg(&ac->held, i);
+    ft_ac_msgs_take(&ac->held, i);
     arrive(rt, m);
     i = 0; /* the core's step may have let more in */
   }
@@ -245,13 +228,8 @@ static void on_wire(struct ft_runtime *rt, const MPI_Status *st) {
   struct ft_ac *ac = &rt->ac;
   int count = 0;
   FT_PMPI(Get_count, st, MPI_BYTE, &count);
-  uint32_t t = (uint32_t)st->MPI_TAG;
-  int32_t rest = (int32_t)(t >> CC_BITS);
-  struct ft_ac_msg m = {.peer = st->MPI_SOURCE,
-                        .space = rest % ac->nspace,
-                        .tag = rest / ac->nspace,
-                        .cc = t & ((1u << CC_BITS) - 1),
-                        .bytes = (uint64_t)count};
+  struct ft_ac_msg m = {.peer = st->MPI_SOURCE, .bytes = (uint64_t)count};
+  ft_ac_wire_decode(ac->nspace, st->MPI_TAG, &m.space, &m.tag, &m.cc);
   post_rx(rt, ac->rx_head);
   ac->rx_head = (ac->rx_head + 1) % FT_AC_RX;
   push_msg(&ac->held, &m);
@@ -349,34 +327,19 @@ static int64_t get64(const unsigned char **p, const unsigned char *end) {
   return v;
 }
 
-enum { REQ_WORDS = 8, MSG_WORDS = 6 };
+enum { REQ_WORDS = 8 };
 
-static void put_msgs(unsigned char **p, const struct ft_ac_msgs *l) {
-  put64(p, (int64_t)l->n);
-  for (size_t i = 0; i < l->n; i++) {
-    const struct ft_ac_msg *m = &l->v[i];
-    put64(p, m->peer), put64(p, m->space), put64(p, m->tag);
-    put64(p, (int64_t)m->bytes), put64(p, m->number), put64(p, m->seq);
-  }
-}
-
-static void get_msgs(const unsigned char **p, const unsigned char *end,
-                     struct ft_ac_msgs *l) {
-  int64_t n = get64(p, end);
-  for (int64_t i = 0; i < n; i++) {
-    struct ft_ac_msg m = {0};
-    m.peer = (int32_t)get64(p, end), m.space = (int32_t)get64(p, end);
-    m.tag = (int32_t)get64(p, end), m.bytes = (uint64_t)get64(p, end);
-    m.number = get64(p, end), m.seq = get64(p, end);
-    push_msg(l, &m);
-  }
+static void read_msgs(const unsigned char **p, const unsigned char *end,
+                      struct ft_ac_msgs *l) {
+  if (ft_ac_msgs_read(l, p, end))
+    ft_fatal("any-call image: a truncated list of messages");
 }
 
 /* The transport's region: the call, the deferrals, the handles, the
  * arrived messages (not the queued ones: their senders send them again).
  * malloc'ed; its size in *size. */
 static void *write_transport(const struct ft_ac *ac, size_t *size) {
-  *size = 8 * (4 + REQ_WORDS * ac->n_reqs + MSG_WORDS * ac->ready.n);
+  *size = 8 * (3 + REQ_WORDS * ac->n_reqs) + ft_ac_msgs_size(&ac->ready);
   unsigned char *b = malloc(*size), *p = b;
   if (!b)
     ft_fatal("out of memory for an any-call image");
@@ -387,16 +350,16 @@ static void *write_transport(const struct ft_ac *ac, size_t *size) {
     put64(&p, r->space), put64(&p, r->tag), put64(&p, (int64_t)r->bytes);
     put64(&p, r->order), put64(&p, (int64_t)r->got);
   }
-  put_msgs(&p, &ac->ready);
+  ft_ac_msgs_write(&ac->ready, &p);
   return b;
 }
 
 static void *write_channel(const struct ft_ac_msgs *kept, size_t *size) {
-  *size = 8 * (1 + MSG_WORDS * kept->n);
+  *size = ft_ac_msgs_size(kept);
   unsigned char *b = malloc(*size), *p = b;
   if (!b)
     ft_fatal("out of memory for an any-call image");
-  put_msgs(&p, kept);
+  ft_ac_msgs_write(kept, &p);
   return b;
 }
 
@@ -415,7 +378,7 @@ static void read_transport(struct ft_runtime *rt, const void *region,
     r->bytes = (uint64_t)get64(&p, end), r->order = get64(&p, end);
     r->got = (uint64_t)get64(&p, end);
   }
-  get_msgs(&p, end, &ac->ready);
+  read_msgs(&p, end, &ac->ready);
 }
 
 /* A checkpoint at a call (trace.c wrote its "safe CALL" cut). */
@@ -606,7 +569,7 @@ static void restore_channel(struct ft_runtime *rt,
     return;
   struct ft_ac_msgs kept = {0};
   const unsigned char *p = ch;
-  get_msgs(&p, p + bytes, &kept);
+  read_msgs(&p, p + bytes, &kept);
   for (size_t i = 0; i < kept.n; i++) {
     struct ft_ac_msg *m = &kept.v[i];
     if (ft_trace_on(rt))
@@ -615,7 +578,7 @@ static void restore_channel(struct ft_runtime *rt,
                      (long long)m->seq);
     push_msg(&rt->ac.ready, m);
   }
-  free(kept.v);
+  ft_ac_msgs_free(&kept);
 }
 
 /* The first safe point after a restart (checkpoint.c): the transport's
@@ -708,8 +671,7 @@ static void check_encodable(struct ft_runtime *rt, uint32_t comms,
                             int32_t max_tag) {
   int *ub = NULL, flag = 0;
   FT_PMPI(Comm_get_attr, MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
-  int64_t need = ((int64_t)(max_tag < 0 ? 0 : max_tag) + 1) * 2 * comms;
-  if (!flag || !ub || comms == 0 || (need << CC_BITS) - 1 > *ub)
+  if (!flag || !ub || !ft_ac_wire_fits(max_tag < 0 ? 0 : max_tag, comms, *ub))
     ft_fatal("rank %d: the any-call transport cannot encode tags up to %d "
              "on %u communicators in MPI_TAG_UB %d (replay with --set "
              "any_call=0)",
@@ -855,16 +817,14 @@ int ft_ac_test(int64_t handle) {
 
 static int probe_once(struct ft_ac *ac, int source, int32_t space, int32_t tag,
                       struct ft_ac_status *st) {
-  for (size_t i = 0; i < ac->ready.n; i++) {
-    const struct ft_ac_msg *m = &ac->ready.v[i];
-    if (m->peer == source && m->space == space && m->tag == tag) {
-      if (st)
-        *st = (struct ft_ac_status){
-            .source = m->peer, .tag = m->tag, .bytes = m->bytes};
-      return 1;
-    }
-  }
-  return 0;
+  ptrdiff_t i = ft_ac_msgs_find(&ac->ready, source, space, tag);
+  if (i < 0)
+    return 0;
+  if (st)
+    *st = (struct ft_ac_status){.source = ac->ready.v[i].peer,
+                                .tag = ac->ready.v[i].tag,
+                                .bytes = ac->ready.v[i].bytes};
+  return 1;
 }
 
 int ft_ac_probe(int source, uint32_t comm, int32_t tag, int blocking,

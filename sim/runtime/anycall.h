@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "anycall_wire.h"
 #include "driver.h"
 #include "image.h"
 
@@ -32,22 +33,6 @@ struct ft_ac_req {
   int64_t order;      /* FT_AC_DEFERRED: its place among deferred sends */
   uint64_t got;       /* FT_AC_MATCHED: the bytes received */
   MPI_Request req;    /* FT_AC_SENT: the send (never in an image) */
-};
-
-/* A message that arrived (its envelope; no payload moves). */
-struct ft_ac_msg {
-  int32_t peer, space, tag;
-  uint32_t cc; /* held: the sender's control messages to this rank
-                  before it (mod 256, from the wire tag) */
-  uint64_t bytes;
-  int64_t number; /* RECORD: its arrival number on its channel */
-  int64_t seq;    /* its sequence number in the event trace (0: none) */
-};
-
-/* A growing array of messages. */
-struct ft_ac_msgs {
-  struct ft_ac_msg *v;
-  size_t n, cap;
 };
 
 enum { FT_AC_RX = 4 }; /* MPI_ANY_SOURCE receives kept posted */
