@@ -92,6 +92,10 @@ int ft_ac_probe(int source, uint32_t comm, int32_t tag, int blocking,
  * unknown handle is left as it is. */
 void ft_ac_cancel(int64_t handle);
 
+/* MPI_Request_free: `handle` is let go; an active request goes on (a
+ * receive still takes its message) and is forgotten once complete. */
+void ft_ac_free(int64_t handle);
+
 /* The recorded memory footprint now (bytes): the modelled size of the
  * next checkpoint's image, unless the run sets image_mb (> 0), which
  * wins. */

@@ -271,7 +271,10 @@ static void do_call(struct rp *p, const struct ft_rt_event *e) {
     do_complete(p, &e->u.complete);
     return;
   case FT_RT_CANCEL:
-    ft_ac_cancel((int64_t)e->u.p2p.request);
+    if (e->u.p2p.flags & FT_RT_FREE)
+      ft_ac_free((int64_t)e->u.p2p.request);
+    else
+      ft_ac_cancel((int64_t)e->u.p2p.request);
     return;
   case FT_RT_PROBE:
     do_probe(p, &e->u.probe);

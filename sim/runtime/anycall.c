@@ -137,8 +137,30 @@ static int envelope_matches(const struct ft_ac_req *r,
   return r->peer == m->peer && r->space == m->space && r->tag == m->tag;
 }
 
+/* Handles of requests the replay freed (MPI_Request_free) while active:
+ * they go on, under a handle of their own, and are forgotten once
+ * complete. */
+static const int64_t FREED_BASE = INT64_MIN / 2;
+
+static int freed(const struct ft_ac_req *r) { return r->handle < FREED_BASE; }
+
+static int complete(const struct ft_ac_req *r) {
+  return r && (r->state == FT_AC_SEND_DONE || r->state == FT_AC_MATCHED);
+}
+
+static void forget_req(struct ft_ac *ac, int64_t handle) {
+  struct ft_ac_req *r = find_req(ac, handle);
+  if (!r)
+    return;
+  size_t i = (size_t)(r - ac->reqs);
+  memmove(r, r + 1, (ac->n_reqs - i - 1) * sizeof *r);
+  ac->n_reqs--;
+}
+
 static void deliver(struct ft_runtime *rt, struct ft_ac_req *r,
                     const struct ft_ac_msg *m) {
+  int64_t handle = r->handle;
+  int gone = freed(r);
   r->state = FT_AC_MATCHED;
   r->got = m->bytes;
   struct ft_event e = {.type = FT_EVENT_DELIVERED,
@@ -146,6 +168,8 @@ static void deliver(struct ft_runtime *rt, struct ft_ac_req *r,
                        .tag = m->tag,
                        .bytes = m->bytes};
   ft_core_step(rt, &e);
+  if (gone)
+    forget_req(&rt->ac, handle);
 }
 
 /* MPI's matching: each receivable message, in arrival order, goes to the
@@ -287,6 +311,8 @@ static void progress(struct ft_runtime *rt, int block) {
     ft_pending_done(rt, ac->reqs[i].req);
     ac->reqs[i].req = MPI_REQUEST_NULL;
     ac->reqs[i].state = FT_AC_SEND_DONE;
+    if (freed(&ac->reqs[i]))
+      forget_req(ac, ac->reqs[i].handle);
   }
 }
 
@@ -603,6 +629,9 @@ static void ac_restored(struct ft_runtime *rt,
   for (size_t i = 0; i < ac->n_reqs; i++)
     if (ac->reqs[i].state == FT_AC_SENT)
       ac->reqs[i].state = FT_AC_SEND_DONE;
+  for (size_t i = ac->n_reqs; i-- > 0;)
+    if (freed(&ac->reqs[i]) && complete(&ac->reqs[i]))
+      forget_req(ac, ac->reqs[i].handle);
   int64_t n = ac->deferrals;
   for (int64_t k = 0; k < n; k++)
     for (size_t i = 0; i < ac->n_reqs; i++)
@@ -769,10 +798,6 @@ void ft_ac_irecv(int64_t handle, int source, uint32_t comm, int coll,
   match_all(rt);
 }
 
-static int complete(const struct ft_ac_req *r) {
-  return r && (r->state == FT_AC_SEND_DONE || r->state == FT_AC_MATCHED);
-}
-
 static int all_complete(struct ft_runtime *rt, size_t n,
                         const int64_t *handles) {
   for (size_t i = 0; i < n; i++) {
@@ -784,15 +809,6 @@ static int all_complete(struct ft_runtime *rt, size_t n,
       return 0;
   }
   return 1;
-}
-
-static void forget_req(struct ft_ac *ac, int64_t handle) {
-  struct ft_ac_req *r = find_req(ac, handle);
-  if (!r)
-    return;
-  size_t i = (size_t)(r - ac->reqs);
-  memmove(r, r + 1, (ac->n_reqs - i - 1) * sizeof *r);
-  ac->n_reqs--;
 }
 
 void ft_ac_waitall(size_t n, const int64_t *handles,
@@ -845,6 +861,22 @@ void ft_ac_cancel(int64_t handle) {
   struct ft_ac_req *r = find_req(&rt->ac, handle);
   if (r && r->state == FT_AC_POSTED)
     forget_req(&rt->ac, handle);
+}
+
+void ft_ac_free(int64_t handle) {
+  struct ft_ac *ac = &ft_runtime()->ac;
+  struct ft_ac_req *r = find_req(ac, handle);
+  if (!r)
+    return;
+  if (complete(r)) {
+    forget_req(ac, handle);
+    return;
+  }
+  int64_t next = INT64_MIN; /* a handle no freed request has */
+  for (size_t i = 0; i < ac->n_reqs; i++)
+    if (freed(&ac->reqs[i]) && ac->reqs[i].handle >= next)
+      next = ac->reqs[i].handle + 1;
+  r->handle = next;
 }
 
 void ft_ac_footprint(uint64_t bytes) {

@@ -16,6 +16,13 @@
 #                    restores wave 1 while wave 2 was being taken;
 #   recovery_PROTO   cg: a second failure while the ranks recover from the
 #                    first;
+#   program_PROTO PROGRAM
+#                    one of the runtime's check programs (cover_check:
+#                    MPI_Request_free of active requests, probes, tests,
+#                    communicators of some ranks; calls_check: calls of
+#                    every family) recorded on 4 ranks and replayed with
+#                    failures drawn at an exponential MTBF of 2 ms (seeds 1
+#                    and 2): the same messages as the replay under none;
 #   bigtag           a SimGrid TI trace whose tag the any-call wire cannot
 #                    encode: exit 2 before launch under pcl, naming the
 #                    tag; it replays with --set any_call=0;
@@ -24,9 +31,9 @@
 #                    checkpoint again in that same call (the checker took
 #                    the restore for the cut: "in transit but missing from
 #                    the channel state" under pcl).
-# Usage: anycall.sh FTSIM CASE
+# Usage: anycall.sh FTSIM CASE [PROGRAM]
 set -u
-ftsim=$1 case=$2
+ftsim=$1 case=$2 program=${3:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "anycall.sh $case: $*"; exit 1; }
@@ -109,6 +116,29 @@ recovery_*)
   [ "$(field failures "$dir/rec")" = 2 ] || fail "not two failures"
   [ "$(field rollbacks "$dir/rec")" -ge 1 ] || fail "no rollback"
   not_at_cuts rec "$p" ;;
+program_*)
+  "$ftsim" record --platform gige --np 4 --app "$program" -o "$dir/prog" \
+    > "$dir/prog.on" 2> "$dir/err" || { cat "$dir/err"; fail "record"; }
+  "$ftsim" run --replay "$dir/prog" --platform gige > "$dir/none" 2>&1 ||
+    fail "replay under none"
+  for s in 1 2; do
+    printf 'detection 0.0001\nrestart 0.0002\n' > "$dir/sc.txt"
+    printf 'seed %s\nexponential 0.002\nmax_failures 3\n' $s >> "$dir/sc.txt"
+    "$ftsim" run --replay "$dir/prog" --platform gige --protocol "$p" \
+      --set period=0.0005 --set image_mb=0.0001 --scenario "$dir/sc.txt" \
+      --trace "$dir/ev.$s" > "$dir/p.$s" 2> "$dir/err" ||
+      { cat "$dir/p.$s" "$dir/err"; fail "seed $s exited $?"; }
+    cat "$dir/p.$s"
+    grep -q '"verified":true' "$dir/p.$s" || fail "seed $s: not verified"
+    [ "$(field failures "$dir/p.$s")" -ge 1 ] || fail "seed $s: no failure"
+    [ -n "$(field ckpt_calls "$dir/p.$s")" ] || fail "seed $s: not any-call"
+    "$ftsim" check "$dir/ev.$s" > "$dir/check" 2>&1 ||
+      { cat "$dir/check"; fail "seed $s: ftsim check rejects the trace"; }
+  done
+  "$ftsim" run --replay "$dir/prog" --platform gige --protocol "$p" \
+    > "$dir/free" 2>&1 || fail "no failure: exit $?"
+  [ "$(field messages "$dir/none")" = "$(field messages "$dir/free")" ] ||
+    fail "messages: none $(field messages "$dir/none"), $p $(field messages "$dir/free")" ;;
 bigtag)
   for r in 0 1; do
     printf '%s init\n%s irecv %s 9000000 8\n%s isend %s 9000000 8\n' \
