@@ -88,16 +88,14 @@ static void post_send(struct ft_runtime *rt, struct ft_ac_req *r) {
   r->state = FT_AC_SENT;
   rt->counters.messages++;
   rt->counters.bytes += r->bytes;
-  struct ft_ac_msg m = {
-      .peer = r->peer, .space = r->space, .tag = r->tag, .bytes = r->bytes};
   if (ft_trace_on(rt))
-    ft_trace_message_(rt, 0, m.space / 2, m.space % 2, r->peer, m.tag, m.bytes);
+    ft_trace_message_(rt, 0, r->space / 2, r->space % 2, r->peer, r->tag,
+                      r->bytes);
 }
 
 /* APP_SEND to the core: sent now, or DEFERred until a FLUSH. */
 static void send_or_defer(struct ft_runtime *rt, struct ft_ac_req *r) {
   struct ft_ac *ac = &rt->ac;
-  int64_t handle = r->handle;
   struct ft_event e = {.type = FT_EVENT_APP_SEND,
                        .peer = r->peer,
                        .tag = r->tag,
@@ -112,7 +110,6 @@ static void send_or_defer(struct ft_runtime *rt, struct ft_ac_req *r) {
     post_send(rt, r);
   }
   ft_apply_update(rt, &u); /* may move ac->reqs: r is not used after */
-  (void)handle;
 }
 
 /* FLUSH: the deferred sends leave in the order deferred. */
