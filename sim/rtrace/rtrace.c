@@ -51,6 +51,7 @@ void ft_rtrace_free(struct ft_rtrace *t) {
   for (uint32_t i = 0; t->ranks && i < t->nranks; i++) {
     free(t->ranks[i].ev);
     free(t->ranks[i].done);
+    free(t->ranks[i].span);
   }
   for (uint32_t i = 0; i < t->ncomms; i++)
     free(t->comms[i].members);
@@ -106,10 +107,28 @@ static int grow(void **p, size_t *cap, size_t need, size_t size) {
 struct ft_rt_event *ft_rtrace_append(struct ft_rtrace *t, uint32_t r,
                                      const struct ft_rt_event *ev) {
   struct ft_rtrace_rank *k = &t->ranks[r];
-  if (grow((void **)&k->ev, &k->cap, k->n + 1, sizeof *k->ev))
+  if (grow((void **)&k->ev, &k->cap, k->n + 1, sizeof *k->ev) ||
+      (k->span &&
+       grow((void **)&k->span, &k->capspan, k->n + 1, sizeof *k->span)))
     return NULL;
+  if (k->span)
+    k->span[k->n] = (struct ft_rt_span){0, 0};
   k->ev[k->n] = *ev;
   return &k->ev[k->n++];
+}
+
+int ft_rtrace_keep_times(struct ft_rtrace *t, uint32_t r) {
+  struct ft_rtrace_rank *k = &t->ranks[r];
+  if (k->span)
+    return 0;
+  size_t cap = 0;
+  struct ft_rt_span *s = NULL;
+  if (grow((void **)&s, &cap, k->n + 1, sizeof *s))
+    return -1;
+  memset(s, 0, cap * sizeof *s);
+  k->span = s;
+  k->capspan = cap;
+  return 0;
 }
 
 int ft_rtrace_append_complete(struct ft_rtrace *t, uint32_t r, uint8_t call,

@@ -207,15 +207,27 @@ struct ft_rt_event {
   } u;
 };
 
+/* When an event happened, in seconds on the recording's clock (simulated
+ * seconds under SMPI, MPI_Wtime under --real): an MPI call from its entry
+ * to its exit, a computation from the end of one call to the start of the
+ * next, a memory change at the start of the call it was seen at. */
+struct ft_rt_span {
+  double begin, end;
+};
+
 /* One rank's events, in program order, and its pool of completion
  * entries. host_speed: the recording host's speed in flop/s (0: not
- * known), so that a replay models compute_s * host_speed flops. */
+ * known), so that a replay models compute_s * host_speed flops. span:
+ * NULL, or one per event (ft_rtrace_keep_times; the recorder's, written
+ * as the OTF2 events' timestamps); a reader leaves it NULL. */
 struct ft_rtrace_rank {
   struct ft_rt_event *ev;
   size_t n, cap;
   struct ft_rt_done *done;
   size_t ndone, capdone;
   double host_speed;
+  struct ft_rt_span *span;
+  size_t capspan;
 };
 
 /* A communicator: its members as world ranks, in rank order (NULL for
@@ -259,6 +271,11 @@ uint32_t ft_rtrace_add_comm(struct ft_rtrace *t, uint32_t size,
  * or NULL when out of memory. */
 struct ft_rt_event *ft_rtrace_append(struct ft_rtrace *t, uint32_t r,
                                      const struct ft_rt_event *ev);
+
+/* Keeps times on rank r from now on: the rank gets a span per event, the
+ * events it holds and those appended later {0, 0} until set (through
+ * t->ranks[r].span[i]). Returns 0, or -1 when out of memory. */
+int ft_rtrace_keep_times(struct ft_rtrace *t, uint32_t r);
 
 /* Appends a completion call of `call` with the `count` entries `done`
  * (copied into the rank's pool). Returns 0, or -1 when out of memory. */

@@ -780,6 +780,20 @@ static OTF2_CallbackCode ev_metric(EVT_ARGS, OTF2_MetricRef metric, uint8_t n,
   return cb_rc(r);
 }
 
+/* The location's start (Score-P's, and ftsim's since it writes the
+ * recording's times): the computation before the first call counts from
+ * here, not from the archive's clock offset (the earliest of every
+ * location's). */
+static OTF2_CallbackCode ev_program_begin(EVT_ARGS, OTF2_StringRef name,
+                                          uint32_t nargs,
+                                          const OTF2_StringRef *args) {
+  struct rd *r = u;
+  (void)loc, (void)al, (void)pos, (void)name, (void)nargs, (void)args;
+  if (r->depth == 0 && r->t->ranks[r->rank].n == 0 && time > r->prev)
+    r->prev = r->last = time;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode ev_program_end(EVT_ARGS, int64_t status) {
   struct rd *r = u;
   (void)loc, (void)al, (void)pos, (void)status;
@@ -839,6 +853,7 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void) {
   OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, ev_comm_create);
   OTF2_EvtReaderCallbacks_SetCommDestroyCallback(cb, ev_comm_destroy);
   OTF2_EvtReaderCallbacks_SetMetricCallback(cb, ev_metric);
+  OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, ev_program_begin);
   OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, ev_program_end);
   OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, ev_unknown);
   OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, ev_rma_win);

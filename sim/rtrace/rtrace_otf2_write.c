@@ -39,11 +39,13 @@ struct ftrtrace_rank_view {
   const struct ft_rtrace_rank *k;
 };
 
-/* One rank being written. */
+/* One rank being written: t0 and t1 are the event's entry and exit (the
+ * records of a call's start are stamped t0, those of its end t1), t the
+ * rank's clock (the last exit). */
 struct wr {
   OTF2_EvtWriter *w;
   OTF2_AttributeList *al;
-  OTF2_TimeStamp t;
+  OTF2_TimeStamp t, t0, t1;
   OTF2_ErrorCode rc;
 };
 
@@ -82,12 +84,12 @@ static OTF2_RegionRef region(const char *name) {
 }
 
 static void enter(struct wr *w, const char *name) {
-  ok(w, OTF2_EvtWriter_Enter(w->w, NULL, w->t, region(name)));
+  ok(w, OTF2_EvtWriter_Enter(w->w, NULL, w->t0, region(name)));
 }
 
 /* Leave, with the attributes added since (the list is emptied). */
 static void leave(struct wr *w, const char *name) {
-  ok(w, OTF2_EvtWriter_Leave(w->w, w->al, w->t, region(name)));
+  ok(w, OTF2_EvtWriter_Leave(w->w, w->al, w->t1, region(name)));
 }
 
 static uint32_t u32(int32_t v) {
@@ -101,19 +103,19 @@ static void write_p2p(struct wr *w, const struct ft_rt_event *e) {
   switch (e->kind) {
   case FT_RT_SEND:
     enter(w, name = sync ? "MPI_Ssend" : "MPI_Send");
-    ok(w, OTF2_EvtWriter_MpiSend(w->w, NULL, w->t, u32(p->peer), p->comm,
+    ok(w, OTF2_EvtWriter_MpiSend(w->w, NULL, w->t0, u32(p->peer), p->comm,
                                  (uint32_t)p->tag, p->bytes));
     break;
   case FT_RT_ISEND:
     enter(w, name = sync ? "MPI_Issend" : "MPI_Isend");
-    ok(w, OTF2_EvtWriter_MpiIsend(w->w, NULL, w->t, u32(p->peer), p->comm,
+    ok(w, OTF2_EvtWriter_MpiIsend(w->w, NULL, w->t0, u32(p->peer), p->comm,
                                   (uint32_t)p->tag, p->bytes, p->request));
     break;
   case FT_RT_RECV:
     enter(w, name = "MPI_Recv");
     if (p->flags)
       attr(w, FT_RA_WILDCARD, p->flags);
-    ok(w, OTF2_EvtWriter_MpiRecv(w->w, w->al, w->t, u32(p->peer), p->comm,
+    ok(w, OTF2_EvtWriter_MpiRecv(w->w, w->al, w->t1, u32(p->peer), p->comm,
                                  (uint32_t)p->tag, p->bytes));
     break;
   case FT_RT_IRECV:
@@ -124,7 +126,7 @@ static void write_p2p(struct wr *w, const struct ft_rt_event *e) {
     attr(w, FT_RA_PEER, p->peer);
     attr(w, FT_RA_TAG, p->tag);
     attr(w, FT_RA_BYTES, (int64_t)p->bytes);
-    ok(w, OTF2_EvtWriter_MpiIrecvRequest(w->w, w->al, w->t, p->request));
+    ok(w, OTF2_EvtWriter_MpiIrecvRequest(w->w, w->al, w->t0, p->request));
     break;
   default: /* FT_RT_CANCEL, or MPI_Request_free */
     enter(w,
@@ -137,25 +139,25 @@ static void write_p2p(struct wr *w, const struct ft_rt_event *e) {
 
 static void write_sendrecv(struct wr *w, const struct ft_rt_sendrecv *s) {
   enter(w, "MPI_Sendrecv");
-  ok(w, OTF2_EvtWriter_MpiSend(w->w, NULL, w->t, u32(s->dest), s->comm,
+  ok(w, OTF2_EvtWriter_MpiSend(w->w, NULL, w->t0, u32(s->dest), s->comm,
                                (uint32_t)s->send_tag, s->send_bytes));
   if (s->flags)
     attr(w, FT_RA_WILDCARD, s->flags);
-  ok(w, OTF2_EvtWriter_MpiRecv(w->w, w->al, w->t, u32(s->source), s->comm,
+  ok(w, OTF2_EvtWriter_MpiRecv(w->w, w->al, w->t1, u32(s->source), s->comm,
                                (uint32_t)s->recv_tag, s->recv_bytes));
   leave(w, "MPI_Sendrecv");
 }
 
 static void write_done(struct wr *w, const struct ft_rt_done *d) {
   if (d->status == FT_RT_NOT_DONE)
-    ok(w, OTF2_EvtWriter_MpiRequestTest(w->w, NULL, w->t, d->request));
+    ok(w, OTF2_EvtWriter_MpiRequestTest(w->w, NULL, w->t1, d->request));
   else if (d->status == FT_RT_CANCELLED)
-    ok(w, OTF2_EvtWriter_MpiRequestCancelled(w->w, NULL, w->t, d->request));
+    ok(w, OTF2_EvtWriter_MpiRequestCancelled(w->w, NULL, w->t1, d->request));
   else if (d->is_recv)
-    ok(w, OTF2_EvtWriter_MpiIrecv(w->w, NULL, w->t, u32(d->peer), d->comm,
+    ok(w, OTF2_EvtWriter_MpiIrecv(w->w, NULL, w->t1, u32(d->peer), d->comm,
                                   (uint32_t)d->tag, d->bytes, d->request));
   else
-    ok(w, OTF2_EvtWriter_MpiIsendComplete(w->w, NULL, w->t, d->request));
+    ok(w, OTF2_EvtWriter_MpiIsendComplete(w->w, NULL, w->t1, d->request));
 }
 
 static void write_complete(struct wr *w, const struct ftrtrace_rank_view *v,
@@ -211,11 +213,11 @@ int ft_rt_coll_from_otf2(unsigned op) {
 static void write_coll(struct wr *w, const struct ft_rt_coll *c) {
   const char *name = ft_rt_coll_name(c->op);
   enter(w, name);
-  ok(w, OTF2_EvtWriter_MpiCollectiveBegin(w->w, NULL, w->t));
+  ok(w, OTF2_EvtWriter_MpiCollectiveBegin(w->w, NULL, w->t0));
   if (c->flags)
     attr(w, FT_RA_COLL_FLAGS, c->flags);
   ok(w,
-     OTF2_EvtWriter_MpiCollectiveEnd(w->w, w->al, w->t, coll_ops[c->op],
+     OTF2_EvtWriter_MpiCollectiveEnd(w->w, w->al, w->t1, coll_ops[c->op],
                                      c->comm, u32(c->root), c->sent, c->recvd));
   leave(w, name);
 }
@@ -224,9 +226,9 @@ static void write_comm(struct wr *w, const struct ft_rt_comm_ev *c) {
   const char *name = ft_rt_comm_op_name(c->op);
   enter(w, name);
   if (c->comm != FT_RT_COMM_NULL && c->op == FT_RT_COMM_FREE)
-    ok(w, OTF2_EvtWriter_CommDestroy(w->w, NULL, w->t, c->comm));
+    ok(w, OTF2_EvtWriter_CommDestroy(w->w, NULL, w->t1, c->comm));
   else if (c->comm != FT_RT_COMM_NULL)
-    ok(w, OTF2_EvtWriter_CommCreate(w->w, NULL, w->t, c->comm));
+    ok(w, OTF2_EvtWriter_CommCreate(w->w, NULL, w->t1, c->comm));
   attr(w, FT_RA_PARENT, c->parent);
   attr(w, FT_RA_COLOR, c->color);
   attr(w, FT_RA_KEY, c->key);
@@ -236,11 +238,34 @@ static void write_comm(struct wr *w, const struct ft_rt_comm_ev *c) {
 static void write_memory(struct wr *w, uint64_t bytes) {
   OTF2_Type type = OTF2_TYPE_UINT64;
   OTF2_MetricValue v = {.unsigned_int = bytes};
-  ok(w, OTF2_EvtWriter_Metric(w->w, NULL, w->t, 0, 1, &type, &v));
+  ok(w, OTF2_EvtWriter_Metric(w->w, NULL, w->t0, 0, 1, &type, &v));
+}
+
+static OTF2_TimeStamp ticks(double s) {
+  return s > 0 ? (OTF2_TimeStamp)llround(s * FT_RT_TICKS_PER_S) : 0;
+}
+
+/* The event's entry and exit on the rank's clock: its span (a recording),
+ * never before the rank's clock, or else synthetic times where only
+ * computation takes time (a model without times). */
+static void stamp(struct wr *w, const struct ft_rt_event *e,
+                  const struct ft_rt_span *sp) {
+  if (sp) {
+    w->t0 = ticks(sp->begin) > w->t ? ticks(sp->begin) : w->t;
+    w->t1 = ticks(sp->end) > w->t0 ? ticks(sp->end) : w->t0;
+  } else {
+    w->t0 = w->t;
+    w->t1 = w->t0;
+    if (e->kind == FT_RT_COMPUTE)
+      w->t1 += ticks(e->u.compute_s);
+  }
+  w->t = e->kind == FT_RT_MEMORY ? w->t0 : w->t1;
 }
 
 static void write_event(struct wr *w, const struct ftrtrace_rank_view *v,
-                        const struct ft_rt_event *e) {
+                        const struct ft_rt_event *e,
+                        const struct ft_rt_span *sp) {
+  stamp(w, e, sp);
   switch (e->kind) {
   case FT_RT_SENDRECV:
     write_sendrecv(w, &e->u.sendrecv);
@@ -257,8 +282,7 @@ static void write_event(struct wr *w, const struct ftrtrace_rank_view *v,
   case FT_RT_COMM:
     write_comm(w, &e->u.comm);
     break;
-  case FT_RT_COMPUTE:
-    w->t += (OTF2_TimeStamp)llround(e->u.compute_s * FT_RT_TICKS_PER_S);
+  case FT_RT_COMPUTE: /* the gap between two calls: no record */
     break;
   case FT_RT_MEMORY:
     write_memory(w, e->u.memory);
@@ -305,22 +329,34 @@ static int check_rank(const struct ft_rtrace *t, uint32_t r, char *err,
   return 0;
 }
 
+/* The timeline of the archive: its first and last timestamps. */
+struct span_ticks {
+  OTF2_TimeStamp first, last;
+};
+
 static int write_rank(OTF2_Archive *a, const struct ft_rtrace *t, uint32_t r,
-                      uint64_t *nevents, OTF2_TimeStamp *end) {
+                      uint64_t *nevents, struct span_ticks *all) {
+  const struct ft_rtrace_rank *k = &t->ranks[r];
   struct wr w = {.w = OTF2_Archive_GetEvtWriter(a, r),
                  .al = OTF2_AttributeList_New()};
   if (!w.w || !w.al) {
     OTF2_AttributeList_Delete(w.al);
     return -1;
   }
-  struct ftrtrace_rank_view v = {&t->ranks[r]};
-  for (size_t i = 0; i < t->ranks[r].n && w.rc == OTF2_SUCCESS; i++)
-    write_event(&w, &v, &t->ranks[r].ev[i]);
+  /* The rank's start (where its first computation begins): ProgramBegin,
+   * as Score-P writes it. String 0 is the program's name (write_defs). */
+  w.t = k->span && k->n ? ticks(k->span[0].begin) : 0;
+  ok(&w, OTF2_EvtWriter_ProgramBegin(w.w, NULL, w.t, 0, 0, NULL));
+  if (r == 0 || w.t < all->first)
+    all->first = w.t;
+  struct ftrtrace_rank_view v = {k};
+  for (size_t i = 0; i < k->n && w.rc == OTF2_SUCCESS; i++)
+    write_event(&w, &v, &k->ev[i], k->span ? &k->span[i] : NULL);
   /* The end, so that a reader sees the computation after the last call. */
   ok(&w, OTF2_EvtWriter_ProgramEnd(w.w, NULL, w.t, 0));
   ok(&w, OTF2_EvtWriter_GetNumberOfEvents(w.w, nevents));
-  if (w.t > *end)
-    *end = w.t;
+  if (w.t > all->last)
+    all->last = w.t;
   ok(&w, OTF2_Archive_CloseEvtWriter(a, w.w));
   OTF2_AttributeList_Delete(w.al);
   return w.rc == OTF2_SUCCESS ? 0 : -1;
@@ -438,14 +474,18 @@ static void write_comms(struct gdefs *d, const struct ft_rtrace *t) {
   }
 }
 
+/* The clock: nanoseconds of the recording's clock (simulated time, or
+ * MPI_Wtime under --real), from the earliest timestamp over the length of
+ * the run, as Score-P sets them. */
 static int write_defs(OTF2_Archive *a, const struct ft_rtrace *t,
-                      const uint64_t *nevents, OTF2_TimeStamp end) {
+                      const uint64_t *nevents, struct span_ticks all) {
   struct gdefs d = {.g = OTF2_Archive_GetGlobalDefWriter(a)};
   if (!d.g)
     return -1;
+  str(&d, t->program); /* string 0: ProgramBegin's name */
   gok(&d, OTF2_GlobalDefWriter_WriteClockProperties(
-              d.g, (uint64_t)FT_RT_TICKS_PER_S, 0, end + 1,
-              OTF2_UNDEFINED_TIMESTAMP));
+              d.g, (uint64_t)FT_RT_TICKS_PER_S, all.first,
+              all.last - all.first + 1, OTF2_UNDEFINED_TIMESTAMP));
   write_regions(&d);
   write_locations(&d, t, nevents);
   write_comms(&d, t);
@@ -483,19 +523,19 @@ static int set_props(OTF2_Archive *a, const struct ft_rtrace *t) {
 
 static int write_all(OTF2_Archive *a, const struct ft_rtrace *t,
                      uint64_t *nevents) {
-  OTF2_TimeStamp end = 0;
+  struct span_ticks all = {0, 0};
   if (OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL) !=
           OTF2_SUCCESS ||
       OTF2_Archive_SetSerialCollectiveCallbacks(a) != OTF2_SUCCESS ||
       set_props(a, t) || OTF2_Archive_OpenEvtFiles(a) != OTF2_SUCCESS)
     return -1;
   for (uint32_t r = 0; r < t->nranks; r++)
-    if (write_rank(a, t, r, &nevents[r], &end))
+    if (write_rank(a, t, r, &nevents[r], &all))
       return -1;
   if (OTF2_Archive_CloseEvtFiles(a) != OTF2_SUCCESS ||
       write_local_defs(a, t->nranks))
     return -1;
-  return write_defs(a, t, nevents, end);
+  return write_defs(a, t, nevents, all);
 }
 
 int ft_rtrace_write_otf2(const struct ft_rtrace *t, const char *dir, char *err,

@@ -14,6 +14,8 @@
  *   m OP PARENT COMM COLOR KEY
  *   t SECONDS (C99 hexadecimal: exact)
  *   k BYTES
+ *   w BEGIN END   (the previous event's span, seconds in C99 hexadecimal;
+ *                  after every event when the rank keeps times)
  *   end LINES CHECKSUM   (lines before it; FNV-1a 64 of their bytes)
  */
 #include "rtrace_rank.h"
@@ -156,8 +158,11 @@ int ft_rtrace_write_rank(const struct ft_rtrace *t, const int32_t *names,
   put(&w, "ftsim-rank-record %d", FT_RTRACE_RANK_VERSION);
   put(&w, "rank %" PRIu32 " %" PRIu32 " %a", world_rank, nranks, k->host_speed);
   put_comms(&w, t, names);
-  for (size_t i = 0; i < k->n; i++)
+  for (size_t i = 0; i < k->n; i++) {
     put_event(&w, k, &k->ev[i]);
+    if (k->span)
+      put(&w, "w %a %a", k->span[i].begin, k->span[i].end);
+  }
   uint64_t lines = w.lines, hash = w.hash;
   put(&w, "end %" PRIu64 " %016" PRIx64, lines, hash);
   if (fclose(w.out) != 0 || w.failed) {
@@ -318,6 +323,21 @@ static int read_done(struct reader *r, struct ft_rtrace *t, const char *line) {
   return ft_rtrace_complete_add(t, 0, &d) ? bad(r, "out of memory") : 0;
 }
 
+/* "w BEGIN END": the span of the event before it. */
+static int read_span(struct reader *r, struct ft_rtrace *t, const char *line) {
+  struct ft_rt_span sp;
+  struct ft_rtrace_rank *k = &t->ranks[0];
+  if (sscanf(line, "w %la %la", &sp.begin, &sp.end) != 2 ||
+      !(sp.begin >= 0 && sp.end >= sp.begin && sp.end < 1e18))
+    return bad(r, "malformed 'w' line (w BEGIN END, 0 <= BEGIN <= END)");
+  if (!k->n)
+    return bad(r, "a 'w' line before any event");
+  if (ft_rtrace_keep_times(t, 0))
+    return bad(r, "out of memory");
+  k->span[k->n - 1] = sp;
+  return 0;
+}
+
 static int read_other(struct reader *r, struct ft_rtrace *t, const char *line) {
   struct ft_rt_event e = {0};
   unsigned a, b, flags = 0;
@@ -378,6 +398,8 @@ static int read_other(struct reader *r, struct ft_rtrace *t, const char *line) {
     e.kind = FT_RT_MEMORY;
     ok = sscanf(line, "k %" SCNu64, &e.u.memory) == 1;
     break;
+  case 'w':
+    return read_span(r, t, line);
   default:
     return bad(r, "unknown record '%.20s'", line);
   }
@@ -543,6 +565,10 @@ int ft_rtrace_merge_rank(struct ft_rtrace *run, int32_t **names,
   }
   for (uint32_t c = 0; rc == 0 && c < f->t->ncomms; c++)
     rc = map[c] == FT_RT_COMM_NULL - 1 ? -1 : 0;
+  if (rc == 0 && k->span && k->n) /* one event of run's per event of f's */
+    rc = ft_rtrace_keep_times(run, r);
+  if (rc == 0 && k->span && k->n)
+    memcpy(run->ranks[r].span, k->span, k->n * sizeof *k->span);
   free(map);
   run->ranks[r].host_speed = k->host_speed;
   if (rc != 0)

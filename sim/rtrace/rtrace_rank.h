@@ -18,8 +18,9 @@
 
 #include "rtrace.h"
 
-/* The version written in the header line ("ftsim-rank-record 1"). */
-#define FT_RTRACE_RANK_VERSION 1
+/* The version written in the header line ("ftsim-rank-record 2"; 2 adds
+ * the events' spans). */
+#define FT_RTRACE_RANK_VERSION 2
 
 /* One rank's recording: its events are those of rank 0 of `t` (a one-rank
  * run), whose communicators past SELF are this rank's own ids; names[c]
@@ -31,10 +32,10 @@ struct ft_rtrace_rank_file {
   int32_t *names; /* t->ncomms of them */
 };
 
-/* Writes rank 0 of `t` (its events, completion entries, host speed and
- * the communicators past SELF with names[]) to `path` as world rank
- * `world_rank` of `nranks`. Returns 0, or -1 with a message naming the
- * path in err (errlen bytes). */
+/* Writes rank 0 of `t` (its events, completion entries, spans if it keeps
+ * times, host speed and the communicators past SELF with names[]) to `path` as
+ * world rank `world_rank` of `nranks`. Returns 0, or -1 with a message naming
+ * the path in err (errlen bytes). */
 int ft_rtrace_write_rank(const struct ft_rtrace *t, const int32_t *names,
                          uint32_t world_rank, uint32_t nranks, const char *path,
                          char *err, size_t errlen);
@@ -49,10 +50,10 @@ int ft_rtrace_read_rank(const char *path, struct ft_rtrace_rank_file *f,
 /* Frees what *f holds (not f itself); a zeroed *f is allowed. */
 void ft_rtrace_rank_file_free(struct ft_rtrace_rank_file *f);
 
-/* Merges f's events into rank f->world_rank of `run` (whose nranks must be
- * f->nranks and that rank still empty): each communicator of f is found
- * in `run` by its name and members, or added; *names (n_names of them,
- * one per communicator of `run`, grown with realloc) holds the names of
+/* Merges f's events (and their spans) into rank f->world_rank of `run`
+ * (whose nranks must be f->nranks and that rank still empty): each communicator
+ * of f is found in `run` by its name and members, or added; *names (n_names of
+ * them, one per communicator of `run`, grown with realloc) holds the names of
  * run's communicators, 0 and 1 for WORLD and SELF. Returns 0, or -1 with
  * a message in err (a rank out of range or merged twice, memory). */
 int ft_rtrace_merge_rank(struct ft_rtrace *run, int32_t **names,

@@ -34,7 +34,9 @@ void ft_record_start(struct ft_runtime *rt) {
   double speed = ft_backend_host_speed();
   s->t->ranks[0].host_speed = speed > 0 ? speed : rt->options.record_speed;
   s->next_req = 1;
-  s->last_exit = ft_backend_now();
+  if (ft_rtrace_keep_times(s->t, 0))
+    ft_fatal("out of memory starting the recorder");
+  s->last_exit = s->call_begin = ft_backend_now();
   s->on = 1;
 }
 
@@ -47,14 +49,22 @@ static uint64_t footprint(const struct ft_runtime *rt) {
   return bytes;
 }
 
-static void look_at_memory(struct ft_runtime *rt) {
+/* Appends `e` spanning [begin, end] (a computation, a memory change). */
+static void append_at(struct ft_record_state *s, const struct ft_rt_event *e,
+                      double begin, double end) {
+  append(s, e);
+  struct ft_rtrace_rank *k = &s->t->ranks[0];
+  k->span[k->n - 1] = (struct ft_rt_span){begin, end};
+}
+
+static void look_at_memory(struct ft_runtime *rt, double now_s) {
   struct ft_record_state *s = &rt->record;
   uint64_t now = footprint(rt);
   uint64_t moved = now > s->memory ? now - s->memory : s->memory - now;
   if (moved <= FT_RECORD_MEMORY_STEP && !(now && !s->memory))
     return;
   struct ft_rt_event e = {.kind = FT_RT_MEMORY, .u.memory = now};
-  append(s, &e);
+  append_at(s, &e, now_s, now_s);
   s->memory = now;
 }
 
@@ -66,15 +76,28 @@ void ft_record_enter(struct ft_runtime *rt) {
   if (now > s->last_exit) {
     struct ft_rt_event e = {.kind = FT_RT_COMPUTE,
                             .u.compute_s = now - s->last_exit};
-    append(s, &e);
+    append_at(s, &e, s->last_exit, now);
   }
   s->last_exit = now;
-  look_at_memory(rt);
+  look_at_memory(rt, now);
+  s->call_begin = now;
+  s->call_first = s->t->ranks[0].n;
+}
+
+/* The events the call appended span [its entry, now]. */
+static void close_call(struct ft_record_state *s, double now) {
+  struct ft_rtrace_rank *k = &s->t->ranks[0];
+  for (size_t i = s->call_first; i < k->n; i++)
+    k->span[i] = (struct ft_rt_span){s->call_begin, now};
+  s->call_first = k->n;
+  s->call_begin = now; /* for a call that appends without an entry */
 }
 
 int ft_record_exit(struct ft_runtime *rt, int rc) {
-  if (rt->record.on)
+  if (rt->record.on) {
     rt->record.last_exit = ft_backend_now();
+    close_call(&rt->record, rt->record.last_exit);
+  }
   rt->record.st_pending = 0; /* the call is over: its event too */
   return rc;
 }
@@ -298,6 +321,9 @@ void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req) {
   struct ft_rt_event e = s->t->ranks[0].ev[r->event];
   e.kind = FT_RT_CANCEL;
   append(s, &e);
+  /* MPI_Cancel has no ft_record_exit (its time goes to the next
+   * computation): a call of no length. */
+  close_call(s, s->call_begin);
 }
 
 void ft_record_request_free(struct ft_runtime *rt, const MPI_Request *req) {

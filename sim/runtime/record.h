@@ -13,7 +13,8 @@
  * (ft_backend_host_speed, or record_speed). The memory footprint (the
  * application's heap, app_heap.c, plus its ft_protect regions) becomes a
  * memory event at a call when it moved by more than FT_RECORD_MEMORY_STEP
- * bytes since the last one.
+ * bytes since the last one. Every event has its span on the backend's
+ * clock (ft_rt_span), which the archive's timestamps are made of.
  *
  * Every function returns at once when recording is off (one test of a
  * flag), so the wrappers call them unconditionally. */
@@ -48,10 +49,13 @@ struct ft_record_state {
   struct ft_record_req *reqs; /* pending requests */
   size_t n_reqs, cap_reqs;
   uint64_t next_req;
-  int st_pending;   /* the last event is a p2p one its call's exit completes */
-  double last_exit; /* end of the last call (backend clock) */
-  uint64_t memory;  /* the footprint last recorded */
-  MPI_Status *st;   /* statuses for a call that ignores them */
+  int st_pending;    /* the last event is a p2p one its call's exit completes */
+  double last_exit;  /* end of the last call (backend clock) */
+  double call_begin; /* start of the call under way (backend clock) */
+  size_t call_first; /* its first event: the events it appends span
+                        [call_begin, its exit] */
+  uint64_t memory;   /* the footprint last recorded */
+  MPI_Status *st;    /* statuses for a call that ignores them */
   size_t cap_st;
   MPI_Request *before; /* a completion call's handles at its entry */
   size_t cap_before;

@@ -138,6 +138,39 @@ Test(rtrace_rank, round_trip_keeps_every_event) {
   free(names);
 }
 
+/* The events' spans (the recorder's times) go through the file and the
+ * merge unchanged. */
+Test(rtrace_rank, spans_survive_the_file_and_the_merge) {
+  int32_t *names;
+  struct ft_rtrace *t = one_rank(2, &names);
+  cr_assert_eq(ft_rtrace_keep_times(t, 0), 0);
+  struct ft_rtrace_rank *k = &t->ranks[0];
+  for (size_t i = 0; i < k->n; i++)
+    k->span[i] = (struct ft_rt_span){0.1 * (double)i, 0.1 * (double)i + 0.05};
+  char err[512], *p = path_of(tmpdir(), "rank.2");
+  cr_assert_eq(ft_rtrace_write_rank(t, names, 2, 4, p, err, sizeof err), 0,
+               "%s", err);
+  struct ft_rtrace_rank_file f;
+  cr_assert_eq(ft_rtrace_read_rank(p, &f, err, sizeof err), 0, "%s", err);
+  struct ft_rtrace *run = ft_rtrace_new(4);
+  int32_t *run_names = calloc(2, sizeof *run_names);
+  run_names[1] = 1;
+  cr_assert_eq(ft_rtrace_merge_rank(run, &run_names, &f, err, sizeof err), 0,
+               "%s", err);
+  for (size_t i = 0; i < k->n; i++) {
+    cr_assert_eq(f.t->ranks[0].span[i].begin, k->span[i].begin);
+    cr_assert_eq(f.t->ranks[0].span[i].end, k->span[i].end);
+    cr_assert_eq(run->ranks[2].span[i].begin, k->span[i].begin);
+    cr_assert_eq(run->ranks[2].span[i].end, k->span[i].end);
+  }
+  cr_assert_null(run->ranks[0].span); /* a rank with no times has none */
+  ft_rtrace_rank_file_free(&f);
+  ft_rtrace_free(run);
+  ft_rtrace_free(t);
+  free(names);
+  free(run_names);
+}
+
 static void write_sample(const char *p) {
   int32_t *names;
   struct ft_rtrace *t = one_rank(0, &names);

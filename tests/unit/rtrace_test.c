@@ -131,6 +131,57 @@ Test(rtrace, otf2_print_reads_an_archive_ftsim_wrote) {
   ft_rtrace_free(t);
 }
 
+/* A recording with times (ft_rt_span): rank 0 starts at 1.0 s, rank 1 at
+ * 1.5 s; each computes 0.25 s, spends 0.25 s in an MPI_Send (a call's time
+ * is not computation), computes 0.5 s and ends. The archive's timestamps
+ * are those times in nanoseconds (otf2-print), its clock starts at the
+ * earliest (1.0 s), and reading it back gives the computations, rank 1's
+ * first one counted from its own start (ProgramBegin), not the clock's. */
+static struct ft_rtrace *timed(void) {
+  struct ft_rtrace *t = ft_rtrace_new(2);
+  for (uint32_t r = 0; r < 2; r++) {
+    double t0 = 1.0 + 0.5 * r;
+    struct ft_rt_event e[3] = {{.kind = FT_RT_COMPUTE, .u.compute_s = 0.25},
+                               {.kind = FT_RT_SEND},
+                               {.kind = FT_RT_COMPUTE, .u.compute_s = 0.5}};
+    e[1].u.p2p = (struct ft_rt_p2p){0, (int32_t)(1 - r), 1, 0, 4, 0};
+    struct ft_rt_span sp[3] = {
+        {t0, t0 + 0.25}, {t0 + 0.25, t0 + 0.5}, {t0 + 0.5, t0 + 1.0}};
+    cr_assert_eq(ft_rtrace_keep_times(t, r), 0);
+    for (int i = 0; i < 3; i++) {
+      add(t, r, e[i]);
+      t->ranks[r].span[i] = sp[i];
+    }
+  }
+  return t;
+}
+
+Test(rtrace, timestamps_are_the_recorded_times) {
+  struct ft_rtrace *t = timed();
+  char err[512] = "", dir[128], cmd[2048];
+  snprintf(dir, sizeof dir, "%s/a", tmpdir());
+  cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
+  snprintf(cmd, sizeof cmd,
+           "otf2-print %s/traces.otf2 > %s.txt 2>&1 && "
+           "grep -Eq '^ENTER +1 +1750000000 .*\"MPI_Send\"' %s.txt && "
+           "grep -Eq '^LEAVE +1 +2000000000 .*\"MPI_Send\"' %s.txt && "
+           "grep -Eq '^PROGRAM_END +1 +2500000000 ' %s.txt && "
+           "otf2-print -G %s/traces.otf2 | grep -q 'Ticks per Seconds: "
+           "1000000000, Global Offset: 1000000000, Length: 1500000001,'",
+           dir, dir, dir, dir, dir, dir);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  struct ft_rtrace *u = ft_rtrace_read(dir, 0, -1, err, sizeof err);
+  cr_assert_not_null(u, "%s", err);
+  for (uint32_t r = 0; r < 2; r++) {
+    cr_assert_eq(u->ranks[r].n, 3);
+    cr_assert_float_eq(u->ranks[r].ev[0].u.compute_s, 0.25, 1e-12);
+    cr_assert_eq(u->ranks[r].ev[1].kind, FT_RT_SEND);
+    cr_assert_float_eq(u->ranks[r].ev[2].u.compute_s, 0.5, 1e-12);
+  }
+  ft_rtrace_free(u);
+  ft_rtrace_free(t);
+}
+
 Test(rtrace, equal_sees_a_changed_tag) {
   struct ft_rtrace *t = sample(), *u = sample();
   char why[256] = "";
