@@ -8,7 +8,8 @@
 # nothing here passes or fails on speed.
 #
 # Usage: bench/replay.sh [-p PLATFORM] [-r REPEAT] [-n NP] [APP...]
-#   defaults: -p gige -r 3 -n 16, APP = ring pingpong cg mg lu bt
+#   defaults: -p gige -r 3 -n 16, APP = every workload of apps/: ring
+#   pingpong cg mg lu bt fring
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) apps="$apps $1"; shift ;;
   esac
 done
-[ -n "$apps" ] || apps="ring pingpong cg mg lu bt"
+[ -n "$apps" ] || apps="ring pingpong cg mg lu bt fring"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
