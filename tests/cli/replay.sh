@@ -1,9 +1,13 @@
 #!/bin/sh
 # `ftsim run --replay` (issue 16, item 2), one case per ctest entry:
-#   ring, pingpong, cg  recorded on gige (4 ranks), replayed on gige under none:
-#                    completion time within 1% of the on-line run's, the
-#                    same messages and bytes, verified; then on myrinet and
-#                    grid5000 (verified);
+#   ring, pingpong, cg, mg, lu, bt, fring  (every workload of apps/)
+#                    recorded on gige (4 ranks), replayed on gige under
+#                    none: completion time within 1% of the on-line run's,
+#                    the same messages and bytes, verified;
+#   cross_APP        APP (ring, cg, mg, lu) recorded on gige (4 ranks),
+#                    replayed on myrinet and grid5000 and compared with the
+#                    on-line run on that platform: completion time within
+#                    1%, the same messages and bytes, verified;
 #   protocols        ring's recording replayed under pcl, vcl, pessimist
 #                    and v2 with a failure during the run: verified, one
 #                    failure, and ftsim check accepts the event trace;
@@ -45,27 +49,41 @@ replay() { # NAME OUT ARGS...: ftsim run --replay, exit 0, verified
     { cat "$out" "$dir/err"; fail "replay $name $* exited $?"; }
   grep -q '"verified":true' "$out" || fail "replay $name $*: not verified"
 }
-same() { # NAME: replayed on gige like the on-line run
-  replay "$1" "$dir/$1.re" --platform gige
-  cat "$dir/$1.on" "$dir/$1.re"
-  grep -q "\"app\":\"$1\"" "$dir/$1.re" || fail "app is not the trace's name"
+# alike ON RE: the replay's summary RE has the on-line run's ON messages and
+# bytes, and its completion time within 1%.
+alike() {
+  cat "$1" "$2"
   for f in messages bytes; do
-    [ "$(field $f "$dir/$1.on")" = "$(field $f "$dir/$1.re")" ] ||
-      fail "$f differ"
+    [ "$(field $f "$1")" = "$(field $f "$2")" ] || fail "$f differ"
   done
-  awk -v a="$(field completion_time_s "$dir/$1.on")" \
-    -v b="$(field completion_time_s "$dir/$1.re")" \
+  awk -v a="$(field completion_time_s "$1")" \
+    -v b="$(field completion_time_s "$2")" \
     'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 0.01 * a) }' ||
     fail "completion times differ by more than 1%"
+}
+same() { # NAME: replayed on gige like the on-line run
+  replay "$1" "$dir/$1.re" --platform gige
+  grep -q "\"app\":\"$1\"" "$dir/$1.re" || fail "app is not the trace's name"
+  alike "$dir/$1.on" "$dir/$1.re"
+}
+cross() { # NAME: its gige recording replayed on myrinet and grid5000 like
+  # the on-line runs there
   for p in myrinet grid5000; do
+    "$ftsim" run --platform "$p" --np 4 --app "$1" > "$dir/$1.on.$p" \
+      2> "$dir/err" || { cat "$dir/err"; fail "run $1 on $p"; }
     replay "$1" "$dir/$1.$p" --platform "$p"
+    grep -q "\"platform\":\"$p\"" "$dir/$1.$p" || fail "not replayed on $p"
+    alike "$dir/$1.on.$p" "$dir/$1.$p"
   done
 }
 
 case $case in
-ring | pingpong | cg)
+ring | pingpong | cg | mg | lu | bt | fring)
   record "$case"
   same "$case" ;;
+cross_*)
+  record "${case#cross_}"
+  cross "${case#cross_}" ;;
 protocols)
   record ring
   printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
