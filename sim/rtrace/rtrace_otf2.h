@@ -64,7 +64,14 @@ extern const char *const ft_rt_attr_names[FT_RA_COUNT];
 #define FT_RT_PROP_PROGRAM "FTSIM::PROGRAM"
 #define FT_RT_PROP_PLATFORM "FTSIM::PLATFORM"
 #define FT_RT_PROP_VERSION "FTSIM::VERSION"
-/* Timer resolution of ftsim's archives: nanoseconds. */
-#define FT_RT_TICKS_PER_S 1000000000.0
+/* Timer resolution of ftsim's archives: picoseconds. Nanoseconds rounded
+ * each recorded computation by up to 0.5 ns, enough to move lu's 16-rank
+ * replay on gige by 16 us (0.01 %: the wavefront's messages share links,
+ * so small shifts grow); in picoseconds it is off by 0.25 us. A uint64 of
+ * picoseconds holds 1.8e7 s: a recording whose clock goes further (a real
+ * MPI_Wtime counted from the epoch) is written from its first rank's
+ * start. */
+#define FT_RT_TICKS_PER_S 1e12
+#define FT_RT_MAX_TIME_S 1e7
 
 #endif /* FT_RTRACE_OTF2_H */

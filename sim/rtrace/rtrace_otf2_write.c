@@ -46,6 +46,7 @@ struct wr {
   OTF2_EvtWriter *w;
   OTF2_AttributeList *al;
   OTF2_TimeStamp t, t0, t1;
+  double origin; /* the recording's time of timestamp 0 */
   OTF2_ErrorCode rc;
 };
 
@@ -251,8 +252,10 @@ static OTF2_TimeStamp ticks(double s) {
 static void stamp(struct wr *w, const struct ft_rt_event *e,
                   const struct ft_rt_span *sp) {
   if (sp) {
-    w->t0 = ticks(sp->begin) > w->t ? ticks(sp->begin) : w->t;
-    w->t1 = ticks(sp->end) > w->t0 ? ticks(sp->end) : w->t0;
+    OTF2_TimeStamp b = ticks(sp->begin - w->origin);
+    OTF2_TimeStamp e1 = ticks(sp->end - w->origin);
+    w->t0 = b > w->t ? b : w->t;
+    w->t1 = e1 > w->t0 ? e1 : w->t0;
   } else {
     w->t0 = w->t;
     w->t1 = w->t0;
@@ -334,18 +337,35 @@ struct span_ticks {
   OTF2_TimeStamp first, last;
 };
 
+/* The recording's time written as timestamp 0: 0, or the first rank's
+ * start when the clock would not fit (FT_RT_MAX_TIME_S). */
+static double time_origin(const struct ft_rtrace *t) {
+  double first = -1, last = 0;
+  for (uint32_t r = 0; r < t->nranks; r++) {
+    const struct ft_rtrace_rank *k = &t->ranks[r];
+    if (!k->span || !k->n)
+      continue;
+    if (first < 0 || k->span[0].begin < first)
+      first = k->span[0].begin;
+    if (k->span[k->n - 1].end > last)
+      last = k->span[k->n - 1].end;
+  }
+  return last < FT_RT_MAX_TIME_S || first < 0 ? 0 : first;
+}
+
 static int write_rank(OTF2_Archive *a, const struct ft_rtrace *t, uint32_t r,
                       uint64_t *nevents, struct span_ticks *all) {
   const struct ft_rtrace_rank *k = &t->ranks[r];
   struct wr w = {.w = OTF2_Archive_GetEvtWriter(a, r),
-                 .al = OTF2_AttributeList_New()};
+                 .al = OTF2_AttributeList_New(),
+                 .origin = time_origin(t)};
   if (!w.w || !w.al) {
     OTF2_AttributeList_Delete(w.al);
     return -1;
   }
   /* The rank's start (where its first computation begins): ProgramBegin,
    * as Score-P writes it. String 0 is the program's name (write_defs). */
-  w.t = k->span && k->n ? ticks(k->span[0].begin) : 0;
+  w.t = k->span && k->n ? ticks(k->span[0].begin - w.origin) : 0;
   ok(&w, OTF2_EvtWriter_ProgramBegin(w.w, NULL, w.t, 0, 0, NULL));
   if (r == 0 || w.t < all->first)
     all->first = w.t;
@@ -474,7 +494,7 @@ static void write_comms(struct gdefs *d, const struct ft_rtrace *t) {
   }
 }
 
-/* The clock: nanoseconds of the recording's clock (simulated time, or
+/* The clock: picoseconds of the recording's clock (simulated time, or
  * MPI_Wtime under --real), from the earliest timestamp over the length of
  * the run, as Score-P sets them. */
 static int write_defs(OTF2_Archive *a, const struct ft_rtrace *t,

@@ -134,7 +134,7 @@ Test(rtrace, otf2_print_reads_an_archive_ftsim_wrote) {
 /* A recording with times (ft_rt_span): rank 0 starts at 1.0 s, rank 1 at
  * 1.5 s; each computes 0.25 s, spends 0.25 s in an MPI_Send (a call's time
  * is not computation), computes 0.5 s and ends. The archive's timestamps
- * are those times in nanoseconds (otf2-print), its clock starts at the
+ * are those times in picoseconds (otf2-print), its clock starts at the
  * earliest (1.0 s), and reading it back gives the computations, rank 1's
  * first one counted from its own start (ProgramBegin), not the clock's. */
 static struct ft_rtrace *timed(void) {
@@ -163,11 +163,12 @@ Test(rtrace, timestamps_are_the_recorded_times) {
   cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
   snprintf(cmd, sizeof cmd,
            "otf2-print %s/traces.otf2 > %s.txt 2>&1 && "
-           "grep -Eq '^ENTER +1 +1750000000 .*\"MPI_Send\"' %s.txt && "
-           "grep -Eq '^LEAVE +1 +2000000000 .*\"MPI_Send\"' %s.txt && "
-           "grep -Eq '^PROGRAM_END +1 +2500000000 ' %s.txt && "
+           "grep -Eq '^ENTER +1 +1750000000000 .*\"MPI_Send\"' %s.txt && "
+           "grep -Eq '^LEAVE +1 +2000000000000 .*\"MPI_Send\"' %s.txt && "
+           "grep -Eq '^PROGRAM_END +1 +2500000000000 ' %s.txt && "
            "otf2-print -G %s/traces.otf2 | grep -q 'Ticks per Seconds: "
-           "1000000000, Global Offset: 1000000000, Length: 1500000001,'",
+           "1000000000000, Global Offset: 1000000000000, "
+           "Length: 1500000000001,'",
            dir, dir, dir, dir, dir, dir);
   cr_assert_eq(system(cmd), 0, "%s", cmd);
   struct ft_rtrace *u = ft_rtrace_read(dir, 0, -1, err, sizeof err);
