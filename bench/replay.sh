@@ -1,22 +1,26 @@
 #!/bin/sh
-# Fidelity and speed of the replay (issue 16, item 2): each workload run
-# on-line (`ftsim run`, protocol none), recorded once (`ftsim record`),
-# and its recording replayed on the same platform (`ftsim run --replay`).
+# Fidelity and speed of the replay (issue 16, items 2, 5 and 6): each
+# workload run on-line (`ftsim run`, protocol none), recorded once (`ftsim
+# record`), and its recording replayed on the same platform (`ftsim run
+# --replay`); with -R, recorded on another platform (cross-platform: the
+# on-line run and the replay on -p, the recording on -R).
 # Prints the simulated completion times of both and their ratio, the
 # summaries' messages and bytes (on-line/replay), and the wall time (best
 # of REPEAT runs) and peak memory of both. A benchmark, not a test:
 # nothing here passes or fails on speed.
 #
-# Usage: bench/replay.sh [-p PLATFORM] [-r REPEAT] [-n NP] [APP...]
-#   defaults: -p gige -r 3 -n 16, APP = every workload of apps/: ring
-#   pingpong cg mg lu bt fring
+# Usage: bench/replay.sh [-p PLATFORM] [-R RECORD_PLATFORM] [-r REPEAT]
+#                        [-n NP] [APP...]
+#   defaults: -p gige -R (the -p platform) -r 3 -n 16, APP = every workload
+#   of apps/: ring pingpong cg mg lu bt fring
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}
-platform=gige repeat=3 np=16 apps=""
+platform=gige record_on="" repeat=3 np=16 apps=""
 while [ $# -gt 0 ]; do
   case $1 in
     -p) platform=$2; shift 2 ;;
+    -R) record_on=$2; shift 2 ;;
     -r) repeat=$2; shift 2 ;;
     -n) np=$2; shift 2 ;;
     -*) echo "replay.sh: unknown option $1" >&2; exit 2 ;;
@@ -24,6 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$apps" ] || apps="ring pingpong cg mg lu bt fring"
+[ -n "$record_on" ] || record_on=$platform
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -55,7 +60,7 @@ printf '%-8s %5s  %12s %12s %9s  %11s %21s  %7s %8s  %7s %9s\n' app ranks \
 for app in $apps; do
   on=$(best --platform "$platform" --np "$np" --app "$app")
   rm -rf "$tmp/t"
-  "$build/ftsim" record --platform "$platform" --np "$np" --app "$app" \
+  "$build/ftsim" record --platform "$record_on" --np "$np" --app "$app" \
     -o "$tmp/t" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
   re=$(best --platform "$platform" --replay "$tmp/t")
   echo "$on $re" | awk -v a="$app" -v n="$np" '{

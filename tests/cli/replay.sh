@@ -8,6 +8,10 @@
 #                    replayed on myrinet and grid5000 and compared with the
 #                    on-line run on that platform: completion time within
 #                    1%, the same messages and bytes, verified;
+#   cross_speed      cg recorded on gige (2 Gf hosts, 2 ranks) replayed on
+#                    tests/cli/platforms/tiny.xml (1 Gf hosts) like the
+#                    on-line run there: recorded seconds x 2 Gf/s are
+#                    replayed as flops, which take twice the time;
 #   lu_16            lu on 16 ranks: the replay within 1e-5 of the on-line
 #                    completion time (picosecond timestamps);
 #   protocols        ring's recording replayed under pcl, vcl, pessimist
@@ -83,6 +87,17 @@ case $case in
 ring | pingpong | cg | mg | lu | bt | fring)
   record "$case"
   same "$case" ;;
+cross_speed)
+  tiny=$src/tests/cli/platforms/tiny.xml
+  "$ftsim" record --platform gige --np 2 --app cg -o "$dir/cg" \
+    > "$dir/cg.on" 2> "$dir/err" || { cat "$dir/err"; fail "record cg"; }
+  "$ftsim" run --platform "$tiny" --np 2 --app cg > "$dir/cg.tiny" \
+    2> "$dir/err" || { cat "$dir/err"; fail "run cg on tiny"; }
+  replay cg "$dir/cg.re" --platform "$tiny"
+  alike "$dir/cg.tiny" "$dir/cg.re"
+  # and the computation did change: tiny's run is not gige's
+  [ "$(field completion_time_s "$dir/cg.on")" != \
+    "$(field completion_time_s "$dir/cg.tiny")" ] || fail "tiny is gige" ;;
 cross_*)
   record "${case#cross_}"
   cross "${case#cross_}" ;;
