@@ -12,6 +12,10 @@
 #                    tests/cli/platforms/tiny.xml (1 Gf hosts) like the
 #                    on-line run there: recorded seconds x 2 Gf/s are
 #                    replayed as flops, which take twice the time;
+#   old_archive      tests/rtrace/ring-ns, written by ftsim before its
+#                    archives held the run's times (nanoseconds, MPI calls
+#                    of no length, no ProgramBegin: ring, 2 ranks, 5 laps,
+#                    gige), still replays like the on-line run;
 #   lu_16            lu on 16 ranks: the replay within 1e-5 of the on-line
 #                    completion time (picosecond timestamps);
 #   protocols        ring's recording replayed under pcl, vcl, pessimist
@@ -87,6 +91,12 @@ case $case in
 ring | pingpong | cg | mg | lu | bt | fring)
   record "$case"
   same "$case" ;;
+old_archive)
+  cp -r "$src/tests/rtrace/ring-ns" "$dir/ring-ns"
+  "$ftsim" run --platform gige --np 2 --app ring -- --iters 5 \
+    > "$dir/ring.on" 2> "$dir/err" || { cat "$dir/err"; fail "run ring"; }
+  replay ring-ns "$dir/ring.re" --platform gige
+  alike "$dir/ring.on" "$dir/ring.re" ;;
 cross_speed)
   tiny=$src/tests/cli/platforms/tiny.xml
   "$ftsim" record --platform gige --np 2 --app cg -o "$dir/cg" \
