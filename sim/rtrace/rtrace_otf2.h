@@ -64,14 +64,18 @@ extern const char *const ft_rt_attr_names[FT_RA_COUNT];
 #define FT_RT_PROP_PROGRAM "FTSIM::PROGRAM"
 #define FT_RT_PROP_PLATFORM "FTSIM::PLATFORM"
 #define FT_RT_PROP_VERSION "FTSIM::VERSION"
-/* Timer resolution of ftsim's archives: picoseconds. Nanoseconds rounded
- * each recorded computation by up to 0.5 ns, enough to move lu's 16-rank
- * replay on gige by 16 us (0.01 %: the wavefront's messages share links,
- * so small shifts grow); in picoseconds it is off by 0.25 us. A uint64 of
- * picoseconds holds 1.8e7 s: a recording whose clock goes further (a real
- * MPI_Wtime counted from the epoch) is written from its first rank's
- * start. */
-#define FT_RT_TICKS_PER_S 1e12
-#define FT_RT_MAX_TIME_S 1e7
+/* Timer resolution of ftsim's archives: the finest of femtoseconds,
+ * picoseconds and nanoseconds whose uint64 ticks hold the run's clock
+ * (femtoseconds: up to about 18,000 s). A replay turns each gap between
+ * two calls back into computation, so the timestamps' rounding is the
+ * computation's: nanoseconds (up to 0.5 ns a computation) moved lu's
+ * 16-rank replay on gige by 16 us (0.01 %: its wavefront's messages share
+ * links, so small shifts grow), picoseconds by 0.25 us, femtoseconds by
+ * nothing (the replay's constant 10 ns aside). A clock even nanoseconds
+ * cannot hold (a real MPI_Wtime from the epoch...) is written from its
+ * first rank's start. */
+#define FT_RT_TICKS_FINEST 1e15
+#define FT_RT_TICKS_COARSEST 1e9
+#define FT_RT_TICKS_MAX 1.8e19 /* below UINT64_MAX, 1.845e19 */
 
 #endif /* FT_RTRACE_OTF2_H */

@@ -46,6 +46,7 @@ struct wr {
   OTF2_EvtWriter *w;
   OTF2_AttributeList *al;
   OTF2_TimeStamp t, t0, t1;
+  double res;    /* ticks per second */
   double origin; /* the recording's time of timestamp 0 */
   OTF2_ErrorCode rc;
 };
@@ -242,8 +243,8 @@ static void write_memory(struct wr *w, uint64_t bytes) {
   ok(w, OTF2_EvtWriter_Metric(w->w, NULL, w->t0, 0, 1, &type, &v));
 }
 
-static OTF2_TimeStamp ticks(double s) {
-  return s > 0 ? (OTF2_TimeStamp)llround(s * FT_RT_TICKS_PER_S) : 0;
+static OTF2_TimeStamp ticks(const struct wr *w, double s) {
+  return s > 0 ? (OTF2_TimeStamp)llround(s * w->res) : 0;
 }
 
 /* The event's entry and exit on the rank's clock: its span (a recording),
@@ -252,15 +253,15 @@ static OTF2_TimeStamp ticks(double s) {
 static void stamp(struct wr *w, const struct ft_rt_event *e,
                   const struct ft_rt_span *sp) {
   if (sp) {
-    OTF2_TimeStamp b = ticks(sp->begin - w->origin);
-    OTF2_TimeStamp e1 = ticks(sp->end - w->origin);
+    OTF2_TimeStamp b = ticks(w, sp->begin - w->origin);
+    OTF2_TimeStamp e1 = ticks(w, sp->end - w->origin);
     w->t0 = b > w->t ? b : w->t;
     w->t1 = e1 > w->t0 ? e1 : w->t0;
   } else {
     w->t0 = w->t;
     w->t1 = w->t0;
     if (e->kind == FT_RT_COMPUTE)
-      w->t1 += ticks(e->u.compute_s);
+      w->t1 += ticks(w, e->u.compute_s);
   }
   w->t = e->kind == FT_RT_MEMORY ? w->t0 : w->t1;
 }
@@ -337,35 +338,59 @@ struct span_ticks {
   OTF2_TimeStamp first, last;
 };
 
-/* The recording's time written as timestamp 0: 0, or the first rank's
- * start when the clock would not fit (FT_RT_MAX_TIME_S). */
-static double time_origin(const struct ft_rtrace *t) {
+/* The archive's clock (rtrace_otf2.h): ticks per second and the
+ * recording's time of timestamp 0. */
+struct clock {
+  double res, origin;
+};
+
+/* The latest time of rank k: its last span's end, or without spans the
+ * sum of its computations (the synthetic clock). */
+static double rank_end(const struct ft_rtrace_rank *k) {
+  if (k->span)
+    return k->n ? k->span[k->n - 1].end : 0;
+  double sum = 0;
+  for (size_t i = 0; i < k->n; i++)
+    if (k->ev[i].kind == FT_RT_COMPUTE)
+      sum += k->ev[i].u.compute_s;
+  return sum;
+}
+
+/* The finest resolution whose ticks hold the run's latest time, from 0 or
+ * (when not even nanoseconds do) from the first rank's start. */
+static struct clock choose_clock(const struct ft_rtrace *t) {
   double first = -1, last = 0;
   for (uint32_t r = 0; r < t->nranks; r++) {
-    const struct ft_rtrace_rank *k = &t->ranks[r];
-    if (!k->span || !k->n)
-      continue;
-    if (first < 0 || k->span[0].begin < first)
-      first = k->span[0].begin;
-    if (k->span[k->n - 1].end > last)
-      last = k->span[k->n - 1].end;
+    double end = rank_end(&t->ranks[r]);
+    if (end > last)
+      last = end;
+    if (t->ranks[r].span && t->ranks[r].n &&
+        (first < 0 || t->ranks[r].span[0].begin < first))
+      first = t->ranks[r].span[0].begin;
   }
-  return last < FT_RT_MAX_TIME_S || first < 0 ? 0 : first;
+  struct clock c = {FT_RT_TICKS_FINEST, 0};
+  while (c.res > FT_RT_TICKS_COARSEST && last * c.res >= FT_RT_TICKS_MAX)
+    c.res /= 1000;
+  if (last * c.res >= FT_RT_TICKS_MAX && first > 0)
+    c.origin = first;
+  return c;
 }
 
 static int write_rank(OTF2_Archive *a, const struct ft_rtrace *t, uint32_t r,
-                      uint64_t *nevents, struct span_ticks *all) {
+                      struct clock c, uint64_t *nevents,
+                      struct span_ticks *all) {
   const struct ft_rtrace_rank *k = &t->ranks[r];
   struct wr w = {.w = OTF2_Archive_GetEvtWriter(a, r),
                  .al = OTF2_AttributeList_New(),
-                 .origin = time_origin(t)};
+                 .res = c.res,
+                 .origin = c.origin};
   if (!w.w || !w.al) {
     OTF2_AttributeList_Delete(w.al);
     return -1;
   }
   /* The rank's start (where its first computation begins): ProgramBegin,
    * as Score-P writes it. String 0 is the program's name (write_defs). */
-  w.t = k->span && k->n ? ticks(k->span[0].begin - w.origin) : 0;
+  w.t = k->span && k->n ? ticks(&w, k->span[0].begin - w.origin) : 0;
   ok(&w, OTF2_EvtWriter_ProgramBegin(w.w, NULL, w.t, 0, 0, NULL));
   if (r == 0 || w.t < all->first)
     all->first = w.t;
@@ -494,18 +519,19 @@ static void write_comms(struct gdefs *d, const struct ft_rtrace *t) {
   }
 }
 
-/* The clock: picoseconds of the recording's clock (simulated time, or
- * MPI_Wtime under --real), from the earliest timestamp over the length of
- * the run, as Score-P sets them. */
+/* The clock: ticks (c.res a second) of the recording's clock (simulated
+ * time, or MPI_Wtime under --real), from the earliest timestamp over the
+ * length of the run, as Score-P sets them. */
 static int write_defs(OTF2_Archive *a, const struct ft_rtrace *t,
-                      const uint64_t *nevents, struct span_ticks all) {
+                      const uint64_t *nevents, struct clock c,
+                      struct span_ticks all) {
   struct gdefs d = {.g = OTF2_Archive_GetGlobalDefWriter(a)};
   if (!d.g)
     return -1;
   str(&d, t->program); /* string 0: ProgramBegin's name */
   gok(&d, OTF2_GlobalDefWriter_WriteClockProperties(
-              d.g, (uint64_t)FT_RT_TICKS_PER_S, all.first,
-              all.last - all.first + 1, OTF2_UNDEFINED_TIMESTAMP));
+              d.g, (uint64_t)c.res, all.first, all.last - all.first + 1,
+              OTF2_UNDEFINED_TIMESTAMP));
   write_regions(&d);
   write_locations(&d, t, nevents);
   write_comms(&d, t);
@@ -544,18 +570,19 @@ static int set_props(OTF2_Archive *a, const struct ft_rtrace *t) {
 static int write_all(OTF2_Archive *a, const struct ft_rtrace *t,
                      uint64_t *nevents) {
   struct span_ticks all = {0, 0};
+  struct clock c = choose_clock(t);
   if (OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL) !=
           OTF2_SUCCESS ||
       OTF2_Archive_SetSerialCollectiveCallbacks(a) != OTF2_SUCCESS ||
       set_props(a, t) || OTF2_Archive_OpenEvtFiles(a) != OTF2_SUCCESS)
     return -1;
   for (uint32_t r = 0; r < t->nranks; r++)
-    if (write_rank(a, t, r, &nevents[r], &all))
+    if (write_rank(a, t, r, c, &nevents[r], &all))
       return -1;
   if (OTF2_Archive_CloseEvtFiles(a) != OTF2_SUCCESS ||
       write_local_defs(a, t->nranks))
     return -1;
-  return write_defs(a, t, nevents, all);
+  return write_defs(a, t, nevents, c, all);
 }
 
 int ft_rtrace_write_otf2(const struct ft_rtrace *t, const char *dir, char *err,

@@ -134,7 +134,8 @@ Test(rtrace, otf2_print_reads_an_archive_ftsim_wrote) {
 /* A recording with times (ft_rt_span): rank 0 starts at 1.0 s, rank 1 at
  * 1.5 s; each computes 0.25 s, spends 0.25 s in an MPI_Send (a call's time
  * is not computation), computes 0.5 s and ends. The archive's timestamps
- * are those times in picoseconds (otf2-print), its clock starts at the
+ * are those times in femtoseconds (otf2-print: the finest resolution
+ * that holds 2.5 s), its clock starts at the
  * earliest (1.0 s), and reading it back gives the computations, rank 1's
  * first one counted from its own start (ProgramBegin), not the clock's. */
 static struct ft_rtrace *timed(void) {
@@ -163,12 +164,12 @@ Test(rtrace, timestamps_are_the_recorded_times) {
   cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
   snprintf(cmd, sizeof cmd,
            "otf2-print %s/traces.otf2 > %s.txt 2>&1 && "
-           "grep -Eq '^ENTER +1 +1750000000000 .*\"MPI_Send\"' %s.txt && "
-           "grep -Eq '^LEAVE +1 +2000000000000 .*\"MPI_Send\"' %s.txt && "
-           "grep -Eq '^PROGRAM_END +1 +2500000000000 ' %s.txt && "
+           "grep -Eq '^ENTER +1 +1750000000000000 .*\"MPI_Send\"' %s.txt && "
+           "grep -Eq '^LEAVE +1 +2000000000000000 .*\"MPI_Send\"' %s.txt && "
+           "grep -Eq '^PROGRAM_END +1 +2500000000000000 ' %s.txt && "
            "otf2-print -G %s/traces.otf2 | grep -q 'Ticks per Seconds: "
-           "1000000000000, Global Offset: 1000000000000, "
-           "Length: 1500000000001,'",
+           "1000000000000000, Global Offset: 1000000000000000, "
+           "Length: 1500000000000001,'",
            dir, dir, dir, dir, dir, dir);
   cr_assert_eq(system(cmd), 0, "%s", cmd);
   struct ft_rtrace *u = ft_rtrace_read(dir, 0, -1, err, sizeof err);
@@ -181,6 +182,47 @@ Test(rtrace, timestamps_are_the_recorded_times) {
   }
   ft_rtrace_free(u);
   ft_rtrace_free(t);
+}
+
+/* The resolution is the finest whose uint64 ticks hold the clock: a
+ * recording ending after 1e5 s is in picoseconds, after 1e8 s in
+ * nanoseconds, and one beyond what nanoseconds hold (a clock from the
+ * epoch, 1e11 s) in nanoseconds from its first rank's start; each reads
+ * back with the same computations. */
+Test(rtrace, resolution_holds_the_clock) {
+  const struct {
+    double shift;
+    const char *clock;
+  } cases[] = {{1e5, "Ticks per Seconds: 1000000000000, Global Offset: "
+                     "100001000000000000, Length: 1500000000001,"},
+               {1e8, "Ticks per Seconds: 1000000000, Global Offset: "
+                     "100000001000000000, Length: 1500000001,"},
+               {1e11, "Ticks per Seconds: 1000000000, Global Offset: 0, "
+                      "Length: 1500000001,"}};
+  char *top = tmpdir();
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    struct ft_rtrace *t = timed();
+    for (uint32_t r = 0; r < 2; r++)
+      for (size_t i = 0; i < t->ranks[r].n; i++) {
+        t->ranks[r].span[i].begin += cases[c].shift;
+        t->ranks[r].span[i].end += cases[c].shift;
+      }
+    char err[512] = "", dir[128], cmd[1024];
+    snprintf(dir, sizeof dir, "%s/c%zu", top, c);
+    cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
+    snprintf(cmd, sizeof cmd, "otf2-print -G %s/traces.otf2 | grep -q '%s'",
+             dir, cases[c].clock);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    struct ft_rtrace *u = ft_rtrace_read(dir, 0, -1, err, sizeof err);
+    cr_assert_not_null(u, "%s", err);
+    for (uint32_t r = 0; r < 2; r++) {
+      cr_assert_eq(u->ranks[r].n, 3, "shift %g rank %u", cases[c].shift, r);
+      cr_assert_float_eq(u->ranks[r].ev[0].u.compute_s, 0.25, 1e-9);
+      cr_assert_float_eq(u->ranks[r].ev[2].u.compute_s, 0.5, 1e-9);
+    }
+    ft_rtrace_free(u);
+    ft_rtrace_free(t);
+  }
 }
 
 Test(rtrace, equal_sees_a_changed_tag) {
