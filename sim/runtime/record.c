@@ -310,7 +310,12 @@ static void forget_req(struct ft_record_state *s, struct ft_record_req *r) {
   *r = s->reqs[--s->n_reqs];
 }
 
-void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req) {
+/* MPI_Cancel, or (freed) MPI_Request_free, of *req: a cancel event of
+ * the request's posting event; a freed request leaves the table, as no
+ * call will complete it. Neither call has an ft_record_exit (its time
+ * goes to the next computation): a call of no length. */
+static void cancel_event(struct ft_runtime *rt, const MPI_Request *req,
+                         int freed) {
   struct ft_record_state *s = &rt->record;
   if (!s->on)
     return;
@@ -320,25 +325,20 @@ void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req) {
     return;
   struct ft_rt_event e = s->t->ranks[0].ev[r->event];
   e.kind = FT_RT_CANCEL;
+  if (freed)
+    e.u.p2p.flags = FT_RT_FREE;
   append(s, &e);
-  /* MPI_Cancel has no ft_record_exit (its time goes to the next
-   * computation): a call of no length. */
+  if (freed)
+    forget_req(s, r);
   close_call(s, s->call_begin);
 }
 
+void ft_record_cancel(struct ft_runtime *rt, const MPI_Request *req) {
+  cancel_event(rt, req, 0);
+}
+
 void ft_record_request_free(struct ft_runtime *rt, const MPI_Request *req) {
-  struct ft_record_state *s = &rt->record;
-  if (!s->on)
-    return;
-  ft_record_enter(rt);
-  struct ft_record_req *r = find_req(s, *req);
-  if (!r)
-    return;
-  struct ft_rt_event e = s->t->ranks[0].ev[r->event];
-  e.kind = FT_RT_CANCEL;
-  e.u.p2p.flags = FT_RT_FREE;
-  append(s, &e);
-  forget_req(s, r);
+  cancel_event(rt, req, 1);
 }
 
 /* ---- Completions ---- */
