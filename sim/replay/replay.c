@@ -4,7 +4,7 @@
  * MPI calls, so that they go through the runtime and its protocol exactly
  * as the recorded program's did.
  *
- *   replay TRACE SPEED COUNTS CUTS
+ *   replay TRACE SPEED COUNTS CUTS [EVENTS]
  *
  * SPEED: flop/s of the recording host when the trace does not tell it (a
  * Score-P archive), and the speed at which a SimGrid TI trace's flops were
@@ -16,7 +16,10 @@
  * "-". CUTS: the world collectives (their k, one per line) that are
  * consistent cuts (ft_rtrace_cuts), or "-": before each, the replay calls
  * ft_snapshot, its position protected, so that the protocol checkpoints
- * there and a rollback resumes there.
+ * there and a rollback resumes there. EVENTS: the events file the CLI
+ * wrote from the trace it read whole (ft_rtrace_write_events), from which
+ * the rank reads the communicators and its own events; without it (or
+ * "-"), each rank reads TRACE itself.
  *
  * No payload moves: every buffer comes from SMPI_SHARED_MALLOC (SimGrid
  * skips the copies of shared blocks and maps them onto the same pages), one
@@ -48,6 +51,7 @@
 
 #include "ft.h"
 #include "rtrace.h"
+#include "rtrace_events.h"
 
 /* A request posted by the replay, under its recorded id. */
 struct rp_req {
@@ -59,8 +63,8 @@ struct rp_req {
 
 struct rp {
   int rank;
-  double speed; /* flop/s per recorded second */
-  struct ft_rtrace *t;
+  double speed;           /* flop/s per recorded second */
+  struct ft_rtrace_one t; /* the communicators and this rank's events */
   const struct ft_rtrace_rank *me;
   MPI_Comm *comms; /* t->ncomms, by trace id */
   struct rp_req *reqs;
@@ -99,7 +103,7 @@ static int count_of(uint64_t bytes) {
 }
 
 static MPI_Comm comm_of(struct rp *p, uint32_t c) {
-  if (c < p->t->ncomms && p->comms[c] != MPI_COMM_NULL)
+  if (c < p->t.ncomms && p->comms[c] != MPI_COMM_NULL)
     return p->comms[c];
   fatal(p, "communicator not created");
   p->bad++;
@@ -464,9 +468,9 @@ static void derive_split(const struct rp *p, uint32_t newc, int *color,
                          int *key) {
   *color = MPI_UNDEFINED;
   *key = 0;
-  if (newc >= p->t->ncomms || !p->t->comms[newc].members)
+  if (newc >= p->t.ncomms || !p->t.comms[newc].members)
     return;
-  const struct ft_rt_comm *m = &p->t->comms[newc];
+  const struct ft_rt_comm *m = &p->t.comms[newc];
   *color = (int)m->members[0];
   for (uint32_t i = 0; i < m->size; i++)
     if ((int)m->members[i] == p->rank)
@@ -476,7 +480,7 @@ static void derive_split(const struct rp *p, uint32_t newc, int *color,
 static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   MPI_Comm parent = comm_of(p, e->parent), made = MPI_COMM_NULL;
   if (e->op == FT_RT_COMM_FREE) {
-    if (e->comm < p->t->ncomms && p->comms[e->comm] != MPI_COMM_NULL)
+    if (e->comm < p->t.ncomms && p->comms[e->comm] != MPI_COMM_NULL)
       MPI_Comm_free(&p->comms[e->comm]);
     return;
   }
@@ -491,7 +495,7 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
     }
     MPI_Comm_split(parent, color, key, &made);
   }
-  if (e->comm < p->t->ncomms)
+  if (e->comm < p->t.ncomms)
     p->comms[e->comm] = made;
   else if (made != MPI_COMM_NULL)
     MPI_Comm_free(&made);
@@ -586,21 +590,46 @@ static int is_cut(const struct rp *p, uint64_t k) {
   return lo < p->ncuts && p->cuts[lo] == k;
 }
 
-/* Loads this rank's events and makes its buffers; 0, or -1 (printed). */
-static int setup(struct rp *p, const char *path, double speed,
-                 const char *counts, const char *cuts) {
+/* This rank's share of the trace: from the events file the CLI wrote
+ * (EVENTS), else read from the trace itself. 0, or -1 (printed). */
+static int load(struct rp *p, const char *path, double speed,
+                const char *events) {
   char err[1024] = "";
-  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
-  p->t = ft_rtrace_read(path, speed, p->rank, err, sizeof err);
-  if (!p->t) {
+  if (events && strcmp(events, "-") != 0) {
+    if (!ft_rtrace_read_events(events, (uint32_t)p->rank, &p->t, err,
+                               sizeof err))
+      return 0;
+    fprintf(stderr, "replay: %s\n", err);
+    return -1;
+  }
+  struct ft_rtrace *t = ft_rtrace_read(path, speed, p->rank, err, sizeof err);
+  if (!t) {
     fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
     return -1;
   }
+  if ((uint32_t)p->rank >= t->nranks) {
+    fprintf(stderr, "replay: %s has %" PRIu32 " ranks, fewer than rank %d\n",
+            path, t->nranks, p->rank);
+    ft_rtrace_free(t);
+    return -1;
+  }
+  ft_rtrace_take_one(t, (uint32_t)p->rank, &p->t);
+  return 0;
+}
+
+/* Loads this rank's events and makes its buffers; 0, or -1 (printed). */
+static int setup(struct rp *p, const char *path, double speed,
+                 const char *const opt[3]) {
+  char err[1024] = "";
+  const char *counts = opt[0], *cuts = opt[1], *events = opt[2];
+  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
+  if (load(p, path, speed, events))
+    return -1;
   int n = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  if ((uint32_t)n != p->t->nranks) {
+  if ((uint32_t)n != p->t.nranks) {
     fprintf(stderr, "replay: %s has %" PRIu32 " ranks, the run %d\n", path,
-            p->t->nranks, n);
+            p->t.nranks, n);
     return -1;
   }
   if (cuts && strcmp(cuts, "-") != 0 && read_cuts(p, cuts))
@@ -611,12 +640,12 @@ static int setup(struct rp *p, const char *path, double speed,
     fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
     return -1;
   }
-  p->me = &p->t->ranks[p->rank];
+  p->me = &p->t.me;
   p->speed = p->me->host_speed > 0 ? p->me->host_speed : speed;
-  p->comms = calloc(p->t->ncomms, sizeof *p->comms);
+  p->comms = calloc(p->t.ncomms, sizeof *p->comms);
   if (!p->comms)
     return -1;
-  for (uint32_t c = 0; c < p->t->ncomms; c++)
+  for (uint32_t c = 0; c < p->t.ncomms; c++)
     p->comms[c] = MPI_COMM_NULL;
   p->comms[FT_RT_COMM_WORLD] = MPI_COMM_WORLD;
   p->comms[FT_RT_COMM_SELF] = MPI_COMM_SELF;
@@ -636,7 +665,7 @@ static void teardown(struct rp *p) {
   free(p->comms);
   free(p->vc);
   free(p->cuts);
-  ft_rtrace_free(p->t);
+  ft_rtrace_one_free(&p->t);
 }
 
 /* A checkpoint at a cut: ft_snapshot. After a rollback the replay runs
@@ -700,8 +729,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: replay TRACE SPEED (run by ftsim run --replay)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL,
-            argc > 4 ? argv[4] : NULL)) {
+  const char *opt[3] = {argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL,
+                        argc > 5 ? argv[5] : NULL};
+  if (setup(&p, argv[1], speed, opt)) {
     teardown(&p);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
