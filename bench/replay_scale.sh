@@ -5,9 +5,11 @@
 # (`ftsim run`, protocol none) and its recording replayed on the same
 # platform (`ftsim run --replay`). Prints the wall time (best of REPEAT) and
 # peak memory (largest, MB; bench/measure: smpirun's simulation process) of
-# the recording, the on-line run and the replay, the replay's speed-up
-# (on-line wall / replay wall), the ratio of the simulated completion times
-# (replay / on-line) and whether the messages and bytes are the same.
+# the recording, the on-line run and the replay, the CPU time (user +
+# system, best of REPEAT: steadier than the wall time when other work shares
+# the machine) of the on-line run and the replay, the replay's speed-up
+# (on-line / replay, wall and CPU), the ratio of the simulated completion
+# times (replay / on-line) and whether the messages and bytes are the same.
 # A benchmark, not a test: nothing here passes or fails on speed.
 #
 # Usage: bench/replay_scale.sh [-p PLATFORM] [-r REPEAT] [-n "NP..."] [-s]
@@ -40,23 +42,27 @@ trap 'rm -rf "$tmp"' EXIT
 
 field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$tmp/out"; }
 
-# once CMD ARGS...: "wall_s peak_mb completion_s messages bytes" of one
-# `ftsim CMD ARGS`.
+# once CMD ARGS...: "wall_s peak_mb completion_s messages bytes cpu_s" of
+# one `ftsim CMD ARGS`.
 once() {
   "$build/bench/measure" "$build/ftsim" "$@" >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; exit 1; }
   w=$(sed -n 's/^wall_s=\([0-9.]*\) peak_mb=\([0-9.]*\)$/\1 \2/p' "$tmp/err")
-  echo "$w $(field completion_time_s) $(field messages) $(field bytes)"
+  c=$(sed -n 's/^cpu_s=\([0-9.]*\)$/\1/p' "$tmp/err")
+  echo "$w $(field completion_time_s) $(field messages) $(field bytes) $c"
 }
 
-# best FILE: best wall time, largest peak, then the last run's figures.
+# best FILE: best wall time, largest peak, the last run's figures, best CPU
+# time.
 best() {
-  awk 'NR == 1 || $1 < w { w = $1 } $2 > m { m = $2 } { t = $3; n = $4; b = $5 }
-       END { print w, m, t, n, b }' "$1"
+  awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $6 < c { c = $6 }
+       $2 > m { m = $2 } { t = $3; n = $4; b = $5 }
+       END { print w, m, t, n, b, c }' "$1"
 }
 
-printf '%-4s %5s  %9s %8s  %8s %8s %7s  %8s %8s  %9s %s\n' app ranks \
-  wall_rec MB_rec wall_on wall_re speedup MB_on MB_re sim_ratio same_msgs
+printf '%-4s %5s  %8s %7s  %7s %7s %6s  %7s %7s %6s  %7s %6s  %9s %s\n' \
+  app ranks wall_rec MB_rec wall_on wall_re x_wall cpu_on cpu_re x_cpu \
+  MB_on MB_re sim_ratio same_msgs
 for np in $nps; do
   for app in $apps; do
     rm -rf "$tmp/t"
@@ -75,9 +81,11 @@ for np in $nps; do
     done
     echo "$(best "$tmp/rec") $(best "$tmp/on") $(best "$tmp/re")" |
       awk -v a="$app" -v n="$np" '{
-        same = ($9 == $14 && $10 == $15) ? "yes" : \
-               "no (" $9 "/" $14 " messages, " $10 "/" $15 " bytes)"
-        printf "%-4s %5d  %9.2f %8.1f  %8.2f %8.2f %6.1fx  %8.1f %8.1f  %9.6f %s\n",
-          a, n, $1, $2, $6, $11, $6 / $11, $7, $12, $13 / $8, same }'
+        # rec: $1-$6, on-line: $7-$12, replay: $13-$18
+        same = ($10 == $16 && $11 == $17) ? "yes" : \
+               "no (" $10 "/" $16 " messages, " $11 "/" $17 " bytes)"
+        printf "%-4s %5d  %8.2f %7.1f  %7.2f %7.2f %5.1fx  %7.2f %7.2f %5.1fx  %7.1f %6.1f  %9.6f %s\n",
+          a, n, $1, $2, $7, $13, $7 / $13, $12, $18, $12 / $18, $8, $14,
+          $15 / $9, same }'
   done
 done
