@@ -188,7 +188,10 @@ errors)
   "$ftsim" run --replay "$dir/sp" --dry-run > "$dir/out" 2>&1 ||
     fail "--dry-run"
   grep -q "replay/smpi/replay $dir/sp 1e+09" "$dir/out" ||
-    { cat "$dir/out"; fail "--dry-run does not show the replay"; } ;;
+    { cat "$dir/out"; fail "--dry-run does not show the replay"; }
+  # the ranks read their events from the events file the CLI wrote
+  grep -q "replay/smpi/replay $dir/sp 1e+09 [^ ]* [^ ]* [^ ]*/ftsim-events-" \
+    "$dir/out" || { cat "$dir/out"; fail "no events file for the ranks"; } ;;
 *) fail "unknown case" ;;
 esac
 echo "replay.sh $case: ok"
