@@ -61,6 +61,17 @@ struct rp_req {
   MPI_Status st;
 };
 
+/* The arrays of a completion call, sized once for the rank's largest: no
+ * allocation per call (the replay's malloc goes through the runtime's
+ * application-heap wrappers). */
+struct rp_scratch {
+  uint32_t *idx;
+  MPI_Request *rq;
+  MPI_Status *st, *tmp;
+  int *ix;
+  struct rp_req **qs;
+};
+
 struct rp {
   int rank;
   double speed;           /* flop/s per recorded second */
@@ -77,6 +88,7 @@ struct rp {
   uint64_t wcoll; /* world collectives carried out */
   size_t pos;     /* the event under way */
   long bad;       /* mismatches and failures */
+  struct rp_scratch s;
 };
 
 static void fatal(const struct rp *p, const char *what) {
@@ -194,9 +206,9 @@ static void check_done(struct rp *p, const struct ft_rt_done *d,
 static void test_not_done(struct rp *p, uint8_t call,
                           const struct ft_rt_done *d, uint32_t n,
                           MPI_Request *rq, MPI_Status *st, int *idx) {
-  struct rp_req **qs = malloc((n + 1) * sizeof *qs);
+  struct rp_req **qs = p->s.qs;
   int m = 0, flag = 0, outcount = 0;
-  for (uint32_t k = 0; qs && k < n; k++) {
+  for (uint32_t k = 0; k < n; k++) {
     struct rp_req *q = find_req(p, d[k].request);
     if (d[k].status == FT_RT_NOT_DONE && q && !q->complete)
       qs[m] = q, rq[m++] = q->req;
@@ -219,7 +231,6 @@ static void test_not_done(struct rp *p, uint8_t call,
     for (int k = 0; k < outcount; k++)
       qs[idx[k]]->complete = 1, qs[idx[k]]->st = st[k];
   }
-  free(qs);
 }
 
 static int is_test(uint8_t call) {
@@ -237,12 +248,8 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
     MPI_Waitall((int)m, rq, st);
     return;
   }
-  int *ix = malloc((m + 1) * sizeof *ix);
-  MPI_Status *tmp = malloc((m + 1) * sizeof *tmp);
-  if (!ix || !tmp) {
-    fatal(p, "out of memory");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  int *ix = p->s.ix;
+  MPI_Status *tmp = p->s.tmp;
   for (uint32_t left = m; left > 0;) {
     int out = 0;
     if (call == FT_RT_WAITSOME) {
@@ -257,8 +264,6 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
       st[ix[k]] = tmp[k];
     left -= (uint32_t)out;
   }
-  free(ix);
-  free(tmp);
 }
 
 /* Completes the pending requests among the call's done entries. */
@@ -295,21 +300,14 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
 
 static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
   const struct ft_rt_done *d = &p->me->done[c->first];
-  uint32_t *idx = malloc((c->count + 1) * sizeof *idx);
-  MPI_Request *rq = malloc((c->count + 1) * sizeof *rq);
-  MPI_Status *st = malloc((c->count + 1) * sizeof *st);
-  if (!idx || !rq || !st) {
-    fatal(p, "out of memory");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  uint32_t *idx = p->s.idx;
+  MPI_Request *rq = p->s.rq;
+  MPI_Status *st = p->s.st;
   test_not_done(p, c->call, d, c->count, rq, st, (int *)idx);
   complete_pending(p, c, d, idx, rq, st);
   for (uint32_t k = 0; k < c->count; k++)
     if (d[k].status != FT_RT_NOT_DONE)
       drop_req(p, d[k].request);
-  free(idx);
-  free(rq);
-  free(st);
 }
 
 static void do_probe(struct rp *p, const struct ft_rt_probe *e) {
@@ -590,6 +588,23 @@ static int is_cut(const struct rp *p, uint64_t k) {
   return lo < p->ncuts && p->cuts[lo] == k;
 }
 
+/* The completion calls' arrays, for the rank's largest call; 0, or -1. */
+static int make_scratch(struct rp *p) {
+  size_t m = 1;
+  for (size_t i = 0; i < p->me->n; i++)
+    if (p->me->ev[i].kind == FT_RT_COMPLETE &&
+        p->me->ev[i].u.complete.count >= m)
+      m = (size_t)p->me->ev[i].u.complete.count + 1;
+  struct rp_scratch *s = &p->s;
+  s->idx = malloc(m * sizeof *s->idx);
+  s->rq = malloc(m * sizeof *s->rq);
+  s->st = malloc(m * sizeof *s->st);
+  s->tmp = malloc(m * sizeof *s->tmp);
+  s->ix = malloc(m * sizeof *s->ix);
+  s->qs = malloc(m * sizeof *s->qs);
+  return s->idx && s->rq && s->st && s->tmp && s->ix && s->qs ? 0 : -1;
+}
+
 /* This rank's share of the trace: from the events file the CLI wrote
  * (EVENTS), else read from the trace itself. 0, or -1 (printed). */
 static int load(struct rp *p, const char *path, double speed,
@@ -649,6 +664,8 @@ static int setup(struct rp *p, const char *path, double speed,
     p->comms[c] = MPI_COMM_NULL;
   p->comms[FT_RT_COMM_WORLD] = MPI_COMM_WORLD;
   p->comms[FT_RT_COMM_SELF] = MPI_COMM_SELF;
+  if (make_scratch(p))
+    return -1;
   uint64_t sb, rb;
   buffer_sizes(p->me, &sb, &rb);
   p->sbuf = SMPI_SHARED_MALLOC((size_t)sb);
@@ -665,6 +682,12 @@ static void teardown(struct rp *p) {
   free(p->comms);
   free(p->vc);
   free(p->cuts);
+  free(p->s.idx);
+  free(p->s.rq);
+  free(p->s.st);
+  free(p->s.tmp);
+  free(p->s.ix);
+  free(p->s.qs);
   ft_rtrace_one_free(&p->t);
 }
 
