@@ -63,13 +63,23 @@ void ft_record_enter(struct ft_runtime *rt) {
   if (!s->on)
     return;
   double now = ft_backend_now_charged();
-  if (now > s->last_exit) {
-    struct ft_rt_event e = {.kind = FT_RT_COMPUTE,
-                            .u.compute_s = now - s->last_exit};
+  double alone = now - s->last_exit - s->modelled_elapsed + s->modelled_s;
+  if (alone > 0) {
+    struct ft_rt_event e = {.kind = FT_RT_COMPUTE, .u.compute_s = alone};
     append(s, &e);
   }
   s->last_exit = now;
+  s->modelled_s = s->modelled_elapsed = 0;
   look_at_memory(rt);
+}
+
+void ft_record_computed(struct ft_runtime *rt, double flops, double elapsed) {
+  struct ft_record_state *s = &rt->record;
+  double speed = s->on ? s->t->ranks[0].host_speed : 0;
+  if (!(speed > 0) || !(flops > 0))
+    return;
+  s->modelled_s += flops / speed;
+  s->modelled_elapsed += elapsed;
 }
 
 int ft_record_exit(struct ft_runtime *rt, int rc) {

@@ -48,10 +48,12 @@ struct ft_record_state {
   struct ft_record_req *reqs; /* pending requests */
   size_t n_reqs, cap_reqs;
   uint64_t next_req;
-  int st_pending;   /* the last event is a p2p one its call's exit completes */
-  double last_exit; /* end of the last call (backend clock) */
-  uint64_t memory;  /* the footprint last recorded */
-  MPI_Status *st;   /* statuses for a call that ignores them */
+  int st_pending;    /* the last event is a p2p one its call's exit completes */
+  double last_exit;  /* end of the last call (backend clock) */
+  double modelled_s; /* ft_compute's flops since then / host speed */
+  double modelled_elapsed; /* the simulated time those flops took */
+  uint64_t memory;         /* the footprint last recorded */
+  MPI_Status *st;          /* statuses for a call that ignores them */
   size_t cap_st;
   MPI_Request *before; /* a completion call's handles at its entry */
   size_t cap_before;
@@ -67,6 +69,15 @@ void ft_record_finish(struct ft_runtime *rt);
 /* The start of an application call: the computation since the last one
  * ends (a compute event), and the footprint is looked at. */
 void ft_record_enter(struct ft_runtime *rt);
+/* ft_compute's work while recording, simulated: `flops` modelled, which
+ * took `elapsed` simulated seconds, more than flops / the host's speed
+ * when the rank shared its host's cores with other ranks. The next compute
+ * event counts them as flops / host speed, the time they take alone: a
+ * replay turns compute seconds back into flops, which share the cores of
+ * the host it runs on again (recorded as elapsed, the sharing was counted
+ * twice: cg on 192 ranks of myrinet, 4 per 2-core host, replayed 10%
+ * late). Nothing when not recording. */
+void ft_record_computed(struct ft_runtime *rt, double flops, double elapsed);
 /* The end of an application call: returns rc. */
 int ft_record_exit(struct ft_runtime *rt, int rc);
 

@@ -24,7 +24,12 @@
 #   sweep            ftsim sweep with `apps @TRACE`: every point replays,
 #                    verified; a missing trace is refused (exit 2);
 #   errors           a corrupt trace, a wrong --np, --app with --replay, an
-#                    unsupported record: exit 2 before launch.
+#                    unsupported record: exit 2 before launch;
+#   shared_host      cg recorded with two ranks per one-core host (24 ranks
+#                    on tests/cli/platforms/tiny.xml) replays on it with the
+#                    completion time within 1e-5: the recorded computation
+#                    is the flops' time alone, not the time they took while
+#                    sharing the core (replayed, the sharing counted twice).
 # Usage: replay.sh FTSIM SCOREP_ARCHIVE SOURCE_DIR CASE [PROGRAM]
 set -u
 ftsim=$1 scorep=$2 src=$3 case=$4 program=${5:-}
@@ -61,7 +66,21 @@ same() { # NAME: replayed on gige like the on-line run
   done
 }
 
+close() { # ON RE TOLERANCE: completion times within TOLERANCE (relative)
+  awk -v a="$(field completion_time_s "$1")" \
+    -v b="$(field completion_time_s "$2")" -v t="$3" \
+    'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= t * a) }'
+}
+
 case $case in
+shared_host)
+  tiny=$src/tests/cli/platforms/tiny.xml
+  "$ftsim" record --platform "$tiny" --np 24 --app cg -o "$dir/cg" \
+    > "$dir/cg.on" 2> "$dir/err" || { cat "$dir/err"; fail "record cg"; }
+  replay cg "$dir/cg.re" --platform "$tiny"
+  cat "$dir/cg.on" "$dir/cg.re"
+  close "$dir/cg.on" "$dir/cg.re" 1e-5 ||
+    fail "completion times differ by more than 1e-5" ;;
 ring | pingpong | cg)
   record "$case"
   same "$case" ;;
