@@ -3,7 +3,9 @@
  * Usage: measure COMMAND [ARGS...]
  * Prints "wall_s=<seconds> peak_mb=<MiB>" on stderr after the command ends
  * (peak resident set of the largest descendant that was waited for, as
- * getrusage(RUSAGE_CHILDREN) reports it: smpirun's simulation process) and
+ * getrusage(RUSAGE_CHILDREN) reports it: smpirun's simulation process),
+ * then "cpu_s=<seconds>" (user + system time of the command and its
+ * descendants: on a loaded machine, steadier than the wall time), and
  * exits with the command's status. The command's own output passes through. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -43,5 +45,8 @@ int main(int argc, char **argv) {
   getrusage(RUSAGE_CHILDREN, &usage);
   fprintf(stderr, "wall_s=%.3f peak_mb=%.1f\n", now() - start,
           (double)usage.ru_maxrss / 1024.0);
+  fprintf(stderr, "cpu_s=%.3f\n",
+          (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+              (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

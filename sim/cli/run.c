@@ -20,6 +20,7 @@
 #include "placement.h"
 #include "platform_hosts.h"
 #include "rtrace.h"
+#include "rtrace_events.h"
 #include "run_args.h"
 #include "scenario.h"
 #include "summary.h"
@@ -46,10 +47,11 @@ struct run {
   struct ft_strv argv;
   char replay_file[PATH_LEN]; /* --replay, absolute */
   char replay_speed[32];      /* the replay's fallback host speed */
-  char *replay_args[6];       /* the replay program's arguments */
+  char *replay_args[7];       /* the replay program's arguments */
   char max_bytes[24];         /* the largest message of any rank */
   char cuts_file[PATH_LEN];   /* the consistent cuts (temporary) */
   char counts_file[PATH_LEN]; /* the v-collectives' counts (temporary) */
+  char events_file[PATH_LEN]; /* the decoded events (temporary) */
 };
 
 /* The flop/s at which the replay turns a recorded second into flops when
@@ -278,6 +280,19 @@ static int write_counts(struct run *r, const struct ft_rtrace *t) {
   return FT_EXIT_OK;
 }
 
+/* Writes the trace's decoded events into a new temporary file (its name in
+ * r->events_file, deleted at the end), from which each replay rank reads
+ * its own (ft_rtrace_write_events) instead of decoding the trace again. */
+static int write_events(struct run *r, const struct ft_rtrace *t) {
+  char err[1024] = "";
+  int rc = temp_file("events", r->events_file, sizeof r->events_file);
+  if (rc)
+    return rc;
+  if (ft_rtrace_write_events(t, r->events_file, err, sizeof err))
+    return complain(FT_EXIT_FAILED, "%s", err);
+  return FT_EXIT_OK;
+}
+
 /* Reads the trace, whole, before anything is launched: its ranks give --np
  * (another --np is an error), an event the replay cannot carry out is
  * refused, and the replay program becomes the app. */
@@ -307,12 +322,15 @@ static int check_replay(struct run *r) {
     rc = write_counts(r, t);
   if (rc == FT_EXIT_OK)
     rc = write_cuts(r, t);
+  if (rc == FT_EXIT_OK)
+    rc = write_events(r, t);
   ft_rtrace_free(t);
   return rc;
 }
 
 /* --replay: the app is <build>/replay/smpi/replay, its arguments the
- * trace's absolute path and FT_REPLAY_SPEED, its name the trace's. */
+ * trace's absolute path, FT_REPLAY_SPEED, the counts, cuts and events
+ * files; its name the trace's. */
 static int resolve_replay(struct run *r) {
   if (!r->args.replay)
     return FT_EXIT_OK;
@@ -353,8 +371,9 @@ static int resolve_replay(struct run *r) {
   const struct ft_protocol_ops *ops = ft_protocol_find(r->args.protocol);
   r->replay_args[4] = ops && ft_protocol_restarts_alone(ops) ? "alone" : "-";
   r->replay_args[5] = r->max_bytes;
+  r->replay_args[6] = r->events_file;
   r->args.app_args = r->replay_args;
-  r->args.napp_args = 6;
+  r->args.napp_args = 7;
   r->measured = false;
   snprintf(r->compute_why, sizeof r->compute_why,
            "replay: the recorded computation, as flops");
@@ -590,6 +609,8 @@ static void cleanup(struct run *r) {
     unlink(r->counts_file);
   if (r->cuts_file[0])
     unlink(r->cuts_file);
+  if (r->events_file[0])
+    unlink(r->events_file);
   ft_strv_free(&r->argv);
   ft_placement_free(&r->placement);
   ft_strv_free(&r->hosts);

@@ -4,7 +4,7 @@
  * MPI calls, so that they go through the runtime and its protocol exactly
  * as the recorded program's did.
  *
- *   replay TRACE SPEED COUNTS CUTS [ALONE [MAXBYTES]]
+ *   replay TRACE SPEED COUNTS CUTS [ALONE [MAXBYTES [EVENTS]]]
  *
  * SPEED: flop/s of the recording host when the trace does not tell it (a
  * Score-P archive), and the speed at which a SimGrid TI trace's flops were
@@ -22,6 +22,9 @@
  * any rank (the CLI reads the whole trace), for the any-call mode: there
  * (sim/ft_anycall.h, a protocol whose core checkpoints at any call) the
  * events go through replay_ac.c instead, and the cuts are not used.
+ * EVENTS: the events file the CLI wrote from the trace it read whole
+ * (ft_rtrace_write_events), from which the rank reads the communicators
+ * and its own events; without it (or "-"), each rank reads TRACE itself.
  *
  * No payload moves: every buffer comes from SMPI_SHARED_MALLOC (SimGrid
  * skips the copies of shared blocks and maps them onto the same pages), one
@@ -81,7 +84,7 @@ static int count_of(uint64_t bytes) {
 }
 
 static MPI_Comm comm_of(struct rp *p, uint32_t c) {
-  if (c < p->t->ncomms && p->comms[c] != MPI_COMM_NULL)
+  if (c < p->t.ncomms && p->comms[c] != MPI_COMM_NULL)
     return p->comms[c];
   rp_fatal(p, "communicator not created");
   p->bad++;
@@ -179,9 +182,9 @@ static void check_done(struct rp *p, const struct ft_rt_done *d,
 static void test_not_done(struct rp *p, uint8_t call,
                           const struct ft_rt_done *d, uint32_t n,
                           MPI_Request *rq, MPI_Status *st, int *idx) {
-  struct rp_req **qs = malloc((n + 1) * sizeof *qs);
+  struct rp_req **qs = p->s.qs;
   int m = 0, flag = 0, outcount = 0;
-  for (uint32_t k = 0; qs && k < n; k++) {
+  for (uint32_t k = 0; k < n; k++) {
     struct rp_req *q = find_req(p, d[k].request);
     if (d[k].status == FT_RT_NOT_DONE && q && !q->complete)
       qs[m] = q, rq[m++] = q->req;
@@ -204,7 +207,6 @@ static void test_not_done(struct rp *p, uint8_t call,
     for (int k = 0; k < outcount; k++)
       qs[idx[k]]->complete = 1, qs[idx[k]]->st = st[k];
   }
-  free(qs);
 }
 
 static int is_test(uint8_t call) {
@@ -222,12 +224,8 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
     MPI_Waitall((int)m, rq, st);
     return;
   }
-  int *ix = malloc((m + 1) * sizeof *ix);
-  MPI_Status *tmp = malloc((m + 1) * sizeof *tmp);
-  if (!ix || !tmp) {
-    rp_fatal(p, "out of memory");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  int *ix = p->s.ix;
+  MPI_Status *tmp = p->s.tmp;
   for (uint32_t left = m; left > 0;) {
     int out = 0;
     if (call == FT_RT_WAITSOME) {
@@ -242,8 +240,6 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
       st[ix[k]] = tmp[k];
     left -= (uint32_t)out;
   }
-  free(ix);
-  free(tmp);
 }
 
 /* Waits for those of the m requests still active: an MPI_Testall that
@@ -307,21 +303,14 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
 
 static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
   const struct ft_rt_done *d = &p->me->done[c->first];
-  uint32_t *idx = malloc((c->count + 1) * sizeof *idx);
-  MPI_Request *rq = malloc((c->count + 1) * sizeof *rq);
-  MPI_Status *st = malloc((c->count + 1) * sizeof *st);
-  if (!idx || !rq || !st) {
-    rp_fatal(p, "out of memory");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  uint32_t *idx = p->s.idx;
+  MPI_Request *rq = p->s.rq;
+  MPI_Status *st = p->s.st;
   test_not_done(p, c->call, d, c->count, rq, st, (int *)idx);
   complete_pending(p, c, d, idx, rq, st);
   for (uint32_t k = 0; k < c->count; k++)
     if (d[k].status != FT_RT_NOT_DONE)
       drop_req(p, d[k].request);
-  free(idx);
-  free(rq);
-  free(st);
 }
 
 static void do_probe(struct rp *p, const struct ft_rt_probe *e) {
@@ -488,9 +477,9 @@ static void derive_split(const struct rp *p, uint32_t newc, int *color,
                          int *key) {
   *color = MPI_UNDEFINED;
   *key = 0;
-  if (newc >= p->t->ncomms || !p->t->comms[newc].members)
+  if (newc >= p->t.ncomms || !p->t.comms[newc].members)
     return;
-  const struct ft_rt_comm *m = &p->t->comms[newc];
+  const struct ft_rt_comm *m = &p->t.comms[newc];
   *color = (int)m->members[0];
   for (uint32_t i = 0; i < m->size; i++)
     if ((int)m->members[i] == p->rank)
@@ -509,9 +498,9 @@ static void derive_split(const struct rp *p, uint32_t newc, int *color,
 static void create_group(struct rp *p, MPI_Comm parent, uint32_t newc,
                          MPI_Comm *made) {
   *made = MPI_COMM_NULL;
-  if (newc >= p->t->ncomms || !p->t->comms[newc].members)
+  if (newc >= p->t.ncomms || !p->t.comms[newc].members)
     return;
-  const struct ft_rt_comm *m = &p->t->comms[newc];
+  const struct ft_rt_comm *m = &p->t.comms[newc];
   MPI_Group world, group;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   MPI_Group_incl(world, (int)m->size, (const int *)m->members, &group);
@@ -523,7 +512,7 @@ static void create_group(struct rp *p, MPI_Comm parent, uint32_t newc,
 static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   MPI_Comm parent = comm_of(p, e->parent), made = MPI_COMM_NULL;
   if (e->op == FT_RT_COMM_FREE) {
-    if (e->comm < p->t->ncomms && p->comms[e->comm] != MPI_COMM_NULL)
+    if (e->comm < p->t.ncomms && p->comms[e->comm] != MPI_COMM_NULL)
       MPI_Comm_free(&p->comms[e->comm]);
     return;
   }
@@ -540,7 +529,7 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
     }
     MPI_Comm_split(parent, color, key, &made);
   }
-  if (e->comm < p->t->ncomms)
+  if (e->comm < p->t.ncomms)
     p->comms[e->comm] = made;
   else if (made != MPI_COMM_NULL)
     MPI_Comm_free(&made);
@@ -640,21 +629,64 @@ static int is_cut(const struct rp *p, uint64_t k) {
   return lo < p->ncuts && p->cuts[lo] == k;
 }
 
-/* Loads this rank's events and makes its buffers; 0, or -1 (printed). */
-static int setup(struct rp *p, const char *path, double speed,
-                 const char *counts, const char *cuts) {
+/* The completion calls' arrays, for the rank's largest call; 0, or -1. */
+static int make_scratch(struct rp *p) {
+  size_t m = 1;
+  for (size_t i = 0; i < p->me->n; i++)
+    if (p->me->ev[i].kind == FT_RT_COMPLETE &&
+        p->me->ev[i].u.complete.count >= m)
+      m = (size_t)p->me->ev[i].u.complete.count + 1;
+  struct rp_scratch *s = &p->s;
+  s->idx = malloc(m * sizeof *s->idx);
+  s->rq = malloc(m * sizeof *s->rq);
+  s->st = malloc(m * sizeof *s->st);
+  s->tmp = malloc(m * sizeof *s->tmp);
+  s->ix = malloc(m * sizeof *s->ix);
+  s->qs = malloc(m * sizeof *s->qs);
+  return s->idx && s->rq && s->st && s->tmp && s->ix && s->qs ? 0 : -1;
+}
+
+/* This rank's share of the trace: from the events file the CLI wrote
+ * (EVENTS), else read from the trace itself. 0, or -1 (printed). */
+static int load(struct rp *p, const char *path, double speed,
+                const char *events) {
   char err[1024] = "";
-  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
-  p->t = ft_rtrace_read(path, speed, p->rank, err, sizeof err);
-  if (!p->t) {
+  if (events && strcmp(events, "-") != 0) {
+    if (!ft_rtrace_read_events(events, (uint32_t)p->rank, &p->t, err,
+                               sizeof err))
+      return 0;
+    fprintf(stderr, "replay: %s\n", err);
+    return -1;
+  }
+  struct ft_rtrace *t = ft_rtrace_read(path, speed, p->rank, err, sizeof err);
+  if (!t) {
     fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
     return -1;
   }
+  if ((uint32_t)p->rank >= t->nranks) {
+    fprintf(stderr, "replay: %s has %" PRIu32 " ranks, fewer than rank %d\n",
+            path, t->nranks, p->rank);
+    ft_rtrace_free(t);
+    return -1;
+  }
+  ft_rtrace_take_one(t, (uint32_t)p->rank, &p->t);
+  return 0;
+}
+
+/* Loads this rank's events and makes its buffers; 0, or -1 (printed).
+ * opt: COUNTS, CUTS and EVENTS (NULL when not given). */
+static int setup(struct rp *p, const char *path, double speed,
+                 const char *const opt[3]) {
+  char err[1024] = "";
+  const char *counts = opt[0], *cuts = opt[1], *events = opt[2];
+  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
+  if (load(p, path, speed, events))
+    return -1;
   int n = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  if ((uint32_t)n != p->t->nranks) {
+  if ((uint32_t)n != p->t.nranks) {
     fprintf(stderr, "replay: %s has %" PRIu32 " ranks, the run %d\n", path,
-            p->t->nranks, n);
+            p->t.nranks, n);
     return -1;
   }
   if (cuts && strcmp(cuts, "-") != 0 && read_cuts(p, cuts))
@@ -665,15 +697,17 @@ static int setup(struct rp *p, const char *path, double speed,
     fprintf(stderr, "replay: rank %d: %s\n", p->rank, err);
     return -1;
   }
-  p->me = &p->t->ranks[p->rank];
+  p->me = &p->t.me;
   p->speed = p->me->host_speed > 0 ? p->me->host_speed : speed;
-  p->comms = calloc(p->t->ncomms, sizeof *p->comms);
+  p->comms = calloc(p->t.ncomms, sizeof *p->comms);
   if (!p->comms)
     return -1;
-  for (uint32_t c = 0; c < p->t->ncomms; c++)
+  for (uint32_t c = 0; c < p->t.ncomms; c++)
     p->comms[c] = MPI_COMM_NULL;
   p->comms[FT_RT_COMM_WORLD] = MPI_COMM_WORLD;
   p->comms[FT_RT_COMM_SELF] = MPI_COMM_SELF;
+  if (make_scratch(p))
+    return -1;
   uint64_t sb, rb;
   buffer_sizes(p->me, &sb, &rb);
   MPI_Op_create(no_combine, 0, &p->noncommutative);
@@ -693,7 +727,13 @@ static void teardown(struct rp *p) {
   free(p->comms);
   free(p->vc);
   free(p->cuts);
-  ft_rtrace_free(p->t);
+  free(p->s.idx);
+  free(p->s.rq);
+  free(p->s.st);
+  free(p->s.tmp);
+  free(p->s.ix);
+  free(p->s.qs);
+  ft_rtrace_one_free(&p->t);
 }
 
 /* A checkpoint location: ft_snapshot. After a rollback the replay runs
@@ -734,7 +774,7 @@ static size_t replay_anycall(struct rp *p) {
   p->sbuf = SMPI_SHARED_MALLOC((size_t)all);
   p->rbuf = SMPI_SHARED_MALLOC((size_t)all);
   p->bufsize = all;
-  ft_ac_start(p->sbuf, p->rbuf, all, p->t->ncomms, rp_max_tag(p->me));
+  ft_ac_start(p->sbuf, p->rbuf, all, p->t.ncomms, rp_max_tag(p->me));
   ft_protect(5, &p->ac, sizeof p->ac);
   ft_snapshot();
   return rp_replay_anycall(p);
@@ -765,7 +805,7 @@ static size_t replay(struct rp *p) {
   if (ft_ac_mode())
     return replay_anycall(p);
   if (p->alone)
-    ft_protect(4, p->comms, p->t->ncomms * sizeof *p->comms);
+    ft_protect(4, p->comms, p->t.ncomms * sizeof *p->comms);
   while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
     if (!restored && is_checkpoint_location(p, e) && at_cut(p)) {
@@ -803,8 +843,9 @@ int main(int argc, char **argv) {
   }
   p.alone = argc > 5 && strcmp(argv[5], "alone") == 0;
   p.bufsize = argc > 6 ? strtoull(argv[6], NULL, 10) : 0;
-  if (setup(&p, argv[1], speed, argc > 3 ? argv[3] : NULL,
-            argc > 4 ? argv[4] : NULL)) {
+  const char *opt[3] = {argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL,
+                        argc > 7 ? argv[7] : NULL};
+  if (setup(&p, argv[1], speed, opt)) {
     teardown(&p);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

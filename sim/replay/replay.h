@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "rtrace.h"
+#include "rtrace_events.h"
 
 /* A request posted by the replay, under its recorded id. */
 struct rp_req {
@@ -25,10 +26,21 @@ struct rp_ac_pos {
   uint64_t posted; /* 1: the current round's (or event's) posts are made */
 };
 
+/* The arrays of a completion call, sized once for the rank's largest: no
+ * allocation per call (the replay's malloc goes through the runtime's
+ * application-heap wrappers). */
+struct rp_scratch {
+  uint32_t *idx;
+  MPI_Request *rq;
+  MPI_Status *st, *tmp;
+  int *ix;
+  struct rp_req **qs;
+};
+
 struct rp {
   int rank;
-  double speed; /* flop/s per recorded second */
-  struct ft_rtrace *t;
+  double speed;           /* flop/s per recorded second */
+  struct ft_rtrace_one t; /* the communicators and this rank's events */
   const struct ft_rtrace_rank *me;
   MPI_Comm *comms; /* t->ncomms, by trace id */
   struct rp_req *reqs;
@@ -47,6 +59,7 @@ struct rp {
   size_t pos; /* the event under way */
   long bad;   /* mismatches and failures */
   struct rp_ac_pos ac;
+  struct rp_scratch s;
 };
 
 /* Prints "replay: rank R, event E: what" on stderr. */

@@ -36,9 +36,9 @@
 static int world_of(const struct rp *p, uint32_t c, int32_t r) {
   if (c == FT_RT_COMM_SELF)
     return r == 0 ? p->rank : -1;
-  if (c >= p->t->ncomms || r < 0)
+  if (c >= p->t.ncomms || r < 0)
     return -1;
-  const struct ft_rt_comm *m = &p->t->comms[c];
+  const struct ft_rt_comm *m = &p->t.comms[c];
   if (!m->members)
     return c == FT_RT_COMM_WORLD ? r : -1;
   return (uint32_t)r < m->size ? (int)m->members[r] : -1;
@@ -168,12 +168,12 @@ static void do_probe(struct rp *p, const struct ft_rt_probe *e) {
 
 /* This rank's place in communicator c (its size in *n), or -1. */
 static int place_in(const struct rp *p, uint32_t c, uint32_t *n) {
-  if (c == FT_RT_COMM_SELF || c >= p->t->ncomms) {
+  if (c == FT_RT_COMM_SELF || c >= p->t.ncomms) {
     *n = 1;
     return 0;
   }
-  const struct ft_rt_comm *m = &p->t->comms[c];
-  *n = m->members ? m->size : p->t->nranks;
+  const struct ft_rt_comm *m = &p->t.comms[c];
+  *n = m->members ? m->size : p->t.nranks;
   if (!m->members)
     return p->rank;
   for (uint32_t i = 0; i < m->size; i++)

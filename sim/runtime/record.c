@@ -73,12 +73,13 @@ void ft_record_enter(struct ft_runtime *rt) {
   if (!s->on)
     return;
   double now = ft_backend_now_charged();
-  if (now > s->last_exit) {
-    struct ft_rt_event e = {.kind = FT_RT_COMPUTE,
-                            .u.compute_s = now - s->last_exit};
+  double alone = now - s->last_exit - s->modelled_elapsed + s->modelled_s;
+  if (alone > 0) {
+    struct ft_rt_event e = {.kind = FT_RT_COMPUTE, .u.compute_s = alone};
     append_at(s, &e, s->last_exit, now);
   }
   s->last_exit = now;
+  s->modelled_s = s->modelled_elapsed = 0;
   look_at_memory(rt, now);
   s->call_begin = now;
   s->call_first = s->t->ranks[0].n;
@@ -91,6 +92,15 @@ static void close_call(struct ft_record_state *s, double now) {
     k->span[i] = (struct ft_rt_span){s->call_begin, now};
   s->call_first = k->n;
   s->call_begin = now; /* for a call that appends without an entry */
+}
+
+void ft_record_computed(struct ft_runtime *rt, double flops, double elapsed) {
+  struct ft_record_state *s = &rt->record;
+  double speed = s->on ? s->t->ranks[0].host_speed : 0;
+  if (!(speed > 0) || !(flops > 0))
+    return;
+  s->modelled_s += flops / speed;
+  s->modelled_elapsed += elapsed;
 }
 
 int ft_record_exit(struct ft_runtime *rt, int rc) {

@@ -54,8 +54,10 @@ struct ft_record_state {
   double call_begin; /* start of the call under way (backend clock) */
   size_t call_first; /* its first event: the events it appends span
                         [call_begin, its exit] */
-  uint64_t memory;   /* the footprint last recorded */
-  MPI_Status *st;    /* statuses for a call that ignores them */
+  double modelled_s; /* ft_compute's flops since then / host speed */
+  double modelled_elapsed; /* the simulated time those flops took */
+  uint64_t memory;         /* the footprint last recorded */
+  MPI_Status *st;          /* statuses for a call that ignores them */
   size_t cap_st;
   MPI_Request *before; /* a completion call's handles at its entry */
   size_t cap_before;
@@ -71,6 +73,15 @@ void ft_record_finish(struct ft_runtime *rt);
 /* The start of an application call: the computation since the last one
  * ends (a compute event), and the footprint is looked at. */
 void ft_record_enter(struct ft_runtime *rt);
+/* ft_compute's work while recording, simulated: `flops` modelled, which
+ * took `elapsed` simulated seconds, more than flops / the host's speed
+ * when the rank shared its host's cores with other ranks. The next compute
+ * event counts them as flops / host speed, the time they take alone: a
+ * replay turns compute seconds back into flops, which share the cores of
+ * the host it runs on again (recorded as elapsed, the sharing was counted
+ * twice: cg on 192 ranks of myrinet, 4 per 2-core host, replayed 10%
+ * late). Nothing when not recording. */
+void ft_record_computed(struct ft_runtime *rt, double flops, double elapsed);
 /* The end of an application call: returns rc. */
 int ft_record_exit(struct ft_runtime *rt, int rc);
 

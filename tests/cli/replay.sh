@@ -39,7 +39,12 @@
 #   sweep            ftsim sweep with `apps @TRACE`: every point replays,
 #                    verified; a missing trace is refused (exit 2);
 #   errors           a corrupt trace, a wrong --np, --app with --replay, an
-#                    unsupported record: exit 2 before launch.
+#                    unsupported record: exit 2 before launch;
+#   shared_host      cg recorded with two ranks per one-core host (24 ranks
+#                    on tests/cli/platforms/tiny.xml) replays on it with the
+#                    completion time within 1e-5: the recorded computation
+#                    is the flops' time alone, not the time they took while
+#                    sharing the core (replayed, the sharing counted twice).
 # Usage: replay.sh FTSIM SCOREP_ARCHIVE SOURCE_DIR CASE [PROGRAM]
 set -u
 ftsim=$1 scorep=$2 src=$3 case=$4 program=${5:-}
@@ -87,7 +92,21 @@ cross() { # NAME: its gige recording replayed on myrinet and grid5000 like
   done
 }
 
+close() { # ON RE TOLERANCE: completion times within TOLERANCE (relative)
+  awk -v a="$(field completion_time_s "$1")" \
+    -v b="$(field completion_time_s "$2")" -v t="$3" \
+    'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= t * a) }'
+}
+
 case $case in
+shared_host)
+  tiny=$src/tests/cli/platforms/tiny.xml
+  "$ftsim" record --platform "$tiny" --np 24 --app cg -o "$dir/cg" \
+    > "$dir/cg.on" 2> "$dir/err" || { cat "$dir/err"; fail "record cg"; }
+  replay cg "$dir/cg.re" --platform "$tiny"
+  cat "$dir/cg.on" "$dir/cg.re"
+  close "$dir/cg.on" "$dir/cg.re" 1e-5 ||
+    fail "completion times differ by more than 1e-5" ;;
 ring | pingpong | cg | mg | lu | bt | fring)
   record "$case"
   same "$case" ;;
@@ -243,7 +262,10 @@ errors)
   "$ftsim" run --replay "$dir/sp" --dry-run > "$dir/out" 2>&1 ||
     fail "--dry-run"
   grep -q "replay/smpi/replay $dir/sp 1e+09" "$dir/out" ||
-    { cat "$dir/out"; fail "--dry-run does not show the replay"; } ;;
+    { cat "$dir/out"; fail "--dry-run does not show the replay"; }
+  # the ranks read their events from the events file the CLI wrote
+  grep -q "replay/smpi/replay $dir/sp 1e+09 [^ ]* [^ ]* [^ ]*/ftsim-events-" \
+    "$dir/out" || { cat "$dir/out"; fail "no events file for the ranks"; } ;;
 *) fail "unknown case" ;;
 esac
 echo "replay.sh $case: ok"
