@@ -48,6 +48,9 @@ struct wr {
   OTF2_TimeStamp t, t0, t1;
   double res;    /* ticks per second */
   double origin; /* the recording's time of timestamp 0 */
+  double shift;  /* seconds taken off the recorded times from here on: the
+                    time this rank's computations waited for a core it
+                    shared with other ranks (stamp) */
   OTF2_ErrorCode rc;
 };
 
@@ -249,12 +252,22 @@ static OTF2_TimeStamp ticks(const struct wr *w, double s) {
 
 /* The event's entry and exit on the rank's clock: its span (a recording),
  * never before the rank's clock, or else synthetic times where only
- * computation takes time (a model without times). */
+ * computation takes time (a model without times). A reader takes the gap
+ * between two calls as the rank's computation; where the recorded
+ * computation is shorter than its span (ft_compute's flops at the host's
+ * speed, while ranks sharing a core took longer: record.c), the gap is
+ * made the computation and the later times move earlier by the
+ * difference, so that a replay does not count the sharing twice. */
 static void stamp(struct wr *w, const struct ft_rt_event *e,
                   const struct ft_rt_span *sp) {
   if (sp) {
-    OTF2_TimeStamp b = ticks(w, sp->begin - w->origin);
-    OTF2_TimeStamp e1 = ticks(w, sp->end - w->origin);
+    double begin = sp->begin - w->shift, end = sp->end - w->shift;
+    if (e->kind == FT_RT_COMPUTE && end - begin > e->u.compute_s) {
+      w->shift += end - begin - e->u.compute_s;
+      end = begin + e->u.compute_s;
+    }
+    OTF2_TimeStamp b = ticks(w, begin - w->origin);
+    OTF2_TimeStamp e1 = ticks(w, end - w->origin);
     w->t0 = b > w->t ? b : w->t;
     w->t1 = e1 > w->t0 ? e1 : w->t0;
   } else {

@@ -119,6 +119,8 @@ enum {
   FT_TAG_IMAGE,       /* image bytes (rank <-> server) */
   FT_TAG_PADDING,     /* modelled image bytes (simulation only) */
   FT_TAG_PAYLOAD,     /* the bytes of ft_control_send_payload */
+  FT_TAG_SUMMARY,     /* the summary's reductions at MPI_Finalize
+                         (runtime.c), among the application ranks */
   FT_TAG_FAMILY_BASE  /* a family's first tag */
 };
 

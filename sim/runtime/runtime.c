@@ -165,12 +165,10 @@ struct run_totals {
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
 
-/* The tag of the summary's reductions on rt->app_world, whose own matching
- * space carries nothing else (the application's traffic goes on its
- * communicators' p2p and coll duplicates). */
-enum { TAG_SUMMARY = 1 };
-
-/* MPI_Reduce of `count` elements to rank 0 of `comm` (out on rank 0), the
+/* MPI_Reduce of `count` elements over the application ranks to rank 0 (out
+ * on rank 0), on the control communicator with its own tag (FT_TAG_SUMMARY:
+ * the application's world may still have the any-call transport's
+ * MPI_ANY_TAG receives posted), the
  * way SMPI's default MPI_Reduce does it (every other rank sends its
  * contribution to rank 0, which posts a receive from each, then combines
  * them), so that the simulation sees the same messages at the same times:
@@ -181,24 +179,23 @@ enum { TAG_SUMMARY = 1 };
  * completion, O(ranks^2) per reduction or worse, and the summary's five
  * reductions took 52% of the wall time of a 1,024-rank run (perf, cg on
  * grid5000). */
-static void summary_reduce(const void *in, void *out, int count,
-                           MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  int rank, size, bytes;
-  FT_PMPI(Comm_rank, comm, &rank);
-  FT_PMPI(Comm_size, comm, &size);
+static void summary_reduce(const struct ft_runtime *rt, const void *in,
+                           void *out, int count, MPI_Datatype type, MPI_Op op) {
+  int bytes;
   FT_PMPI(Type_size, type, &bytes);
-  if (rank != 0) {
-    FT_PMPI(Send, in, count, type, 0, TAG_SUMMARY, comm);
+  if (rt->world_rank != 0) {
+    FT_PMPI(Send, in, count, type, 0, FT_TAG_SUMMARY, rt->control);
     return;
   }
+  int size = rt->app_ranks;
   size_t n = (size_t)count * (size_t)bytes;
   char *parts = malloc((size_t)size * n + 1);
   MPI_Request *req = malloc((size_t)size * sizeof *req);
   if (!parts || !req)
     ft_fatal("out of memory reducing the summary");
   for (int r = 1; r < size; r++)
-    FT_PMPI(Irecv, parts + (size_t)r * n, count, type, r, TAG_SUMMARY, comm,
-            &req[r]);
+    FT_PMPI(Irecv, parts + (size_t)r * n, count, type, r, FT_TAG_SUMMARY,
+            rt->control, &req[r]);
   memcpy(out, in, n);
   for (int r = 1; r < size; r++) {
     FT_PMPI(Wait, &req[r], MPI_STATUS_IGNORE);
@@ -218,9 +215,9 @@ static void reduce_memory(const struct ft_runtime *rt, struct run_totals *t) {
                                (unsigned long long)rt->image_asks_peak};
   unsigned long long top[4];
   unsigned long long freed = rt->heap.released;
-  summary_reduce(max, top, 4, MPI_UNSIGNED_LONG_LONG, MPI_MAX, rt->app_world);
-  summary_reduce(&freed, &t->heap_released, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
-                 rt->app_world);
+  summary_reduce(rt, max, top, 4, MPI_UNSIGNED_LONG_LONG, MPI_MAX);
+  summary_reduce(rt, &freed, &t->heap_released, 1, MPI_UNSIGNED_LONG_LONG,
+                 MPI_SUM);
   t->heap_peak = top[0];
   t->stack_gap = top[1];
   t->images_held = top[2];
@@ -251,10 +248,9 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   unsigned long long sum[15];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
-  summary_reduce(ends, max, 2, MPI_DOUBLE, MPI_MAX, rt->app_world);
-  summary_reduce(local, sum, 15, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
-                 rt->app_world);
-  summary_reduce(flags, counts, 2, MPI_INT, MPI_SUM, rt->app_world);
+  summary_reduce(rt, ends, max, 2, MPI_DOUBLE, MPI_MAX);
+  summary_reduce(rt, local, sum, 15, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
+  summary_reduce(rt, flags, counts, 2, MPI_INT, MPI_SUM);
   reduce_memory(rt, &t);
   start = -max[1];
   t.completion_s = max[0] - start;
