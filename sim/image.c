@@ -308,3 +308,14 @@ int ft_image_find(const void *img, size_t bytes, int id, const void **data,
   *size = (size_t)e.bytes;
   return 0;
 }
+
+void ft_image_regions_copy(const struct ft_image_region *regions, size_t n,
+                           char *bytes, struct ft_image_region *out) {
+  for (size_t i = 0; i < n; i++) {
+    if (regions[i].bytes)
+      memcpy(bytes, regions[i].ptr, regions[i].bytes);
+    out[i] = regions[i];
+    out[i].ptr = bytes;
+    bytes += regions[i].bytes;
+  }
+}

@@ -54,6 +54,13 @@ struct ft_image_info {
  * fit in a size_t or n exceeds UINT32_MAX. */
 size_t ft_image_size(const struct ft_image_region *regions, size_t n);
 
+/* Copies the bytes of regions[0..n) one after the other into `bytes` (room
+ * for the sum of their sizes) and their descriptions into out[0..n), each
+ * pointing at its copy: a capture of the state, for an image written
+ * later. */
+void ft_image_regions_copy(const struct ft_image_region *regions, size_t n,
+                           char *bytes, struct ft_image_region *out);
+
 /* Writes the image of regions[0..n) into dst (cap bytes), with the rank,
  * wave and index of *info (its other fields are ignored). Returns the bytes
  * written, ft_image_size(regions, n), or 0, writing nothing, if that is 0

@@ -456,13 +456,7 @@ static void capture(struct ft_runtime *rt, int wave, int64_t index) {
   c->regions = malloc((n + 1) * sizeof *c->regions);
   if (!c->bytes || !c->regions)
     ft_fatal("rank %d: out of memory capturing its state", rt->world_rank);
-  char *p = c->bytes;
-  for (size_t i = 0; i < n; i++) {
-    memcpy(p, regions[i].ptr, regions[i].bytes);
-    c->regions[i] = regions[i];
-    c->regions[i].ptr = p;
-    p += regions[i].bytes;
-  }
+  ft_image_regions_copy(regions, n, c->bytes, c->regions);
   free(t);
   c->n = n;
   c->size = size;

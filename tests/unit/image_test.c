@@ -316,3 +316,23 @@ Test(image, restore_refuses_a_corrupted_image) {
   cr_assert_eq(counters[0], 0);
   free(img);
 }
+
+Test(image, regions_copy_packs_the_bytes_and_points_at_the_copies) {
+  int a[3] = {1, 2, 3};
+  double b = 2.5;
+  struct ft_image_region in[3] = {{.id = 0, .ptr = a, .bytes = sizeof a},
+                                  {.id = 4, .ptr = NULL, .bytes = 0},
+                                  {.id = 7, .ptr = &b, .bytes = sizeof b}};
+  char bytes[sizeof a + sizeof b];
+  struct ft_image_region out[3];
+  ft_image_regions_copy(in, 3, bytes, out);
+  a[0] = 9, b = 0; /* the copy is not the state any more */
+  cr_assert_eq(out[0].ptr, (void *)bytes);
+  cr_assert_eq(out[2].ptr, (void *)(bytes + sizeof a));
+  cr_assert_eq(out[1].bytes, 0);
+  cr_assert_eq(out[2].id, 7);
+  cr_assert_eq(((int *)out[0].ptr)[0], 1);
+  double c;
+  memcpy(&c, out[2].ptr, sizeof c);
+  cr_assert_eq(c, 2.5);
+}

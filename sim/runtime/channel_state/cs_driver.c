@@ -30,13 +30,7 @@ static void copy_state(struct ft_runtime *rt, struct ft_state_copy *c) {
   if (!c->bytes)
     ft_fatal("rank %d: out of memory copying %zu bytes of state",
              rt->world_rank, size);
-  char *p = c->bytes;
-  for (size_t i = 0; i < n; i++) {
-    memcpy(p, regions[i].ptr, regions[i].bytes);
-    c->regions[i] = regions[i];
-    c->regions[i].ptr = p;
-    p += regions[i].bytes;
-  }
+  ft_image_regions_copy(regions, n, c->bytes, c->regions);
   c->n = n;
   c->size = size;
   c->index = rt->safe_points;
