@@ -10,10 +10,14 @@
  * it (mod 256). The receiver keeps FT_AC_RX receives of MPI_ANY_SOURCE and
  * MPI_ANY_TAG posted and takes them in posting order, which is matching
  * order, so the messages of one sender come in the order sent (MPI's
- * non-overtaking rule). A message whose cc is ahead of the core messages
- * received from its sender is held until they are in: a message sent after
- * a marker is never fed before that marker (docs/protocols.md, "The
- * channel's order"); markers travel on the control communicator.
+ * non-overtaking rule). Under SMPI that message is a header (its size) and
+ * the data goes apart on the data channel, received with the replay's
+ * receive (anycall_data.c; anycall.h, "The data channel"): transfers
+ * start as SMPI's would for the replay's own MPI calls. A message whose cc is
+ * ahead of the core messages received from its sender is held until they are
+ * in: a message sent after a marker is never fed before that marker
+ * (docs/protocols.md, "The channel's order"); markers travel on the control
+ * communicator.
  *
  * The core's flags, in ft_protocol.h's order within one update: the
  * event's own (PASS, DEFER, QUEUE, RECORD) where the event is fed, then the
