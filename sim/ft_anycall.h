@@ -82,8 +82,10 @@ void ft_ac_irecv(int64_t handle, int source, uint32_t comm, int coll,
  * envelope. A handle not pending is an error. */
 void ft_ac_waitall(size_t n, const int64_t *handles,
                    struct ft_ac_status *statuses);
-/* Makes progress once without blocking; returns 1 when `handle` is
- * complete (it stays pending until a wait). */
+/* One MPI_Test of `handle`, charged as SMPI charges the replay's own (a
+ * complete request's test, its data transfer's, or, before that, the
+ * oldest arrival's: progress once without blocking); returns 1 when
+ * `handle` is complete (it stays pending until a wait). */
 int ft_ac_test(int64_t handle);
 /* A probe for a receivable message from `source` with `tag` on `comm`:
  * `blocking` waits for one; returns 1 and its envelope in *st when there is

@@ -140,6 +140,11 @@ void ft_ac_data_header(struct ft_runtime *rt, struct ft_ac_msg *m,
  * or ac->split is 0. */
 void ft_ac_data_recv(struct ft_runtime *rt, struct ft_ac_req *r);
 
+/* One MPI_Test that finds its request complete, charged as SMPI charges
+ * it (smpi/test times a count that such a test resets): a generalized
+ * request, complete, tested. */
+void ft_ac_data_test_complete(struct ft_runtime *rt);
+
 /* Withdraws the data's receive of a receive cancelled before its match. */
 void ft_ac_data_cancel(struct ft_runtime *rt, struct ft_ac_req *r);
 
