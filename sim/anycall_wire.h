@@ -19,6 +19,9 @@ struct ft_ac_msg {
   uint64_t bytes;
   int64_t number; /* RECORD: its arrival number on its channel */
   int64_t seq;    /* its sequence number in the event trace (0: none) */
+  int32_t data;   /* 1: its data is still at its sender (the transport's
+                     data channel); never in an image: a message restored
+                     from one has none */
 };
 
 /* A growing array of messages, in arrival order. */

@@ -77,6 +77,14 @@ int ft_backend_status_error(const MPI_Status *status);
 /* Sleeps `seconds` (simulated under SMPI, real otherwise). */
 void ft_backend_sleep(double seconds);
 
+/* 1 when no message's transfer starts before a receive matches it: SMPI
+ * with smpi/async-small-thresh 0 (the default; SimGrid 3.32,
+ * src/smpi/mpi/smpi_request.cpp, start(): a smaller message goes to the
+ * receiver's permanent "small" mailbox and starts at once; any other send
+ * waits in its mailbox, detached or not). 0 for a real MPI and under a
+ * non-zero smpi/async-small-thresh. */
+int ft_backend_transfer_waits_for_receive(void);
+
 /* ---- Modelled bytes: the process image a checkpoint would write (BLCR)
  * beyond the protected buffers. Under SMPI they travel as a SimGrid
  * mailbox transfer of that simulated size, with no memory behind it, so they

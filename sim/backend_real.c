@@ -56,6 +56,8 @@ void ft_backend_status_f2c(const MPI_Fint *f, MPI_Status *c) {
 
 void ft_backend_bench_restart(void) {}
 
+int ft_backend_transfer_waits_for_receive(void) { return 0; }
+
 void ft_backend_sleep(double seconds) {
   if (seconds <= 0)
     return;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xbt/config.h>
 
 #include "backend.h"
 #include "backend_smpi.h"
@@ -90,6 +91,10 @@ void ft_backend_sleep(double seconds) {
     sg_actor_sleep_for(seconds);
     bench_resume();
   }
+}
+
+int ft_backend_transfer_waits_for_receive(void) {
+  return sg_cfg_get_int("smpi/async-small-thresh") == 0;
 }
 
 /* ---- Waiter ---- */

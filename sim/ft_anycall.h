@@ -4,16 +4,18 @@
  *
  * In this mode the replay makes no MPI call for its messages: it hands
  * each one to the transport, which sends it on the incarnation's
- * point-to-point channel (no payload: the buffers are SMPI shared blocks),
- * receives every message eagerly, matches them to the replay's receives by
- * MPI's rules (posted receives in posting order, arrived messages in
- * arrival order, specific source and tag only), and tells the protocol's
- * core each step (CALL, APP_SEND, APP_RECV, ARRIVED, DELIVERED, CALL_END),
- * carrying out what it answers: deferred sends, the delayed receive queue,
- * channel state, checkpoints taken inside the call. An image holds the
- * replay's protected buffers (ft_protect) and the transport's state: the
- * call, the pending handles and the messages arrived and not received
- * (vcl: and its channel state).
+ * point-to-point channel (no payload: the buffers are SMPI shared blocks;
+ * under SMPI its data apart, whose transfer starts when the replay's
+ * receive is posted, as SMPI's: sim/runtime/anycall.h, "The data
+ * channel"), receives every message (its header) eagerly, matches them to
+ * the replay's receives by MPI's rules (posted receives in posting order,
+ * arrived messages in arrival order, specific source and tag only), and
+ * tells the protocol's core each step (CALL, APP_SEND, APP_RECV, ARRIVED,
+ * DELIVERED, CALL_END), carrying out what it answers: deferred sends, the
+ * delayed receive queue, channel state, checkpoints taken inside the
+ * call. An image holds the replay's protected buffers (ft_protect) and the
+ * transport's state: the call, the pending handles and the messages
+ * arrived and not received (vcl: and its channel state).
  *
  * The transport makes progress only inside the calls below. A checkpoint
  * may be taken inside ft_ac_call and inside the waits (ft_ac_waitall,
@@ -80,8 +82,10 @@ void ft_ac_irecv(int64_t handle, int source, uint32_t comm, int coll,
  * envelope. A handle not pending is an error. */
 void ft_ac_waitall(size_t n, const int64_t *handles,
                    struct ft_ac_status *statuses);
-/* Makes progress once without blocking; returns 1 when `handle` is
- * complete (it stays pending until a wait). */
+/* One MPI_Test of `handle`, charged as SMPI charges the replay's own (a
+ * complete request's test, its data transfer's, or, before that, the
+ * oldest arrival's: progress once without blocking); returns 1 when
+ * `handle` is complete (it stays pending until a wait). */
 int ft_ac_test(int64_t handle);
 /* A probe for a receivable message from `source` with `tag` on `comm`:
  * `blocking` waits for one; returns 1 and its envelope in *st when there is
