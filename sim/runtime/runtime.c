@@ -327,9 +327,9 @@ static void warn_no_safe_point(const struct ft_runtime *rt) {
           "and a failure restarts it from the beginning (%.0f failures, "
           "lost work %.3f s). Remedy: call ft_snapshot() at a safe point of "
           "the main loop (the top of an iteration, no message in flight), "
-          "with the loop's state registered by ft_protect (see ft.h); "
-          "checkpoints at any MPI call are not available yet (they need "
-          "trace-driven replay)\n",
+          "with the loop's state registered by ft_protect (see ft.h); or "
+          "record the program once (ftsim record) and replay it (ftsim run "
+          "--replay): a replay checkpoints at any MPI call\n",
           rt->options.period, rt->protocol->name, rt->failures.failures,
           rt->failures.lost_work_s);
 }
