@@ -77,27 +77,11 @@ void ft_ac_data_recv(struct ft_runtime *rt, struct ft_ac_req *r) {
   ft_pending_add(rt, r->data, ac->data, 0, r->peer, tag);
 }
 
-/* A generalized request's callbacks: nothing to tell, free or cancel. */
-static int no_query(void *extra, MPI_Status *st) {
-  (void)extra;
-  (void)st;
-  return MPI_SUCCESS;
-}
-static int no_free(void *extra) {
-  (void)extra;
-  return MPI_SUCCESS;
-}
-static int no_cancel(void *extra, int done) {
-  (void)extra;
-  (void)done;
-  return MPI_SUCCESS;
-}
-
 void ft_ac_data_test_complete(struct ft_runtime *rt) {
   (void)rt;
   MPI_Request req;
   int flag = 0;
-  FT_PMPI(Grequest_start, no_query, no_free, no_cancel, NULL, &req);
+  ft_grequest(&req);
   FT_PMPI(Grequest_complete, req);
   FT_PMPI(Test, &req, &flag, MPI_STATUS_IGNORE);
   if (req != MPI_REQUEST_NULL) /* SMPI's are persistent */

@@ -30,23 +30,6 @@ struct ft_persistent *ft_persist_find(MPI_Request handle) {
 
 size_t ft_persist_records(void) { return ft_runtime()->n_persistent; }
 
-static int never_query(void *extra, MPI_Status *status) {
-  (void)extra;
-  status->MPI_SOURCE = MPI_ANY_SOURCE;
-  status->MPI_TAG = MPI_ANY_TAG;
-  status->MPI_ERROR = MPI_SUCCESS;
-  return MPI_SUCCESS;
-}
-static int never_free(void *extra) {
-  (void)extra;
-  return MPI_SUCCESS;
-}
-static int never_cancel(void *extra, int complete) {
-  (void)extra;
-  (void)complete;
-  return MPI_SUCCESS;
-}
-
 int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
                     int count, MPI_Datatype type, int peer, int tag,
                     MPI_Comm comm, MPI_Request *request) {
@@ -71,8 +54,7 @@ int ft_persist_init(const char *call, enum ft_persist_kind kind, void *buf,
                               .peer = peer,
                               .tag = tag,
                               .comm = comm};
-  FT_PMPI(Grequest_start, never_query, never_free, never_cancel, NULL,
-          &p->handle);
+  ft_grequest(&p->handle);
   *request = p->handle;
   return MPI_SUCCESS;
 }
@@ -163,8 +145,7 @@ void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
                               .held_status = *st,
                               .oneshot = 1,
                               .comm = MPI_COMM_WORLD};
-  FT_PMPI(Grequest_start, never_query, never_free, never_cancel, NULL,
-          &p->handle);
+  ft_grequest(&p->handle);
   *request = p->handle;
 }
 

@@ -380,6 +380,13 @@ _Noreturn void ft_unsupported(const char *call);
 void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
                  const char *what);
 
+/* Starts a generalized request (MPI_Grequest_start) whose query gives an
+ * empty status (source MPI_ANY_SOURCE, tag MPI_ANY_TAG, MPI_SUCCESS) and
+ * whose free and cancel do nothing: a handle the runtime completes
+ * (MPI_Grequest_complete) when it decides, for a persistent request's
+ * record, a send the wire already has, a charge of SMPI's MPI_Test. */
+void ft_grequest(MPI_Request *req);
+
 /* MPI's error semantics for the application's calls (errors.c). `call` is
  * the MPI function the application made ("MPI_Recv"), `comm` the
  * communicator it passed, as it holds it. */

@@ -80,26 +80,9 @@ static int replayed_by_core(struct ft_runtime *rt, enum ft_event_type type,
 
 /* ---- Sends ---- */
 
-static int query_done(void *extra, MPI_Status *status) {
-  (void)extra;
-  status->MPI_SOURCE = MPI_ANY_SOURCE;
-  status->MPI_TAG = MPI_ANY_TAG;
-  status->MPI_ERROR = MPI_SUCCESS;
-  return MPI_SUCCESS;
-}
-static int free_done(void *extra) {
-  (void)extra;
-  return MPI_SUCCESS;
-}
-static int cancel_done(void *extra, int complete) {
-  (void)extra;
-  (void)complete;
-  return MPI_SUCCESS;
-}
-
 /* A request that is complete already (a send the wire has had). */
 static void completed_request(MPI_Request *req) {
-  FT_PMPI(Grequest_start, query_done, free_done, cancel_done, NULL, req);
+  ft_grequest(req);
   FT_PMPI(Grequest_complete, *req);
 }
 
