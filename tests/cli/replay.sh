@@ -28,8 +28,12 @@
 #                    the beginning it would lose 20), verified, checked;
 #   user PROGRAM     a user's program built with ftsimcc (heat: sendrecv to
 #                    MPI_PROC_NULL at the edges) recorded and replayed: the
-#                    same messages and bytes, verified; under pcl with a
-#                    failure: checkpoints, verified, checked;
+#                    same messages and bytes, verified; under pcl, vcl,
+#                    pessimist and v2 with a failure: checkpoints, verified,
+#                    checked;
+#   user_real PROGRAM  the same program built for the real MPI, recorded
+#                    with --real (mpirun) and replayed in the simulator
+#                    under the four protocols with a failure, as above;
 #   real             ring recorded for real (mpirun, 2 ranks) replays in
 #                    the simulator with the same messages and bytes;
 #   ti               SimGrid TI trace tests/rtrace/ring.ti replays;
@@ -96,6 +100,20 @@ close() { # ON RE TOLERANCE: completion times within TOLERANCE (relative)
   awk -v a="$(field completion_time_s "$1")" \
     -v b="$(field completion_time_s "$2")" -v t="$3" \
     'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= t * a) }'
+}
+
+with_failure() { # NAME: replayed under every recovering protocol with a
+  # failure: one failure, checkpoints, verified, `ftsim check` accepts it
+  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
+  for p in pcl vcl pessimist v2; do
+    replay "$1" "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
+      --set period=0.005 --service-ranks 2 --trace "$dir/ev.$p"
+    cat "$dir/$p"
+    [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
+    [ "$(field waves "$dir/$p")" -gt 0 ] || fail "$p: no checkpoint"
+    "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
+      { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
+  done
 }
 
 case $case in
@@ -173,14 +191,11 @@ user)
     [ "$(field $f "$dir/user.on")" = "$(field $f "$dir/user.re")" ] ||
       fail "$f differ"
   done
-  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
-  replay user "$dir/pcl" --protocol pcl --scenario "$dir/fail.txt" \
-    --set period=0.005 --trace "$dir/ev"
-  cat "$dir/pcl"
-  [ "$(field failures "$dir/pcl")" = 1 ] || fail "pcl: not one failure"
-  [ "$(field waves "$dir/pcl")" -gt 0 ] || fail "pcl: no checkpoint"
-  "$ftsim" check "$dir/ev" > "$dir/check" 2>&1 ||
-    { cat "$dir/check"; fail "ftsim check rejects the trace"; } ;;
+  with_failure user ;;
+user_real)
+  "$ftsim" record --real --np 4 --app "$program" -o "$dir/user" \
+    > "$dir/user.on" 2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }
+  with_failure user ;;
 real)
   "$ftsim" record --real --np 2 --app ring -o "$dir/real" > "$dir/real.on" \
     2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }
