@@ -9,7 +9,9 @@
 # ckpt_in_flight > 0, its frozen channels, delayed queue and images holding
 # messages arrived and not received), at MPI calls (ckpt_calls >= waves).
 #   APP_PROTO        ring, cg or lu under pcl or vcl, failures at three
-#                    instants (one run each);
+#                    instants (one run each); mg (8 ranks) and bt (9) the
+#                    same, the instants at 30, 55 and 80% of the run and
+#                    the period a tenth of it;
 #   midwave_PROTO    cg: a failure between the first checkpoint of wave 2
 #                    and (vcl) the first store of its image, (pcl) its
 #                    commit, found in a failure-free run: the rollback
@@ -108,6 +110,18 @@ ring_* | cg_* | lu_*)
     run "$app" "$p" $period "$app.$t" "fail 3 at $t\n"
     [ "$(field failures "$dir/$app.$t")" = 1 ] || fail "$t: not one failure"
     not_at_cuts "$app.$t" "$p"
+  done ;;
+mg_* | bt_*)
+  np=8
+  [ "$app" = bt ] && np=9 # a square
+  record "$app" $np
+  t=$(field completion_time_s "$dir/$app.on")
+  period=$(awk -v t="$t" 'BEGIN { printf "%.6f", t / 10 }')
+  for f in 0.3 0.55 0.8; do
+    at=$(awk -v t="$t" -v f="$f" 'BEGIN { printf "%.6f", t * f }')
+    run "$app" "$p" "$period" "$app.$f" "fail 3 at $at\n"
+    [ "$(field failures "$dir/$app.$f")" = 1 ] || fail "$f: not one failure"
+    not_at_cuts "$app.$f" "$p"
   done ;;
 midwave_*)
   record cg
