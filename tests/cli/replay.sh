@@ -31,6 +31,10 @@
 #                    same messages and bytes, verified; under pcl, vcl,
 #                    pessimist and v2 with a failure: checkpoints, verified,
 #                    checked;
+#   failures_APP     APP (pingpong, fring) recorded on gige (4 ranks) and
+#                    replayed under pcl, vcl, pessimist and v2 with a
+#                    failure at half its time: verified, checked (fring's
+#                    1 ms leaves pcl and vcl no time to commit a wave);
 #   user_real PROGRAM  the same program built for the real MPI, recorded
 #                    with --real (mpirun) and replayed in the simulator
 #                    under the four protocols with a failure, as above;
@@ -192,6 +196,22 @@ user)
       fail "$f differ"
   done
   with_failure user ;;
+failures_*)
+  app=${case#failures_}
+  record "$app"
+  t=$(field completion_time_s "$dir/$app.on")
+  awk -v t="$t" 'BEGIN { printf "detection %.9f\nrestart %.9f\nfail 1 at %.9f\n",
+    t / 100, t / 50, t / 2 }' > "$dir/fail.txt"
+  period=$(awk -v t="$t" 'BEGIN { print t / 8 }')
+  for p in pcl vcl pessimist v2; do
+    replay "$app" "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
+      --set period="$period" --set image_mb=0.001 --service-ranks 2 \
+      --trace "$dir/ev.$p"
+    cat "$dir/$p"
+    [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
+    "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
+      { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
+  done ;;
 user_real)
   "$ftsim" record --real --np 4 --app "$program" -o "$dir/user" \
     > "$dir/user.on" 2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }
