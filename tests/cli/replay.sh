@@ -106,18 +106,25 @@ close() { # ON RE TOLERANCE: completion times within TOLERANCE (relative)
     'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= t * a) }'
 }
 
-with_failure() { # NAME: replayed under every recovering protocol with a
-  # failure: one failure, checkpoints, verified, `ftsim check` accepts it
-  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
+with_failure() { # NAME CHECKPOINTS ARGS...: NAME replayed with
+  # $dir/fail.txt under every recovering protocol, with ARGS: one failure,
+  # verified, `ftsim check` accepts the trace, and checkpoints unless
+  # CHECKPOINTS is "any"
+  name=$1 need=$2
+  shift 2
   for p in pcl vcl pessimist v2; do
-    replay "$1" "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
-      --set period=0.005 --service-ranks 2 --trace "$dir/ev.$p"
+    replay "$name" "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
+      --service-ranks 2 --trace "$dir/ev.$p" "$@"
     cat "$dir/$p"
     [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
-    [ "$(field waves "$dir/$p")" -gt 0 ] || fail "$p: no checkpoint"
+    [ "$need" = any ] || [ "$(field waves "$dir/$p")" -gt 0 ] ||
+      fail "$p: no checkpoint"
     "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
       { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
   done
+}
+one_failure() { # the scenario of with_failure for the user's program
+  printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
 }
 
 case $case in
@@ -195,7 +202,8 @@ user)
     [ "$(field $f "$dir/user.on")" = "$(field $f "$dir/user.re")" ] ||
       fail "$f differ"
   done
-  with_failure user ;;
+  one_failure
+  with_failure user yes --set period=0.005 ;;
 failures_*)
   app=${case#failures_}
   record "$app"
@@ -203,19 +211,12 @@ failures_*)
   awk -v t="$t" 'BEGIN { printf "detection %.9f\nrestart %.9f\nfail 1 at %.9f\n",
     t / 100, t / 50, t / 2 }' > "$dir/fail.txt"
   period=$(awk -v t="$t" 'BEGIN { print t / 8 }')
-  for p in pcl vcl pessimist v2; do
-    replay "$app" "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
-      --set period="$period" --set image_mb=0.001 --service-ranks 2 \
-      --trace "$dir/ev.$p"
-    cat "$dir/$p"
-    [ "$(field failures "$dir/$p")" = 1 ] || fail "$p: not one failure"
-    "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
-      { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
-  done ;;
+  with_failure "$app" any --set period="$period" --set image_mb=0.001 ;;
 user_real)
   "$ftsim" record --real --np 4 --app "$program" -o "$dir/user" \
     > "$dir/user.on" 2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }
-  with_failure user ;;
+  one_failure
+  with_failure user yes --set period=0.005 ;;
 real)
   "$ftsim" record --real --np 2 --app ring -o "$dir/real" > "$dir/real.on" \
     2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }
