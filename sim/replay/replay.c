@@ -39,12 +39,24 @@
  *   complete until the trace completes it);
  * - an MPI_Iprobe is replayed, its answer not checked (it depends on the
  *   timing); a blocking probe is checked like a receive;
+ * - under message logging, which refuses MPI_Cancel of a receive (whether
+ *   it succeeds depends on timing a restarted rank cannot reproduce:
+ *   sim/runtime/p2p.c), a receive the trace says was cancelled is not
+ *   posted: it took no message, and its completion reports it cancelled;
+ *   elsewhere it is posted and cancelled, as recorded;
  * - MPI_Comm_create and a split whose color the trace does not tell
  *   (Score-P) are replayed as MPI_Comm_split with color the new
  *   communicator's first member and key this rank's place in it.
  *
  * Self-check: every completed receive's status (source, tag, size) must be
  * the recorded one; a mismatch prints rank, event and both values on stderr.
+ * A receive recorded as truncated (FT_RT_TRUNCATED: its message was longer
+ * than it) is posted with its recorded size, so the sender's whole message
+ * goes on the wire and the receive gets MPI_ERR_TRUNCATE again: the call
+ * is made with MPI_ERRORS_RETURN on its communicator (a completion call's
+ * error goes through MPI_COMM_WORLD's: the runtime's errors.c), as the
+ * recorded program had it, and the check wants that error; any other
+ * receive must not be truncated.
  * The rank reports ft_report_result(verified, events replayed): verified
  * when every event was carried out and every receive matched. */
 #include <inttypes.h>
@@ -64,19 +76,46 @@ void rp_fatal(const struct rp *p, const char *what) {
   fprintf(stderr, "replay: rank %d, event %zu: %s\n", p->rank, p->pos, what);
 }
 
-/* Checks a completed receive against the recorded source, tag, size. */
-static void check_status(struct rp *p, const MPI_Status *st, int32_t peer,
-                         int32_t tag, uint64_t bytes) {
+static int is_truncation(int code) {
+  int cls = code;
+  if (code != MPI_SUCCESS)
+    MPI_Error_class(code, &cls);
+  return cls == MPI_ERR_TRUNCATE;
+}
+
+/* Checks a completed receive against the recorded source, tag, size and
+ * truncation (`cut`): truncated when the call's code rc or the status (where
+ * SMPI leaves a receive's error: sim/backend.h, ft_backend_status_error)
+ * says MPI_ERR_TRUNCATE. */
+static void check_status(struct rp *p, const MPI_Status *st, int rc,
+                         int32_t peer, int32_t tag, uint64_t bytes, int cut) {
   int count = 0;
   MPI_Get_count(st, MPI_BYTE, &count);
-  if (st->MPI_SOURCE == peer && st->MPI_TAG == tag && (uint64_t)count == bytes)
+  int seen = is_truncation(rc) || is_truncation(st->MPI_ERROR);
+  if (st->MPI_SOURCE == peer && st->MPI_TAG == tag &&
+      (uint64_t)count == bytes && seen == cut)
     return;
   fprintf(stderr,
-          "replay: rank %d, event %zu: received source %d tag %d bytes %d, "
-          "recorded source %" PRId32 " tag %" PRId32 " bytes %" PRIu64 "\n",
-          p->rank, p->pos, st->MPI_SOURCE, st->MPI_TAG, count, peer, tag,
-          bytes);
+          "replay: rank %d, event %zu: received source %d tag %d bytes %d%s, "
+          "recorded source %" PRId32 " tag %" PRId32 " bytes %" PRIu64 "%s\n",
+          p->rank, p->pos, st->MPI_SOURCE, st->MPI_TAG, count,
+          seen ? " truncated" : "", peer, tag, bytes, cut ? " truncated" : "");
   p->bad++;
+}
+
+/* When `on`: errors on communicator c return to the replay from now on
+ * (MPI_ERRORS_RETURN), for a call whose receive the trace says was
+ * truncated. Returns `on`, for strict(). */
+static int tolerant(MPI_Comm c, int on) {
+  if (on)
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+  return on;
+}
+
+/* Undoes tolerant(c, was): errors end the run again (the default). */
+static void strict(MPI_Comm c, int was) {
+  if (was)
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_ARE_FATAL);
 }
 
 static int count_of(uint64_t bytes) {
@@ -91,7 +130,7 @@ static MPI_Comm comm_of(struct rp *p, uint32_t c) {
   return MPI_COMM_WORLD;
 }
 
-static struct rp_req *add_req(struct rp *p, uint64_t id) {
+static struct rp_req *add_req(struct rp *p, uint64_t id, int truncated) {
   if (p->nreqs == p->capreqs) {
     p->capreqs = p->capreqs ? 2 * p->capreqs : 16;
     p->reqs = realloc(p->reqs, p->capreqs * sizeof *p->reqs);
@@ -103,6 +142,7 @@ static struct rp_req *add_req(struct rp *p, uint64_t id) {
   struct rp_req *q = &p->reqs[p->nreqs++];
   memset(q, 0, sizeof *q);
   q->id = id;
+  q->truncated = truncated;
   return q;
 }
 
@@ -119,12 +159,24 @@ static void drop_req(struct rp *p, uint64_t id) {
     *q = p->reqs[--p->nreqs];
 }
 
+/* A receive the trace says was cancelled, not posted (p->unposted):
+ * complete, cancelled, from the start. */
+static void unposted(struct rp_req *q) {
+  q->req = MPI_REQUEST_NULL;
+  q->complete = 1;
+  q->st.MPI_ERROR = MPI_SUCCESS;
+  q->st.MPI_SOURCE = MPI_ANY_SOURCE;
+  q->st.MPI_TAG = MPI_ANY_TAG;
+  MPI_Status_set_cancelled(&q->st, 1);
+}
+
 static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
   MPI_Comm c = comm_of(p, e->comm);
   int n = count_of(e->bytes);
   int sync = (e->flags & FT_RT_SYNC) != 0;
   int src = e->peer == FT_RT_UNKNOWN ? MPI_ANY_SOURCE : e->peer;
   int tag = e->tag == FT_RT_UNKNOWN ? MPI_ANY_TAG : e->tag;
+  int cut = (e->flags & FT_RT_TRUNCATED) != 0;
   MPI_Status st;
   switch (kind) {
   case FT_RT_SEND:
@@ -132,27 +184,40 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
     return;
   case FT_RT_ISEND:
     (sync ? MPI_Issend : MPI_Isend)(p->sbuf, n, MPI_BYTE, e->peer, e->tag, c,
-                                    &add_req(p, e->request)->req);
+                                    &add_req(p, e->request, 0)->req);
     return;
-  case FT_RT_RECV:
-    MPI_Recv(p->rbuf, n, MPI_BYTE, src, tag, c, &st);
-    check_status(p, &st, e->peer, e->tag, e->bytes);
+  case FT_RT_RECV: {
+    st.MPI_ERROR = MPI_SUCCESS;
+    int was = tolerant(c, cut);
+    int rc = MPI_Recv(p->rbuf, n, MPI_BYTE, src, tag, c, &st);
+    strict(c, was);
+    check_status(p, &st, rc, e->peer, e->tag, e->bytes, cut);
     return;
+  }
   default: /* FT_RT_IRECV */
-    MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c, &add_req(p, e->request)->req);
+    if (p->unposted && p->unposted[p->pos])
+      unposted(add_req(p, e->request, 0));
+    else
+      MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c,
+                &add_req(p, e->request, cut)->req);
   }
 }
 
 /* A half to or from MPI_PROC_NULL is recorded with peer FT_RT_UNKNOWN. */
 static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
   MPI_Status st;
+  st.MPI_ERROR = MPI_SUCCESS;
   int dest = e->dest == FT_RT_UNKNOWN ? MPI_PROC_NULL : e->dest;
   int src = e->source == FT_RT_UNKNOWN ? MPI_PROC_NULL : e->source;
-  MPI_Sendrecv(p->sbuf, count_of(e->send_bytes), MPI_BYTE, dest, e->send_tag,
-               p->rbuf, count_of(e->recv_bytes), MPI_BYTE, src, e->recv_tag,
-               comm_of(p, e->comm), &st);
+  int cut = (e->flags & FT_RT_TRUNCATED) != 0;
+  MPI_Comm c = comm_of(p, e->comm);
+  int was = tolerant(c, cut);
+  int rc = MPI_Sendrecv(p->sbuf, count_of(e->send_bytes), MPI_BYTE, dest,
+                        e->send_tag, p->rbuf, count_of(e->recv_bytes), MPI_BYTE,
+                        src, e->recv_tag, c, &st);
+  strict(c, was);
   if (src != MPI_PROC_NULL)
-    check_status(p, &st, e->source, e->recv_tag, e->recv_bytes);
+    check_status(p, &st, rc, e->source, e->recv_tag, e->recv_bytes, cut);
 }
 
 /* MPI_Cancel, or (FT_RT_FREE) MPI_Request_free: the request is dropped,
@@ -172,7 +237,16 @@ static void do_cancel(struct rp *p, const struct ft_rt_p2p *e) {
 static void check_done(struct rp *p, const struct ft_rt_done *d,
                        const MPI_Status *st) {
   if (d->status == FT_RT_DONE && d->is_recv)
-    check_status(p, st, d->peer, d->tag, d->bytes);
+    check_status(p, st, MPI_SUCCESS, d->peer, d->tag, d->bytes, d->truncated);
+}
+
+/* A call that completed one request returned rc: a truncation goes to
+ * its status, where the checks look (multiple completions put it there
+ * themselves: MPI_ERR_IN_STATUS). Returns rc. */
+static int in_status(int rc, MPI_Status *st) {
+  if (is_truncation(rc))
+    st->MPI_ERROR = MPI_ERR_TRUNCATE;
+  return rc;
 }
 
 /* Tests the requests a test call found not complete, in one call of the
@@ -190,7 +264,7 @@ static void test_not_done(struct rp *p, uint8_t call,
       qs[m] = q, rq[m++] = q->req;
   }
   if (m == 1 && call == FT_RT_TEST) {
-    MPI_Test(rq, &flag, st);
+    in_status(MPI_Test(rq, &flag, st), st);
     if (flag)
       qs[0]->complete = 1, qs[0]->st = st[0];
   } else if (m && (call == FT_RT_TEST || call == FT_RT_TESTALL)) {
@@ -199,7 +273,7 @@ static void test_not_done(struct rp *p, uint8_t call,
       qs[k]->complete = 1, qs[k]->st = st[k];
   } else if (m && call == FT_RT_TESTANY) {
     int one = MPI_UNDEFINED;
-    MPI_Testany(m, rq, &one, &flag, st);
+    in_status(MPI_Testany(m, rq, &one, &flag, st), st);
     if (flag && one != MPI_UNDEFINED)
       qs[one]->complete = 1, qs[one]->st = st[0];
   } else if (m) {
@@ -231,7 +305,7 @@ static void wait_kind(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
     if (call == FT_RT_WAITSOME) {
       MPI_Waitsome((int)m, rq, &out, ix, tmp);
     } else {
-      MPI_Waitany((int)m, rq, &ix[0], &tmp[0]);
+      in_status(MPI_Waitany((int)m, rq, &ix[0], &tmp[0]), &tmp[0]);
       out = ix[0] == MPI_UNDEFINED ? 0 : 1;
     }
     if (out <= 0 || out == MPI_UNDEFINED)
@@ -252,7 +326,7 @@ static void wait_rest(struct rp *p, uint8_t call, uint32_t m, MPI_Request *rq,
                       MPI_Status *st) {
   uint32_t *at = malloc((m + 1) * sizeof *at), left = 0;
   MPI_Request *rest = malloc((m + 1) * sizeof *rest);
-  MPI_Status *rst = malloc((m + 1) * sizeof *rst);
+  MPI_Status *rst = calloc(m + 1, sizeof *rst); /* MPI_ERROR: MPI_SUCCESS */
   if (!at || !rest || !rst) {
     rp_fatal(p, "out of memory");
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -292,7 +366,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
   }
   int flag = 0;
   if (m == 1 && is_test(c->call))
-    MPI_Test(rq, &flag, st);
+    in_status(MPI_Test(rq, &flag, st), st);
   else if (m && is_test(c->call))
     MPI_Testall((int)m, rq, &flag, st);
   if (m && !flag)
@@ -301,13 +375,29 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
     check_done(p, &d[idx[j]], &st[j]);
 }
 
+/* 1 when one of the call's n requests is a receive recorded as truncated:
+ * its error is returned (through MPI_COMM_WORLD's handler). Clears the
+ * statuses' errors (st and tmp, n + 1 each). */
+static int truncates(struct rp *p, const struct ft_rt_done *d, uint32_t n) {
+  int cut = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const struct rp_req *q = find_req(p, d[k].request);
+    cut |= d[k].truncated || (q && q->truncated);
+  }
+  for (uint32_t k = 0; k <= n; k++)
+    p->s.st[k].MPI_ERROR = p->s.tmp[k].MPI_ERROR = MPI_SUCCESS;
+  return cut;
+}
+
 static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
   const struct ft_rt_done *d = &p->me->done[c->first];
   uint32_t *idx = p->s.idx;
   MPI_Request *rq = p->s.rq;
   MPI_Status *st = p->s.st;
+  int was = tolerant(MPI_COMM_WORLD, truncates(p, d, c->count));
   test_not_done(p, c->call, d, c->count, rq, st, (int *)idx);
   complete_pending(p, c, d, idx, rq, st);
+  strict(MPI_COMM_WORLD, was);
   for (uint32_t k = 0; k < c->count; k++)
     if (d[k].status != FT_RT_NOT_DONE)
       drop_req(p, d[k].request);
@@ -327,9 +417,10 @@ static void do_probe(struct rp *p, const struct ft_rt_probe *e) {
     MPI_Iprobe(src, tag, c, &flag, &st);
     return;
   }
+  st.MPI_ERROR = MPI_SUCCESS;
   MPI_Probe(src, tag, c, &st);
   if (e->found == 1)
-    check_status(p, &st, e->msg_peer, e->msg_tag, e->msg_bytes);
+    check_status(p, &st, MPI_SUCCESS, e->msg_peer, e->msg_tag, e->msg_bytes, 0);
 }
 
 /* The communicator's size. */
@@ -629,6 +720,33 @@ static int is_cut(const struct rp *p, uint64_t k) {
   return lo < p->ncuts && p->cuts[lo] == k;
 }
 
+/* The irecv that posted request `id`, the last before event `end`. */
+static size_t irecv_of(const struct ft_rtrace_rank *me, size_t end,
+                       uint64_t id) {
+  for (size_t j = end; j-- > 0;)
+    if (me->ev[j].kind == FT_RT_IRECV && me->ev[j].u.p2p.request == id)
+      return j;
+  return end;
+}
+
+/* p->unposted: the irecvs whose completion the trace says was cancelled.
+ * 0, or -1 when out of memory. */
+static int find_cancelled(struct rp *p) {
+  const struct ft_rtrace_rank *me = p->me;
+  p->unposted = calloc(me->n + 1, 1);
+  if (!p->unposted)
+    return -1;
+  for (size_t i = 0; i < me->n; i++) {
+    if (me->ev[i].kind != FT_RT_COMPLETE)
+      continue;
+    const struct ft_rt_complete *c = &me->ev[i].u.complete;
+    for (uint32_t k = 0; k < c->count; k++)
+      if (me->done[c->first + k].status == FT_RT_CANCELLED)
+        p->unposted[irecv_of(me, i, me->done[c->first + k].request)] = 1;
+  }
+  return 0;
+}
+
 /* The completion calls' arrays, for the rank's largest call; 0, or -1. */
 static int make_scratch(struct rp *p) {
   size_t m = 1;
@@ -706,7 +824,7 @@ static int setup(struct rp *p, const char *path, double speed,
     p->comms[c] = MPI_COMM_NULL;
   p->comms[FT_RT_COMM_WORLD] = MPI_COMM_WORLD;
   p->comms[FT_RT_COMM_SELF] = MPI_COMM_SELF;
-  if (make_scratch(p))
+  if (make_scratch(p) || (p->alone && find_cancelled(p)))
     return -1;
   uint64_t sb, rb;
   buffer_sizes(p->me, &sb, &rb);
@@ -727,6 +845,7 @@ static void teardown(struct rp *p) {
   free(p->comms);
   free(p->vc);
   free(p->cuts);
+  free(p->unposted);
   free(p->s.idx);
   free(p->s.rq);
   free(p->s.st);

@@ -14,7 +14,8 @@
 struct rp_req {
   uint64_t id;
   MPI_Request req;
-  int complete; /* completed early by a test the trace said failed */
+  int complete;  /* completed early by a test the trace said failed */
+  int truncated; /* a receive recorded as truncated (FT_RT_TRUNCATED) */
   MPI_Status st;
 };
 
@@ -53,11 +54,14 @@ struct rp {
   size_t ncuts;
   uint64_t wcoll;        /* world collectives carried out */
   MPI_Op noncommutative; /* MPI_BOR's twin, declared not commutative */
-  int alone;  /* the protocol checkpoints each rank alone (message logging):
-                 a checkpoint at every call where this rank has no request
-                 pending, not only at cuts */
-  size_t pos; /* the event under way */
-  long bad;   /* mismatches and failures */
+  int alone; /* the protocol checkpoints each rank alone (message logging):
+                a checkpoint at every call where this rank has no request
+                pending, not only at cuts */
+  uint8_t *unposted; /* message logging: per event, 1 for an irecv the trace
+                        says was cancelled, which is not posted (NULL: none
+                        is skipped) */
+  size_t pos;        /* the event under way */
+  long bad;          /* mismatches and failures */
   struct rp_ac_pos ac;
   struct rp_scratch s;
 };

@@ -251,7 +251,8 @@ static int event_equal(const struct ft_rtrace_rank *ka,
                               *q = &kb->done[y->first + j];
       if (p->request != q->request || p->status != q->status ||
           p->is_recv != q->is_recv || p->comm != q->comm ||
-          p->peer != q->peer || p->tag != q->tag || p->bytes != q->bytes)
+          p->peer != q->peer || p->tag != q->tag || p->bytes != q->bytes ||
+          p->truncated != q->truncated)
         return 0;
     }
     return 1;

@@ -56,6 +56,12 @@ enum ft_rt_kind {
 #define FT_RT_FREE                                                             \
   8u /* a cancel event that is MPI_Request_free: the                           \
         request is never completed by a call */
+/* A receive (recv, irecv, a sendrecv's receive half) whose message was
+ * longer than the receive: the call returned MPI_ERR_TRUNCATE (to a
+ * program with MPI_ERRORS_RETURN or a handler of its own) and `bytes` is
+ * the receive's size, which its status counts; the sender's event has the
+ * message's. */
+#define FT_RT_TRUNCATED 16u
 
 /* MPI_Send/Isend/Recv/Irecv/Cancel. For receives, peer and tag are the
  * matched ones (the message's source and tag); `flags` says whether they
@@ -104,7 +110,10 @@ enum ft_rt_status {
 
 /* One request of a completion call. For a receive completed, comm, peer,
  * tag and bytes are the message's (matched); otherwise (a send, or a
- * request tested or cancelled) those of the call that posted it. */
+ * request tested or cancelled) those of the call that posted it.
+ * truncated: a receive completed with MPI_ERR_TRUNCATE (bytes is then the
+ * receive's size, as FT_RT_TRUNCATED says; its posting event has that
+ * flag too). */
 struct ft_rt_done {
   uint64_t request;
   uint8_t status; /* enum ft_rt_status */
@@ -112,6 +121,7 @@ struct ft_rt_done {
   uint32_t comm;
   int32_t peer, tag;
   uint64_t bytes;
+  uint8_t truncated;
 };
 
 /* A completion call: `count` entries of the rank's done pool from

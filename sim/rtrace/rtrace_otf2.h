@@ -51,6 +51,7 @@ enum ft_rt_attr {
   FT_RA_COLOR,      /* int32 */
   FT_RA_KEY,        /* int32 */
   FT_RA_COLL_FLAGS, /* uint8: a collective's flags (FT_RT_NONCOMMUTATIVE) */
+  FT_RA_TRUNCATED,  /* uint8: 1 on a truncated receive's MpiRecv, MpiIrecv */
   FT_RA_COUNT
 };
 

@@ -600,7 +600,8 @@ static OTF2_CallbackCode ev_recv(EVT_ARGS, uint32_t from, OTF2_CommRef comm,
   UNUSED_EVT;
   if (in_call(r, pos, "MpiRecv", FT_RC_RECV, FT_RC_SENDRECV))
     return cb_rc(r);
-  uint32_t wild = (uint32_t)attr_get(r, al, FT_RA_WILDCARD, 0);
+  uint32_t wild = (uint32_t)attr_get(r, al, FT_RA_WILDCARD, 0) |
+                  (attr_get(r, al, FT_RA_TRUNCATED, 0) ? FT_RT_TRUNCATED : 0u);
   struct ft_rtrace_rank *k = &r->t->ranks[r->rank];
   if (r->cur->cls == FT_RC_SENDRECV) {
     if (!r->emitted || k->ev[k->n - 1].kind != FT_RT_SENDRECV) {
@@ -656,13 +657,14 @@ static void complete(struct rd *r, uint64_t pos, const char *record,
   }
   struct ft_rt_p2p *post = &k->ev[s->ev - 1].u.p2p;
   struct ft_rt_done d = {
-      req,        status,     k->ev[s->ev - 1].kind == FT_RT_IRECV,
-      post->comm, post->peer, post->tag,
-      post->bytes};
+      req,         status,     k->ev[s->ev - 1].kind == FT_RT_IRECV,
+      post->comm,  post->peer, post->tag,
+      post->bytes, 0};
   if (m) {
     d = *m;
     post->comm = m->comm, post->peer = m->peer, post->tag = m->tag;
     post->bytes = m->bytes;
+    post->flags |= m->truncated ? FT_RT_TRUNCATED : 0u;
   }
   if (!r->emitted) {
     if (ft_rtrace_append_complete(r->t, r->rank, r->cur->sub, &d, 1))
@@ -684,8 +686,14 @@ static OTF2_CallbackCode ev_irecv(EVT_ARGS, uint32_t from, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t len, uint64_t req) {
   struct rd *r = u;
   UNUSED_EVT;
-  struct ft_rt_done d = {req,           FT_RT_DONE,   1,  comm_of(r, pos, comm),
-                         peer_of(from), (int32_t)tag, len};
+  struct ft_rt_done d = {req,
+                         FT_RT_DONE,
+                         1,
+                         comm_of(r, pos, comm),
+                         peer_of(from),
+                         (int32_t)tag,
+                         len,
+                         attr_get(r, al, FT_RA_TRUNCATED, 0) != 0};
   complete(r, pos, "MpiIrecv", req, FT_RT_DONE, &d);
   return cb_rc(r);
 }

@@ -85,7 +85,7 @@ const struct ft_rt_region *ft_rt_region_find(const char *name) {
 }
 
 const char *const ft_rt_attr_names[FT_RA_COUNT] = {
-    "ftsim::wildcard",  "ftsim::peer",   "ftsim::tag",      "ftsim::comm",
-    "ftsim::bytes",     "ftsim::found",  "ftsim::msg_peer", "ftsim::msg_tag",
-    "ftsim::request",   "ftsim::parent", "ftsim::color",    "ftsim::key",
-    "ftsim::coll_flags"};
+    "ftsim::wildcard",   "ftsim::peer",     "ftsim::tag",      "ftsim::comm",
+    "ftsim::bytes",      "ftsim::found",    "ftsim::msg_peer", "ftsim::msg_tag",
+    "ftsim::request",    "ftsim::parent",   "ftsim::color",    "ftsim::key",
+    "ftsim::coll_flags", "ftsim::truncated"};

@@ -18,7 +18,7 @@ static const OTF2_Type attr_types[FT_RA_COUNT] = {
     OTF2_TYPE_UINT8,  OTF2_TYPE_INT32,  OTF2_TYPE_INT32, OTF2_TYPE_UINT32,
     OTF2_TYPE_UINT64, OTF2_TYPE_INT8,   OTF2_TYPE_INT32, OTF2_TYPE_INT32,
     OTF2_TYPE_UINT64, OTF2_TYPE_UINT32, OTF2_TYPE_INT32, OTF2_TYPE_INT32,
-    OTF2_TYPE_UINT8};
+    OTF2_TYPE_UINT8,  OTF2_TYPE_UINT8};
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type,
                                 OTF2_LocationRef loc, void *cb, bool final) {
@@ -101,6 +101,16 @@ static uint32_t u32(int32_t v) {
   return v < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)v;
 }
 
+/* A receive's flags as attributes: ftsim::wildcard (its wildcards),
+ * ftsim::truncated (FT_RT_TRUNCATED); none when they are 0. */
+static void recv_flags(struct wr *w, uint32_t flags) {
+  uint32_t wild = flags & (FT_RT_WILD_SOURCE | FT_RT_WILD_TAG);
+  if (wild)
+    attr(w, FT_RA_WILDCARD, wild);
+  if (flags & FT_RT_TRUNCATED)
+    attr(w, FT_RA_TRUNCATED, 1);
+}
+
 static void write_p2p(struct wr *w, const struct ft_rt_event *e) {
   const struct ft_rt_p2p *p = &e->u.p2p;
   int sync = (p->flags & FT_RT_SYNC) != 0;
@@ -118,15 +128,13 @@ static void write_p2p(struct wr *w, const struct ft_rt_event *e) {
     break;
   case FT_RT_RECV:
     enter(w, name = "MPI_Recv");
-    if (p->flags)
-      attr(w, FT_RA_WILDCARD, p->flags);
+    recv_flags(w, p->flags);
     ok(w, OTF2_EvtWriter_MpiRecv(w->w, w->al, w->t1, u32(p->peer), p->comm,
                                  (uint32_t)p->tag, p->bytes));
     break;
   case FT_RT_IRECV:
     enter(w, name = "MPI_Irecv");
-    if (p->flags)
-      attr(w, FT_RA_WILDCARD, p->flags);
+    recv_flags(w, p->flags & ~FT_RT_TRUNCATED); /* told at its completion */
     attr(w, FT_RA_COMM, p->comm);
     attr(w, FT_RA_PEER, p->peer);
     attr(w, FT_RA_TAG, p->tag);
@@ -146,11 +154,17 @@ static void write_sendrecv(struct wr *w, const struct ft_rt_sendrecv *s) {
   enter(w, "MPI_Sendrecv");
   ok(w, OTF2_EvtWriter_MpiSend(w->w, NULL, w->t0, u32(s->dest), s->comm,
                                (uint32_t)s->send_tag, s->send_bytes));
-  if (s->flags)
-    attr(w, FT_RA_WILDCARD, s->flags);
+  recv_flags(w, s->flags);
   ok(w, OTF2_EvtWriter_MpiRecv(w->w, w->al, w->t1, u32(s->source), s->comm,
                                (uint32_t)s->recv_tag, s->recv_bytes));
   leave(w, "MPI_Sendrecv");
+}
+
+/* A completed receive's attributes: ftsim::truncated when it was. */
+static OTF2_AttributeList *truncated(struct wr *w, const struct ft_rt_done *d) {
+  if (d->truncated)
+    attr(w, FT_RA_TRUNCATED, 1);
+  return w->al;
 }
 
 static void write_done(struct wr *w, const struct ft_rt_done *d) {
@@ -159,8 +173,9 @@ static void write_done(struct wr *w, const struct ft_rt_done *d) {
   else if (d->status == FT_RT_CANCELLED)
     ok(w, OTF2_EvtWriter_MpiRequestCancelled(w->w, NULL, w->t1, d->request));
   else if (d->is_recv)
-    ok(w, OTF2_EvtWriter_MpiIrecv(w->w, NULL, w->t1, u32(d->peer), d->comm,
-                                  (uint32_t)d->tag, d->bytes, d->request));
+    ok(w, OTF2_EvtWriter_MpiIrecv(w->w, truncated(w, d), w->t1, u32(d->peer),
+                                  d->comm, (uint32_t)d->tag, d->bytes,
+                                  d->request));
   else
     ok(w, OTF2_EvtWriter_MpiIsendComplete(w->w, NULL, w->t1, d->request));
 }

@@ -8,7 +8,7 @@
  *                                               cancel)
  *   s COMM DEST STAG SOURCE RTAG FLAGS SBYTES RBYTES
  *   c CALL COUNT, then COUNT lines
- *   d REQUEST STATUS IS_RECV COMM PEER TAG BYTES
+ *   d REQUEST STATUS IS_RECV COMM PEER TAG BYTES TRUNCATED
  *   q BLOCKING FOUND COMM PEER TAG MSG_PEER MSG_TAG MSG_BYTES
  *   o OP COMM ROOT SENT RECVD FLAGS
  *   m OP PARENT COMM COLOR KEY
@@ -83,9 +83,11 @@ static void put_event(struct writer *w, const struct ft_rtrace_rank *k,
     put(w, "c %u %" PRIu32, (unsigned)c->call, c->count);
     for (uint32_t i = 0; i < c->count; i++) {
       const struct ft_rt_done *d = &k->done[c->first + i];
-      put(w, "d %" PRIu64 " %u %u %" PRIu32 " %" PRId32 " %" PRId32 " %" PRIu64,
+      put(w,
+          "d %" PRIu64 " %u %u %" PRIu32 " %" PRId32 " %" PRId32 " %" PRIu64
+          " %u",
           d->request, (unsigned)d->status, (unsigned)d->is_recv, d->comm,
-          d->peer, d->tag, d->bytes);
+          d->peer, d->tag, d->bytes, (unsigned)d->truncated);
     }
     return;
   }
@@ -308,18 +310,20 @@ static int read_p2p(struct reader *r, struct ft_rtrace *t, const char *line) {
 
 static int read_done(struct reader *r, struct ft_rtrace *t, const char *line) {
   struct ft_rt_done d = {0};
-  unsigned status, is_recv;
+  unsigned status, is_recv, truncated;
   struct ft_rtrace_rank *k = &t->ranks[0];
   if (k->n == 0 || k->ev[k->n - 1].kind != FT_RT_COMPLETE)
     return bad(r, "a d line outside a completion");
   if (sscanf(line,
-             "d %" SCNu64 " %u %u %" SCNu32 " %" SCNd32 " %" SCNd32 " %" SCNu64,
-             &d.request, &status, &is_recv, &d.comm, &d.peer, &d.tag,
-             &d.bytes) != 7 ||
-      status == 0 || status > FT_RT_CANCELLED || is_recv > 1)
+             "d %" SCNu64 " %u %u %" SCNu32 " %" SCNd32 " %" SCNd32 " %" SCNu64
+             " %u",
+             &d.request, &status, &is_recv, &d.comm, &d.peer, &d.tag, &d.bytes,
+             &truncated) != 8 ||
+      status == 0 || status > FT_RT_CANCELLED || is_recv > 1 || truncated > 1)
     return bad(r, "malformed completion entry");
   d.status = (uint8_t)status;
   d.is_recv = (uint8_t)is_recv;
+  d.truncated = (uint8_t)truncated;
   return ft_rtrace_complete_add(t, 0, &d) ? bad(r, "out of memory") : 0;
 }
 

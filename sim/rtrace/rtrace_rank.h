@@ -18,9 +18,9 @@
 
 #include "rtrace.h"
 
-/* The version written in the header line ("ftsim-rank-record 2"; 2 adds
- * the events' spans). */
-#define FT_RTRACE_RANK_VERSION 2
+/* The version written in the header line ("ftsim-rank-record 3"; 2 adds
+ * the events' spans, 3 a completion entry's TRUNCATED). */
+#define FT_RTRACE_RANK_VERSION 3
 
 /* One rank's recording: its events are those of rank 0 of `t` (a one-rank
  * run), whose communicators past SELF are this rank's own ids; names[c]

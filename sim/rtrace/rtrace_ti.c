@@ -202,7 +202,7 @@ static struct ft_rt_done done_of(const struct ti *s, size_t ev, uint8_t st) {
   const struct ft_rt_event *e = &s->t->ranks[s->rank].ev[ev];
   return (struct ft_rt_done){
       e->u.p2p.request, st,           e->kind == FT_RT_IRECV, e->u.p2p.comm,
-      e->u.p2p.peer,    e->u.p2p.tag, e->u.p2p.bytes};
+      e->u.p2p.peer,    e->u.p2p.tag, e->u.p2p.bytes,         0};
 }
 
 /* waitall [COUNT]: every pending request completes. */

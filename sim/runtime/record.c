@@ -229,13 +229,46 @@ static void matched(struct ft_rt_p2p *p, const MPI_Status *st) {
   p->bytes = status_bytes(st, p->bytes);
 }
 
+static int error_class(int code) {
+  int cls = code;
+  if (code != MPI_SUCCESS && PMPI_Error_class(code, &cls) != MPI_SUCCESS)
+    cls = code;
+  return cls;
+}
+
+/* 1 when a receive completed with MPI_ERR_TRUNCATE (its message was longer
+ * than it): from the call's code rc when the call completed it alone
+ * (`single`), else from its status: the field a multiple completion
+ * returning MPI_ERR_IN_STATUS sets (MPI-3.1, 3.7.5), or where SMPI leaves
+ * the error of a call that returned MPI_SUCCESS (ft_backend_status_error). */
+static int truncated(int rc, int single, const MPI_Status *st) {
+  int cls = error_class(rc);
+  if (single && cls == MPI_ERR_TRUNCATE)
+    return 1;
+  int in_status =
+      cls == MPI_ERR_IN_STATUS ? st->MPI_ERROR : ft_backend_status_error(st);
+  return error_class(in_status) == MPI_ERR_TRUNCATE;
+}
+
+/* The receive of a call that returned rc with status *st: matched, and
+ * flagged when truncated. Returns 0 when the call received nothing (an
+ * error other than a truncation). */
+static int received(int rc, const MPI_Status *st, struct ft_rt_p2p *p) {
+  int cut = truncated(rc, 1, st);
+  if (rc != MPI_SUCCESS && !cut)
+    return 0;
+  matched(p, st);
+  p->flags |= cut ? FT_RT_TRUNCATED : 0u;
+  return 1;
+}
+
 int ft_record_received(struct ft_runtime *rt, int rc, const MPI_Status *st) {
   struct ft_record_state *s = &rt->record;
   if (!s->on)
     return rc;
   struct ft_rt_event *e = last_p2p(s);
-  if (e && rc == MPI_SUCCESS && st != MPI_STATUS_IGNORE)
-    matched(&e->u.p2p, st);
+  if (e && st != MPI_STATUS_IGNORE)
+    received(rc, st, &e->u.p2p);
   return ft_record_exit(rt, rc);
 }
 
@@ -272,13 +305,15 @@ int ft_record_sendrecv(struct ft_runtime *rt, int rc, int scount,
                (rtag == MPI_ANY_TAG ? FT_RT_WILD_TAG : 0u),
       .send_bytes = dest == MPI_PROC_NULL ? 0 : ft_record_bytes(scount, stype),
       .recv_bytes = ft_record_bytes(rcount, rtype)};
+  struct ft_rt_p2p half = {.peer = source, .tag = rtag, .bytes = x->recv_bytes};
   if (source == MPI_PROC_NULL) {
     x->source = FT_RT_UNKNOWN;
     x->recv_bytes = 0;
-  } else if (rc == MPI_SUCCESS && st != MPI_STATUS_IGNORE) {
-    x->source = st->MPI_SOURCE;
-    x->recv_tag = st->MPI_TAG;
-    x->recv_bytes = status_bytes(st, x->recv_bytes);
+  } else if (st != MPI_STATUS_IGNORE && received(rc, st, &half)) {
+    x->source = half.peer;
+    x->recv_tag = half.tag;
+    x->recv_bytes = half.bytes;
+    x->flags |= half.flags;
   }
   append(&rt->record, &e);
   return ft_record_exit(rt, rc);
@@ -334,9 +369,8 @@ static void cancel_event(struct ft_runtime *rt, const MPI_Request *req,
   if (!r)
     return;
   struct ft_rt_event e = s->t->ranks[0].ev[r->event];
-  e.kind = FT_RT_CANCEL;
-  if (freed)
-    e.u.p2p.flags = FT_RT_FREE;
+  e.kind = FT_RT_CANCEL; /* flags: only FT_RT_FREE (docs/trace-format.md) */
+  e.u.p2p.flags = freed ? FT_RT_FREE : 0u;
   append(s, &e);
   if (freed)
     forget_req(s, r);
@@ -380,10 +414,11 @@ void ft_record_before(struct ft_runtime *rt, int n, const MPI_Request *reqs) {
 }
 
 /* The entry of request handle `h` that completed with *st (NULL: not
- * complete), its posting event patched with a receive's match. Returns 0
- * for a request the recorder did not number (none of the application's). */
+ * complete), its posting event patched with a receive's match (and
+ * FT_RT_TRUNCATED when `cut`). Returns 0 for a request the recorder did
+ * not number (none of the application's). */
 static int done_entry(struct ft_record_state *s, MPI_Request h,
-                      const MPI_Status *st, struct ft_rt_done *d) {
+                      const MPI_Status *st, int cut, struct ft_rt_done *d) {
   struct ft_record_req *r = find_req(s, h);
   if (!r)
     return 0;
@@ -392,8 +427,10 @@ static int done_entry(struct ft_record_state *s, MPI_Request h,
   if (st)
     PMPI_Test_cancelled(st, &cancelled);
   int recv = post->kind == FT_RT_IRECV;
+  cut = cut && st && recv && !cancelled;
   if (st && recv && !cancelled)
     matched(&post->u.p2p, st);
+  post->u.p2p.flags |= cut ? FT_RT_TRUNCATED : 0u;
   const struct ft_rt_p2p *p = &post->u.p2p;
   *d = (struct ft_rt_done){.request = r->id,
                            .status = !st         ? FT_RT_NOT_DONE
@@ -403,7 +440,8 @@ static int done_entry(struct ft_record_state *s, MPI_Request h,
                            .comm = p->comm,
                            .peer = p->peer,
                            .tag = p->tag,
-                           .bytes = p->bytes};
+                           .bytes = p->bytes,
+                           .truncated = (uint8_t)cut};
   if (st)
     forget_req(s, r);
   return 1;
@@ -412,6 +450,13 @@ static int done_entry(struct ft_record_state *s, MPI_Request h,
 static int is_test(uint8_t call) {
   return call == FT_RT_TEST || call == FT_RT_TESTALL || call == FT_RT_TESTANY ||
          call == FT_RT_TESTSOME;
+}
+
+/* A call that completes one request at most: its code is that request's
+ * error. */
+static int completes_one(uint8_t call) {
+  return call == FT_RT_WAIT || call == FT_RT_TEST || call == FT_RT_WAITANY ||
+         call == FT_RT_TESTANY;
 }
 
 /* The index k such that indices[k] == i, or -1. */
@@ -436,8 +481,9 @@ int ft_record_completed(struct ft_runtime *rt, int rc, uint8_t call, int n,
     int k = indices ? listed(indices, count, i) : -1;
     int done = indices ? k >= 0 : after[i] == MPI_REQUEST_NULL;
     const MPI_Status *sti = !done ? NULL : indices ? &st[k] : &st[i];
+    int cut = sti && truncated(rc, completes_one(call), sti);
     struct ft_rt_done d;
-    if ((done || is_test(call)) && done_entry(s, s->before[i], sti, &d) &&
+    if ((done || is_test(call)) && done_entry(s, s->before[i], sti, cut, &d) &&
         ft_rtrace_complete_add(s->t, 0, &d))
       ft_fatal("out of memory recording the MPI calls");
   }

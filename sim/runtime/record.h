@@ -98,13 +98,16 @@ MPI_Status *ft_record_statuses(struct ft_runtime *rt, int n,
 void ft_record_p2p(struct ft_runtime *rt, uint8_t kind, int sync, int count,
                    MPI_Datatype type, int peer, int tag, MPI_Comm comm);
 /* At exit of MPI_Recv: the matched source, tag and size from *st (when rc
- * is MPI_SUCCESS), then ft_record_exit. */
+ * is MPI_SUCCESS, or MPI_ERR_TRUNCATE in rc or in the status: then the
+ * receive is flagged FT_RT_TRUNCATED, its size the receive's), then
+ * ft_record_exit. */
 int ft_record_received(struct ft_runtime *rt, int rc, const MPI_Status *st);
 /* At exit of a nonblocking call: the request gets the next id (when rc is
  * MPI_SUCCESS), then ft_record_exit. */
 int ft_record_posted(struct ft_runtime *rt, int rc, const MPI_Request *req);
 /* MPI_Sendrecv(_replace), at exit: both halves, the receive's matched
- * source and tag from *st; then ft_record_exit. */
+ * source and tag from *st (a truncated receive as ft_record_received
+ * says); then ft_record_exit. */
 int ft_record_sendrecv(struct ft_runtime *rt, int rc, int scount,
                        MPI_Datatype stype, int dest, int stag, int rcount,
                        MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
@@ -125,7 +128,9 @@ void ft_record_request_free(struct ft_runtime *rt, const MPI_Request *req);
  * handles after it and the statuses: with indices NULL, st[i] is request
  * i's and a request completed when its handle became MPI_REQUEST_NULL;
  * otherwise the `count` requests indices[k] completed, st[k] theirs. A
- * test records the requests it found not complete too. Then
+ * test records the requests it found not complete too. A receive that
+ * completed with MPI_ERR_TRUNCATE (rc of a call that completes one
+ * request, else its status's MPI_ERROR) is flagged truncated. Then
  * ft_record_exit. */
 void ft_record_before(struct ft_runtime *rt, int n, const MPI_Request *reqs);
 int ft_record_completed(struct ft_runtime *rt, int rc, uint8_t call, int n,

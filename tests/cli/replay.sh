@@ -31,6 +31,16 @@
 #                    same messages and bytes, verified; under pcl, vcl,
 #                    pessimist and v2 with a failure: checkpoints, verified,
 #                    checked;
+#   edge PROGRAM     a program of tests/user whose calls a replay must
+#                    reproduce with care (truncate: receives shorter than
+#                    their messages, MPI_ERR_TRUNCATE returned; cancel:
+#                    receives cancelled) recorded, replayed under none, pcl
+#                    (any-call transport) and pessimist: verified, the
+#                    same messages and bytes; then with a failure at half
+#                    its time under pcl, vcl, pessimist and v2: verified,
+#                    checked (the replay of truncate aborted with
+#                    MPI_ERR_TRUNCATE; cancel's stopped under pessimist:
+#                    "MPI_Cancel is not supported");
 #   failures_APP     APP (pingpong, fring) recorded on gige (4 ranks) and
 #                    replayed under pcl, vcl, pessimist and v2 with a
 #                    failure at half its time: verified, checked (fring's
@@ -68,8 +78,9 @@ record() { # APP: records $dir/APP on gige, 4 ranks; its summary $dir/APP.on
 replay() { # NAME OUT ARGS...: ftsim run --replay, exit 0, verified
   name=$1 out=$2
   shift 2
-  "$ftsim" run --replay "$dir/$name" "$@" > "$out" 2> "$dir/err" ||
-    { cat "$out" "$dir/err"; fail "replay $name $* exited $?"; }
+  "$ftsim" run --replay "$dir/$name" "$@" > "$out" 2> "$dir/err"
+  rc=$?
+  [ $rc -eq 0 ] || { cat "$out" "$dir/err"; fail "replay $name $* exited $rc"; }
   grep -q '"verified":true' "$out" || fail "replay $name $*: not verified"
 }
 # alike ON RE [TOLERANCE]: the replay's summary RE has the on-line run's ON
@@ -122,6 +133,13 @@ with_failure() { # NAME CHECKPOINTS ARGS...: NAME replayed with
     "$ftsim" check "$dir/ev.$p" > "$dir/check" 2>&1 ||
       { cat "$dir/check"; fail "$p: ftsim check rejects the trace"; }
   done
+}
+half_time() { # SUMMARY: $dir/fail.txt fails rank 1 at half the run's
+  # time (detection and restart in proportion); $period an eighth of it
+  t=$(field completion_time_s "$1")
+  awk -v t="$t" 'BEGIN { printf "detection %.9f\nrestart %.9f\nfail 1 at %.9f\n",
+    t / 100, t / 50, t / 2 }' > "$dir/fail.txt"
+  period=$(awk -v t="$t" 'BEGIN { print t / 8 }')
 }
 one_failure() { # the scenario of with_failure for the user's program
   printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
@@ -207,11 +225,21 @@ user)
 failures_*)
   app=${case#failures_}
   record "$app"
-  t=$(field completion_time_s "$dir/$app.on")
-  awk -v t="$t" 'BEGIN { printf "detection %.9f\nrestart %.9f\nfail 1 at %.9f\n",
-    t / 100, t / 50, t / 2 }' > "$dir/fail.txt"
-  period=$(awk -v t="$t" 'BEGIN { print t / 8 }')
+  half_time "$dir/$app.on"
   with_failure "$app" any --set period="$period" --set image_mb=0.001 ;;
+edge)
+  "$ftsim" record --np 4 --app "$program" -o "$dir/edge" > "$dir/edge.on" \
+    2> "$dir/err" || { cat "$dir/err"; fail "record $program"; }
+  for p in none pcl pessimist; do
+    replay edge "$dir/edge.$p" --protocol "$p"
+    cat "$dir/edge.$p"
+    for f in messages bytes; do
+      [ "$(field $f "$dir/edge.on")" = "$(field $f "$dir/edge.$p")" ] ||
+        fail "$p: $f differ"
+    done
+  done
+  half_time "$dir/edge.on"
+  with_failure edge any --set period="$period" --set image_mb=0.001 ;;
 user_real)
   "$ftsim" record --real --np 4 --app "$program" -o "$dir/user" \
     > "$dir/user.on" 2> "$dir/err" || { cat "$dir/err"; fail "record --real"; }

@@ -50,8 +50,8 @@ static struct ft_rtrace *three_ranks(void) {
     for (uint32_t i = 0; i <= r; i++) {
       p2p(t, r, FT_RT_ISEND, (int32_t)((r + 1) % 3), 100 * (i + 1), i + 1);
       d[i] = (struct ft_rt_done){
-          i + 1, FT_RT_DONE,   0, FT_RT_COMM_WORLD, (int32_t)((r + 1) % 3),
-          7,     100 * (i + 1)};
+          i + 1, FT_RT_DONE,    0, FT_RT_COMM_WORLD, (int32_t)((r + 1) % 3),
+          7,     100 * (i + 1), 0};
     }
     cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_WAITALL, d, r + 1), 0);
     t->ranks[r].host_speed = 1e9 * (r + 1);

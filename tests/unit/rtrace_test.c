@@ -60,10 +60,10 @@ static struct ft_rtrace *sample(void) {
     e = (struct ft_rt_event){.kind = FT_RT_ISEND};
     e.u.p2p = (struct ft_rt_p2p){0, o, 7, 0, 800, 12};
     add(t, r, e);
-    struct ft_rt_done nd = {12, FT_RT_NOT_DONE, 0, 0, o, 7, 800};
+    struct ft_rt_done nd = {12, FT_RT_NOT_DONE, 0, 0, o, 7, 800, 0};
     cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_TEST, &nd, 1), 0);
-    struct ft_rt_done d[2] = {{11, FT_RT_DONE, 1, 0, o, 7, 800},
-                              {12, FT_RT_DONE, 0, 0, o, 7, 800}};
+    struct ft_rt_done d[2] = {{11, FT_RT_DONE, 1, 0, o, 7, 800, 0},
+                              {12, FT_RT_DONE, 0, 0, o, 7, 800, 0}};
     cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_WAITALL, d, 2), 0);
     e = (struct ft_rt_event){.kind = FT_RT_COLL};
     e.u.coll =
@@ -231,6 +231,56 @@ Test(rtrace, equal_sees_a_changed_tag) {
   u->ranks[1].ev[3].u.p2p.tag = 8;
   cr_assert_not(ft_rtrace_equal(t, u, why, sizeof why));
   cr_assert_str_eq(why, "rank 1: event 3 differs");
+  ft_rtrace_free(u);
+  ft_rtrace_free(t);
+}
+
+/* Rank 1 of 2 received shorter than rank 0's messages: a recv, an irecv
+ * completed by a wait, a sendrecv's receive half, each MPI_ERR_TRUNCATE
+ * (FT_RT_TRUNCATED; bytes the receive's size). */
+static struct ft_rtrace *truncations(void) {
+  struct ft_rtrace *t = ft_rtrace_new(2);
+  struct ft_rt_event e = {.kind = FT_RT_RECV};
+  e.u.p2p =
+      (struct ft_rt_p2p){0, 0, 1, FT_RT_WILD_SOURCE | FT_RT_TRUNCATED, 16, 0};
+  add(t, 1, e);
+  e = (struct ft_rt_event){.kind = FT_RT_IRECV};
+  e.u.p2p = (struct ft_rt_p2p){0, 0, 2, FT_RT_WILD_TAG | FT_RT_TRUNCATED, 8, 1};
+  add(t, 1, e);
+  struct ft_rt_done d = {1, FT_RT_DONE, 1, 0, 0, 2, 8, 1};
+  cr_assert_eq(ft_rtrace_append_complete(t, 1, FT_RT_WAIT, &d, 1), 0);
+  e = (struct ft_rt_event){.kind = FT_RT_SENDRECV};
+  e.u.sendrecv = (struct ft_rt_sendrecv){0, 0, 4, 0, 3, FT_RT_TRUNCATED, 4, 12};
+  add(t, 1, e);
+  return t;
+}
+
+Test(rtrace, truncated_receives_survive_the_archive) {
+  struct ft_rtrace *t = truncations();
+  char err[512] = "", why[256] = "", dir[128], cmd[1024];
+  snprintf(dir, sizeof dir, "%s/a", tmpdir());
+  cr_assert_eq(ft_rtrace_write_otf2(t, dir, err, sizeof err), 0, "%s", err);
+  struct ft_rtrace *u = ft_rtrace_read(dir, 0, -1, err, sizeof err);
+  cr_assert_not_null(u, "%s", err);
+  cr_assert(ft_rtrace_equal(t, u, why, sizeof why), "%s", why);
+  cr_assert_eq(u->ranks[1].ev[0].u.p2p.flags,
+               FT_RT_WILD_SOURCE | FT_RT_TRUNCATED);
+  cr_assert_eq(u->ranks[1].done[0].truncated, 1);
+  cr_assert_eq(u->ranks[1].ev[3].u.sendrecv.flags, FT_RT_TRUNCATED);
+  /* as OTF2's attribute, on the three receive records */
+  snprintf(cmd, sizeof cmd,
+           "otf2-print %s/traces.otf2 2>/dev/null | grep -c 'ftsim::truncated'",
+           dir);
+  FILE *f = popen(cmd, "r");
+  int n = -1;
+  cr_assert_not_null(f);
+  cr_assert_eq(fscanf(f, "%d", &n), 1);
+  pclose(f);
+  cr_assert_eq(n, 3, "%d records with ftsim::truncated", n);
+  struct ft_rtrace *v = truncations();
+  v->ranks[1].done[0].truncated = 0;
+  cr_assert_not(ft_rtrace_equal(t, v, why, sizeof why));
+  ft_rtrace_free(v);
   ft_rtrace_free(u);
   ft_rtrace_free(t);
 }

@@ -127,7 +127,7 @@ static void p2p(struct ft_rtrace *t, uint32_t r, uint8_t kind, int32_t peer,
 static void wait_one(struct ft_rtrace *t, uint32_t r, uint64_t request,
                      int recv, int32_t peer, int32_t tag) {
   struct ft_rt_done d = {
-      request, FT_RT_DONE, (uint8_t)recv, FT_RT_COMM_WORLD, peer, tag, 8};
+      request, FT_RT_DONE, (uint8_t)recv, FT_RT_COMM_WORLD, peer, tag, 8, 0};
   cr_assert_eq(ft_rtrace_append_complete(t, r, FT_RT_WAIT, &d, 1), 0);
 }
 
