@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
+
 enum { LINE_MAX_BYTES = 512 };
 
 struct writer {
@@ -188,14 +190,12 @@ struct reader {
 static int bad(struct reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* "PATH:LINE: " and the text (line 0: the file as a whole). Returns -1. */
 static int bad(struct reader *r, const char *fmt, ...) {
-  int n = snprintf(r->err, r->errlen, "%s:%zu: ", r->path, r->line);
-  if (n >= 0 && (size_t)n < r->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  ft_errmsg_line_v(r->err, r->errlen, r->path, (long)r->line, NULL, fmt, ap);
+  va_end(ap);
   return -1;
 }
 

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
+
 /* SMPI's constants: MPI_ANY_SOURCE, MPI_UNDEFINED (what the TI tracer
  * writes for an irecv posted with MPI_ANY_SOURCE) and MPI_ANY_TAG. */
 #define TI_ANY_SOURCE (-555)
@@ -49,13 +51,10 @@ struct ti {
 static int ti_fail(struct ti *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static int ti_fail(struct ti *s, const char *fmt, ...) {
-  int n = snprintf(s->err, s->errlen, "%s:%ld: ", s->file, s->line);
-  if (n >= 0 && (size_t)n < s->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->err + n, s->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  ft_errmsg_line_v(s->err, s->errlen, s->file, s->line, NULL, fmt, ap);
+  va_end(ap);
   return -1;
 }
 
