@@ -59,8 +59,8 @@ enum ft_rt_kind {
 /* A receive (recv, irecv, a sendrecv's receive half) whose message was
  * longer than the receive: the call returned MPI_ERR_TRUNCATE (to a
  * program with MPI_ERRORS_RETURN or a handler of its own) and `bytes` is
- * the receive's size, which its status counts; the sender's event has the
- * message's. */
+ * the receive's size (SMPI's status counts it, Open MPI's the message);
+ * the sender's event has the message's. */
 #define FT_RT_TRUNCATED 16u
 
 /* MPI_Send/Isend/Recv/Irecv/Cancel. For receives, peer and tag are the

@@ -250,6 +250,17 @@ static int truncated(int rc, int single, const MPI_Status *st) {
   return error_class(in_status) == MPI_ERR_TRUNCATE;
 }
 
+/* A receive's match from its status; truncated (`cut`), flagged, its size
+ * the receive's (p->bytes as posted): the count of a truncated status is
+ * the library's choice (SMPI's counts the receive, Open MPI's the whole
+ * message). */
+static void matched_cut(struct ft_rt_p2p *p, const MPI_Status *st, int cut) {
+  uint64_t posted = p->bytes;
+  matched(p, st);
+  if (cut)
+    p->bytes = posted, p->flags |= FT_RT_TRUNCATED;
+}
+
 /* The receive of a call that returned rc with status *st: matched, and
  * flagged when truncated. Returns 0 when the call received nothing (an
  * error other than a truncation). */
@@ -257,8 +268,7 @@ static int received(int rc, const MPI_Status *st, struct ft_rt_p2p *p) {
   int cut = truncated(rc, 1, st);
   if (rc != MPI_SUCCESS && !cut)
     return 0;
-  matched(p, st);
-  p->flags |= cut ? FT_RT_TRUNCATED : 0u;
+  matched_cut(p, st, cut);
   return 1;
 }
 
@@ -429,8 +439,7 @@ static int done_entry(struct ft_record_state *s, MPI_Request h,
   int recv = post->kind == FT_RT_IRECV;
   cut = cut && st && recv && !cancelled;
   if (st && recv && !cancelled)
-    matched(&post->u.p2p, st);
-  post->u.p2p.flags |= cut ? FT_RT_TRUNCATED : 0u;
+    matched_cut(&post->u.p2p, st, cut);
   const struct ft_rt_p2p *p = &post->u.p2p;
   *d = (struct ft_rt_done){.request = r->id,
                            .status = !st         ? FT_RT_NOT_DONE
