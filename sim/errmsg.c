@@ -25,6 +25,15 @@ int ft_errmsg_v(char *err, size_t errlen, const char *name, int line,
   return located(err, errlen, n, field, fmt, ap);
 }
 
+int ft_errmsg(char *err, size_t errlen, const char *name, int line,
+              const char *field, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ft_errmsg_v(err, errlen, name, line, field, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
 int ft_errmsg_line_v(char *err, size_t errlen, const char *name, long line,
                      const char *field, const char *fmt, va_list ap) {
   if (errlen == 0)

@@ -16,6 +16,11 @@ int ft_errmsg_v(char *err, size_t errlen, const char *name, int line,
                 const char *field, const char *fmt, va_list ap)
     __attribute__((format(printf, 6, 0)));
 
+/* ft_errmsg_v with the text's arguments given here. Returns -1. */
+int ft_errmsg(char *err, size_t errlen, const char *name, int line,
+              const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
 /* The same with "NAME:LINE: " whatever the line, 0 included: the readers
  * that name line 0 for a file they could not open or whose whole content
  * is wrong (rtrace's rank records, "DIR/rank.3:0: cannot open the rank's

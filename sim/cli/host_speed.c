@@ -3,7 +3,6 @@
 #include "host_speed.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,19 +84,6 @@ double ft_host_speed_measure(int repeats, double *samples) {
                      : (rates[repeats / 2 - 1] + rates[repeats / 2]) / 2;
 }
 
-static int fail_at(char *err, size_t errlen, const char *name, int line,
-                   const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-static int fail_at(char *err, size_t errlen, const char *name, int line,
-                   const char *field, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ft_errmsg_v(err, errlen, name, line, field, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 /* A speed in flop/s: a decimal number in (0, FT_HOST_SPEED_MAX]. */
 static int parse_speed(const char *w, double *out) {
   return ft_parse_double(w, 0, FT_HOST_SPEED_MAX, out) == FT_NUM_OK && *out > 0
@@ -126,16 +112,16 @@ static int load_line(char *text, const char *path, int line, double *flops,
     return 0;
   char *eq = strchr(s, '=');
   if (!eq)
-    return fail_at(err, errlen, path, line, NULL,
-                   "expected '%s = FLOPS', got '%s'", FT_HOST_SPEED_KEY, s);
+    return ft_errmsg(err, errlen, path, line, NULL,
+                     "expected '%s = FLOPS', got '%s'", FT_HOST_SPEED_KEY, s);
   *eq = '\0';
   char *key = trim(s), *value = trim(eq + 1);
   if (strcmp(key, FT_HOST_SPEED_KEY) != 0)
-    return fail_at(err, errlen, path, line, NULL,
-                   "unknown key '%s' (known: %s)", key, FT_HOST_SPEED_KEY);
+    return ft_errmsg(err, errlen, path, line, NULL,
+                     "unknown key '%s' (known: %s)", key, FT_HOST_SPEED_KEY);
   if (parse_speed(value, flops))
-    return fail_at(err, errlen, path, line, FT_HOST_SPEED_KEY,
-                   "expected flop/s > 0, got '%s'", value);
+    return ft_errmsg(err, errlen, path, line, FT_HOST_SPEED_KEY,
+                     "expected flop/s > 0, got '%s'", value);
   return 1;
 }
 
@@ -145,8 +131,8 @@ int ft_host_speed_load(const char *path, double *flops, char *err,
   if (!f && errno == ENOENT)
     return 1;
   if (!f)
-    return fail_at(err, errlen, path, 0, NULL, "cannot read: %s",
-                   strerror(errno));
+    return ft_errmsg(err, errlen, path, 0, NULL, "cannot read: %s",
+                     strerror(errno));
   char text[1024];
   int line = 0, found = 0, rc = 0;
   while (rc >= 0 && fgets(text, sizeof text, f)) {
@@ -157,8 +143,8 @@ int ft_host_speed_load(const char *path, double *flops, char *err,
   if (rc < 0)
     return -1;
   return found ? 0
-               : fail_at(err, errlen, path, 0, NULL, "no %s line",
-                         FT_HOST_SPEED_KEY);
+               : ft_errmsg(err, errlen, path, 0, NULL, "no %s line",
+                           FT_HOST_SPEED_KEY);
 }
 
 /* mkdir of the directory part of `path` and of its parent (0700, as

@@ -5,18 +5,6 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-static int say(char *err, size_t errlen, const char *name, int line,
-               const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-static int say(char *err, size_t errlen, const char *name, int line,
-               const char *field, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = ft_errmsg_v(err, errlen, name, line, field, fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
 static int say_line(char *err, size_t errlen, const char *name, long line,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static int say_line(char *err, size_t errlen, const char *name, long line,
@@ -30,10 +18,11 @@ static int say_line(char *err, size_t errlen, const char *name, long line,
 
 Test(errmsg, a_line_and_a_field_prefix_the_text) {
   char err[128];
-  cr_assert_eq(say(err, sizeof err, "sw.txt", 3, "apps", "%s: no trace", "@x"),
-               -1);
+  cr_assert_eq(
+      ft_errmsg(err, sizeof err, "sw.txt", 3, "apps", "%s: no trace", "@x"),
+      -1);
   cr_assert_str_eq(err, "sw.txt:3: field 'apps': @x: no trace");
-  say(err, sizeof err, "sw.txt", 0, NULL, "cannot open");
+  ft_errmsg(err, sizeof err, "sw.txt", 0, NULL, "cannot open");
   cr_assert_str_eq(err, "sw.txt: cannot open");
 }
 
@@ -57,7 +46,7 @@ Test(errmsg, a_short_buffer_is_cut_and_terminated) {
   cr_assert_str_eq(err, "abcde");
   cr_assert_eq(err[6], 'x');
   memset(err, 'x', sizeof err);
-  say(err, 7, "ab", 1, "fld", "text");
+  ft_errmsg(err, 7, "ab", 1, "fld", "text");
   cr_assert_str_eq(err, "ab:1: ");
-  cr_assert_eq(say(err, 0, "ab", 1, NULL, "text"), -1);
+  cr_assert_eq(ft_errmsg(err, 0, "ab", 1, NULL, "text"), -1);
 }
