@@ -148,9 +148,10 @@ struct ft_event {
   size_t n_logged;
   /* c3: DELIVERED: what the message carried (FT_UPDATE_PIGGYBACK). A
    * ROLLBACK hands the core, in logged[0..n_logged), the suppress list of
-   * its sends (FT_LOGGED_SUPPRESS) and its own logged decisions
-   * (FT_LOGGED_MATCH, id = the receive's number since the checkpoint), with
-   * the lifetime RESTART's have. */
+   * its sends (FT_LOGGED_SUPPRESS), the late messages of its restored log
+   * (FT_LOGGED_DELIVERY) and its own logged decisions (FT_LOGGED_MATCH, id
+   * = the receive's number since the checkpoint), with the lifetime
+   * RESTART's have. */
   struct ft_piggyback piggyback;
 };
 
@@ -165,7 +166,8 @@ enum ft_logged_kind {
   FT_LOGGED_FAILED,     /* every probe or completion call without an event
                            up to `id` found nothing (lazy logging) */
   FT_LOGGED_DELIVERY,   /* v2: receive `id` delivered a message of
-                           peer/tag (every reception is an event) */
+                           peer/tag (every reception is an event). c3: a
+                           late message of peer/tag in the restored log */
   FT_LOGGED_SUPPRESS,   /* c3: send `value` (message id in the sender's
                            epoch) to `peer` is early: a receiver's
                            checkpoint holds it; not sent again */

@@ -32,6 +32,10 @@ struct c3_state {
   int n_stopped;   /* rank 0: STOPPED_LOGGING in, its own included */
   int restored;    /* re-executing after a ROLLBACK, until the next
                       checkpoint: the suppress list and decisions hold */
+  int64_t pending; /* entries of `logged` not used up yet */
+  int recovering;  /* RECOVERED not sent (counted, rank 0) yet */
+  int n_recovered; /* rank 0: ranks done with their recovery */
+  int due;         /* rank 0: the deadline passed during a recovery */
   const struct ft_logged_event *logged; /* ROLLBACK's, runtime-owned */
   size_t n_logged;
   struct ft_logged_event decision; /* LOG's one event */
@@ -70,6 +74,7 @@ static int c3_init(void *state, const struct ft_core_config *config) {
   if (s->rank == 0 && s->period > 0)
     s->deadline = config->start + s->period;
   s->phase = FT_C3_IDLE;
+  s->n_recovered = s->ranks;
   memset(peers(s), 0, (size_t)s->ranks * sizeof(struct c3_peer));
   return 0;
 }
@@ -207,16 +212,47 @@ static int on_safe_point(struct c3_state *s, const struct ft_event *e,
 
 /* Section 3.1, Phase #1: "To initiate a distributed snapshot, the
  * initiator sends a control message called pleaseCheckpoint to all
- * application processes." One checkpoint at a time (section 2.1): only
- * after the commit of the last one. */
+ * application processes." */
+static void initiate(struct c3_state *s) {
+  s->deadline = -1.0;
+  s->due = 0;
+  s->phase = FT_C3_ASKED;
+  broadcast(s, FT_C3_CONTROL_PLEASE_CHECKPOINT, s->epoch + 1);
+}
+
+/* One checkpoint at a time (section 2.1), only after the commit of the
+ * last one, and not while a rank recovers (c3.h). */
 static int on_timer(struct c3_state *s, const struct ft_event *e) {
   if (s->rank != 0 || s->deadline < 0 || e->time < s->deadline ||
       s->phase != FT_C3_IDLE)
     return 0;
-  s->deadline = -1.0;
-  s->phase = FT_C3_ASKED;
-  broadcast(s, FT_C3_CONTROL_PLEASE_CHECKPOINT, s->epoch + 1);
+  if (s->n_recovered < s->ranks) {
+    s->deadline = -1.0;
+    s->due = 1;
+    return 0;
+  }
+  initiate(s);
   return 0;
+}
+
+static void on_recovered(struct c3_state *s) {
+  if (++s->n_recovered == s->ranks && s->due && s->phase == FT_C3_IDLE)
+    initiate(s);
+}
+
+/* A recovering rank used up one entry of its ROLLBACK: RECOVERED once
+ * none is left. */
+static void recovered_one(struct c3_state *s, int64_t used) {
+  if (!s->recovering)
+    return;
+  s->pending -= used;
+  if (s->pending > 0)
+    return;
+  s->recovering = 0;
+  if (s->rank == 0)
+    on_recovered(s);
+  else
+    push(s, FT_C3_CONTROL_RECOVERED, 0, 0);
 }
 
 /* Whether a receiver's checkpoint holds send `id` to `peer`: it is in the
@@ -238,6 +274,7 @@ static int on_app_send(struct c3_state *s, const struct ft_event *e,
   int64_t id = ++s->next_id;
   if (suppressed(s, e->peer, id)) {
     u->flags = FT_UPDATE_SUPPRESS;
+    recovered_one(s, 1);
     return 0;
   }
   peers(s)[e->peer].sent++;
@@ -264,11 +301,14 @@ static int on_app_recv(struct c3_state *s, const struct ft_event *e,
   u->flags = FT_UPDATE_PASS;
   u->id = ++s->recv_no;
   const struct ft_logged_event *d = decision_of(s, u->id);
-  if (d && (e->peer < 0 || e->tag < 0)) {
+  if (!d)
+    return 0;
+  if (e->peer < 0 || e->tag < 0) {
     u->flags |= FT_UPDATE_REPLAY;
     u->replay.peer = d->peer;
     u->replay.tag = d->tag;
   }
+  recovered_one(s, 1);
   return 0;
 }
 
@@ -276,8 +316,12 @@ static int on_app_recv(struct c3_state *s, const struct ft_event *e,
  * eB, the message is said to be a late message"): logged while logging;
  * after a ROLLBACK it is one the runtime delivers from the restored log. */
 static int on_late(struct c3_state *s, struct c3_peer *q, struct ft_update *u) {
-  if (s->phase != FT_C3_LOGGING)
-    return s->restored && !s->logging ? 0 : -1;
+  if (s->phase != FT_C3_LOGGING) {
+    if (!s->recovering)
+      return -1;
+    recovered_one(s, 1); /* delivered from the restored log */
+    return 0;
+  }
   q->recv_prev++;
   u->flags |= FT_UPDATE_RECORD;
   u->index = ++q->late;
@@ -392,6 +436,11 @@ static int on_control(struct c3_state *s, const struct ft_event *e,
       return -1;
     on_stopped(s, e->time, u);
     return 0;
+  case FT_C3_CONTROL_RECOVERED:
+    if (s->rank != 0 || c->wave != s->epoch)
+      return -1;
+    on_recovered(s);
+    return 0;
   default:
     return -1;
   }
@@ -413,6 +462,15 @@ static int on_image_stored(struct c3_state *s, const struct ft_event *e,
   return 0;
 }
 
+/* The entries of a ROLLBACK the re-execution uses up. */
+static int64_t replay_entries(const struct ft_logged_event *l, size_t n) {
+  int64_t count = 0;
+  for (size_t i = 0; i < n; i++)
+    count += l[i].kind == FT_LOGGED_SUPPRESS ||
+             l[i].kind == FT_LOGGED_DELIVERY || l[i].kind == FT_LOGGED_MATCH;
+  return count;
+}
+
 /* Every rank restores its checkpoint of the committed epoch (0: the
  * start) and re-executes from there, not logging. */
 static int on_rollback(struct c3_state *s, const struct ft_event *e) {
@@ -422,12 +480,16 @@ static int on_rollback(struct c3_state *s, const struct ft_event *e) {
   s->logging = s->ready_sent = 0;
   s->phase = FT_C3_IDLE;
   s->next_id = s->recv_no = 0;
-  s->n_ready = s->n_stopped = 0;
+  s->n_ready = s->n_stopped = s->n_recovered = 0;
+  s->due = 0;
   memset(peers(s), 0, (size_t)s->ranks * sizeof(struct c3_peer));
   s->restored = 1;
   s->logged = e->logged;
   s->n_logged = e->logged ? e->n_logged : 0;
   s->deadline = s->rank == 0 && s->period > 0 ? e->time + s->period : -1.0;
+  s->recovering = 1;
+  s->pending = replay_entries(s->logged, s->n_logged);
+  recovered_one(s, 0);
   return 0;
 }
 
@@ -484,8 +546,7 @@ int ft_c3_logging(const void *state) {
 }
 
 int ft_c3_replaying(const void *state) {
-  const struct c3_state *s = state;
-  return s->restored && s->n_logged > 0;
+  return ((const struct c3_state *)state)->recovering;
 }
 
 /* The names of c3's control kinds in traces (ft_protocol.h). */
@@ -495,6 +556,7 @@ const char *const ft_c3_controls[FT_C3_CONTROL_COUNT] = {
     [FT_C3_CONTROL_READY_TO_STOP] = "ready-to-stop",
     [FT_C3_CONTROL_STOP_LOGGING] = "stop-logging",
     [FT_C3_CONTROL_STOPPED_LOGGING] = "stopped-logging",
+    [FT_C3_CONTROL_RECOVERED] = "recovered",
 };
 
 const struct ft_protocol_ops ft_protocol_c3 = {

@@ -42,8 +42,13 @@
  * was logged. Recovery (ROLLBACK, wave = the committed epoch): every rank
  * restarts in that epoch, not logging; the runtime delivers the late
  * messages from the restored log and hands the core, in event.logged, the
- * sends to suppress and the decisions to replay, valid until the rank's
- * next checkpoint (message ids and receive numbers are per epoch). */
+ * sends to suppress (FT_LOGGED_SUPPRESS), the late messages of its log
+ * (FT_LOGGED_DELIVERY) and the decisions to replay (FT_LOGGED_MATCH). When
+ * all are used up the rank tells rank 0 RECOVERED; rank 0 starts no
+ * checkpoint before every rank did, for message ids and counts are per
+ * epoch: a checkpoint taken with suppressed sends or logged messages still
+ * to come would lose them (found by specs/c3.pml: a rank that checkpointed
+ * again before re-executing a suppressed send sent it twice). */
 #ifndef FT_C3_H
 #define FT_C3_H
 
@@ -67,6 +72,11 @@ enum ft_c3_control {
                                           ("stop-logging") */
   FT_C3_CONTROL_STOPPED_LOGGING,       /* rank -> rank 0: my log of `wave`
                                           is stored ("stopped-logging") */
+  FT_C3_CONTROL_RECOVERED,             /* rank -> rank 0: after a ROLLBACK
+                                          to `wave`, my suppressed sends,
+                                          logged late messages and
+                                          decisions are used up
+                                          ("recovered") */
   FT_C3_CONTROL_COUNT
 };
 
@@ -97,8 +107,9 @@ int ft_c3_epoch(const void *state);
 /* Returns 1 while the rank is logging (amLogging), 0 otherwise. */
 int ft_c3_logging(const void *state);
 
-/* Returns 1 while the rank re-executes after a ROLLBACK with suppressed
- * sends or logged decisions still to come, 0 otherwise. */
+/* Returns 1 while the rank recovers after a ROLLBACK: suppressed sends,
+ * late messages of its log or logged decisions still to come; 0
+ * otherwise. */
 int ft_c3_replaying(const void *state);
 
 #endif /* FT_C3_H */

@@ -369,6 +369,11 @@ static size_t rollback_events(struct c3c *c, int r,
             .kind = FT_LOGGED_SUPPRESS, .peer = b, .value = m->pb.id};
     }
   const struct c3c_image *img = &c->rank[r].committed;
+  for (int i = 0; i < img->n_late; i++) {
+    const struct c3c_msg *m = &c->msg[img->late[i] - 1];
+    out[n++] = (struct ft_logged_event){
+        .kind = FT_LOGGED_DELIVERY, .peer = m->from, .tag = m->tag};
+  }
   for (int i = 0; i < img->n_decisions; i++)
     out[n++] = img->decisions[i];
   return n;
@@ -467,6 +472,11 @@ static int replay_rank(struct c3c *c, int r, void *core,
     if (rerecv(c, core, m, i - k->committed.n_recv + 1, k->recv_wild[i]) != 0)
       return -1;
   }
+  if (ft_c3_replaying(core))
+    return fail(c,
+                "epoch %d recovery: %s re-executed everything and still "
+                "recovers",
+                c->committed, name(r));
   return 0;
 }
 
@@ -499,7 +509,7 @@ int c3c_check_recovery(struct c3c *c) {
   say(c, "      --- a failure now: every rank rolls back to epoch %d",
       c->committed);
   struct ft_logged_event *events =
-      malloc(2 * C3C_MAX_MSGS * sizeof(struct ft_logged_event));
+      malloc(3 * C3C_MAX_MSGS * sizeof(struct ft_logged_event));
   int rc = events ? 0 : fail(c, "out of memory");
   for (int r = 0; rc == 0 && r < c->ranks; r++) {
     size_t size = core_size(c, r);

@@ -252,6 +252,7 @@ Test(c3, a_rollback_suppresses_early_sends_and_replays_decisions) {
   void *s = core_new(1, 3);
   struct ft_logged_event logged[] = {
       {.kind = FT_LOGGED_SUPPRESS, .peer = 2, .value = 2},
+      {.kind = FT_LOGGED_DELIVERY, .peer = 0, .tag = 5},
       {.id = 1, .kind = FT_LOGGED_MATCH, .peer = 0, .tag = 9},
   };
   struct ft_update u;
@@ -259,7 +260,7 @@ Test(c3, a_rollback_suppresses_early_sends_and_replays_decisions) {
                     (struct ft_event){.type = FT_EVENT_ROLLBACK,
                                       .wave = 4,
                                       .logged = logged,
-                                      .n_logged = 2},
+                                      .n_logged = 3},
                     &u),
                0);
   cr_assert_eq(ft_c3_epoch(s), 4);
@@ -276,9 +277,38 @@ Test(c3, a_rollback_suppresses_early_sends_and_replays_decisions) {
   cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
   cr_assert_eq(u.replay.peer, 0);
   cr_assert_eq(u.replay.tag, 9);
+  cr_assert_eq(u.n_sends, 0, "a late message of the log still to come");
   cr_assert_eq(step(s, delivered(0, 3, 0, 5, 1), &u), 0,
                "a late message from the log");
   cr_assert_eq(u.flags, FT_UPDATE_PASS);
+  cr_assert_eq(u.n_sends, 1);
+  cr_assert_eq(u.sends[0].kind, FT_C3_CONTROL_RECOVERED);
+  cr_assert_eq(u.sends[0].wave, 4);
+  cr_assert_not(ft_c3_replaying(s));
+  cr_assert_eq(step(s, delivered(0, 3, 0, 6, 0), &u), -1,
+               "no late message once recovered");
+  free(s);
+}
+
+/* Rank 0 starts no checkpoint while a rank recovers: message ids and
+ * counts are per epoch (specs/c3.pml refuted the core without it). */
+Test(c3, no_checkpoint_starts_before_every_rank_recovered) {
+  void *s = core_new(0, 2);
+  struct ft_update u;
+  cr_assert_eq(
+      step(s,
+           (struct ft_event){.type = FT_EVENT_ROLLBACK, .time = 5.0, .wave = 2},
+           &u),
+      0);
+  cr_assert_eq(u.deadline, 6.0);
+  cr_assert_eq(
+      step(s, (struct ft_event){.type = FT_EVENT_TIMER, .time = 6.0}, &u), 0);
+  cr_assert_eq(u.n_sends, 0, "rank 1 has not recovered");
+  cr_assert_eq(u.deadline, -1.0);
+  cr_assert_eq(step(s, control(FT_C3_CONTROL_RECOVERED, 1, 0, 2, 0), &u), 0);
+  cr_assert_eq(u.n_sends, 1, "the due checkpoint starts now");
+  cr_assert_eq(u.sends[0].kind, FT_C3_CONTROL_PLEASE_CHECKPOINT);
+  cr_assert_eq(u.sends[0].wave, 3);
   free(s);
 }
 
