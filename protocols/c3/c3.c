@@ -533,6 +533,109 @@ static int c3_step(void *state, const struct ft_event *event,
   return rc;
 }
 
+/* ---- Collectives (sections 4 and 5) ---------------------------------- */
+
+/* Whether some participant's epoch differs from mine ("crosses recovery
+ * line"), and whether some is not logging. */
+static void survey(const struct ft_c3_coll *in, int *crosses,
+                   int *not_logging) {
+  const struct ft_piggyback *mine = &in->bits[in->me];
+  *crosses = *not_logging = 0;
+  for (int p = 0; p < in->ranks; p++) {
+    *crosses |= in->bits[p].epoch != mine->epoch;
+    *not_logging |= !in->bits[p].logging;
+  }
+}
+
+/* Figure 5: "case crosses recovery line && amLogging:
+ * recoveryLog.save(recv data,comm); case !crosses recovery line &&
+ * amLogging && some not logging: amLogging = false". */
+static void all_to_all(const struct ft_c3_coll *in,
+                       struct ft_c3_coll_decision *out) {
+  int crosses, not_logging;
+  survey(in, &crosses, &not_logging);
+  int logging = in->bits[in->me].logging;
+  out->log_result = crosses && logging;
+  out->stop_logging = !crosses && logging && not_logging;
+}
+
+/* Figure 6, the root: behind the recovery line it records the senders
+ * beyond it for suppression; logging, it logs the result and records the
+ * senders of its own epoch ("record all sends that do not cross recovery
+ * line for suppression"). */
+static void single_receiver(const struct ft_c3_coll *in,
+                            struct ft_c3_coll_decision *out, int *suppress) {
+  if (in->me != in->root)
+    return; /* a sender decides nothing */
+  int crosses, not_logging;
+  survey(in, &crosses, &not_logging);
+  const struct ft_piggyback *mine = &in->bits[in->me];
+  out->log_result = crosses && mine->logging;
+  out->stop_logging = !crosses && mine->logging && not_logging;
+  for (int p = 0; crosses && p < in->ranks; p++)
+    if (p != in->me && (in->bits[p].epoch != mine->epoch) != mine->logging)
+      suppress[out->n_suppress++] = p;
+}
+
+/* Figure 7, a receiver: "log late Bcast", "will have to reexec early
+ * Bcast", "turn off logging". */
+static void single_sender(const struct ft_c3_coll *in,
+                          struct ft_c3_coll_decision *out) {
+  if (in->me == in->root)
+    return;
+  const struct ft_piggyback *mine = &in->bits[in->me],
+                            *root = &in->bits[in->root];
+  int crosses = mine->epoch != root->epoch;
+  out->log_result = crosses && mine->logging;
+  out->reexec = crosses && !mine->logging;
+  out->stop_logging = !crosses && mine->logging && !root->logging;
+}
+
+/* Figure 8: "if we haven't checkpointed but somebody else has: Take a
+ * Checkpoint Immediately"; "if we're logging but somebody has already
+ * stopped: amLogging = false". A participant not logging counts as
+ * stopped only in this rank's epoch: one behind the recovery line is not
+ * logging either (it checkpoints at this barrier), and Claim 1 forbids
+ * stopping before every rank is beyond the line; Figure 8's reduce of
+ * !amLogging alone does not tell them apart. */
+static void barrier(const struct ft_c3_coll *in,
+                    struct ft_c3_coll_decision *out) {
+  const struct ft_piggyback *mine = &in->bits[in->me];
+  int ahead = 0, stopped = 0;
+  for (int p = 0; p < in->ranks; p++) {
+    ahead |= in->bits[p].epoch > mine->epoch;
+    stopped |= in->bits[p].epoch == mine->epoch && !in->bits[p].logging;
+  }
+  out->checkpoint = !mine->logging && ahead;
+  out->stop_logging = mine->logging && stopped;
+}
+
+int ft_c3_collective(const struct ft_c3_coll *in,
+                     struct ft_c3_coll_decision *out, int *suppress) {
+  *out = (struct ft_c3_coll_decision){0};
+  int rooted =
+      in->cls == FT_C3_SINGLE_RECEIVER || in->cls == FT_C3_SINGLE_SENDER;
+  if (!in->bits || in->ranks <= 0 || in->me < 0 || in->me >= in->ranks ||
+      (rooted && (in->root < 0 || in->root >= in->ranks)))
+    return -1;
+  switch (in->cls) {
+  case FT_C3_ALL_TO_ALL:
+    all_to_all(in, out);
+    return 0;
+  case FT_C3_SINGLE_RECEIVER:
+    single_receiver(in, out, suppress);
+    return 0;
+  case FT_C3_SINGLE_SENDER:
+    single_sender(in, out);
+    return 0;
+  case FT_C3_BARRIER:
+    barrier(in, out);
+    return 0;
+  default:
+    return -1;
+  }
+}
+
 enum ft_c3_phase ft_c3_phase(const void *state) {
   return ((const struct c3_state *)state)->phase;
 }

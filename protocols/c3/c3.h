@@ -112,4 +112,48 @@ int ft_c3_logging(const void *state);
  * otherwise. */
 int ft_c3_replaying(const void *state);
 
+/* ---- Collectives (c3-collectives, sections 4 and 5) ------------------ */
+
+/* The data-flow classes of section 4. */
+enum ft_c3_coll_class {
+  FT_C3_ALL_TO_ALL,      /* allgather, alltoall, allreduce... (Figure 5) */
+  FT_C3_SINGLE_RECEIVER, /* gather, reduce... (Figure 6) */
+  FT_C3_SINGLE_SENDER,   /* bcast, scatter... (Figure 7) */
+  FT_C3_BARRIER,         /* barrier, with its potential checkpoint
+                            (Figure 8) */
+};
+
+/* One rank's view of a collective call after the protocol's exchange
+ * (separate collectives or bits piggybacked on the data): `bits[p]` is
+ * participant p's epoch and amLogging bit as the class lets this rank see
+ * them: every participant's for ALL_TO_ALL and BARRIER, and for the root
+ * of SINGLE_RECEIVER; the root's alone (bits[root]) for a non-root of
+ * SINGLE_SENDER; none for the other roles. Ranks are in the
+ * communicator. */
+struct ft_c3_coll {
+  enum ft_c3_coll_class cls;
+  int me, root, ranks; /* root: -1 for ALL_TO_ALL and BARRIER */
+  const struct ft_piggyback *bits;
+};
+
+/* What the call's protocol logic decides for this rank (Figures 5-8). */
+struct ft_c3_coll_decision {
+  int log_result;   /* recoveryLog.save(recv data): replay it at recovery */
+  int reexec;       /* reexecList.save(comm): join the root's re-execution
+                       at recovery with dummy receive buffers */
+  int stop_logging; /* amLogging = false */
+  int checkpoint;   /* Figure 8: take a checkpoint before the barrier */
+  int n_suppress;   /* suppressList.save(comm, p) for p in suppress[0..n) */
+};
+
+/* Decides what a collective call means for the rank whose view is `in`,
+ * as Figures 5-8 do, from its own epoch and amLogging bit (`in->bits[me]`,
+ * also when the class shows it nothing else). Writes the participants
+ * whose call is suppressed at recovery to suppress[0..ranks) (root of
+ * SINGLE_RECEIVER only). Pure: reads nothing else, keeps nothing. Returns
+ * 0, or -1 for a view out of range (me or root outside 0..ranks, NULL
+ * bits). */
+int ft_c3_collective(const struct ft_c3_coll *in,
+                     struct ft_c3_coll_decision *out, int *suppress);
+
 #endif /* FT_C3_H */

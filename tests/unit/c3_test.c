@@ -326,6 +326,100 @@ Test(c3, unexpected_controls_are_errors) {
   free(s);
 }
 
+/* ---- Collectives: Figures 5-8 --------------------------------------- */
+
+static struct ft_c3_coll_decision decide(enum ft_c3_coll_class cls, int me,
+                                         int root,
+                                         const struct ft_piggyback *bits,
+                                         int ranks, int *suppress) {
+  struct ft_c3_coll in = {
+      .cls = cls, .me = me, .root = root, .ranks = ranks, .bits = bits};
+  struct ft_c3_coll_decision d;
+  cr_assert_eq(ft_c3_collective(&in, &d, suppress), 0);
+  return d;
+}
+
+/* Figure 5: an allreduce straddling the recovery line is logged by the
+ * ranks beyond it; one behind the stop-log line stops logging when a
+ * participant stopped. */
+Test(c3, all_to_all_logs_a_straddling_call_and_propagates_stop_log) {
+  int sup[3];
+  struct ft_piggyback straddle[3] = {{1, 1, 0}, {0, 0, 0}, {1, 1, 0}};
+  struct ft_c3_coll_decision d =
+      decide(FT_C3_ALL_TO_ALL, 0, -1, straddle, 3, sup);
+  cr_assert(d.log_result && !d.stop_logging);
+  d = decide(FT_C3_ALL_TO_ALL, 1, -1, straddle, 3, sup);
+  cr_assert(!d.log_result, "behind the line: does not re-execute it");
+  struct ft_piggyback stopped[3] = {{1, 1, 0}, {1, 0, 0}, {1, 1, 0}};
+  d = decide(FT_C3_ALL_TO_ALL, 2, -1, stopped, 3, sup);
+  cr_assert(d.stop_logging && !d.log_result);
+  struct ft_piggyback same[3] = {{1, 1, 0}, {1, 1, 0}, {1, 1, 0}};
+  d = decide(FT_C3_ALL_TO_ALL, 2, -1, same, 3, sup);
+  cr_assert(!d.stop_logging && !d.log_result, "g2 <-> b2: all re-execute");
+}
+
+/* Figure 6: the root of a gather behind the recovery line suppresses the
+ * senders beyond it; a logging root logs the result and suppresses the
+ * senders of its epoch; a sender decides nothing. */
+Test(c3, single_receiver_root_suppresses_and_logs) {
+  int sup[4] = {-1, -1, -1, -1};
+  struct ft_piggyback behind[4] = {{0, 0, 0}, {1, 1, 0}, {0, 0, 0}, {1, 1, 0}};
+  struct ft_c3_coll_decision d =
+      decide(FT_C3_SINGLE_RECEIVER, 0, 0, behind, 4, sup);
+  cr_assert(!d.log_result);
+  cr_assert_eq(d.n_suppress, 2);
+  cr_assert_eq(sup[0], 1);
+  cr_assert_eq(sup[1], 3);
+  struct ft_piggyback logging[4] = {{1, 1, 0}, {1, 1, 0}, {0, 0, 0}, {1, 1, 0}};
+  d = decide(FT_C3_SINGLE_RECEIVER, 0, 0, logging, 4, sup);
+  cr_assert(d.log_result);
+  cr_assert_eq(d.n_suppress, 2);
+  cr_assert_eq(sup[0], 1);
+  cr_assert_eq(sup[1], 3);
+  d = decide(FT_C3_SINGLE_RECEIVER, 2, 0, logging, 4, sup);
+  cr_assert(!d.log_result && !d.n_suppress && !d.reexec && !d.stop_logging);
+  struct ft_piggyback stopped[4] = {{1, 1, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 0}};
+  d = decide(FT_C3_SINGLE_RECEIVER, 0, 0, stopped, 4, sup);
+  cr_assert(d.stop_logging && !d.n_suppress);
+}
+
+/* Figure 7: a receiver of a broadcast from behind the line logs it if it
+ * is logging, else puts it in its reexecList; a receiver logging stops
+ * when the root stopped. */
+Test(c3, single_sender_receivers_log_reexec_or_stop) {
+  int sup[2];
+  struct ft_piggyback late[2] = {{0, 0, 0}, {1, 1, 0}};
+  struct ft_c3_coll_decision d =
+      decide(FT_C3_SINGLE_SENDER, 1, 0, late, 2, sup);
+  cr_assert(d.log_result && !d.reexec);
+  struct ft_piggyback early[2] = {{1, 1, 0}, {0, 0, 0}};
+  d = decide(FT_C3_SINGLE_SENDER, 1, 0, early, 2, sup);
+  cr_assert(d.reexec && !d.log_result);
+  struct ft_piggyback stop[2] = {{1, 0, 0}, {1, 1, 0}};
+  d = decide(FT_C3_SINGLE_SENDER, 1, 0, stop, 2, sup);
+  cr_assert(d.stop_logging);
+  d = decide(FT_C3_SINGLE_SENDER, 0, 0, late, 2, sup);
+  cr_assert(!d.log_result && !d.reexec && !d.stop_logging, "the root");
+}
+
+/* Figure 8: a rank behind the line checkpoints before a barrier somebody
+ * crossed the line before, so that no barrier straddles it. */
+Test(c3, barrier_checkpoints_a_rank_left_behind) {
+  int sup[3];
+  struct ft_piggyback bits[3] = {{0, 0, 0}, {1, 1, 0}, {1, 1, 0}};
+  struct ft_c3_coll_decision d = decide(FT_C3_BARRIER, 0, -1, bits, 3, sup);
+  cr_assert(d.checkpoint);
+  d = decide(FT_C3_BARRIER, 1, -1, bits, 3, sup);
+  cr_assert(!d.checkpoint && !d.stop_logging);
+  struct ft_piggyback stopped[3] = {{1, 0, 0}, {1, 1, 0}, {1, 1, 0}};
+  d = decide(FT_C3_BARRIER, 1, -1, stopped, 3, sup);
+  cr_assert(d.stop_logging && !d.checkpoint);
+  struct ft_c3_coll bad = {
+      .cls = FT_C3_SINGLE_SENDER, .me = 0, .root = 5, .ranks = 3, .bits = bits};
+  struct ft_c3_coll_decision x;
+  cr_assert_eq(ft_c3_collective(&bad, &x, sup), -1);
+}
+
 /* ---- Figure 1: an epoch told as a story ----------------------------- */
 
 static char *read_all(const char *path) {
