@@ -79,6 +79,44 @@ void c3c_free(struct c3c *c) {
   c->trace = NULL;
 }
 
+/* ---- A rank's history ------------------------------------------------- */
+
+/* The identity the next send of rank r takes: its sends in ops[0..pc). */
+static int next_k(const struct c3c_rank *k) {
+  int n = 0;
+  for (int i = 0; i < k->pc; i++)
+    n += k->ops[i].send;
+  return n + 1;
+}
+
+/* Whether rank r's history up to `upto` operations sent (from r) or
+ * received (from another) identity (peer, k). */
+static int did(const struct c3c_rank *rk, int upto, int send, int peer, int k) {
+  for (int i = 0; i < upto; i++)
+    if (rk->ops[i].send == send && rk->ops[i].peer == peer && rk->ops[i].k == k)
+      return 1;
+  return 0;
+}
+
+/* Records operation `op` at the rank's position: a new one, or the one
+ * its re-execution must repeat. */
+static int record(struct c3c *c, int r, struct c3c_op op) {
+  struct c3c_rank *k = &c->rank[r];
+  if (k->pc < k->n_ops) {
+    const struct c3c_op *was = &k->ops[k->pc];
+    if (was->send != op.send || was->peer != op.peer || was->k != op.k)
+      return fail(c, "rank %s re-executes operation %d differently", name(r),
+                  k->pc + 1);
+    k->pc++;
+    return 0;
+  }
+  if (k->n_ops == C3C_MAX_OPS)
+    return fail(c, "rank %s: history full", name(r));
+  k->ops[k->n_ops++] = op;
+  k->pc = k->n_ops;
+  return 0;
+}
+
 /* ---- Carrying out an update ------------------------------------------- */
 
 static size_t core_size(const struct c3c *c, int r) {
@@ -104,11 +142,9 @@ static void capture(struct c3c *c, int r, const struct ft_update *u) {
   struct c3c_image *img = &k->building;
   memset(img, 0, sizeof *img);
   img->epoch = u->wave;
-  img->position = u->index;
-  img->n_sent = k->n_sent;
-  img->n_recv = k->n_recv;
+  img->n_ops = k->pc;
   memcpy(img->suppress, k->pending_early,
-         (size_t)k->n_pending_early * sizeof(int));
+         (size_t)k->n_pending_early * sizeof(struct c3c_ref));
   img->n_suppress = k->n_pending_early;
   k->n_pending_early = 0;
   say(c,
@@ -118,7 +154,7 @@ static void capture(struct c3c *c, int r, const struct ft_update *u) {
 }
 
 static int store(struct c3c *c, int r, const struct ft_update *u) {
-  const struct c3c_image *img = &c->rank[r].building;
+  struct c3c_image *img = &c->rank[r].building;
   int64_t kept = 0;
   for (size_t i = 0; i < u->n_keep; i++)
     kept += u->keep[i].last - u->keep[i].first + 1;
@@ -127,7 +163,7 @@ static int store(struct c3c *c, int r, const struct ft_update *u) {
                 "rank %s: STORE of wave %d keeps %lld late messages, "
                 "the log has %d of wave %d",
                 name(r), u->wave, (long long)kept, img->n_late, img->epoch);
-  c->rank[r].building.n_recv_at_stop = c->rank[r].n_recv;
+  img->ops_at_stop = c->rank[r].pc;
   c->stores[c->n_stores++] = r;
   say(c, "      stop logging: store the log (%d late, %d decisions)",
       img->n_late, img->n_decisions);
@@ -146,13 +182,19 @@ static int commit(struct c3c *c, int wave) {
   for (int r = 0; r < c->ranks; r++)
     c->rank[r].committed = c->rank[r].building;
   c->committed = wave;
+  c->commits++;
   say(c, "      commit epoch %d: the recovery line", wave);
   return c3c_check_recovery(c);
 }
 
+static struct c3c_ref ref_of(const struct c3c_msg *m) {
+  return (struct c3c_ref){
+      .from = m->from, .k = m->k, .tag = m->tag, .pb = m->pb};
+}
+
 /* Steps rank r's core; for DELIVERED, `m` is the message. */
-static int step(struct c3c *c, int r, struct ft_event e, struct c3c_msg *m,
-                struct ft_update *u) {
+static int step(struct c3c *c, int r, struct ft_event e,
+                const struct c3c_msg *m, struct ft_update *u) {
   e.time = c->now;
   *u = (struct ft_update){0};
   if (c->ops->step(c->rank[r].core, &e, u) != 0)
@@ -164,9 +206,9 @@ static int step(struct c3c *c, int r, struct ft_event e, struct c3c_msg *m,
     capture(c, r, u);
   queue_controls(c, u);
   if ((u->flags & FT_UPDATE_EARLY) && m)
-    k->pending_early[k->n_pending_early++] = m->number;
+    k->pending_early[k->n_pending_early++] = ref_of(m);
   if ((u->flags & FT_UPDATE_RECORD) && m)
-    k->building.late[k->building.n_late++] = m->number;
+    k->building.late[k->building.n_late++] = ref_of(m);
   if (u->flags & FT_UPDATE_LOG)
     for (size_t i = 0; i < u->n_events; i++)
       k->building.decisions[k->building.n_decisions++] = u->events[i];
@@ -179,27 +221,44 @@ static int step(struct c3c *c, int r, struct ft_event e, struct c3c_msg *m,
 
 /* ---- The application -------------------------------------------------- */
 
-int c3c_send(struct c3c *c, int from, int to, int tag) {
+/* Rank `from` sends (tag) to `to`, as a new operation or re-executing one:
+ * the message's number, 0 when the core suppressed it, -1 on an error. */
+static int do_send(struct c3c *c, int from, int to, int tag) {
   if (c->n_msgs == C3C_MAX_MSGS)
     return fail(c, "too many messages");
   struct ft_update u;
   struct ft_event e = {
       .type = FT_EVENT_APP_SEND, .peer = to, .tag = tag, .bytes = 8};
-  struct c3c_msg *m = &c->msg[c->n_msgs];
-  *m = (struct c3c_msg){
-      .from = from, .to = to, .tag = tag, .number = c->n_msgs + 1};
-  if (step(c, from, e, NULL, &u) != 0)
+  int k = next_k(&c->rank[from]);
+  if (step(c, from, e, NULL, &u) != 0 ||
+      record(c, from,
+             (struct c3c_op){.send = 1, .peer = to, .tag = tag, .k = k}) != 0)
     return -1;
-  if (u.flags & FT_UPDATE_SUPPRESS)
-    return fail(c, "rank %s: send suppressed outside a recovery", name(from));
-  m->pb = u.piggyback;
+  if (u.flags & FT_UPDATE_SUPPRESS) {
+    say(c,
+        "[%5.2f] %s re-sends its send %d -> %s: suppressed (in %s's "
+        "checkpoint)",
+        c->now, name(from), k, name(to), name(to));
+    return 0;
+  }
+  struct c3c_msg *m = &c->msg[c->n_msgs];
+  *m = (struct c3c_msg){.from = from,
+                        .to = to,
+                        .tag = tag,
+                        .k = k,
+                        .number = c->n_msgs + 1,
+                        .pb = u.piggyback};
   c->n_msgs++;
-  struct c3c_rank *k = &c->rank[from];
-  k->sent[k->n_sent++] = m->number;
   say(c, "[%5.2f] %s send m%d -> %s (epoch %d, logging %d, id %lld)", c->now,
       name(from), m->number, name(to), m->pb.epoch, m->pb.logging,
       (long long)m->pb.id);
   return m->number;
+}
+
+int c3c_send(struct c3c *c, int from, int to, int tag) {
+  if (c->rank[from].pc < c->rank[from].n_ops)
+    return fail(c, "rank %s re-executes: no new send", name(from));
+  return do_send(c, from, to, tag);
 }
 
 static const char *kind_of(const struct ft_update *u) {
@@ -210,42 +269,98 @@ static const char *kind_of(const struct ft_update *u) {
   return "intra-epoch";
 }
 
+/* Rank `to` receives `m` (a message on the wire, or one of its log):
+ * APP_RECV, then DELIVERED with what the message carried. */
+static int deliver(struct c3c *c, int to, struct c3c_ref m, int wildcard,
+                   int from_log) {
+  struct c3c_rank *k = &c->rank[to];
+  if (did(k, k->pc, 0, m.from, m.k))
+    return fail(c, "%s receives %s's send %d twice", name(to), name(m.from),
+                m.k);
+  struct ft_update u;
+  struct ft_event e = {.type = FT_EVENT_APP_RECV,
+                       .peer = wildcard ? -1 : m.from,
+                       .tag = m.tag,
+                       .wildcard = wildcard};
+  if (step(c, to, e, NULL, &u) != 0)
+    return -1;
+  int forced = (u.flags & FT_UPDATE_REPLAY) != 0;
+  if (forced && u.replay.peer != m.from)
+    return fail(c,
+                "%s's wildcard receive is forced to %s, the history "
+                "says %s",
+                name(to), name(u.replay.peer), name(m.from));
+  int was_logging = ft_c3_logging(k->core);
+  struct c3c_msg as_msg = {
+      .from = m.from, .to = to, .tag = m.tag, .k = m.k, .pb = m.pb};
+  e = (struct ft_event){.type = FT_EVENT_DELIVERED,
+                        .peer = m.from,
+                        .tag = m.tag,
+                        .bytes = 8,
+                        .id = u.id,
+                        .wildcard = wildcard,
+                        .piggyback = m.pb};
+  if (step(c, to, e, &as_msg, &u) != 0 ||
+      record(c, to,
+             (struct c3c_op){.send = 0,
+                             .peer = m.from,
+                             .tag = m.tag,
+                             .k = m.k,
+                             .wildcard = wildcard}) != 0)
+    return -1;
+  say(c, "      %s%s%s%s", from_log ? "late, from its log" : kind_of(&u),
+      (u.flags & FT_UPDATE_LOG) ? "; decision logged" : "",
+      forced ? "; source forced by its log" : "",
+      was_logging && !ft_c3_logging(k->core) ? "; sender stopped logging" : "");
+  return c->error[0] ? -1 : 0;
+}
+
+static int receive_msg(struct c3c *c, int to, struct c3c_msg *m, int wildcard) {
+  say(c, "[%5.2f] %s recv m%d <- %s%s", c->now, name(to), m->number,
+      name(m->from), wildcard ? " (any source)" : "");
+  m->state = 1;
+  return deliver(c, to, ref_of(m), wildcard, 0);
+}
+
 int c3c_recv(struct c3c *c, int to, int number, int wildcard) {
   if (number < 1 || number > c->n_msgs)
     return fail(c, "no message m%d", number);
   struct c3c_msg *m = &c->msg[number - 1];
-  if (m->to != to || m->received)
+  if (m->to != to || m->state != 0)
     return fail(c, "m%d cannot be received by %s", number, name(to));
-  struct ft_update u;
-  struct ft_event e = {.type = FT_EVENT_APP_RECV,
-                       .peer = wildcard ? -1 : m->from,
-                       .tag = m->tag,
-                       .wildcard = wildcard};
-  if (step(c, to, e, NULL, &u) != 0)
-    return -1;
-  int was_logging = ft_c3_logging(c->rank[to].core);
-  e = (struct ft_event){.type = FT_EVENT_DELIVERED,
-                        .peer = m->from,
-                        .tag = m->tag,
-                        .bytes = 8,
-                        .id = u.id,
-                        .wildcard = wildcard,
-                        .piggyback = m->pb};
-  say(c, "[%5.2f] %s recv m%d <- %s%s", c->now, name(to), number, name(m->from),
-      wildcard ? " (any source)" : "");
-  if (step(c, to, e, m, &u) != 0)
-    return -1;
-  m->received = 1;
-  m->received_epoch = ft_c3_epoch(c->rank[to].core);
-  struct c3c_rank *k = &c->rank[to];
-  k->recv_wild[k->n_recv] = wildcard;
-  k->recv[k->n_recv++] = number;
-  say(c, "      %s%s%s", kind_of(&u),
-      (u.flags & FT_UPDATE_LOG) ? "; decision logged" : "",
-      was_logging && !ft_c3_logging(c->rank[to].core)
-          ? "; sender stopped logging"
-          : "");
-  return c->error[0] ? -1 : 0;
+  if (c->rank[to].pc < c->rank[to].n_ops)
+    return fail(c, "rank %s re-executes: no new receive", name(to));
+  return receive_msg(c, to, m, wildcard);
+}
+
+/* The receive rank r re-executes: from its log if the message is there,
+ * else from the wire once its sender sent it again. 1 done, 0 not yet. */
+static int rereceive(struct c3c *c, int r, const struct c3c_op *op) {
+  struct c3c_rank *k = &c->rank[r];
+  for (int i = 0; i < k->n_log; i++)
+    if (k->log[i].from == op->peer && k->log[i].k == op->k) {
+      struct c3c_ref m = k->log[i];
+      k->log[i] = k->log[--k->n_log];
+      say(c, "[%5.2f] %s recv %s's send %d from its log%s", c->now, name(r),
+          name(m.from), m.k, op->wildcard ? " (any source)" : "");
+      return deliver(c, r, m, op->wildcard, 1) == 0 ? 1 : -1;
+    }
+  for (int i = 0; i < c->n_msgs; i++) {
+    struct c3c_msg *m = &c->msg[i];
+    if (m->state == 0 && m->to == r && m->from == op->peer && m->k == op->k)
+      return receive_msg(c, r, m, op->wildcard) == 0 ? 1 : -1;
+  }
+  return 0;
+}
+
+int c3c_reexecute(struct c3c *c, int r) {
+  struct c3c_rank *k = &c->rank[r];
+  if (k->pc >= k->n_ops)
+    return 0;
+  const struct c3c_op op = k->ops[k->pc];
+  if (op.send)
+    return do_send(c, r, op.peer, op.tag) < 0 ? -1 : 1;
+  return rereceive(c, r, &op);
 }
 
 int c3c_safe_point(struct c3c *c, int r) {
@@ -271,7 +386,6 @@ int c3c_advance(struct c3c *c, double t) {
 
 /* ---- Control messages and stores -------------------------------------- */
 
-/* Delivers queued control `i`. */
 static int deliver_control(struct c3c *c, int i) {
   struct ft_control k = c->controls[i];
   memmove(&c->controls[i], &c->controls[i + 1],
@@ -286,7 +400,6 @@ static int deliver_control(struct c3c *c, int i) {
       NULL, &u);
 }
 
-/* Completes STORE `i`: the server has the rank's image. */
 static int complete_store(struct c3c *c, int i) {
   int r = c->stores[i];
   memmove(&c->stores[i], &c->stores[i + 1],
@@ -320,163 +433,37 @@ int c3c_pump(struct c3c *c) {
 
 /* ---- The recovery line ------------------------------------------------ */
 
-static int index_of(const int *list, int n, int x) {
+static int find_ref(const struct c3c_ref *list, int n, int from, int k) {
   for (int i = 0; i < n; i++)
-    if (list[i] == x)
-      return i;
-  return -1;
+    if (list[i].from == from && list[i].k == k)
+      return 1;
+  return 0;
 }
 
-/* Section 2.3, for message m and the committed images of its ends. */
-static int check_message(struct c3c *c, const struct c3c_msg *m) {
-  const struct c3c_rank *a = &c->rank[m->from], *b = &c->rank[m->to];
-  int sent_before =
-      index_of(a->sent, a->n_sent, m->number) < a->committed.n_sent;
-  int at = index_of(b->recv, b->n_recv, m->number);
-  int recv_before = at >= 0 && at < b->committed.n_recv;
-  int logged = index_of(b->committed.late, b->committed.n_late, m->number) >= 0;
+/* Section 2.3, for the send op of rank a (identity (a, k)) to b. */
+static int check_message(struct c3c *c, int a, const struct c3c_op *op) {
+  const struct c3c_rank *ra = &c->rank[a], *rb = &c->rank[op->peer];
+  int sent_before = did(ra, ra->committed.n_ops, 1, op->peer, op->k);
+  int recv_before = did(rb, rb->committed.n_ops, 0, a, op->k);
+  int logged = find_ref(rb->committed.late, rb->committed.n_late, a, op->k);
   int listed =
-      index_of(b->committed.suppress, b->committed.n_suppress, m->number) >= 0;
+      find_ref(rb->committed.suppress, rb->committed.n_suppress, a, op->k);
   if (sent_before && !recv_before && !logged)
-    return fail(c, "epoch %d: late m%d (%s -> %s) is not in %s's log: lost",
-                c->committed, m->number, name(m->from), name(m->to),
-                name(m->to));
+    return fail(c,
+                "epoch %d: late %s's send %d -> %s is not in %s's log: "
+                "lost",
+                c->committed, name(a), op->k, name(op->peer), name(op->peer));
   if (!sent_before && recv_before && !listed)
     return fail(c,
-                "epoch %d: early m%d (%s -> %s) is not in %s's suppress "
-                "list: delivered twice",
-                c->committed, m->number, name(m->from), name(m->to),
-                name(m->to));
-  if (logged && !(sent_before && !recv_before))
-    return fail(c, "epoch %d: m%d is logged but is not late", c->committed,
-                m->number);
-  if (listed && !(!sent_before && recv_before))
-    return fail(c, "epoch %d: m%d is suppressed but is not early", c->committed,
-                m->number);
-  return 0;
-}
-
-/* The events a ROLLBACK hands rank r: the suppress entries of its sends in
- * the receivers' images, then its own decisions. */
-static size_t rollback_events(struct c3c *c, int r,
-                              struct ft_logged_event *out) {
-  size_t n = 0;
-  for (int b = 0; b < c->ranks; b++)
-    for (int i = 0; i < c->rank[b].committed.n_suppress; i++) {
-      const struct c3c_msg *m = &c->msg[c->rank[b].committed.suppress[i] - 1];
-      if (m->from == r)
-        out[n++] = (struct ft_logged_event){
-            .kind = FT_LOGGED_SUPPRESS, .peer = b, .value = m->pb.id};
-    }
-  const struct c3c_image *img = &c->rank[r].committed;
-  for (int i = 0; i < img->n_late; i++) {
-    const struct c3c_msg *m = &c->msg[img->late[i] - 1];
-    out[n++] = (struct ft_logged_event){
-        .kind = FT_LOGGED_DELIVERY, .peer = m->from, .tag = m->tag};
-  }
-  for (int i = 0; i < img->n_decisions; i++)
-    out[n++] = img->decisions[i];
-  return n;
-}
-
-/* Whether m's receiver had it before its checkpoint: an early message. */
-static int early(const struct c3c *c, const struct c3c_msg *m) {
-  const struct c3c_rank *b = &c->rank[m->to];
-  int at = index_of(b->recv, b->n_recv, m->number);
-  return at >= 0 && at < b->committed.n_recv;
-}
-
-/* Re-executes send m on the restored core `core`. */
-static int resend(struct c3c *c, void *core, const struct c3c_msg *m) {
-  struct ft_update u = {0};
-  struct ft_event e = {
-      .type = FT_EVENT_APP_SEND, .time = c->now, .peer = m->to, .tag = m->tag};
-  if (c->ops->step(core, &e, &u) != 0)
-    return fail(c, "recovery: %s's core refused re-sending m%d", name(m->from),
-                m->number);
-  int suppress = (u.flags & FT_UPDATE_SUPPRESS) != 0;
-  if (suppress != early(c, m))
+                "epoch %d: early %s's send %d -> %s is not in %s's "
+                "suppress list: delivered twice",
+                c->committed, name(a), op->k, name(op->peer), name(op->peer));
+  if (logged != (sent_before && !recv_before) ||
+      listed != (!sent_before && recv_before))
     return fail(c,
-                "epoch %d recovery: %s re-sends m%d -> %s: %s, but %s's "
-                "checkpoint %s it",
-                c->committed, name(m->from), m->number, name(m->to),
-                suppress ? "suppressed" : "sent", name(m->to),
-                early(c, m) ? "holds" : "does not hold");
-  say(c, "      %s re-sends m%d -> %s: %s", name(m->from), m->number,
-      name(m->to), suppress ? "suppressed (in its checkpoint)" : "sent");
-  return 0;
-}
-
-/* Re-receives message m (number `k` after the checkpoint) on `core`. */
-static int rerecv(struct c3c *c, void *core, const struct c3c_msg *m, int k,
-                  int wildcard) {
-  const struct c3c_image *img = &c->rank[m->to].committed;
-  struct ft_update u = {0};
-  struct ft_event e = {.type = FT_EVENT_APP_RECV,
-                       .time = c->now,
-                       .peer = wildcard ? -1 : m->from,
-                       .tag = m->tag,
-                       .wildcard = wildcard};
-  if (c->ops->step(core, &e, &u) != 0 || u.id != k)
-    return fail(c, "recovery: %s's receive %d refused or misnumbered",
-                name(m->to), k);
-  int logged = 0;
-  for (int i = 0; i < img->n_decisions; i++)
-    logged |= img->decisions[i].id == k;
-  if (logged && (!(u.flags & FT_UPDATE_REPLAY) || u.replay.peer != m->from))
-    return fail(c,
-                "epoch %d recovery: %s's wildcard receive %d is not "
-                "forced to %s",
-                c->committed, name(m->to), k, name(m->from));
-  int from_log = index_of(img->late, img->n_late, m->number) >= 0;
-  struct ft_piggyback pb = m->pb;
-  if (!from_log)
-    pb = (struct ft_piggyback){.epoch = c->committed, .id = m->pb.id};
-  e = (struct ft_event){.type = FT_EVENT_DELIVERED,
-                        .time = c->now,
-                        .peer = m->from,
-                        .tag = m->tag,
-                        .id = k,
-                        .wildcard = wildcard,
-                        .piggyback = pb};
-  if (c->ops->step(core, &e, &u) != 0 ||
-      (u.flags & (FT_UPDATE_RECORD | FT_UPDATE_EARLY)))
-    return fail(c, "recovery: %s's core mistakes m%d", name(m->to), m->number);
-  say(c, "      %s receives m%d <- %s%s%s", name(m->to), m->number,
-      name(m->from), from_log ? " from its log (late)" : "",
-      logged ? ", source forced by the logged decision" : "");
-  return 0;
-}
-
-/* Rank r re-executes, on a copy of its core, what it did after its
- * checkpoint: its receives of the messages the recovery delivers again and
- * its sends. Each message received after the checkpoint is delivered once:
- * from the log if late, else re-sent by its sender. */
-static int replay_rank(struct c3c *c, int r, void *core,
-                       struct ft_logged_event *events) {
-  struct ft_update u = {0};
-  struct ft_event e = {.type = FT_EVENT_ROLLBACK,
-                       .time = c->now,
-                       .wave = c->committed,
-                       .index = c->rank[r].committed.position};
-  e.logged = events;
-  e.n_logged = rollback_events(c, r, events);
-  if (c->ops->step(core, &e, &u) != 0)
-    return fail(c, "recovery: %s refused the ROLLBACK", name(r));
-  const struct c3c_rank *k = &c->rank[r];
-  for (int i = k->committed.n_sent; i < k->n_sent; i++)
-    if (resend(c, core, &c->msg[k->sent[i] - 1]) != 0)
-      return -1;
-  for (int i = k->committed.n_recv; i < k->n_recv; i++) {
-    const struct c3c_msg *m = &c->msg[k->recv[i] - 1];
-    if (rerecv(c, core, m, i - k->committed.n_recv + 1, k->recv_wild[i]) != 0)
-      return -1;
-  }
-  if (ft_c3_replaying(core))
-    return fail(c,
-                "epoch %d recovery: %s re-executed everything and still "
-                "recovers",
-                c->committed, name(r));
+                "epoch %d: %s's send %d is logged or suppressed but is "
+                "neither late nor early",
+                c->committed, name(a), op->k);
   return 0;
 }
 
@@ -485,31 +472,153 @@ static int replay_rank(struct c3c *c, int r, void *core,
 static int check_decisions(struct c3c *c, int r) {
   const struct c3c_rank *k = &c->rank[r];
   const struct c3c_image *img = &k->committed;
-  for (int i = img->n_recv; i < img->n_recv_at_stop; i++) {
+  for (int i = img->n_ops, nrecv = 0; i < img->ops_at_stop; i++) {
+    if (k->ops[i].send)
+      continue;
+    nrecv++;
     int logged = 0;
     for (int d = 0; d < img->n_decisions; d++)
-      logged |= img->decisions[d].id == i - img->n_recv + 1 &&
-                img->decisions[d].peer == c->msg[k->recv[i] - 1].from;
-    if (k->recv_wild[i] && !logged)
+      logged |= img->decisions[d].id == nrecv &&
+                img->decisions[d].peer == k->ops[i].peer;
+    if (k->ops[i].wildcard && !logged)
       return fail(c,
-                  "epoch %d: %s's wildcard receive %d (m%d) while "
-                  "logging is not in its log",
-                  c->committed, name(r), i - img->n_recv + 1, k->recv[i]);
+                  "epoch %d: %s's wildcard receive %d while logging is "
+                  "not in its log",
+                  c->committed, name(r), nrecv);
   }
   return 0;
 }
 
-int c3c_check_recovery(struct c3c *c) {
-  for (int i = 0; i < c->n_msgs; i++)
-    if (check_message(c, &c->msg[i]) != 0)
+/* The events a ROLLBACK hands rank r: the suppress entries of its sends in
+ * the receivers' images, the late messages of its log, its decisions. */
+static size_t rollback_events(struct c3c *c, int r,
+                              struct ft_logged_event *out) {
+  size_t n = 0;
+  for (int b = 0; b < c->ranks; b++)
+    for (int i = 0; i < c->rank[b].committed.n_suppress; i++) {
+      const struct c3c_ref *m = &c->rank[b].committed.suppress[i];
+      if (m->from == r)
+        out[n++] = (struct ft_logged_event){
+            .kind = FT_LOGGED_SUPPRESS, .peer = b, .value = m->pb.id};
+    }
+  const struct c3c_image *img = &c->rank[r].committed;
+  for (int i = 0; i < img->n_late; i++)
+    out[n++] = (struct ft_logged_event){.kind = FT_LOGGED_DELIVERY,
+                                        .peer = img->late[i].from,
+                                        .tag = img->late[i].tag};
+  for (int i = 0; i < img->n_decisions; i++)
+    out[n++] = img->decisions[i];
+  return n;
+}
+
+/* Re-executes send `op` of rank r on the restored copy `core`. */
+static int resend(struct c3c *c, int r, void *core, const struct c3c_op *op) {
+  struct ft_update u = {0};
+  struct ft_event e = {.type = FT_EVENT_APP_SEND,
+                       .time = c->now,
+                       .peer = op->peer,
+                       .tag = op->tag};
+  if (c->ops->step(core, &e, &u) != 0)
+    return fail(c, "recovery: %s's core refused re-sending", name(r));
+  const struct c3c_rank *rb = &c->rank[op->peer];
+  int early = did(rb, rb->committed.n_ops, 0, r, op->k);
+  int suppress = (u.flags & FT_UPDATE_SUPPRESS) != 0;
+  if (suppress != early)
+    return fail(c,
+                "epoch %d recovery: %s re-sends its send %d -> %s: %s, "
+                "but %s's checkpoint %s it",
+                c->committed, name(r), op->k, name(op->peer),
+                suppress ? "suppressed" : "sent", name(op->peer),
+                early ? "holds" : "does not hold");
+  say(c, "      %s re-sends its send %d -> %s: %s", name(r), op->k,
+      name(op->peer), suppress ? "suppressed (in its checkpoint)" : "sent");
+  return 0;
+}
+
+/* Re-receives the n-th receive after the checkpoint, `op`, on `core`. */
+static int rerecv(struct c3c *c, int r, void *core, const struct c3c_op *op,
+                  int n) {
+  const struct c3c_image *img = &c->rank[r].committed;
+  struct ft_update u = {0};
+  struct ft_event e = {.type = FT_EVENT_APP_RECV,
+                       .time = c->now,
+                       .peer = op->wildcard ? -1 : op->peer,
+                       .tag = op->tag,
+                       .wildcard = op->wildcard};
+  if (c->ops->step(core, &e, &u) != 0 || u.id != n)
+    return fail(c, "recovery: %s's receive %d refused or misnumbered", name(r),
+                n);
+  int logged = 0;
+  for (int i = 0; i < img->n_decisions; i++)
+    logged |= img->decisions[i].id == n;
+  if (logged && (!(u.flags & FT_UPDATE_REPLAY) || u.replay.peer != op->peer))
+    return fail(c,
+                "epoch %d recovery: %s's wildcard receive %d is not "
+                "forced to %s",
+                c->committed, name(r), n, name(op->peer));
+  int from_log = 0;
+  struct ft_piggyback pb = {.epoch = c->committed};
+  for (int i = 0; i < img->n_late; i++)
+    if (img->late[i].from == op->peer && img->late[i].k == op->k) {
+      from_log = 1;
+      pb = img->late[i].pb;
+    }
+  e = (struct ft_event){.type = FT_EVENT_DELIVERED,
+                        .time = c->now,
+                        .peer = op->peer,
+                        .tag = op->tag,
+                        .id = n,
+                        .wildcard = op->wildcard,
+                        .piggyback = pb};
+  if (c->ops->step(core, &e, &u) != 0 ||
+      (u.flags & (FT_UPDATE_RECORD | FT_UPDATE_EARLY)))
+    return fail(c, "recovery: %s's core mistakes %s's send %d", name(r),
+                name(op->peer), op->k);
+  say(c, "      %s receives %s's send %d%s%s", name(r), name(op->peer), op->k,
+      from_log ? " from its log (late)" : "",
+      logged ? ", source forced by the logged decision" : "");
+  return 0;
+}
+
+/* Rank r re-executes, on a copy of its core, its history after its
+ * checkpoint (sends first: the order between sends and receives does not
+ * change what the core decides). */
+static int replay_rank(struct c3c *c, int r, void *core,
+                       struct ft_logged_event *events) {
+  struct ft_update u = {0};
+  struct ft_event e = {
+      .type = FT_EVENT_ROLLBACK, .time = c->now, .wave = c->committed};
+  e.logged = events;
+  e.n_logged = rollback_events(c, r, events);
+  if (c->ops->step(core, &e, &u) != 0)
+    return fail(c, "recovery: %s refused the ROLLBACK", name(r));
+  const struct c3c_rank *k = &c->rank[r];
+  for (int i = k->committed.n_ops; i < k->pc; i++)
+    if (k->ops[i].send && resend(c, r, core, &k->ops[i]) != 0)
       return -1;
+  for (int i = k->committed.n_ops, n = 0; i < k->pc; i++)
+    if (!k->ops[i].send && rerecv(c, r, core, &k->ops[i], ++n) != 0)
+      return -1;
+  if (ft_c3_replaying(core))
+    return fail(c,
+                "epoch %d recovery: %s re-executed everything and still "
+                "recovers",
+                c->committed, name(r));
+  return 0;
+}
+
+int c3c_check_recovery(struct c3c *c) {
+  for (int a = 0; a < c->ranks; a++)
+    for (int i = 0; i < c->rank[a].pc; i++)
+      if (c->rank[a].ops[i].send && check_message(c, a, &c->rank[a].ops[i]))
+        return -1;
   for (int r = 0; r < c->ranks; r++)
     if (check_decisions(c, r) != 0)
       return -1;
-  say(c, "      --- a failure now: every rank rolls back to epoch %d",
+  say(c, "      --- if a failure came now: every rank rolls back to epoch %d",
       c->committed);
   struct ft_logged_event *events =
-      malloc(3 * C3C_MAX_MSGS * sizeof(struct ft_logged_event));
+      malloc(3 * C3C_MAX_OPS * sizeof(struct ft_logged_event));
   int rc = events ? 0 : fail(c, "out of memory");
   for (int r = 0; rc == 0 && r < c->ranks; r++) {
     size_t size = core_size(c, r);
@@ -523,8 +632,43 @@ int c3c_check_recovery(struct c3c *c) {
     free(copy);
   }
   free(events);
-  say(c, "      --- (the run goes on without the failure)");
+  say(c, "      --- (it does not: the run goes on)");
   return rc;
+}
+
+/* ---- Failures --------------------------------------------------------- */
+
+/* Rank r restores its committed image (the start when none). */
+static int restore(struct c3c *c, int r) {
+  struct c3c_rank *k = &c->rank[r];
+  if (c->committed == 0)
+    memset(&k->committed, 0, sizeof k->committed);
+  k->pc = k->committed.n_ops;
+  k->n_pending_early = 0;
+  memset(&k->building, 0, sizeof k->building);
+  memcpy(k->log, k->committed.late,
+         (size_t)k->committed.n_late * sizeof(struct c3c_ref));
+  k->n_log = k->committed.n_late;
+  struct ft_update u;
+  struct ft_event e = {
+      .type = FT_EVENT_ROLLBACK, .peer = -1, .wave = c->committed};
+  e.logged = c->rb[r];
+  e.n_logged = rollback_events(c, r, c->rb[r]);
+  return step(c, r, e, NULL, &u);
+}
+
+int c3c_fail(struct c3c *c) {
+  c->failures++;
+  say(c, "[%5.2f] FAILURE: every rank rolls back to epoch %d", c->now,
+      c->committed);
+  for (int i = 0; i < c->n_msgs; i++)
+    if (c->msg[i].state == 0)
+      c->msg[i].state = 2;
+  c->n_controls = c->n_stores = 0;
+  for (int r = 0; r < c->ranks; r++)
+    if (restore(c, r) != 0)
+      return -1;
+  return 0;
 }
 
 /* ---- Seeded runs ------------------------------------------------------ */
@@ -538,11 +682,11 @@ static uint64_t rnd(uint64_t *x) { /* splitmix64 */
 
 static int pick(uint64_t *x, int n) { return (int)(rnd(x) % (uint64_t)n); }
 
-/* A random message to r not received yet, or 0. */
+/* A random message in flight to r, or 0. */
 static int pending_to(struct c3c *c, int r, uint64_t *x) {
   int list[C3C_MAX_MSGS], n = 0;
   for (int i = 0; i < c->n_msgs; i++)
-    if (c->msg[i].to == r && !c->msg[i].received)
+    if (c->msg[i].to == r && c->msg[i].state == 0)
       list[n++] = c->msg[i].number;
   return n ? list[pick(x, n)] : 0;
 }
@@ -560,16 +704,31 @@ static int random_control(struct c3c *c, uint64_t *x) {
   return deliver_control(c, i);
 }
 
-static int random_action(struct c3c *c, uint64_t *x) {
-  int a = pick(x, 100), r = pick(x, c->ranks);
-  if (a < 30 && c->ranks > 1 && c->n_msgs < C3C_MAX_MSGS - 1) {
+static int reexecuting(const struct c3c *c, int r) {
+  return c->rank[r].pc < c->rank[r].n_ops;
+}
+
+/* One application step of rank r: its re-execution if it has one, else a
+ * random send or receive. */
+static int app_action(struct c3c *c, int r, int a, uint64_t *x) {
+  if (reexecuting(c, r))
+    return c3c_reexecute(c, r) < 0 ? -1 : 0;
+  if (a < 30 && c->ranks > 1) {
     int to = (r + 1 + pick(x, c->ranks - 1)) % c->ranks;
     return c3c_send(c, r, to, pick(x, 2)) < 0 ? -1 : 0;
   }
-  if (a < 55) {
-    int m = pending_to(c, r, x);
-    return m ? c3c_recv(c, r, m, pick(x, 2)) : 0;
+  int m = pending_to(c, r, x);
+  return m ? c3c_recv(c, r, m, pick(x, 2)) : 0;
+}
+
+static int random_action(struct c3c *c, uint64_t *x, int *failures) {
+  int a = pick(x, 1000) / 10, r = pick(x, c->ranks);
+  if (*failures > 0 && pick(x, 200) == 0) {
+    --*failures;
+    return c3c_fail(c);
   }
+  if (a < 55)
+    return app_action(c, r, a, x);
   if (a < 65)
     return c3c_safe_point(c, r);
   if (a < 85)
@@ -579,17 +738,53 @@ static int random_action(struct c3c *c, uint64_t *x) {
   return c3c_advance(c, c->now + 0.1 + (double)pick(x, 10) / 10.0);
 }
 
+/* Whether any rank's application can still act: a step taken, or -1. */
+static int drain_apps(struct c3c *c, uint64_t *x) {
+  int progress = 0;
+  for (int r = 0; r < c->ranks; r++) {
+    int rc, m;
+    while ((rc = c3c_reexecute(c, r)) == 1)
+      progress = 1;
+    if (rc < 0)
+      return -1;
+    while (!reexecuting(c, r) && (m = pending_to(c, r, x)) != 0) {
+      if (c3c_recv(c, r, m, pick(x, 2)) != 0)
+        return -1;
+      progress = 1;
+    }
+  }
+  return progress;
+}
+
+/* Every identity sent in the histories is received exactly once. */
+static int check_end(struct c3c *c) {
+  for (int a = 0; a < c->ranks; a++)
+    for (int i = 0; i < c->rank[a].pc; i++) {
+      const struct c3c_op *op = &c->rank[a].ops[i];
+      if (op->send &&
+          !did(&c->rank[op->peer], c->rank[op->peer].pc, 0, a, op->k))
+        return fail(c, "%s's send %d to %s was never received: lost", name(a),
+                    op->k, name(op->peer));
+    }
+  for (int r = 0; r < c->ranks; r++) {
+    if (reexecuting(c, r))
+      return fail(c, "stuck: %s waits for %s's send %d", name(r),
+                  name(c->rank[r].ops[c->rank[r].pc].peer),
+                  c->rank[r].ops[c->rank[r].pc].k);
+    if (ft_c3_phase(c->rank[r].core) != FT_C3_IDLE)
+      return fail(c, "stuck: rank %s in phase %d at the end", name(r),
+                  ft_c3_phase(c->rank[r].core));
+  }
+  return 0;
+}
+
 /* The end of the program: every message received, every control and store
  * carried out, every asked rank at a safe point. */
 static int drain(struct c3c *c, uint64_t *x) {
   for (int round = 0; round < 10000; round++) {
-    int progress = 0, m;
-    for (int r = 0; r < c->ranks; r++)
-      while ((m = pending_to(c, r, x)) != 0) {
-        if (c3c_recv(c, r, m, pick(x, 2)) != 0)
-          return -1;
-        progress = 1;
-      }
+    int progress = drain_apps(c, x);
+    if (progress < 0)
+      return -1;
     for (int rc; (rc = c3c_pump_one(c)) != 0; progress = 1)
       if (rc < 0)
         return -1;
@@ -602,29 +797,29 @@ static int drain(struct c3c *c, uint64_t *x) {
     if (!progress)
       break;
   }
-  for (int r = 0; r < c->ranks; r++)
-    if (ft_c3_phase(c->rank[r].core) != FT_C3_IDLE)
-      return fail(c, "stuck: rank %s in phase %d at the end", name(r),
-                  ft_c3_phase(c->rank[r].core));
-  return 0;
+  return check_end(c);
 }
 
 int c3c_seeded(const struct ft_protocol_ops *ops, uint64_t seed, int ranks,
-               char *error, size_t len, int *commits) {
+               int failures, char *error, size_t len, int *commits,
+               int *failed) {
   struct c3c *c = malloc(sizeof *c);
   if (!c)
     return -1;
   uint64_t x = seed;
+  int left = failures;
   int rc = c3c_init(c, ops, ranks, 1.0, 0);
   for (int i = 0; rc == 0 && i < 400; i++)
-    rc = random_action(c, &x);
+    rc = random_action(c, &x, &left);
   if (rc == 0)
     rc = drain(c, &x);
   if (rc != 0 && error)
-    snprintf(error, len, "seed %llu, %d ranks: %s", (unsigned long long)seed,
-             ranks, c->error);
+    snprintf(error, len, "seed %llu, %d ranks, %d failures: %s",
+             (unsigned long long)seed, ranks, failures, c->error);
   if (commits)
-    *commits = c->committed;
+    *commits = c->commits;
+  if (failed)
+    *failed = c->failures;
   c3c_free(c);
   free(c);
   return rc;

@@ -448,9 +448,11 @@ static void assert_golden(const char *got, const char *file) {
  * message to Q crosses Q's checkpoint backwards (late: logged at Q), Q's
  * message to R forwards (early: in R's suppress list); R's message to P is
  * intra-epoch and P's wildcard receive of it is a logged decision. The
- * epoch commits, and a failure right then would restore the recovery line:
- * Q gets P's message from its log, Q's re-execution does not send R its
- * message again, P's wildcard receive is forced to R. */
+ * epoch commits (the cluster checks the recovery line on copies of the
+ * cores), then a failure comes: every rank restores its checkpoint, Q gets
+ * P's message from its log, Q's re-execution does not send R its message
+ * again, P's wildcard receive is forced to R, and every rank tells P it
+ * recovered. */
 Test(c3, figure_1_epochs_and_message_kinds) {
   enum { P, Q, R };
   struct c3c *c = malloc(sizeof *c);
@@ -472,6 +474,18 @@ Test(c3, figure_1_epochs_and_message_kinds) {
   cr_assert_eq(c->committed, 1, "%s", c->error);
   int m5 = c3c_send(c, P, Q, 0);
   cr_assert_eq(c3c_recv(c, Q, m5, 0), 0);
+  cr_assert_eq(c3c_fail(c), 0, "%s", c->error);
+  for (int progress = 1; progress;) {
+    progress = 0;
+    for (int r = P; r <= R; r++) {
+      int rc = c3c_reexecute(c, r);
+      cr_assert_geq(rc, 0, "%s", c->error);
+      progress |= rc;
+    }
+  }
+  cr_assert_eq(c3c_pump(c), 0, "%s", c->error);
+  for (int r = P; r <= R; r++)
+    cr_assert_not(ft_c3_replaying(c->rank[r].core), "rank %d", r);
   cr_assert_str_eq(c->error, "");
   assert_golden(c->trace, "c3_figure1.txt");
   c3c_free(c);
@@ -480,22 +494,27 @@ Test(c3, figure_1_epochs_and_message_kinds) {
 
 /* ---- Seeded runs ---------------------------------------------------- */
 
-/* 500 random programs on 2 to 5 ranks: every recovery line committed is
+/* 500 random programs on 2 to 5 ranks with 0 to 3 failures at any step
+ * (during checkpoints and recoveries too): every recovery line committed is
  * checked (every late message logged, every early one suppressed, the
  * re-execution suppressing exactly those and replaying every decision),
- * and every run ends with every rank out of its checkpoint. */
+ * no message is delivered twice across rollbacks, and every run ends with
+ * every message delivered once and every rank out of its checkpoint. */
 Test(c3, five_hundred_seeded_runs_keep_every_recovery_line) {
-  int total = 0;
+  int commits_total = 0, failures_total = 0;
   for (uint64_t seed = 1; seed <= 500; seed++) {
     char error[512] = "";
-    int commits = 0;
+    int commits = 0, failures = 0;
     int ranks = 2 + (int)(seed % 4);
-    cr_assert_eq(
-        c3c_seeded(&ft_protocol_c3, seed, ranks, error, sizeof error, &commits),
-        0, "%s", error);
-    total += commits;
+    cr_assert_eq(c3c_seeded(&ft_protocol_c3, seed, ranks, (int)(seed % 4),
+                            error, sizeof error, &commits, &failures),
+                 0, "%s", error);
+    commits_total += commits;
+    failures_total += failures;
   }
-  cr_assert_gt(total, 500, "the runs must checkpoint: %d commits", total);
+  cr_assert_gt(commits_total, 300, "the runs must checkpoint: %d commits",
+               commits_total);
+  cr_assert_gt(failures_total, 300, "and fail: %d failures", failures_total);
 }
 
 /* A planted bug: the core's SUPPRESS dropped (the message is sent again at
@@ -515,7 +534,7 @@ Test(c3, a_core_without_the_suppress_list_is_caught) {
   int caught = 0;
   char error[512] = "";
   for (uint64_t seed = 1; seed <= 50 && !caught; seed++)
-    caught = c3c_seeded(&bug, seed, 3, error, sizeof error, NULL) != 0;
+    caught = c3c_seeded(&bug, seed, 3, 2, error, sizeof error, NULL, NULL) != 0;
   cr_assert(caught, "50 seeds did not catch the missing suppress list");
   cr_assert(strstr(error, "sent, but"), "%s", error);
 }
