@@ -109,6 +109,16 @@ enum ft_event_type {
                         not fed again */
 };
 
+/* What an application message carries besides its payload under
+ * application-level checkpointing (c3-collectives, section 3.3): the
+ * sender's epoch (the paper's colour is its parity), its amLogging bit and
+ * its message id (nextMessageID: 1, 2, ... within the sender's epoch). */
+struct ft_piggyback {
+  int epoch;
+  int logging;
+  int64_t id;
+};
+
 struct ft_event {
   enum ft_event_type type;
   double time;    /* current time, seconds (simulated under SMPI) */
@@ -136,6 +146,13 @@ struct ft_event {
    * replays. */
   const struct ft_logged_event *logged;
   size_t n_logged;
+  /* c3: DELIVERED: what the message carried (FT_UPDATE_PIGGYBACK). A
+   * ROLLBACK hands the core, in logged[0..n_logged), the suppress list of
+   * its sends (FT_LOGGED_SUPPRESS), the late messages of its restored log
+   * (FT_LOGGED_DELIVERY) and its own logged decisions (FT_LOGGED_MATCH, id
+   * = the receive's number since the checkpoint), with the lifetime
+   * RESTART's have. */
+  struct ft_piggyback piggyback;
 };
 
 /* A non-deterministic event, as the event logger stores it (message
@@ -149,7 +166,11 @@ enum ft_logged_kind {
   FT_LOGGED_FAILED,     /* every probe or completion call without an event
                            up to `id` found nothing (lazy logging) */
   FT_LOGGED_DELIVERY,   /* v2: receive `id` delivered a message of
-                           peer/tag (every reception is an event) */
+                           peer/tag (every reception is an event). c3: a
+                           late message of peer/tag in the restored log */
+  FT_LOGGED_SUPPRESS,   /* c3: send `value` (message id in the sender's
+                           epoch) to `peer` is early: a receiver's
+                           checkpoint holds it; not sent again */
 };
 
 struct ft_logged_event {
@@ -233,6 +254,20 @@ enum ft_update_flag {
                                  event's own flags (PASS, DEFER, QUEUE,
                                  RECORD), the control sends, CHECKPOINT or
                                  CAPTURE, STORE, COMMIT, then FLUSH */
+  /* Application-level checkpointing with piggybacked epochs (c3). */
+  FT_UPDATE_PIGGYBACK = 1u << 17, /* APP_SEND: carry `update.piggyback` (the
+                                     sender's epoch, amLogging bit and
+                                     message id) with the message; the
+                                     receiver's runtime hands it back in
+                                     DELIVERED's `event.piggyback` */
+  FT_UPDATE_EARLY = 1u << 18,     /* DELIVERED: an early message: add
+                                     <event.peer, event.piggyback.id> to the
+                                     suppress list saved with this rank's
+                                     next checkpoint (CAPTURE) */
+  FT_UPDATE_SUPPRESS = 1u << 19,  /* APP_SEND (re-execution after a
+                                     ROLLBACK): a receiver's checkpoint
+                                     already holds this message: complete
+                                     the send without sending it */
 };
 
 /* Message logging: what a replayed operation must do, decided by the core
@@ -276,7 +311,8 @@ struct ft_update {
    * stays valid until its next step. */
   const struct ft_control *sends;
   size_t n_sends;
-  struct ft_replay replay; /* REPLAY */
+  struct ft_replay replay;       /* REPLAY */
+  struct ft_piggyback piggyback; /* PIGGYBACK */
 };
 
 /* Parameters a core is initialised with. */
@@ -306,6 +342,10 @@ enum ft_family {
   FT_FAMILY_MESSAGE_LOGGING, /* uncoordinated checkpoints and logged
                                 events; a failed rank restarts alone
                                 (pessimist, v2) */
+  FT_FAMILY_PIGGYBACK,       /* application-level non-blocking checkpoints:
+                                epochs piggybacked on messages, late
+                                messages logged, early ones suppressed at
+                                recovery; every rank rolls back (c3) */
   FT_FAMILY_COUNT
 };
 

@@ -31,6 +31,7 @@ static const char *const family_names[FT_FAMILY_COUNT] = {
     [FT_FAMILY_COORDINATED] = "coordinated",
     [FT_FAMILY_CHANNEL_STATE] = "channel_state",
     [FT_FAMILY_MESSAGE_LOGGING] = "message_logging",
+    [FT_FAMILY_PIGGYBACK] = "piggyback",
 };
 
 const char *ft_family_name(enum ft_family family) {

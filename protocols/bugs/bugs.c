@@ -22,6 +22,13 @@
  *                     send leaves at once, even while events shipped to
  *                     the event logger are not acknowledged (a failure
  *                     then may lose an event another rank depends on).
+ *  c3-bug-nosuppress  c3 without its suppress list at recovery: a
+ *                     re-executed send that a receiver's checkpoint
+ *                     already holds (an early message) is sent again
+ *                     (c3-collectives, section 2.3: "process Q must
+ *                     suppress sending it"); its receiver gets it twice.
+ *                     c3 has no runtime driver yet: caught by the seeded
+ *                     cluster (tests/unit/c3_cluster.c), not by a run.
  *
  * Both wrap the real cores (ft_protocol_pcl, ft_protocol_vcl) and change
  * only what their updates say; like every core they own no global mutable
@@ -30,6 +37,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "../c3/c3.h"
 #include "../ft_protocol.h"
 #include "../pcl/pcl.h"
 #include "../pessimist/pessimist.h"
@@ -231,10 +239,41 @@ static const struct ft_protocol_ops pessimist_bug_nowait = {
     .n_controls = FT_ML_CONTROL_COUNT,
 };
 
+/* ---- c3-bug-nosuppress ---- */
+
+static size_t nosuppress_size(const struct ft_core_config *config) {
+  return ft_protocol_c3.state_size(config);
+}
+
+static int nosuppress_init(void *state, const struct ft_core_config *config) {
+  return ft_protocol_c3.init(state, config);
+}
+
+static int nosuppress_step(void *state, const struct ft_event *event,
+                           struct ft_update *update) {
+  int rc = ft_protocol_c3.step(state, event, update);
+  if (rc == 0 && (update->flags & FT_UPDATE_SUPPRESS)) /* the bug */
+    update->flags = FT_UPDATE_PASS | FT_UPDATE_PIGGYBACK;
+  return rc;
+}
+
+static const struct ft_protocol_ops c3_bug_nosuppress = {
+    .name = "c3-bug-nosuppress",
+    .family = FT_FAMILY_PIGGYBACK,
+    .summary = "c3, broken on purpose: early messages are sent again at "
+               "recovery",
+    .state_size = nosuppress_size,
+    .init = nosuppress_init,
+    .step = nosuppress_step,
+    .controls = ft_c3_controls,
+    .n_controls = FT_C3_CONTROL_COUNT,
+};
+
 const struct ft_protocol_ops *ft_protocol_test_variant(size_t i);
 
 const struct ft_protocol_ops *ft_protocol_test_variant(size_t i) {
   static const struct ft_protocol_ops *const variants[] = {
-      &pcl_bug_nofreeze, &vcl_bug_nochannel, &pessimist_bug_nowait};
+      &c3_bug_nosuppress, &pcl_bug_nofreeze, &vcl_bug_nochannel,
+      &pessimist_bug_nowait};
   return i < sizeof variants / sizeof variants[0] ? variants[i] : NULL;
 }
