@@ -306,6 +306,11 @@ enum ft_family {
   FT_FAMILY_MESSAGE_LOGGING, /* uncoordinated checkpoints and logged
                                 events; a failed rank restarts alone
                                 (pessimist, v2) */
+  FT_FAMILY_DRAIN,           /* blocking coordinated checkpoints of drained
+                                channels: the ranks exchange byte
+                                bookmarks, receive what is still on the
+                                wire, then checkpoint; a failure rolls
+                                every rank back (bookmark) */
   FT_FAMILY_COUNT
 };
 
