@@ -24,14 +24,18 @@ enum bm_peer_bit {
 
 /* One channel's bookmark, counted since the start or the last ROLLBACK
  * (section 4.2: "the number of bytes it has sent to and received from each
- * peer"), and the wave's facts about the peer. */
+ * peer"; see bookmark.h for why the match is on messages), and the wave's
+ * facts about the peer. */
 struct bm_peer {
-  uint64_t sent;     /* bytes this rank sent to the peer */
-  uint64_t received; /* bytes of the peer received (drained) */
-  uint64_t cut;      /* `sent` when the rank entered the wave: its bookmark */
-  uint64_t queued;   /* any-call: bytes arrived beyond the peer's bookmark */
-  int64_t remote;    /* the peer's "sent" bookmark of this wave, or -1 */
-  unsigned bits;     /* enum bm_peer_bit */
+  int64_t sent;        /* messages this rank sent to the peer */
+  int64_t received;    /* messages of the peer received (drained) */
+  uint64_t sent_bytes; /* their bytes */
+  uint64_t received_bytes;
+  int64_t cut;    /* `sent` when the rank entered the wave: its bookmark */
+  int64_t queued; /* any-call: messages arrived beyond the peer's bookmark */
+  uint64_t queued_bytes;
+  int64_t remote; /* the peer's "sent" bookmark of this wave, or -1 */
+  unsigned bits;  /* enum bm_peer_bit */
 };
 
 struct bm_state {
@@ -80,6 +84,7 @@ static void clear_wave(struct bm_state *s) {
     peers(s)[p].bits = 0;
     peers(s)[p].remote = -1;
     peers(s)[p].queued = 0;
+    peers(s)[p].queued_bytes = 0;
   }
   s->n_positions = s->n_done = s->step = 0;
   s->max_position = 0;
@@ -132,7 +137,7 @@ static int peer_at(const struct bm_state *s, int offset) {
 static void send_bookmark(struct bm_state *s) {
   if (s->step < s->ranks) {
     int to = peer_at(s, s->step);
-    push(s, FT_BOOKMARK_CONTROL_BOOKMARK, to, (int64_t)peers(s)[to].cut);
+    push(s, FT_BOOKMARK_CONTROL_BOOKMARK, to, peers(s)[to].cut);
   }
 }
 
@@ -169,8 +174,7 @@ static int drained(const struct bm_state *s) {
   if (s->phase != BM_EXCHANGING || s->step < s->ranks)
     return 0;
   for (int p = 0; p < s->ranks; p++)
-    if (p != s->rank &&
-        peers_const(s)[p].received < (uint64_t)peers_const(s)[p].remote)
+    if (p != s->rank && peers_const(s)[p].received < peers_const(s)[p].remote)
       return 0;
   return 1;
 }
@@ -310,7 +314,7 @@ static int on_at(struct bm_state *s, const struct ft_control *c,
 static int note_bookmark(struct bm_state *s, const struct ft_control *c) {
   struct bm_peer *p = &peers(s)[c->from];
   if (c->wave != s->wave || (p->bits & PEER_BOOKMARK) || c->value < 0 ||
-      (uint64_t)c->value < p->received)
+      c->value < p->received)
     return -1;
   p->bits |= PEER_BOOKMARK;
   p->remote = c->value;
@@ -400,14 +404,17 @@ static int on_image_stored(struct bm_state *s, const struct ft_event *e,
   return 0;
 }
 
-static int count_bytes(struct bm_state *s, const struct ft_event *e, int sent) {
+static int count_message(struct bm_state *s, const struct ft_event *e, int sent) {
   if (e->peer < 0 || e->peer >= s->ranks)
     return -1;
   struct bm_peer *p = &peers(s)[e->peer];
-  if (sent)
-    p->sent += e->bytes;
-  else
-    p->received += e->bytes;
+  if (sent) {
+    p->sent++;
+    p->sent_bytes += e->bytes;
+  } else {
+    p->received++;
+    p->received_bytes += e->bytes;
+  }
   return 0;
 }
 
@@ -415,7 +422,7 @@ static int count_bytes(struct bm_state *s, const struct ft_event *e, int sent) {
  * of sim/ft.h, which keeps messages from crossing safe points). */
 static int on_delivered(struct bm_state *s, const struct ft_event *e,
                         struct ft_update *u) {
-  if (count_bytes(s, e, 0) != 0)
+  if (count_message(s, e, 0) != 0)
     return -1;
   u->flags |= FT_UPDATE_PASS;
   sp_try_checkpoint(s, u);
@@ -443,7 +450,7 @@ static int dispatch(struct bm_state *s, const struct ft_event *e,
   switch (e->type) {
   case FT_EVENT_APP_SEND:
     u->flags = FT_UPDATE_PASS;
-    return count_bytes(s, e, 1);
+    return count_message(s, e, 1);
   case FT_EVENT_APP_RECV:
     u->flags = FT_UPDATE_PASS;
     return 0;
@@ -490,8 +497,10 @@ static int dispatch(struct bm_state *s, const struct ft_event *e,
 static void ac_try_checkpoint(struct bm_state *s, struct ft_update *u) {
   if (!s->in_call || !drained(s))
     return;
-  for (int p = 0; p < s->ranks; p++)
+  for (int p = 0; p < s->ranks; p++) {
     peers(s)[p].received += peers(s)[p].queued;
+    peers(s)[p].received_bytes += peers(s)[p].queued_bytes;
+  }
   checkpoint(s, u);
   u->flags |= FT_UPDATE_FLUSH;
 }
@@ -550,7 +559,7 @@ static int ac_on_control(struct bm_state *s, const struct ft_event *e,
 
 static int ac_on_send(struct bm_state *s, const struct ft_event *e,
                       struct ft_update *u) {
-  if (count_bytes(s, e, 1) != 0)
+  if (count_message(s, e, 1) != 0)
     return -1;
   u->flags |= s->phase == BM_EXCHANGING && e->peer != s->rank ? FT_UPDATE_DEFER
                                                               : FT_UPDATE_PASS;
@@ -566,12 +575,14 @@ static int ac_on_arrived(struct bm_state *s, const struct ft_event *e,
     return -1;
   struct bm_peer *p = &peers(s)[e->peer];
   if (s->phase == BM_EXCHANGING && (p->bits & PEER_BOOKMARK) &&
-      (p->queued > 0 || p->received + e->bytes > (uint64_t)p->remote)) {
-    p->queued += e->bytes;
+      p->received >= p->remote) {
+    p->queued++;
+    p->queued_bytes += e->bytes;
     u->flags |= FT_UPDATE_QUEUE;
     return 0;
   }
-  p->received += e->bytes;
+  if (count_message(s, e, 0) != 0)
+    return -1;
   u->flags |= FT_UPDATE_PASS;
   ac_try_checkpoint(s, u);
   return 0;
@@ -667,11 +678,18 @@ int ft_bookmark_step(const void *state) {
   return ((const struct bm_state *)state)->step;
 }
 
-uint64_t ft_bookmark_received(const void *state, int peer) {
+int64_t ft_bookmark_received(const void *state, int peer) {
   const struct bm_state *s = state;
   if (peer < 0 || peer >= s->ranks)
     return 0;
   return peers_const(s)[peer].received;
+}
+
+uint64_t ft_bookmark_received_bytes(const void *state, int peer) {
+  const struct bm_state *s = state;
+  if (peer < 0 || peer >= s->ranks)
+    return 0;
+  return peers_const(s)[peer].received_bytes;
 }
 
 int64_t ft_bookmark_remote(const void *state, int peer) {

@@ -9,9 +9,16 @@
  * initialised by ft_protocol_bookmark.init, for tests and traces.
  *
  * "A bookmark is a pair of integers containing the number of bytes it has
- * sent to and received from each peer" (section 4.2): the core counts the
- * bytes of every APP_SEND and DELIVERED (any-call mode: ARRIVED) per peer,
- * since the start or the last ROLLBACK.
+ * sent to and received from each peer" (section 4.2): the core counts, per
+ * peer and since the start or the last ROLLBACK, the messages and bytes of
+ * every APP_SEND and DELIVERED (any-call mode: ARRIVED). The BOOKMARK
+ * control carries the messages, and the drain matches messages: LAM counts
+ * bytes because its TCP RPI reads a byte stream, where only the byte count
+ * tells a message boundary; the runtime sees whole messages, and a
+ * truncated receive takes a whole message off the wire while it delivers
+ * fewer bytes than were sent (tests/runtime/err_check: 16 B sent, 8 B in
+ * DELIVERED), which a byte match would wait for forever. The bytes are kept
+ * beside the messages for traces and tests.
  *
  * A wave at safe points (every message goes through update.sends):
  *  1. rank 0, at its deadline, sends REQUEST to every other rank and stops
@@ -22,13 +29,13 @@
  *  3. rank 0 sends AT K = max(positions) + 1 (as pcl agrees on K);
  *  4. at safe point K a rank is held and exchanges its "sent" bookmarks in
  *     the staggered all-to-all of Figure 2: at step i (1 .. ranks - 1) it
- *     sends BOOKMARK (value = the bytes it sent to that peer) to rank +
+ *     sends BOOKMARK (value = what it sent to that peer) to rank +
  *     i mod ranks, then waits for the one of rank - i mod ranks before step
  *     i + 1 ("starting with the next higher-ranked peer ... in increasing
  *     order of ranks in a circular fashion until each has exchanged this
  *     information with its immediate lower-ranked peer", section 3.1);
- *  5. with every bookmark in, it drains: it stays held until the bytes it
- *     received from each peer equal that peer's "sent" bookmark (Figure 9,
+ *  5. with every bookmark in, it drains: it stays held until what it
+ *     received from each peer equals that peer's "sent" bookmark (Figure 9,
  *     step 2), then CHECKPOINT and RELEASE: the channels are empty;
  *  6. when its image is stored the rank sends DONE to rank 0, which, with
  *     every image stored, COMMITs and arms the next deadline `period`
@@ -80,8 +87,8 @@ enum ft_bookmark_control {
                                       index ("position") */
   FT_BOOKMARK_CONTROL_AT,          /* rank 0 -> all: checkpoint wave `wave`
                                       at safe point value ("at") */
-  FT_BOOKMARK_CONTROL_BOOKMARK,    /* rank -> rank: value = the bytes I
-                                      sent you before my checkpoint
+  FT_BOOKMARK_CONTROL_BOOKMARK,    /* rank -> rank: value = the messages
+                                      I sent you before my checkpoint
                                       ("bookmark") */
   FT_BOOKMARK_CONTROL_DONE,        /* rank -> rank 0: my image of `wave` is
                                       stored ("done") */
@@ -104,10 +111,13 @@ int ft_bookmark_wave(const void *state);
  * rank - i, `ranks` once every bookmark is in. */
 int ft_bookmark_step(const void *state);
 
-/* Returns the bytes this rank received (DELIVERED; any-call mode: ARRIVED
- * and not queued) from `peer` since the start or the last ROLLBACK; 0 for a
- * peer outside the world. */
-uint64_t ft_bookmark_received(const void *state, int peer);
+/* Returns the messages this rank received (DELIVERED; any-call mode:
+ * ARRIVED, and queued ones once FLUSHed) from `peer` since the start or the
+ * last ROLLBACK; 0 for a peer outside the world. */
+int64_t ft_bookmark_received(const void *state, int peer);
+
+/* Returns the bytes of those messages; 0 for a peer outside the world. */
+uint64_t ft_bookmark_received_bytes(const void *state, int peer);
 
 /* Returns the "sent" bookmark `peer` sent this rank in the current wave,
  * or -1 when it has not arrived (or for a peer outside the world). */

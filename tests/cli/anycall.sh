@@ -1,13 +1,15 @@
 #!/bin/sh
 # Checkpoints at any MPI call in a replay (issue 16, item 3), one case per
-# ctest entry. Each replays an 8-rank recording on gige under pcl or vcl
+# ctest entry. Each replays an 8-rank recording on gige under pcl, vcl or
+# bookmark
 # (ftsim run --replay sets any_call=1), with --trace, and requires exit 0,
 # "verified":true, `ftsim check` ok, at least one wave, and checkpoints
 # taken where the application stood at no cut: messages were in flight
 # (vcl: channel_msgs > 0, messages received after a checkpoint that their
-# sender sent before its own; pcl: deferred_msgs + queued_msgs +
-# ckpt_in_flight > 0, its frozen channels, delayed queue and images holding
-# messages arrived and not received), at MPI calls (ckpt_calls >= waves).
+# sender sent before its own; pcl and bookmark: deferred_msgs + queued_msgs
+# + ckpt_in_flight > 0, their frozen channels, delayed queue and images
+# holding messages arrived and not received: bookmark's drained ones), at
+# MPI calls (ckpt_calls >= waves).
 #   APP_PROTO        ring, cg or lu under pcl or vcl, failures at three
 #                    instants (one run each); mg (8 ranks) and bt (9) the
 #                    same, the instants at 30, 55 and 80% of the run and
@@ -95,7 +97,7 @@ first() {
 }
 
 case $case in
-*_pcl | *_vcl) p=${case##*_} app=${case%_*} ;;
+*_pcl | *_vcl | *_bookmark) p=${case##*_} app=${case%_*} ;;
 esac
 
 case $case in

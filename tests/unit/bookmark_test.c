@@ -122,20 +122,20 @@ Test(bookmark_core, bookmarks_go_to_rank_plus_i_at_step_i) {
   void *s = at_k(1, 4);
   struct ft_update u;
   cr_assert_eq(step(s, message(FT_EVENT_APP_SEND, 2, 40), &u), 0);
+  cr_assert_eq(step(s, message(FT_EVENT_APP_SEND, 2, 40), &u), 0);
   cr_assert_eq(step(s, message(FT_EVENT_APP_SEND, 3, 16), &u), 0);
-  cr_assert_eq(step(s, message(FT_EVENT_APP_SEND, 0, 8), &u), 0);
   cr_assert_eq(step(s, safe_point(1), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_HOLD);
-  assert_bookmark_to(&u, 2, 40);
+  assert_bookmark_to(&u, 2, 2);
   cr_assert_eq(ft_bookmark_step(s), 1);
   cr_assert_eq(step(s, bookmark(2, 1, 0), &u), 0); /* step 3's, early */
   cr_assert_eq(u.n_sends, 0);
   cr_assert_eq(ft_bookmark_step(s), 1);
   cr_assert_eq(step(s, bookmark(0, 1, 0), &u), 0); /* step 1 ends */
-  assert_bookmark_to(&u, 3, 16);
+  assert_bookmark_to(&u, 3, 1);
   cr_assert_eq(ft_bookmark_step(s), 2);
   cr_assert_eq(step(s, bookmark(3, 1, 0), &u), 0); /* steps 2 and 3 end */
-  assert_bookmark_to(&u, 0, 8);
+  assert_bookmark_to(&u, 0, 0);
   cr_assert_eq(ft_bookmark_step(s), 0); /* drained: checkpointed */
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_RELEASE);
   cr_assert_eq(u.wave, 1);
@@ -144,24 +144,25 @@ Test(bookmark_core, bookmarks_go_to_rank_plus_i_at_step_i) {
 
 /* ---- Figure 9: the drain --------------------------------------------- */
 
-/* Rank 1 of 2 received 24 of the 40 bytes rank 0 sent before its cut: it
- * stays held (draining) until the last 16 bytes are delivered, then
- * checkpoints with the channel empty. */
+/* Rank 1 of 2 received one (24 B) of the two messages rank 0 sent before
+ * its cut: it stays held (draining) until the second (16 B) is delivered,
+ * then checkpoints with the channel empty. */
 Test(bookmark_core, a_held_rank_checkpoints_once_every_received_matches_sent) {
   void *s = at_k(1, 2);
   struct ft_update u;
   cr_assert_eq(step(s, message(FT_EVENT_DELIVERED, 0, 24), &u), 0);
   cr_assert_eq(step(s, safe_point(1), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_HOLD);
-  cr_assert_eq(step(s, bookmark(0, 1, 40), &u), 0);
+  cr_assert_eq(step(s, bookmark(0, 1, 2), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert(ft_bookmark_draining(s));
-  cr_assert_eq(ft_bookmark_remote(s, 0), 40);
+  cr_assert_eq(ft_bookmark_remote(s, 0), 2);
   cr_assert_eq(step(s, message(FT_EVENT_DELIVERED, 0, 16), &u), 0);
   cr_assert_eq(u.flags,
                FT_UPDATE_PASS | FT_UPDATE_CHECKPOINT | FT_UPDATE_RELEASE);
   cr_assert_not(ft_bookmark_draining(s));
-  cr_assert_eq(ft_bookmark_received(s, 0), 40);
+  cr_assert_eq(ft_bookmark_received(s, 0), 2);
+  cr_assert_eq(ft_bookmark_received_bytes(s, 0), 40);
   free(s);
 }
 
@@ -169,10 +170,10 @@ Test(bookmark_core, a_bookmark_below_what_arrived_is_an_error) {
   void *s = at_k(1, 2);
   struct ft_update u;
   cr_assert_eq(step(s, message(FT_EVENT_DELIVERED, 0, 24), &u), 0);
-  cr_assert_eq(step(s, bookmark(0, 1, 16), &u), -1);
+  cr_assert_eq(step(s, bookmark(0, 1, 0), &u), -1);
   cr_assert_eq(step(s, bookmark(0, 1, -1), &u), -1);
-  cr_assert_eq(step(s, bookmark(0, 1, 24), &u), 0);
-  cr_assert_eq(step(s, bookmark(0, 1, 24), &u), -1); /* twice */
+  cr_assert_eq(step(s, bookmark(0, 1, 1), &u), 0);
+  cr_assert_eq(step(s, bookmark(0, 1, 1), &u), -1); /* twice */
   free(s);
 }
 
@@ -183,7 +184,7 @@ Test(bookmark_core, a_bookmark_that_came_early_lets_the_rank_checkpoint_at_k) {
   void *s = at_k(1, 2);
   struct ft_update u;
   cr_assert_eq(step(s, message(FT_EVENT_DELIVERED, 0, 8), &u), 0);
-  cr_assert_eq(step(s, bookmark(0, 1, 8), &u), 0);
+  cr_assert_eq(step(s, bookmark(0, 1, 1), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(step(s, safe_point(1), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_CHECKPOINT);
@@ -243,8 +244,8 @@ Test(bookmark_anycall, the_drain_takes_what_was_sent_before_the_cut) {
   cr_assert_eq(u.flags, FT_UPDATE_PASS);
   cr_assert_eq(step(s, call(FT_EVENT_CALL_END, 1), &u), 0);
   cr_assert_eq(step(s, message(FT_EVENT_ARRIVED, 0, 8), &u), 0);
-  cr_assert_eq(step(s, bookmark(0, 1, 24), &u), 0);
-  assert_bookmark_to(&u, 0, 32);
+  cr_assert_eq(step(s, bookmark(0, 1, 2), &u), 0);
+  assert_bookmark_to(&u, 0, 1);
   cr_assert(ft_bookmark_frozen(s));
   cr_assert(ft_bookmark_draining(s));
   cr_assert_eq(step(s, call(FT_EVENT_CALL, 2), &u), 0);
@@ -274,7 +275,8 @@ Test(bookmark_anycall, an_arrival_beyond_the_bookmark_waits_in_the_queue) {
   cr_assert_eq(u.flags, FT_UPDATE_PASS); /* rank 2's bookmark is missing */
   cr_assert_eq(step(s, bookmark(2, 1, 0), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_FLUSH);
-  cr_assert_eq(ft_bookmark_received(s, 0), 8);
+  cr_assert_eq(ft_bookmark_received(s, 0), 1);
+  cr_assert_eq(ft_bookmark_received_bytes(s, 0), 8);
   free(s);
 }
 
@@ -325,14 +327,14 @@ Test(bookmark_trace, the_drain_reads_like_figure_9) {
                   "            > position 3 to 0\n"
                   "[  1.002] 0 < position 3 from 1\n"
                   "            > wave 1 at safe point 4 to 1\n"
-                  "            > bookmark: sent 16 B to 1\n"
+                  "            > bookmark: sent 1 to 1\n"
                   "[  1.003] 1 < wave 1 at safe point 4\n"
-                  "[  1.003] 1 < bookmark from 0: it sent 16 B, 16 B in\n"
+                  "[  1.003] 1 < bookmark from 0: it sent 1, 1 in\n"
                   "[  1.040] 1 send #1 to 0\n"
                   "[  1.050] 1 safe point 4\n"
-                  "            > bookmark: sent 16 B to 0\n"
+                  "            > bookmark: sent 1 to 0\n"
                   "            checkpoint wave 1 at safe point 4\n"
-                  "[  1.051] 0 < bookmark from 1: it sent 16 B, 0 B in\n"
+                  "[  1.051] 0 < bookmark from 1: it sent 1, 0 in\n"
                   "[  1.140] 0 deliver #1 from 1, 16 B\n"
                   "            checkpoint wave 1 at safe point 4\n"
                   "            released\n"
@@ -368,45 +370,45 @@ Test(bookmark_trace, a_wave_of_four_reads_like_figure_2) {
                   "[  1.002] 0 < position 3 from 2\n"
                   "[  1.002] 0 < position 3 from 3\n"
                   "            > wave 1 at safe point 4 to 1, 2, 3\n"
-                  "            > bookmark: sent 0 B to 1\n"
+                  "            > bookmark: sent 0 to 1\n"
                   "[  1.003] 1 < wave 1 at safe point 4\n"
                   "[  1.003] 2 < wave 1 at safe point 4\n"
                   "[  1.003] 3 < wave 1 at safe point 4\n"
-                  "[  1.003] 1 < bookmark from 0: it sent 0 B, 0 B in\n"
+                  "[  1.003] 1 < bookmark from 0: it sent 0, 0 in\n"
                   "[  1.010] 1 safe point 4\n"
-                  "            > bookmark: sent 0 B to 2\n"
-                  "            > bookmark: sent 0 B to 3\n"
+                  "            > bookmark: sent 0 to 2\n"
+                  "            > bookmark: sent 0 to 3\n"
                   "            held\n"
-                  "[  1.011] 2 < bookmark from 1: it sent 0 B, 0 B in\n"
-                  "[  1.011] 3 < bookmark from 1: it sent 0 B, 0 B in\n"
+                  "[  1.011] 2 < bookmark from 1: it sent 0, 0 in\n"
+                  "[  1.011] 3 < bookmark from 1: it sent 0, 0 in\n"
                   "[  1.020] 2 safe point 4\n"
-                  "            > bookmark: sent 0 B to 3\n"
-                  "            > bookmark: sent 0 B to 0\n"
+                  "            > bookmark: sent 0 to 3\n"
+                  "            > bookmark: sent 0 to 0\n"
                   "            held\n"
-                  "[  1.021] 3 < bookmark from 2: it sent 0 B, 0 B in\n"
-                  "[  1.021] 0 < bookmark from 2: it sent 0 B, 0 B in\n"
+                  "[  1.021] 3 < bookmark from 2: it sent 0, 0 in\n"
+                  "[  1.021] 0 < bookmark from 2: it sent 0, 0 in\n"
                   "[  1.030] 3 safe point 4\n"
-                  "            > bookmark: sent 0 B to 0\n"
-                  "            > bookmark: sent 0 B to 1\n"
-                  "            > bookmark: sent 0 B to 2\n"
+                  "            > bookmark: sent 0 to 0\n"
+                  "            > bookmark: sent 0 to 1\n"
+                  "            > bookmark: sent 0 to 2\n"
                   "            held\n"
-                  "[  1.031] 0 < bookmark from 3: it sent 0 B, 0 B in\n"
-                  "            > bookmark: sent 0 B to 2\n"
-                  "            > bookmark: sent 0 B to 3\n"
-                  "[  1.031] 1 < bookmark from 3: it sent 0 B, 0 B in\n"
-                  "            > bookmark: sent 0 B to 0\n"
-                  "[  1.031] 2 < bookmark from 3: it sent 0 B, 0 B in\n"
-                  "[  1.032] 2 < bookmark from 0: it sent 0 B, 0 B in\n"
-                  "            > bookmark: sent 0 B to 1\n"
+                  "[  1.031] 0 < bookmark from 3: it sent 0, 0 in\n"
+                  "            > bookmark: sent 0 to 2\n"
+                  "            > bookmark: sent 0 to 3\n"
+                  "[  1.031] 1 < bookmark from 3: it sent 0, 0 in\n"
+                  "            > bookmark: sent 0 to 0\n"
+                  "[  1.031] 2 < bookmark from 3: it sent 0, 0 in\n"
+                  "[  1.032] 2 < bookmark from 0: it sent 0, 0 in\n"
+                  "            > bookmark: sent 0 to 1\n"
                   "            checkpoint wave 1 at safe point 4\n"
                   "            released\n"
-                  "[  1.032] 3 < bookmark from 0: it sent 0 B, 0 B in\n"
+                  "[  1.032] 3 < bookmark from 0: it sent 0, 0 in\n"
                   "            checkpoint wave 1 at safe point 4\n"
                   "            released\n"
-                  "[  1.032] 0 < bookmark from 1: it sent 0 B, 0 B in\n"
+                  "[  1.032] 0 < bookmark from 1: it sent 0, 0 in\n"
                   "            checkpoint wave 1 at safe point 4\n"
                   "            released\n"
-                  "[  1.033] 1 < bookmark from 2: it sent 0 B, 0 B in\n"
+                  "[  1.033] 1 < bookmark from 2: it sent 0, 0 in\n"
                   "            checkpoint wave 1 at safe point 4\n"
                   "            released\n"
                   "[  1.132] 2 image of wave 1 stored\n"

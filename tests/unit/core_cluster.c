@@ -532,9 +532,9 @@ static void describe_control(const struct cluster *c, int r,
     break;
   case MSG_MARKER:
     if (c->ops->family == FT_FAMILY_DRAIN)
-      snprintf(out, size, "< bookmark from %d: it sent %lld B, %llu B in",
+      snprintf(out, size, "< bookmark from %d: it sent %lld, %lld in",
                m->from, (long long)m->value,
-               (unsigned long long)c->rank[r].received[m->from]);
+               (long long)c->rank[r].received[m->from]);
     else if (is_scheduler(c, m->from))
       snprintf(out, size, "< marker of wave %d from S", m->wave);
     else if (m->value > 0)
@@ -626,7 +626,7 @@ static size_t trace_sends(struct cluster *c, const struct ft_update *u,
     snprintf(what, sizeof what, "wave %d at safe point %lld", m->wave,
              (long long)m->value);
   else if (k == MSG_MARKER && c->ops->family == FT_FAMILY_DRAIN)
-    snprintf(what, sizeof what, "bookmark: sent %lld B", (long long)m->value);
+    snprintf(what, sizeof what, "bookmark: sent %lld", (long long)m->value);
   else if (k == MSG_MARKER && m->value > 0)
     snprintf(what, sizeof what, "marker%s proposing %lld", plural,
              (long long)m->value);
@@ -1222,7 +1222,7 @@ static int deliver_app(struct cluster *c, size_t channel) {
   m->state = CLUSTER_MSG_DELIVERED;
   m->delivered_in = running(c, to);
   c->app_delivered++;
-  c->rank[to].received[from] += cluster_msg_bytes(m);
+  c->rank[to].received[from]++;
   return deliver(c, to,
                  &(struct ft_event){.type = FT_EVENT_DELIVERED,
                                     .peer = from,

@@ -167,9 +167,9 @@ struct cluster_rank {
   int marked_wave;  /* last wave whose markers this rank sent */
   int markers_wave; /* wave of the markers counted in markers_in */
   int markers_in;
-  /* The drain family's narrative: bytes delivered from each rank since the
-   * start or the last rollback. */
-  uint64_t received[CLUSTER_MAX_RANKS];
+  /* The drain family's narrative: messages delivered from each rank since
+   * the start or the last rollback. */
+  int64_t received[CLUSTER_MAX_RANKS];
   int64_t checkpoint_at[CLUSTER_MAX_WAVES + 1]; /* per wave, 0: none */
   int checkpoints;
   /* Non-blocking protocols (vcl). */
