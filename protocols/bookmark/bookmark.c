@@ -404,7 +404,8 @@ static int on_image_stored(struct bm_state *s, const struct ft_event *e,
   return 0;
 }
 
-static int count_message(struct bm_state *s, const struct ft_event *e, int sent) {
+static int count_message(struct bm_state *s, const struct ft_event *e,
+                         int sent) {
   if (e->peer < 0 || e->peer >= s->ranks)
     return -1;
   struct bm_peer *p = &peers(s)[e->peer];

@@ -532,9 +532,8 @@ static void describe_control(const struct cluster *c, int r,
     break;
   case MSG_MARKER:
     if (c->ops->family == FT_FAMILY_DRAIN)
-      snprintf(out, size, "< bookmark from %d: it sent %lld, %lld in",
-               m->from, (long long)m->value,
-               (long long)c->rank[r].received[m->from]);
+      snprintf(out, size, "< bookmark from %d: it sent %lld, %lld in", m->from,
+               (long long)m->value, (long long)c->rank[r].received[m->from]);
     else if (is_scheduler(c, m->from))
       snprintf(out, size, "< marker of wave %d from S", m->wave);
     else if (m->value > 0)
