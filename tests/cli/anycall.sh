@@ -20,6 +20,8 @@
 #                    restores wave 1 while wave 2 was being taken;
 #   recovery_PROTO   cg: a second failure while the ranks recover from the
 #                    first;
+#                    bookmark's lu, recovery and mtbf runs must also have
+#                    drained messages in their images (ckpt_in_flight > 0);
 #   program_PROTO PROGRAM
 #                    one of the runtime's check programs (cover_check:
 #                    MPI_Request_free of active requests, probes, tests,
@@ -90,6 +92,15 @@ not_at_cuts() {
   fi
 }
 
+# drained NAME: bookmark's images hold messages its drain took off the wire
+# before the checkpoint (arrived, not yet received: ckpt_in_flight), which a
+# rollback makes receivable first; lu (766-845 per run), recovery (12) and
+# mtbf (1034) always have some
+drained() {
+  [ "$p" != bookmark ] || [ "$(field ckpt_in_flight "$dir/$1")" -gt 0 ] ||
+    fail "$1: no drained message in an image"
+}
+
 # first TIME of a record "KIND WAVE" in the trace NAME (any rank)
 first() {
   cat "$dir/ev.$1".* | awk -v k="$2" -v w="$3" \
@@ -112,6 +123,7 @@ ring_* | cg_* | lu_*)
     run "$app" "$p" $period "$app.$t" "fail 3 at $t\n"
     [ "$(field failures "$dir/$app.$t")" = 1 ] || fail "$t: not one failure"
     not_at_cuts "$app.$t" "$p"
+    [ "$app" != lu ] || drained "$app.$t"
   done ;;
 mg_* | bt_*)
   np=8
@@ -142,7 +154,8 @@ recovery_*)
   run cg "$p" 0.004 rec "fail 3 at 0.02\nfail 5 at 0.0235\n"
   [ "$(field failures "$dir/rec")" = 2 ] || fail "not two failures"
   [ "$(field rollbacks "$dir/rec")" -ge 1 ] || fail "no rollback"
-  not_at_cuts rec "$p" ;;
+  not_at_cuts rec "$p"
+  drained rec ;;
 program_*)
   "$ftsim" record --platform gige --np 4 --app "$program" -o "$dir/prog" \
     > "$dir/prog.on" 2> "$dir/err" || { cat "$dir/err"; fail "record"; }
@@ -209,7 +222,8 @@ mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
   [ "$(field failures "$dir/mtbf")" -ge 3 ] || fail "fewer than 3 failures"
-  not_at_cuts mtbf "$p" ;;
+  not_at_cuts mtbf "$p"
+  drained mtbf ;;
 *)
   fail "unknown case" ;;
 esac
