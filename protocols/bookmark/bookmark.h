@@ -43,19 +43,21 @@
  * Under the application contract of sim/ft.h (no message across a safe
  * point) every message a peer sent before K is delivered before K, so the
  * drain of step 5 is already complete when the last bookmark arrives; a
- * DELIVERED while held counts towards it.
+ * DELIVERED while held counts towards it (the in-memory cluster delivers
+ * scripted messages to a held rank; the runtime does not receive for one,
+ * so a program that breaks the contract waits at K: docs/protocols.md).
  *
  * Update flags: APP_SEND, APP_RECV and DELIVERED always get PASS. A
  * SAFE_POINT gets exactly one of PASS or HOLD, with CHECKPOINT beside PASS
- * when the rank checkpoints at once (one rank). Other events may carry
- * RELEASE (always with CHECKPOINT at K, or alone for a rank held before
- * K) and, on rank 0, COMMIT.
+ * when the rank checkpoints at once (every bookmark in, drained). Other
+ * events may carry RELEASE (always with CHECKPOINT at K, or alone for a
+ * rank held before K) and, on rank 0, COMMIT.
  *
  * Any-call mode (no application contract; messages may be in flight at the
  * cut, and the drain is what takes them off the wire):
  *  1. rank 0, at its deadline, sends REQUEST to every rank; a rank enters
  *     the wave at its deadline (rank 0) or at the first REQUEST or BOOKMARK
- *     of the next wave: it notes the bytes sent on each channel (its
+ *     of the next wave: it notes the messages sent on each channel (its
  *     "sent" bookmarks), holds every later APP_SEND to another rank (DEFER:
  *     "MPI send requests are prevented from making progress so that no
  *     more messages are sent on the wire", section 4.2) and starts the
