@@ -346,6 +346,11 @@ enum ft_family {
                                 epochs piggybacked on messages, late
                                 messages logged, early ones suppressed at
                                 recovery; every rank rolls back (c3) */
+  FT_FAMILY_DRAIN,           /* blocking coordinated checkpoints of drained
+                                channels: the ranks exchange sent-message
+                                bookmarks, receive what is still on the
+                                wire, then checkpoint; a failure rolls
+                                every rank back (bookmark) */
   FT_FAMILY_COUNT
 };
 

@@ -2,6 +2,7 @@
  * generic runtime calls the table it returns and names no family. */
 #include "channel_state/channel_state.h"
 #include "coordinated/coordinated.h"
+#include "drain/drain.h"
 #include "message_logging/msglog.h"
 #include "runtime.h"
 
@@ -29,6 +30,9 @@ const struct ft_driver *ft_driver_of(enum ft_family family) {
     break;
   case FT_FAMILY_MESSAGE_LOGGING:
     d = &ft_ml_driver;
+    break;
+  case FT_FAMILY_DRAIN:
+    d = &ft_drain_driver;
     break;
   default:
     break;

@@ -1,13 +1,15 @@
 #!/bin/sh
 # Checkpoints at any MPI call in a replay (issue 16, item 3), one case per
-# ctest entry. Each replays an 8-rank recording on gige under pcl or vcl
+# ctest entry. Each replays an 8-rank recording on gige under pcl, vcl or
+# bookmark
 # (ftsim run --replay sets any_call=1), with --trace, and requires exit 0,
 # "verified":true, `ftsim check` ok, at least one wave, and checkpoints
 # taken where the application stood at no cut: messages were in flight
 # (vcl: channel_msgs > 0, messages received after a checkpoint that their
-# sender sent before its own; pcl: deferred_msgs + queued_msgs +
-# ckpt_in_flight > 0, its frozen channels, delayed queue and images holding
-# messages arrived and not received), at MPI calls (ckpt_calls >= waves).
+# sender sent before its own; pcl and bookmark: deferred_msgs + queued_msgs
+# + ckpt_in_flight > 0, their frozen channels, delayed queue and images
+# holding messages arrived and not received: bookmark's drained ones), at
+# MPI calls (ckpt_calls >= waves).
 #   APP_PROTO        ring, cg or lu under pcl or vcl, failures at three
 #                    instants (one run each); mg (8 ranks) and bt (9) the
 #                    same, the instants at 30, 55 and 80% of the run and
@@ -18,6 +20,8 @@
 #                    restores wave 1 while wave 2 was being taken;
 #   recovery_PROTO   cg: a second failure while the ranks recover from the
 #                    first;
+#                    bookmark's lu, recovery and mtbf runs must also have
+#                    drained messages in their images (ckpt_in_flight > 0);
 #   program_PROTO PROGRAM
 #                    one of the runtime's check programs (cover_check:
 #                    MPI_Request_free of active requests, probes, tests,
@@ -88,6 +92,15 @@ not_at_cuts() {
   fi
 }
 
+# drained NAME: bookmark's images hold messages its drain took off the wire
+# before the checkpoint (arrived, not yet received: ckpt_in_flight), which a
+# rollback makes receivable first; lu (766-845 per run), recovery (12) and
+# mtbf (1034) always have some
+drained() {
+  [ "$p" != bookmark ] || [ "$(field ckpt_in_flight "$dir/$1")" -gt 0 ] ||
+    fail "$1: no drained message in an image"
+}
+
 # first TIME of a record "KIND WAVE" in the trace NAME (any rank)
 first() {
   cat "$dir/ev.$1".* | awk -v k="$2" -v w="$3" \
@@ -95,7 +108,7 @@ first() {
 }
 
 case $case in
-*_pcl | *_vcl) p=${case##*_} app=${case%_*} ;;
+*_pcl | *_vcl | *_bookmark) p=${case##*_} app=${case%_*} ;;
 esac
 
 case $case in
@@ -110,6 +123,7 @@ ring_* | cg_* | lu_*)
     run "$app" "$p" $period "$app.$t" "fail 3 at $t\n"
     [ "$(field failures "$dir/$app.$t")" = 1 ] || fail "$t: not one failure"
     not_at_cuts "$app.$t" "$p"
+    [ "$app" != lu ] || drained "$app.$t"
   done ;;
 mg_* | bt_*)
   np=8
@@ -140,7 +154,8 @@ recovery_*)
   run cg "$p" 0.004 rec "fail 3 at 0.02\nfail 5 at 0.0235\n"
   [ "$(field failures "$dir/rec")" = 2 ] || fail "not two failures"
   [ "$(field rollbacks "$dir/rec")" -ge 1 ] || fail "no rollback"
-  not_at_cuts rec "$p" ;;
+  not_at_cuts rec "$p"
+  drained rec ;;
 program_*)
   "$ftsim" record --platform gige --np 4 --app "$program" -o "$dir/prog" \
     > "$dir/prog.on" 2> "$dir/err" || { cat "$dir/err"; fail "record"; }
@@ -207,7 +222,8 @@ mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
   [ "$(field failures "$dir/mtbf")" -ge 3 ] || fail "fewer than 3 failures"
-  not_at_cuts mtbf "$p" ;;
+  not_at_cuts mtbf "$p"
+  drained mtbf ;;
 *)
   fail "unknown case" ;;
 esac
