@@ -30,6 +30,8 @@
  * The message-logging protocols have their own rules (ml_check.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "trace_check.h"
+
+#include "fail_check.h"
 #include "ml_check.h"
 
 #include <errno.h>
@@ -514,6 +516,13 @@ static int read_record(struct reader *rd) {
     return read_end(rd, inc, t);
   if (strcmp(kind, "stop") == 0)
     return read_stop(rd);
+  if (strcmp(kind, "fail") == 0) { /* the dispatcher's: fail_check.c */
+    int64_t r;
+    return expect_fields(rd, 5, "RANK") ||
+                   int_field(rd, 4, "rank", 0, INT32_MAX, &r)
+               ? -1
+               : 0;
+  }
   return bad(rd, "kind", "unknown record kind '%s'", kind);
 }
 
@@ -1239,7 +1248,9 @@ enum ft_check_status ft_check_files(const char *prefix,
   memset(res, 0, sizeof *res);
   res->kind = "";
   if (message_logging(prefix, &ranks, res))
-    return ft_ml_check_files(prefix, ranks, res);
+    return ft_ml_check_files(prefix, ranks, res) == FT_CHECK_OK
+               ? ft_check_failures(prefix, ranks, res)
+               : res->status;
   struct ft_check *ck = ft_check_new();
   if (!ck) {
     snprintf(res->message, sizeof res->message, "out of memory");
@@ -1266,8 +1277,9 @@ enum ft_check_status ft_check_files(const char *prefix,
   }
   enum ft_check_status st;
   st = ft_check_run(ck, res);
+  ranks = ck->ranks;
   ft_check_free(ck);
-  return st;
+  return st == FT_CHECK_OK ? ft_check_failures(prefix, ranks, res) : st;
 }
 
 void ft_check_summary(const struct ft_check_result *res, double seconds,

@@ -360,6 +360,8 @@ static void failure_due(struct service *s, struct dispatcher *d, double now) {
   }
   d->run.stall++;
   d->run.figures.failures++;
+  if (ft_trace_on(s->rt)) /* ftsim check: the victim acts no more */
+    ft_trace_line_(s->rt, 1, "fail", "%d", d->next.rank);
   if (rolls_back(s))
     inject(d, now);
   else
