@@ -47,7 +47,7 @@ struct acts {
   struct head first_head, last_head;
 };
 
-static int scan_victim(FILE *f, double when, struct acts *a) {
+static int scan_victim(FILE *f, double when, double until, struct acts *a) {
   char buf[512];
   long line = 0;
   struct head h;
@@ -56,7 +56,7 @@ static int scan_victim(FILE *f, double when, struct acts *a) {
     line++;
     if (!read_head(buf, &h) || !(h.time > when))
       continue;
-    if (next_life(h.kind))
+    if (next_life(h.kind) || !(h.time < until))
       break;
     if (!a->first) {
       a->first = line;
@@ -71,6 +71,7 @@ static int scan_victim(FILE *f, double when, struct acts *a) {
 /* Checks the failure of `victim` at `when` (line `at` of `disp`). */
 static enum ft_check_status check_one(const char *prefix, const char *disp,
                                       long at, int victim, double when,
+                                      double until,
                                       struct ft_check_result *res) {
   char name[1100];
   snprintf(name, sizeof name, "%s.%d", prefix, victim);
@@ -79,14 +80,14 @@ static enum ft_check_status check_one(const char *prefix, const char *disp,
     return set(res, FT_CHECK_MALFORMED, "", "%.900s: cannot open: %s", name,
                strerror(errno));
   struct acts a;
-  scan_victim(f, when, &a);
+  scan_victim(f, when, until, &a);
   fclose(f);
   if (!a.first)
     return FT_CHECK_OK;
   return set(res, FT_CHECK_VIOLATION, "after-failure",
              "rank %d failed at %.9f (%s:%ld) but acted after: '%s' at %.9f "
              "(%s:%ld), %.9f s after its failure, the last ('%s') at %.9f "
-             "(%s:%ld, %.9f s after), before its next life",
+             "(%s:%ld, %.9f s after), before its replacement starts",
              victim, when, disp, at, a.first_head.kind, a.first_head.time, name,
              a.first, a.first_head.time - when, a.last_head.kind,
              a.last_head.time, name, a.last, a.last_head.time - when);
@@ -105,16 +106,17 @@ enum ft_check_status ft_check_failures(const char *prefix, int ranks,
   while (st == FT_CHECK_OK && fgets(buf, sizeof buf, f)) {
     line++;
     int victim;
+    double until;
     if (!read_head(buf, &h) || strcmp(h.kind, "fail") != 0)
       continue;
-    if (sscanf(buf, "%*f %*d %*d %*s %d", &victim) != 1 || victim < 0 ||
-        victim >= ranks)
+    if (sscanf(buf, "%*f %*d %*d %*s %d %lf", &victim, &until) != 2 ||
+        victim < 0 || victim >= ranks)
       st = set(res, FT_CHECK_MALFORMED, "",
                "%.900s:%ld: field 'rank': expected an application rank in "
-               "[0, %d)",
+               "[0, %d), then the time its replacement starts",
                disp, line, ranks);
     else
-      st = check_one(prefix, disp, line, victim, h.time, res);
+      st = check_one(prefix, disp, line, victim, h.time, until, res);
   }
   fclose(f);
   return st;

@@ -3,11 +3,14 @@
  * state.
  *
  * The dispatcher's file (PREFIX.N, N the number of application ranks)
- * holds a record "TIME N INC fail RANK" for every failure it injected, at
- * the failure's time. From that time on the victim's memory is gone: its
- * file may hold no record with a later time before the record that begins
- * its next life (`rollback`, every rank rolled back; `restart`, message
- * logging) or its `end` (a run stopped meanwhile). */
+ * holds a record "TIME N INC fail RANK UNTIL" for every failure it
+ * injected, at the failure's time; UNTIL is when the victim's replacement
+ * process may start (TIME plus the scenario's detection and restart
+ * times). In between no process of that rank exists: its file may hold no
+ * record with a time in (TIME, UNTIL) before the record that begins its
+ * next life (`rollback`, every rank rolled back; `restart`, message
+ * logging) or its `end` (a run stopped meanwhile). What the replacement
+ * does from UNTIL on (a recovery) is its own. */
 #ifndef FT_FAIL_CHECK_H
 #define FT_FAIL_CHECK_H
 

@@ -518,7 +518,7 @@ static int read_record(struct reader *rd) {
     return read_stop(rd);
   if (strcmp(kind, "fail") == 0) { /* the dispatcher's: fail_check.c */
     int64_t r;
-    return expect_fields(rd, 5, "RANK") ||
+    return expect_fields(rd, 6, "RANK UNTIL") ||
                    int_field(rd, 4, "rank", 0, INT32_MAX, &r)
                ? -1
                : 0;

@@ -280,6 +280,8 @@ static void gather_at_root(struct ft_runtime *rt, void *rbuf,
                     "MPI_Irecv");
   ft_pmpi_check(ft_waitall_internal(rt, c->size, reqs, MPI_STATUSES_IGNORE),
                 "MPI_Waitall");
+  if (rt->recovering_protocol)
+    ft_control_fate(rt); /* nothing arrives for a rank that failed */
   for (int r = 0; ft_trace_on(rt) && !rt->driver->irecv && r < c->size; r++)
     ft_trace_coll_delivery(rt, c->coll, r == c->rank ? MPI_PROC_NULL : r,
                            TAG_GATHER);

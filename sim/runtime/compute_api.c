@@ -12,8 +12,22 @@
  * and the simulated time they took (ft_record_computed); `start` is taken
  * after SMPI's benchmark timer has charged what ran before, so that only
  * the flops' own time is counted. */
+/* A computation in progress when this rank fails ends there: the flops up
+ * to its failure time, then the rank stops (ft_control_fate, which does not
+ * return but for a run that ended or stopped meanwhile: the rest is then
+ * computed). */
+static double until_failure(struct ft_runtime *rt, double flops) {
+  double left = ft_control_fate_left(rt), speed = ft_backend_host_speed();
+  if (left < 0 || speed <= 0 || flops <= left * speed)
+    return flops;
+  ft_backend_compute(left * speed);
+  ft_control_fate(rt);
+  return flops - left * speed;
+}
+
 void ft_compute(double flops) {
   struct ft_runtime *rt = ft_runtime();
+  flops = until_failure(rt, flops);
   if (!rt->record.on || !ft_backend_simulated()) {
     ft_backend_compute(flops);
     return;

@@ -241,10 +241,16 @@ void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
     }
 }
 
-/* The control receive completed: take the message and handle it. */
-static void control_arrived(struct ft_runtime *rt) {
+static int fate_due(const struct ft_runtime *rt);
+static void stand_dead(struct ft_runtime *rt, const struct ft_wire *m);
+
+void ft_control_arrived(struct ft_runtime *rt) {
   struct ft_wire m = ft_control_take(rt);
   char kind[64];
+  if (fate_due(rt)) {
+    stand_dead(rt, &m);
+    return;
+  }
   if (!rt->ctl.handle)
     ft_fatal("rank %d: a control message (%s) before its handler was "
              "installed",
@@ -252,16 +258,92 @@ static void control_arrived(struct ft_runtime *rt) {
   rt->ctl.handle(rt, &m);
 }
 
+/* ---- A rank at its failure time (ft_control_fate) ---- */
+
+static void hold(struct ft_runtime *rt, const struct ft_wire *m) {
+  struct ft_control_state *cs = &rt->ctl;
+  cs->held = ft_reserve(cs->held, cs->n_held + 1, &cs->cap_held,
+                        sizeof *cs->held, "control messages held");
+  cs->held[cs->n_held++] = *m;
+}
+
+/* Handles the oldest message held, if any: returns 1. */
+static int handle_held(struct ft_runtime *rt) {
+  struct ft_control_state *cs = &rt->ctl;
+  if (cs->first_held == cs->n_held)
+    return 0;
+  struct ft_wire m = cs->held[cs->first_held++];
+  if (cs->first_held == cs->n_held)
+    cs->first_held = cs->n_held = 0;
+  rt->ctl.handle(rt, &m); /* may not return */
+  return 1;
+}
+
+static int fate_due(const struct ft_runtime *rt) {
+  return rt->fate.on && rt->recovering_protocol && !rt->finished &&
+         !rt->stopping && ft_fate_due(&rt->fate, ft_backend_now());
+}
+
+/* A message of the dispatcher (only it sends these) sent before the FAIL of
+ * the failure this rank stands at: a rollback or resumption that failure
+ * supersedes. */
+static int superseded(const struct ft_wire *m) {
+  return m->kind == FT_WIRE_ROLLBACK || m->kind == FT_WIRE_GO;
+}
+
+/* The dispatcher's verdict on a rank at its failure time. */
+static int verdict(const struct ft_wire *m) {
+  return m->kind == FT_WIRE_FAIL || m->kind == FT_WIRE_FINISH;
+}
+
+/* Stands dead until the verdict; `m`, when not NULL, is the first message
+ * taken. */
+static void stand_dead(struct ft_runtime *rt, const struct ft_wire *m) {
+  struct ft_wire next;
+  ft_fate_reached(&rt->fate);
+  for (;;) {
+    if (m && verdict(m)) {
+      next = *m;
+      rt->ctl.handle(rt, &next); /* FAIL does not return */
+      return;
+    }
+    if (m && !superseded(m))
+      hold(rt, m);
+    if (rt->ctrl_req == MPI_REQUEST_NULL)
+      ft_control_start(rt);
+    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
+    next = ft_control_take(rt);
+    m = &next;
+  }
+}
+
+void ft_control_fate(struct ft_runtime *rt) {
+  if (fate_due(rt))
+    stand_dead(rt, NULL);
+}
+
+double ft_control_fate_left(const struct ft_runtime *rt) {
+  if (!rt->fate.on || !rt->recovering_protocol || rt->finished || rt->stopping)
+    return -1;
+  return ft_fate_left(&rt->fate, ft_backend_now());
+}
+
 void ft_wait_control(struct ft_runtime *rt) {
+  ft_control_fate(rt);
+  if (handle_held(rt))
+    return;
   FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-  control_arrived(rt);
+  ft_control_arrived(rt);
 }
 
 int ft_poll_control(struct ft_runtime *rt) {
   int flag = 0;
+  ft_control_fate(rt);
+  if (handle_held(rt))
+    return 1;
   FT_PMPI(Test, &rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
   if (flag)
-    control_arrived(rt);
+    ft_control_arrived(rt);
   return flag;
 }
 
@@ -296,6 +378,9 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
   if (rt->ctl.deadline)
     rt->ctl.deadline(rt);
   for (;;) {
+    ft_control_fate(rt);
+    while (handle_held(rt))
+      ;
     MPI_Request *all = wait_room(rt, n, small);
     all[0] = rt->ctrl_req;
     memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
@@ -307,9 +392,10 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
       ft_pending_done(rt, reqs[index - 1]);
     memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
     if (index != 0)
-      break;
+      break; /* the caller's bookkeeping first: its deliveries look at
+                ft_control_fate (delivery.c, the families') */
     rt->ctrl_req = MPI_REQUEST_NULL;
-    control_arrived(rt); /* may not return */
+    ft_control_arrived(rt); /* may not return */
   }
   return index - 1;
 }
@@ -415,6 +501,12 @@ void ft_settle_control(struct ft_runtime *rt) {
   }
   free(rt->deferred);
   rt->deferred = NULL;
+  struct ft_control_state *cs = &rt->ctl;
+  for (size_t i = cs->first_held; i < cs->n_held; i++)
+    ft_control_discard(rt, &cs->held[i]); /* the run is over */
+  free(cs->held);
+  cs->held = NULL;
+  cs->n_held = cs->first_held = cs->cap_held = 0;
 }
 
 void ft_control_last_barrier(struct ft_runtime *rt) {

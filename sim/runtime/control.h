@@ -38,6 +38,11 @@ struct ft_control_state {
   /* Called before an interruptible wait blocks: fires the core's timeout
    * if due (checkpoint.c's ft_check_deadline); NULL: none. */
   void (*deadline)(struct ft_runtime *rt);
+  /* Messages taken while this rank stood dead at its failure time, before
+   * the dispatcher's verdict (ft_control_fate): handled after it, in
+   * order, by the next waits. */
+  struct ft_wire *held;
+  size_t n_held, cap_held, first_held;
 };
 
 /* The runtime's own message kinds, beyond the cores' (below
@@ -206,6 +211,29 @@ void ft_control_finish_payloads(struct ft_control_state *cs);
  * (ft_wire_name): "[time] rank dir peer: kind NAME wave W inc I value V". */
 void ft_control_trace(struct ft_runtime *rt, const char *dir, int peer,
                       const struct ft_wire *m);
+
+/* This rank's failure time (fate.h) has come: from now on it does
+ * nothing. It takes control messages and keeps them (held, above) until
+ * the dispatcher's verdict comes: FAIL (handled: the rank rolls back or
+ * restarts, and never returns here), or FINISH (the run ended or was
+ * stopped before the failure was injected: handled, then the held
+ * messages come back in order through the next waits). Each message held
+ * is handled as if it arrived after the verdict, an order the network
+ * could have given: only the dispatcher's own messages keep their order,
+ * and those before its FAIL (a rollback or resumption of an earlier
+ * failure) are superseded by that failure's. Returns at once when the
+ * failure is not due, the rank finished, or the protocol does not
+ * recover. Costs a look at the clock (no MPI call). */
+void ft_control_fate(struct ft_runtime *rt);
+
+/* Seconds until this rank's failure (fate.h), or -1: none known (for
+ * ft_compute, which ends a computation there). */
+double ft_control_fate_left(const struct ft_runtime *rt);
+
+/* The control receive completed: takes its message (ft_control_take) and
+ * handles it, or keeps it when this rank's failure time has come
+ * (ft_control_fate). May not return (rollback). */
+void ft_control_arrived(struct ft_runtime *rt);
 
 /* Handles one control message that arrived (runtime side: see
  * recovery.c); may not return when it orders a rollback. */

@@ -52,6 +52,8 @@ void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
                       const MPI_Status *status) {
   if (status->MPI_SOURCE < 0) /* MPI_PROC_NULL, or an empty status */
     return;
+  if (rt->recovering_protocol)
+    ft_control_fate(rt); /* nothing is delivered to a rank that failed */
   int bytes = 0;
   FT_PMPI(Get_count, status, MPI_BYTE, &bytes);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);

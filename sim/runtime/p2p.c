@@ -35,6 +35,8 @@ static void app_send(struct ft_runtime *rt, int count, MPI_Datatype type,
                      int dest, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL)
     return;
+  if (rt->recovering_protocol)
+    ft_control_fate(rt); /* a rank that failed sends nothing */
   uint64_t bytes = payload_bytes(count, type);
   count_bytes(rt, bytes);
   double delay = ft_daemon_delay(&rt->options, bytes);
@@ -371,7 +373,10 @@ enum { FT_TEST_POLL = 16 };
 /* Under a recovering protocol, looks at the control receive every
  * FT_TEST_POLL calls. */
 static void poll_sometimes(struct ft_runtime *rt) {
-  if (rt->recovering_protocol && ++rt->test_polls % FT_TEST_POLL == 0)
+  if (!rt->recovering_protocol)
+    return;
+  ft_control_fate(rt); /* a look at the clock: a rank that failed stops */
+  if (++rt->test_polls % FT_TEST_POLL == 0)
     ft_poll_control(rt);
 }
 
@@ -413,6 +418,8 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
     struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
     return driver_send(rt, buf, count, type, dest, tag, c, coll);
   }
+  if (rt->recovering_protocol)
+    ft_control_fate(rt); /* a rank that failed sends nothing */
   ft_count_send(count, type);
   ft_trace_coll_send(rt, comm, dest, tag, count, type);
   if (!rt->recovering_protocol)
@@ -433,10 +440,14 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
     return driver_sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount,
                            rtype, source, tag, c, coll, MPI_STATUS_IGNORE);
   }
+  if (rt->recovering_protocol)
+    ft_control_fate(rt);
   ft_count_send(scount, stype);
   ft_trace_coll_send(rt, comm, dest, tag, scount, stype);
   int rc = sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
                     source, tag, comm, MPI_STATUS_IGNORE);
+  if (rt->recovering_protocol)
+    ft_control_fate(rt); /* nothing arrives for a rank that failed */
   ft_trace_coll_delivery(rt, comm, source, tag);
   return rc;
 }
@@ -471,6 +482,7 @@ int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
            MPI_SUCCESS) {
     ft_pending_add(rt, req, comm, 0, source, tag);
     rc = ft_wait_internal(rt, &req, status);
+    ft_control_fate(rt); /* nothing arrives for a rank that failed */
   }
   ft_trace_coll_delivery(rt, comm, source, tag); /* a collective's only */
   return rc;
@@ -592,10 +604,12 @@ static int some_tracked(struct ft_runtime *rt,
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status *st = statuses_for(n, statuses, small_st);
   int rc = some(n, requests, outcount, indices, st);
-  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++) {
+  /* Every completion forgotten first: a delivery may find that this rank
+   * failed meanwhile (ft_control_fate), and its rollback leave the rest. */
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
     ft_pending_done(rt, before[indices[k]]);
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
     ft_delivery_completed(rt, before[indices[k]], &st[k]);
-  }
   handles_free(before, small);
   statuses_free(st, statuses, small_st);
   return rc;
@@ -662,13 +676,12 @@ static int testall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
    * persistent request's). Each is a delivery. */
   int out = 0, rc = PMPI_Testsome(n, requests, &out, idx, some);
   for (int k = 0; out != MPI_UNDEFINED && k < out; k++) {
-    int i = idx[k];
-    st[i] = some[k];
-    if (rt->track_deliveries) {
-      ft_pending_done(rt, before[i]);
-      ft_delivery_completed(rt, before[i], &st[i]);
-    }
+    st[idx[k]] = some[k];
+    if (rt->track_deliveries) /* all first, as some_tracked */
+      ft_pending_done(rt, before[idx[k]]);
   }
+  for (int k = 0; rt->track_deliveries && out != MPI_UNDEFINED && k < out; k++)
+    ft_delivery_completed(rt, before[idx[k]], &st[idx[k]]);
   *flag = 1;
   for (int i = 0; i < n; i++)
     *flag &= requests[i] == MPI_REQUEST_NULL;

@@ -67,6 +67,7 @@ static void on_core_message(struct ft_runtime *rt, const struct ft_wire *m) {
 }
 
 static void on_fail(struct ft_runtime *rt, const struct ft_wire *m) {
+  ft_fate_failed(&rt->fate);
   rt->dead = 1;
   rt->restart_cost_s = m->x[0];
   if (rt->driver->on_fail) /* the life a rank restarting alone goes to */

@@ -102,6 +102,9 @@ static void split_world(struct ft_runtime *rt) {
     ft_pmpi_check(PMPI_Finalize(), "MPI_Finalize");
     ft_backend_exit_rank(0);
   }
+  if (rt->recovering_protocol && ft_backend_simulated())
+    ft_fate_start(&rt->fate, rt->options.scenario, rt->world_rank,
+                  rt->app_ranks, rt->init_time);
   rt->app_base = mine;
   rt->app_world = mine;
   ft_comm_register_world(rt, mine);
@@ -111,6 +114,10 @@ static void finalize_stopped(struct ft_runtime *rt);
 
 static int init_common(int *argc, char ***argv) {
   struct ft_runtime *rt = ft_runtime();
+  /* The scenario's time 0, the same on every rank under SMPI (0, unless
+   * the program computed before MPI_Init): the ranks split and duplicate
+   * the world next, whose calls end at different times on each. */
+  rt->init_time = ft_backend_now();
   rt->argc = argc ? *argc : 0;
   rt->argv = argv ? *argv : NULL;
   for (int i = 0; i < 2; i++)
@@ -351,6 +358,7 @@ int MPI_Finalize(void) {
   ft_control_finish_payloads(&rt->ctl);
   ft_comm_drain_abandoned(&rt->comms);
   ft_settle_control(rt); /* every rank is here: what was sent has left */
+  ft_fate_stop(&rt->fate);
   ft_comm_drain_abandoned(&rt->comms);
   ft_control_last_barrier(rt);
   ft_settle_finish(rt); /* frees the abandoned communicators */
@@ -380,6 +388,7 @@ static void finalize_stopped(struct ft_runtime *rt) {
    * take what was sent to them only in their drains (ft_control_discard,
    * ft_comm_drain_abandoned), which come after the drain's all-to-all. */
   ft_settle_control(rt);
+  ft_fate_stop(&rt->fate);
   ft_comm_drain_abandoned(&rt->comms);
   if (rt->driver->finish)
     rt->driver->finish(rt);

@@ -15,6 +15,7 @@
 #include "channel_state/cs_state.h"
 #include "control.h"
 #include "driver.h"
+#include "fate.h"
 #include "ft_protocol.h"
 #include "image.h"
 #include "message_logging/ml_state.h"
@@ -214,6 +215,8 @@ struct ft_runtime {
   MPI_Comm app_world;         /* substitute world: the application's ranks */
   MPI_Comm control;           /* whole world, for runtime control messages */
   double start_time;          /* end of MPI_Init on this rank */
+  double init_time;           /* end of PMPI_Init: the time 0 of failures
+                                 (the dispatcher's and fate.h's) */
   const struct ft_protocol_ops *protocol;
   /* The operations its family replaces (driver.h), chosen at start. */
   const struct ft_driver *driver;
@@ -339,6 +342,7 @@ struct ft_runtime {
   struct ft_trace_state trace;     /* trace.c */
   struct ft_record_state record;   /* record.c (`ftsim record`) */
   unsigned test_polls;             /* p2p.c: tests since the last poll */
+  struct ft_fate fate;             /* fate.c: this rank's own failures */
 };
 
 /* The driver of protocol family `family` (drivers.c): its const table;

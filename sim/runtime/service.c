@@ -62,7 +62,9 @@ struct service {
   void *role_state;                   /* its state here, or NULL: no part */
   struct ft_service_env env;          /* what the role is told */
   double start;                       /* the run's time 0 */
-  double reached;         /* the last deadline the service woke at */
+  double zero;    /* the failures' time 0 (rt->init_time), as the victims
+                     know it (fate.h) */
+  double reached; /* the last deadline the service woke at */
   uint64_t paddings_sent; /* modelled transfers started (their numbers) */
   int stop;
 };
@@ -360,8 +362,11 @@ static void failure_due(struct service *s, struct dispatcher *d, double now) {
   }
   d->run.stall++;
   d->run.figures.failures++;
-  if (ft_trace_on(s->rt)) /* ftsim check: the victim acts no more */
-    ft_trace_line_(s->rt, 1, "fail", "%d", d->next.rank);
+  if (ft_trace_on(s->rt)) /* ftsim check: the victim acts no more until
+                             its replacement starts */
+    ft_trace_line_(s->rt, 1, "fail", "%d %.9f", d->next.rank,
+                   clock_of(s) + d->scenario.detection_s +
+                       d->scenario.restart_s);
   if (rolls_back(s))
     inject(d, now);
   else
@@ -393,13 +398,13 @@ static double dispatcher_tick(struct service *s, struct dispatcher *d) {
   double now = run_time(s), limit = time_limit(s);
   if (!d->finished && limit >= 0 && clock_of(s) >= limit)
     stop_run(s, d, now, "max_time");
-  if (!d->finished && d->has_next && due(s, d->next.time))
+  if (!d->finished && d->has_next && due(s, d->next.time + s->zero - s->start))
     failure_due(s, d, now);
   if (d->rollback_due && due(s, d->rollback_at))
     order_rollback(s, d);
   double next = -1;
   if (!d->finished && d->has_next)
-    next = s->start + d->next.time;
+    next = s->zero + d->next.time;
   if (!d->finished && limit >= 0 && (next < 0 || limit < next))
     next = limit;
   if (d->rollback_due && (next < 0 || s->start + d->rollback_at < next))
@@ -601,7 +606,8 @@ static void close_service(struct service *s) {
 }
 
 void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
-  struct service s = {.rt = rt, .start = ft_backend_now()};
+  struct service s = {
+      .rt = rt, .start = ft_backend_now(), .zero = rt->init_time};
   struct dispatcher d;
   FT_PMPI(Comm_rank, services, &s.index);
   rt->servers = rt->world_size - rt->app_ranks;

@@ -120,6 +120,7 @@ static int put_on_wire(struct ft_runtime *rt, struct ft_ml_channel *ch,
 int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
                 MPI_Datatype type, int dest, int tag, struct ft_comm *c,
                 int coll, MPI_Request *req) {
+  ft_control_fate(rt); /* a rank that failed sends nothing */
   struct ft_ml *ml = &rt->ml_state;
   if (dest == MPI_PROC_NULL) {
     *req = MPI_REQUEST_NULL;
@@ -192,13 +193,31 @@ int ft_ml_irecv(struct ft_runtime *rt, void *buf, int count, MPI_Datatype type,
 
 /* ---- Completions ---- */
 
-/* What a completed request means: a delivery (counted, told to the core),
- * or the end of a send (its copy may go). */
+/* The wire's side of a completed request, counted even when this rank
+ * failed meanwhile (the network delivered it; the restarted rank must not
+ * wait for it on the wire again): a send's end (its copy may go), a
+ * reception taken off its channel. */
+static void off_wire(struct ft_runtime *rt, const struct ft_ml_req *r,
+                     const MPI_Status *st) {
+  struct ft_ml_channels *mc = &rt->ml_state.channels;
+  if (!r->recv) {
+    ft_ml_send_done(mc, r->comm, r->coll, r->peer, r->tag, r->seq);
+    return;
+  }
+  struct ft_comm *c = ft_comm_named(rt, r->comm);
+  int peer = ft_comm_app_rank(c, st->MPI_SOURCE);
+  struct ft_ml_channel *ch =
+      ft_ml_channel(mc, r->comm, r->coll, peer, st->MPI_TAG);
+  ch->delivered++;
+  ch->wire_taken++;
+}
+
+/* What a completed request means, after off_wire: a delivery (counted,
+ * told to the core), or the end of a send (the copy's time). */
 static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
                       const MPI_Status *st) {
   struct ft_ml_channels *mc = &rt->ml_state.channels;
   if (!r->recv) {
-    ft_ml_send_done(mc, r->comm, r->coll, r->peer, r->tag, r->seq);
     double now = ft_backend_now();
     if (r->copied > now)
       ft_backend_sleep(r->copied - now);
@@ -208,8 +227,6 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
   int peer = ft_comm_app_rank(c, st->MPI_SOURCE), bytes = 0;
   struct ft_ml_channel *ch =
       ft_ml_channel(mc, r->comm, r->coll, peer, st->MPI_TAG);
-  ch->delivered++;
-  ch->wire_taken++;
   rt->ml_state.deliveries++;
   FT_PMPI(Get_count, st, MPI_BYTE, &bytes);
   if (ft_trace_on(rt))
@@ -240,8 +257,11 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
 static void completed_handle(struct ft_runtime *rt, MPI_Request before,
                              const MPI_Status *st) {
   struct ft_ml_req r;
-  if (take(&rt->ml_state.ops, before, &r))
-    completed(rt, &r, st);
+  if (!take(&rt->ml_state.ops, before, &r))
+    return;
+  off_wire(rt, &r, st);
+  ft_control_fate(rt); /* a rank that failed meanwhile does nothing more */
+  completed(rt, &r, st);
 }
 
 /* If `*req` is a send that was complete from the start, frees it (MPI_Test
@@ -368,14 +388,28 @@ static void live_completion(struct ft_runtime *rt, const MPI_Request before[],
                             const int idx[], int k, const MPI_Status st[]) {
   int64_t ids[MAX_IDS];
   size_t n = 0;
-  for (int i = 0; i < k; i++) {
-    struct ft_ml_req r;
-    if (!take(&rt->ml_state.ops, before[idx[i]], &r))
-      continue;
+  struct ft_ml_req small[16];
+  struct ft_ml_req *taken = k <= 16 ? small : malloc((size_t)k * sizeof *taken);
+  int *at = malloc((size_t)(k > 0 ? k : 1) * sizeof *at);
+  if (!taken || !at)
+    ft_fatal("out of memory completing %d requests", k);
+  int got = 0;
+  /* Every completion taken off the wire first, then this rank may find
+   * that it failed meanwhile (ft_control_fate): its restart counts them. */
+  for (int i = 0; i < k; i++)
+    if (take(&rt->ml_state.ops, before[idx[i]], &taken[got])) {
+      off_wire(rt, &taken[got], &st[i]);
+      at[got++] = i;
+    }
+  ft_control_fate(rt); /* a rank that failed meanwhile does nothing more */
+  for (int j = 0; j < got; j++) {
     if (n < MAX_IDS)
-      ids[n++] = r.id;
-    completed(rt, &r, &st[i]);
+      ids[n++] = taken[j].id;
+    completed(rt, &taken[j], &st[at[j]]);
   }
+  if (taken != small)
+    free(taken);
+  free(at);
   tell_completion(rt, ids, n);
 }
 

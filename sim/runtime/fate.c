@@ -1,0 +1,60 @@
+/* A rank's own failures (see fate.h). */
+#include "fate.h"
+
+#include <string.h>
+
+/* The next failure of the stream that hits this rank, or -1. A stream
+ * that never ends (a distribution without a cap) hits every rank sooner
+ * or later: victims are uniform. */
+static double next_of_rank(struct ft_fate *f) {
+  struct ft_failure x;
+  while (ft_failures_next(&f->stream, &x))
+    if (x.rank == f->rank)
+      return f->base + x.time;
+  return -1;
+}
+
+void ft_fate_start(struct ft_fate *f, const char *path, int rank, int ranks,
+                   double base) {
+  char err[1024];
+  memset(f, 0, sizeof *f);
+  f->at = f->frozen = -1;
+  ft_scenario_defaults(&f->scenario, NULL);
+  if (!*path || ft_scenario_load(path, &f->scenario, err, sizeof err) != 0 ||
+      ft_scenario_check(&f->scenario, ranks, err, sizeof err) != 0)
+    return; /* the dispatcher stops the run with the message */
+  f->on = 1;
+  f->rank = rank;
+  f->base = base;
+  ft_failures_start(&f->stream, &f->scenario, ranks);
+  f->at = next_of_rank(f);
+}
+
+int ft_fate_due(const struct ft_fate *f, double now) {
+  return f->at >= 0 && now >= f->at;
+}
+
+double ft_fate_left(const struct ft_fate *f, double now) {
+  if (f->at < 0)
+    return -1;
+  return f->at > now ? f->at - now : 0;
+}
+
+void ft_fate_reached(struct ft_fate *f) {
+  f->frozen = f->at;
+  f->at = next_of_rank(f);
+  f->reached++;
+}
+
+void ft_fate_failed(struct ft_fate *f) {
+  if (!f->on)
+    return;
+  if (++f->failed > f->reached)
+    ft_fate_reached(f);
+}
+
+void ft_fate_stop(struct ft_fate *f) {
+  ft_scenario_free(&f->scenario);
+  f->on = 0;
+  f->at = -1;
+}
