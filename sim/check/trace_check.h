@@ -36,6 +36,9 @@
  *   end                                 the last record of a file: the
  *                                        rank finished (INC: its final
  *                                        incarnation)
+ *   fail     RANK UNTIL                  dispatcher: RANK failed at TIME, its
+ *                                        replacement may start at UNTIL
+ *                                        (fail_check.h checks it)
  *   stop     WHY INC                     dispatcher: the run was stopped,
  *                                        it could not progress (WHY:
  *                                        stall_failures or max_time); the

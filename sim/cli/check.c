@@ -23,6 +23,8 @@ void ft_check_usage(FILE *out) {
           "  - after every rollback, each channel delivers the failure-free\n"
           "    sequence from the cut on: no message lost, none twice;\n"
           "  - every delivery has its send;\n"
+          "  - a failed rank acts no more: no record of it between its\n"
+          "    failure and its replacement's start (after-failure);\n"
           "  - at the end, every message of the final incarnation was\n"
           "    delivered, and the final rollback re-sent what was in transit.\n"
           "Every file must be of one run (the run ID of its header) and end\n"

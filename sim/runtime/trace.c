@@ -117,14 +117,43 @@ static uint64_t draw_run_id(void) {
   return id ? id : 1;
 }
 
+/* Under SMPI every rank of the run is in one process: its id and start
+ * time (/proc/self/stat, field 22) name the run, the same on every rank,
+ * without a broadcast, which would take simulated time in traced runs only
+ * (a trace observes: the failures' time 0 is before it, fate.h). 0 when
+ * /proc cannot tell. The pid read there, not getpid(), which SMPI maps to
+ * each rank's own. */
+static uint64_t process_run_id(void) {
+  char buf[1024];
+  FILE *f = fopen("/proc/self/stat", "r");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  buf[n] = 0;
+  char *p = strrchr(buf, ')');
+  unsigned long long start = 0;
+  /* after the name: state (3), then fields 4..21, then starttime (22) */
+  if (!p || sscanf(p + 2,
+                   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u "
+                   "%*u %*d %*d %*d %*d %*d %*d %llu",
+                   &start) != 1)
+    return 0;
+  unsigned long long pid = strtoull(buf, NULL, 10);
+  uint64_t id = ((uint64_t)pid << 32) ^ (start * 0x9e3779b97f4a7c15u);
+  return id ? id : 1;
+}
+
 void ft_trace_start(struct ft_runtime *rt) {
   rt->trace.enabled = rt->options.trace[0] != '\0';
   if (!rt->trace.enabled)
     return;
-  int rank = 0;
-  FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
-  uint64_t id = rank == 0 ? draw_run_id() : 0;
-  FT_PMPI(Bcast, &id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  uint64_t id = ft_backend_simulated() ? process_run_id() : 0;
+  if (id == 0) { /* reference mode: rank 0 draws, every rank hears it */
+    int rank = 0;
+    FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
+    id = rank == 0 ? draw_run_id() : 0;
+    FT_PMPI(Bcast, &id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  }
   rt->trace_run = id;
 }
 
