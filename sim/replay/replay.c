@@ -92,6 +92,10 @@ static MPI_Comm comm_of(struct rp *p, uint32_t c) {
 }
 
 static struct rp_req *add_req(struct rp *p, uint64_t id) {
+  if (p->nreqs == p->capreqs && p->ac_alone) { /* protected: cannot move */
+    rp_fatal(p, "more requests pending than the trace has (divergence)");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   if (p->nreqs == p->capreqs) {
     p->capreqs = p->capreqs ? 2 * p->capreqs : 16;
     p->reqs = realloc(p->reqs, p->capreqs * sizeof *p->reqs);
@@ -736,6 +740,77 @@ static void teardown(struct rp *p) {
   ft_rtrace_one_free(&p->t);
 }
 
+/* Drops `id` from the n live ids, if there. */
+static void forget_id(uint64_t *live, size_t *n, uint64_t id) {
+  for (size_t j = 0; j < *n; j++)
+    if (live[j] == id) {
+      live[j] = live[--*n];
+      return;
+    }
+}
+
+/* The most requests the rank's events hold pending at once, plus one (the
+ * table's capacity in FT_AC_ALONE mode, where it is protected and cannot
+ * move), as add_req and drop_req will hold them. */
+static size_t most_pending(const struct ft_rtrace_rank *me) {
+  uint64_t *live = malloc((me->n + 1) * sizeof *live);
+  size_t n = 0, most = 0;
+  for (size_t i = 0; live && i < me->n; i++) {
+    const struct ft_rt_event *e = &me->ev[i];
+    if (e->kind == FT_RT_ISEND || e->kind == FT_RT_IRECV) {
+      live[n++] = e->u.p2p.request;
+      most = n > most ? n : most;
+    } else if (e->kind == FT_RT_CANCEL && (e->u.p2p.flags & FT_RT_FREE)) {
+      forget_id(live, &n, e->u.p2p.request);
+    } else if (e->kind == FT_RT_COMPLETE) {
+      const struct ft_rt_done *d = &me->done[e->u.complete.first];
+      for (uint32_t k = 0; k < e->u.complete.count; k++)
+        if (d[k].status != FT_RT_NOT_DONE)
+          forget_id(live, &n, d[k].request);
+    }
+  }
+  size_t cap = (live ? most : me->n) + 1;
+  free(live);
+  return cap;
+}
+
+/* FT_AC_ALONE mode: the request table, of its largest size, in the image;
+ * 0, or -1 (out of memory). */
+static int protect_requests(struct rp *p) {
+  size_t cap = most_pending(p->me);
+  struct rp_req *r = realloc(p->reqs, cap * sizeof *r);
+  if (!r)
+    return -1;
+  p->reqs = r;
+  p->capreqs = cap;
+  memset(p->reqs, 0, cap * sizeof *p->reqs);
+  ft_protect(6, &p->nreqs, sizeof p->nreqs);
+  ft_protect(7, p->reqs, cap * sizeof *p->reqs);
+  return 0;
+}
+
+/* Right after a restore in FT_AC_ALONE mode: the handles of the requests
+ * the image held pending are those of the life that took it; the runtime
+ * posts those requests again (ft_ac_requests_restored) and gives them back
+ * valid, so that the trace's ids keep naming them. */
+static void rebind_requests(struct rp *p) {
+  MPI_Request *h = malloc((p->nreqs + 1) * sizeof *h);
+  if (!h) {
+    rp_fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < p->nreqs; i++)
+    if (!p->reqs[i].complete && p->reqs[i].req != MPI_REQUEST_NULL)
+      h[m++] = p->reqs[i].req;
+  ft_ac_requests_restored(h, m, p->rbuf);
+  m = 0;
+  for (size_t i = 0; i < p->nreqs; i++)
+    if (!p->reqs[i].complete && p->reqs[i].req != MPI_REQUEST_NULL)
+      p->reqs[i].req = h[m++];
+  free(h);
+}
+
 /* A checkpoint location: ft_snapshot. After a rollback the replay runs
  * again from its first event and the first location's ft_snapshot restores
  * the protected position (a later location): the communicators created or
@@ -750,6 +825,8 @@ static int at_cut(struct rp *p) {
   size_t here = p->pos;
   if (ft_snapshot() != FT_SNAPSHOT_RESTORED)
     return 0;
+  if (p->ac_alone)
+    rebind_requests(p);
   for (size_t i = here; !p->alone && i < p->pos && i < p->me->n; i++)
     if (p->me->ev[i].kind == FT_RT_COMM)
       do_comm(p, &p->me->ev[i].u.comm);
@@ -785,13 +862,15 @@ static size_t replay_anycall(struct rp *p) {
  * each rank alone, at any MPI call this rank makes with no request of its
  * own pending (its state is then its position alone: what it has
  * received and sent is counted by message logging's channels, which
- * resend and drop duplicates whatever is in flight). */
+ * resend and drop duplicates whatever is in flight); in FT_AC_ALONE mode
+ * at any MPI call, requests pending or not (the image holds them:
+ * rebind_requests). */
 static int is_checkpoint_location(const struct rp *p,
                                   const struct ft_rt_event *e) {
   if (is_world_coll(e) && is_cut(p, p->wcoll))
     return 1;
-  return p->alone && p->nreqs == 0 && e->kind != FT_RT_COMPUTE &&
-         e->kind != FT_RT_MEMORY;
+  return p->alone && (p->ac_alone || p->nreqs == 0) &&
+         e->kind != FT_RT_COMPUTE && e->kind != FT_RT_MEMORY;
 }
 
 /* Carries out the rank's events; returns how many were. */
@@ -802,10 +881,15 @@ static size_t replay(struct rp *p) {
   ft_protect(1, &p->wcoll, sizeof p->wcoll);
   ft_protect(2, &p->vcpos, sizeof p->vcpos);
   ft_protect(3, &p->bad, sizeof p->bad);
-  if (ft_ac_mode())
+  if (ft_ac_mode() == FT_AC_TRANSPORT)
     return replay_anycall(p);
+  p->ac_alone = p->alone && ft_ac_mode() == FT_AC_ALONE;
   if (p->alone)
     ft_protect(4, p->comms, p->t.ncomms * sizeof *p->comms);
+  if (p->ac_alone && protect_requests(p)) {
+    rp_fatal(p, "out of memory");
+    return 0;
+  }
   while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
     if (!restored && is_checkpoint_location(p, e) && at_cut(p)) {

@@ -53,11 +53,14 @@ struct rp {
   size_t ncuts;
   uint64_t wcoll;        /* world collectives carried out */
   MPI_Op noncommutative; /* MPI_BOR's twin, declared not commutative */
-  int alone;  /* the protocol checkpoints each rank alone (message logging):
-                 a checkpoint at every call where this rank has no request
-                 pending, not only at cuts */
-  size_t pos; /* the event under way */
-  long bad;   /* mismatches and failures */
+  int alone;    /* the protocol checkpoints each rank alone (message logging):
+                   a checkpoint at every call where this rank has no request
+                   pending, not only at cuts */
+  int ac_alone; /* ... and at any call, requests pending or not
+                   (FT_AC_ALONE): the request table (capreqs fixed) is in
+                   the image */
+  size_t pos;   /* the event under way */
+  long bad;     /* mismatches and failures */
   struct rp_ac_pos ac;
   struct rp_scratch s;
 };
