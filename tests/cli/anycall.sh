@@ -44,6 +44,16 @@
 #                    checkpoint again in that same call (the checker took
 #                    the restore for the cut: "in transit but missing from
 #                    the channel state" under pcl).
+# Message logging (PROTO pessimist or v2: each rank checkpoints alone at
+# any call, its pending requests in the image; docs/protocols.md, "Any-call
+# mode"): the APP_PROTO and mtbf_PROTO cases above, where "in flight" means
+# ckpt_in_flight > 0 (checkpoints taken with requests pending: before this
+# mode, ML replays checkpointed only where a rank had none), and
+#   pending_PROTO    cg: a failure right after the commit of the first
+#                    checkpoint taken with requests pending (found in a
+#                    failure-free run: its trace's "pending WAVE N" with
+#                    N > 0), so that the rank restores it: its Irecvs posted
+#                    again, its Isends complete, verified and checked.
 # Usage: anycall.sh FTSIM CASE [PROGRAM]
 set -u
 ftsim=$1 case=$2 program=${3:-}
@@ -81,6 +91,9 @@ not_at_cuts() {
   [ "$c" -ge "$w" ] || fail "$1: $c checkpoints at calls for $w waves"
   if [ "$2" = vcl ]; then
     [ "$(field channel_msgs "$f")" -gt 0 ] || fail "$1: no channel state"
+  elif [ "$2" = pessimist ] || [ "$2" = v2 ]; then
+    [ "$(field ckpt_in_flight "$f")" -gt 0 ] ||
+      fail "$1: no checkpoint with requests pending"
   else
     n=$(($(field deferred_msgs "$f") + $(field queued_msgs "$f") +
       $(field ckpt_in_flight "$f")))
@@ -95,7 +108,7 @@ first() {
 }
 
 case $case in
-*_pcl | *_vcl) p=${case##*_} app=${case%_*} ;;
+*_pcl | *_vcl | *_pessimist | *_v2) p=${case##*_} app=${case%_*} ;;
 esac
 
 case $case in
@@ -203,6 +216,22 @@ fidelity_* | overhead_*)
       fail "$p: completion $(field completion_time_s "$dir/$p") s, none" \
         "$(field completion_time_s "$dir/none") s: not $what"
   done ;;
+pending_*)
+  record cg
+  run cg "$p" 0.004 free ""
+  # the first checkpoint with requests pending that was committed:
+  # "TIME_PENDING TIME_COMMIT RANK WAVE"
+  set -- $(cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
+      k = $2 " " $5; if (!(k in t)) t[k] = $1 }
+    $4 == "commit" { k = $2 " " $5; if (k in t) print t[k], $1, $2, $5 }' |
+    sort -g | head -1)
+  [ $# -eq 4 ] || fail "no committed checkpoint with requests pending"
+  at=$(awk -v c="$2" 'BEGIN { printf "%.9f", c + 1e-6 }')
+  echo "rank $3: checkpoint $4 with requests pending at $1, committed at $2: failure at $at"
+  run cg "$p" 0.004 pend "fail $3 at $at\n"
+  grep -q " restore $4 " "$dir/ev.pend.$3" ||
+    fail "rank $3 does not restore its checkpoint $4"
+  not_at_cuts pend "$p" ;;
 mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
