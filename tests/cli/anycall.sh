@@ -53,7 +53,14 @@
 #                    checkpoint taken with requests pending (found in a
 #                    failure-free run: its trace's "pending WAVE N" with
 #                    N > 0), so that the rank restores it: its Irecvs posted
-#                    again, its Isends complete, verified and checked.
+#                    again, its Isends complete, verified and checked;
+#   handles_PROTO    mg recorded on 6 ranks, the failure of
+#                    analysis/ml_anycall_stress.sh's round 18 (rank 5 at
+#                    0.0435 s, period 0.00204503): rank 5 restores a
+#                    checkpoint holding an Irecv and an Isend, and the
+#                    Irecv's new handle takes the Isend's old value (the
+#                    run stopped: "replay diverged: request 295 of a logged
+#                    completion is not among the 1 requests of this call").
 # Usage: anycall.sh FTSIM CASE [PROGRAM]
 set -u
 ftsim=$1 case=$2 program=${3:-}
@@ -232,6 +239,21 @@ pending_*)
   grep -q " restore $4 " "$dir/ev.pend.$3" ||
     fail "rank $3 does not restore its checkpoint $4"
   not_at_cuts pend "$p" ;;
+handles_*)
+  record mg 6
+  printf 'detection 0.000186\nrestart 0.000352\nfail 5 at 0.043511964\n' \
+    > "$dir/sc.txt"
+  "$ftsim" run --replay "$dir/mg" --platform gige --protocol "$p" \
+    --set period=0.00204503 --service-ranks 2 --scenario "$dir/sc.txt" \
+    --trace "$dir/ev.h" > "$dir/h" 2> "$dir/err"
+  rc=$?
+  [ $rc -eq 0 ] || { grep -v '^\[' "$dir/err" | head -3; fail "exit $rc"; }
+  cat "$dir/h"
+  grep -q '"verified":true' "$dir/h" || fail "not verified"
+  "$ftsim" check "$dir/ev.h" > "$dir/check" 2>&1 ||
+    { cat "$dir/check"; fail "ftsim check rejects the trace"; }
+  grep -q " restore " "$dir/ev.h.5" || fail "rank 5 restores no checkpoint"
+  not_at_cuts h "$p" ;;
 mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
