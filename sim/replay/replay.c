@@ -91,7 +91,7 @@ static MPI_Comm comm_of(struct rp *p, uint32_t c) {
   return MPI_COMM_WORLD;
 }
 
-static struct rp_req *add_req(struct rp *p, uint64_t id) {
+struct rp_req *rp_add_req(struct rp *p, uint64_t id) {
   if (p->nreqs == p->capreqs && p->ac_alone) { /* protected: cannot move */
     rp_fatal(p, "more requests pending than the trace has (divergence)");
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -110,15 +110,15 @@ static struct rp_req *add_req(struct rp *p, uint64_t id) {
   return q;
 }
 
-static struct rp_req *find_req(struct rp *p, uint64_t id) {
+struct rp_req *rp_find_req(struct rp *p, uint64_t id) {
   for (size_t i = 0; i < p->nreqs; i++)
     if (p->reqs[i].id == id)
       return &p->reqs[i];
   return NULL;
 }
 
-static void drop_req(struct rp *p, uint64_t id) {
-  struct rp_req *q = find_req(p, id);
+void rp_drop_req(struct rp *p, uint64_t id) {
+  struct rp_req *q = rp_find_req(p, id);
   if (q)
     *q = p->reqs[--p->nreqs];
 }
@@ -136,14 +136,15 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
     return;
   case FT_RT_ISEND:
     (sync ? MPI_Issend : MPI_Isend)(p->sbuf, n, MPI_BYTE, e->peer, e->tag, c,
-                                    &add_req(p, e->request)->req);
+                                    &rp_add_req(p, e->request)->req);
     return;
   case FT_RT_RECV:
     MPI_Recv(p->rbuf, n, MPI_BYTE, src, tag, c, &st);
     check_status(p, &st, e->peer, e->tag, e->bytes);
     return;
   default: /* FT_RT_IRECV */
-    MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c, &add_req(p, e->request)->req);
+    MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c,
+              &rp_add_req(p, e->request)->req);
   }
 }
 
@@ -162,11 +163,11 @@ static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
 /* MPI_Cancel, or (FT_RT_FREE) MPI_Request_free: the request is dropped,
  * its operation goes on unobserved. */
 static void do_cancel(struct rp *p, const struct ft_rt_p2p *e) {
-  struct rp_req *q = find_req(p, e->request);
+  struct rp_req *q = rp_find_req(p, e->request);
   if (q && (e->flags & FT_RT_FREE)) {
     if (!q->complete)
       MPI_Request_free(&q->req);
-    drop_req(p, e->request);
+    rp_drop_req(p, e->request);
   } else if (q && !q->complete) {
     MPI_Cancel(&q->req);
   }
@@ -189,7 +190,7 @@ static void test_not_done(struct rp *p, uint8_t call,
   struct rp_req **qs = p->s.qs;
   int m = 0, flag = 0, outcount = 0;
   for (uint32_t k = 0; k < n; k++) {
-    struct rp_req *q = find_req(p, d[k].request);
+    struct rp_req *q = rp_find_req(p, d[k].request);
     if (d[k].status == FT_RT_NOT_DONE && q && !q->complete)
       qs[m] = q, rq[m++] = q->req;
   }
@@ -279,7 +280,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
                              MPI_Request *rq, MPI_Status *st) {
   uint32_t m = 0;
   for (uint32_t k = 0; k < c->count; k++) {
-    struct rp_req *q = find_req(p, d[k].request);
+    struct rp_req *q = rp_find_req(p, d[k].request);
     if (d[k].status == FT_RT_NOT_DONE)
       continue;
     if (!q) {
@@ -314,7 +315,7 @@ static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
   complete_pending(p, c, d, idx, rq, st);
   for (uint32_t k = 0; k < c->count; k++)
     if (d[k].status != FT_RT_NOT_DONE)
-      drop_req(p, d[k].request);
+      rp_drop_req(p, d[k].request);
 }
 
 static void do_probe(struct rp *p, const struct ft_rt_probe *e) {
@@ -438,6 +439,10 @@ static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
 /* Collectives with the recorded sizes, in MPI_BYTE; reductions with
  * MPI_BOR, which MPI allows on MPI_BYTE. */
 static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
+  if (p->ac_alone) { /* rounds with checkpoints between them */
+    rp_alone_coll(p, e);
+    return;
+  }
   MPI_Comm c = comm_of(p, e->comm);
   uint64_t n = size_of(p, c);
   switch (e->op) {
@@ -518,6 +523,8 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   if (e->op == FT_RT_COMM_FREE) {
     if (e->comm < p->t.ncomms && p->comms[e->comm] != MPI_COMM_NULL)
       MPI_Comm_free(&p->comms[e->comm]);
+    if (p->ac_alone)
+      rp_alone_shadow(p, e->comm, 1);
     return;
   }
   if (e->op == FT_RT_COMM_DUP) {
@@ -537,6 +544,8 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
     p->comms[e->comm] = made;
   else if (made != MPI_COMM_NULL)
     MPI_Comm_free(&made);
+  if (p->ac_alone)
+    rp_alone_shadow(p, e->comm, 0);
 }
 
 static void do_event(struct rp *p, const struct ft_rt_event *e) {
@@ -729,6 +738,7 @@ static void teardown(struct rp *p) {
     MPI_Op_free(&p->noncommutative);
   free(p->reqs);
   free(p->comms);
+  free(p->shadow);
   free(p->vc);
   free(p->cuts);
   free(p->s.idx);
@@ -738,77 +748,6 @@ static void teardown(struct rp *p) {
   free(p->s.ix);
   free(p->s.qs);
   ft_rtrace_one_free(&p->t);
-}
-
-/* Drops `id` from the n live ids, if there. */
-static void forget_id(uint64_t *live, size_t *n, uint64_t id) {
-  for (size_t j = 0; j < *n; j++)
-    if (live[j] == id) {
-      live[j] = live[--*n];
-      return;
-    }
-}
-
-/* The most requests the rank's events hold pending at once, plus one (the
- * table's capacity in FT_AC_ALONE mode, where it is protected and cannot
- * move), as add_req and drop_req will hold them. */
-static size_t most_pending(const struct ft_rtrace_rank *me) {
-  uint64_t *live = malloc((me->n + 1) * sizeof *live);
-  size_t n = 0, most = 0;
-  for (size_t i = 0; live && i < me->n; i++) {
-    const struct ft_rt_event *e = &me->ev[i];
-    if (e->kind == FT_RT_ISEND || e->kind == FT_RT_IRECV) {
-      live[n++] = e->u.p2p.request;
-      most = n > most ? n : most;
-    } else if (e->kind == FT_RT_CANCEL && (e->u.p2p.flags & FT_RT_FREE)) {
-      forget_id(live, &n, e->u.p2p.request);
-    } else if (e->kind == FT_RT_COMPLETE) {
-      const struct ft_rt_done *d = &me->done[e->u.complete.first];
-      for (uint32_t k = 0; k < e->u.complete.count; k++)
-        if (d[k].status != FT_RT_NOT_DONE)
-          forget_id(live, &n, d[k].request);
-    }
-  }
-  size_t cap = (live ? most : me->n) + 1;
-  free(live);
-  return cap;
-}
-
-/* FT_AC_ALONE mode: the request table, of its largest size, in the image;
- * 0, or -1 (out of memory). */
-static int protect_requests(struct rp *p) {
-  size_t cap = most_pending(p->me);
-  struct rp_req *r = realloc(p->reqs, cap * sizeof *r);
-  if (!r)
-    return -1;
-  p->reqs = r;
-  p->capreqs = cap;
-  memset(p->reqs, 0, cap * sizeof *p->reqs);
-  ft_protect(6, &p->nreqs, sizeof p->nreqs);
-  ft_protect(7, p->reqs, cap * sizeof *p->reqs);
-  return 0;
-}
-
-/* Right after a restore in FT_AC_ALONE mode: the handles of the requests
- * the image held pending are those of the life that took it; the runtime
- * posts those requests again (ft_ac_requests_restored) and gives them back
- * valid, so that the trace's ids keep naming them. */
-static void rebind_requests(struct rp *p) {
-  MPI_Request *h = malloc((p->nreqs + 1) * sizeof *h);
-  if (!h) {
-    rp_fatal(p, "out of memory");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  size_t m = 0;
-  for (size_t i = 0; i < p->nreqs; i++)
-    if (!p->reqs[i].complete && p->reqs[i].req != MPI_REQUEST_NULL)
-      h[m++] = p->reqs[i].req;
-  ft_ac_requests_restored(h, m, p->rbuf);
-  m = 0;
-  for (size_t i = 0; i < p->nreqs; i++)
-    if (!p->reqs[i].complete && p->reqs[i].req != MPI_REQUEST_NULL)
-      p->reqs[i].req = h[m++];
-  free(h);
 }
 
 /* A checkpoint location: ft_snapshot. After a rollback the replay runs
@@ -826,7 +765,7 @@ static int at_cut(struct rp *p) {
   if (ft_snapshot() != FT_SNAPSHOT_RESTORED)
     return 0;
   if (p->ac_alone)
-    rebind_requests(p);
+    rp_alone_rebind(p);
   for (size_t i = here; !p->alone && i < p->pos && i < p->me->n; i++)
     if (p->me->ev[i].kind == FT_RT_COMM)
       do_comm(p, &p->me->ev[i].u.comm);
@@ -886,9 +825,12 @@ static size_t replay(struct rp *p) {
   p->ac_alone = p->alone && ft_ac_mode() == FT_AC_ALONE;
   if (p->alone)
     ft_protect(4, p->comms, p->t.ncomms * sizeof *p->comms);
-  if (p->ac_alone && protect_requests(p)) {
-    rp_fatal(p, "out of memory");
-    return 0;
+  if (p->ac_alone) {
+    uint64_t s, r;
+    buffer_sizes(p->me, &s, &r);
+    p->bufsize = max_u64(p->bufsize, max_u64(s, r));
+    if (rp_alone_start(p))
+      return 0;
   }
   while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
@@ -905,6 +847,7 @@ static size_t replay(struct rp *p) {
     }
     do_event(p, e);
     p->wcoll += (uint64_t)is_world_coll(e);
+    p->ac = (struct rp_ac_pos){0};
     p->pos++;
   }
   if (p->nreqs) {

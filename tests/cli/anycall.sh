@@ -54,6 +54,15 @@
 #                    failure-free run: its trace's "pending WAVE N" with
 #                    N > 0), so that the rank restores it: its Irecvs posted
 #                    again, its Isends complete, verified and checked;
+#   coll_PROTO       a SimGrid TI trace of 4 ranks making only collectives
+#                    (150 x allreduce and bcast, a little computation): a
+#                    checkpoint with requests pending is one taken inside a
+#                    collective, its round's messages in flight (the replay
+#                    carries collectives out as rounds: none before, they
+#                    ran inside the runtime); failure-free ckpt_in_flight >
+#                    0, then a failure right after the commit of the first
+#                    such checkpoint: the rank restores it, verified and
+#                    checked;
 #   handles_PROTO    mg recorded on 6 ranks, the failure of
 #                    analysis/ml_anycall_stress.sh's round 18 (rank 5 at
 #                    0.0435 s, period 0.00204503): rank 5 restores a
@@ -239,6 +248,29 @@ pending_*)
   grep -q " restore $4 " "$dir/ev.pend.$3" ||
     fail "rank $3 does not restore its checkpoint $4"
   not_at_cuts pend "$p" ;;
+coll_*)
+  for r in 0 1 2 3; do
+    echo "$r init"
+    i=0
+    while [ $i -lt 150 ]; do
+      printf '%s compute 20000\n%s allreduce 512 1000\n%s bcast 20480 1\n' \
+        $r $r $r
+      i=$((i + 1))
+    done
+    printf '%s barrier\n%s finalize\n' $r $r
+  done > "$dir/coll.ti"
+  run coll.ti "$p" 0.004 free ""
+  not_at_cuts free "$p"
+  set -- $(cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
+      k = $2 " " $5; if (!(k in t)) t[k] = $1 }
+    $4 == "commit" { k = $2 " " $5; if (k in t) print t[k], $1, $2, $5 }' |
+    sort -g | head -1)
+  [ $# -eq 4 ] || fail "no committed checkpoint inside a collective"
+  at=$(awk -v c="$2" 'BEGIN { printf "%.9f", c + 1e-6 }')
+  echo "rank $3: checkpoint $4 inside a collective at $1, committed at $2: failure at $at"
+  run coll.ti "$p" 0.004 coll "fail $3 at $at\n"
+  grep -q " restore $4 " "$dir/ev.coll.$3" ||
+    fail "rank $3 does not restore its checkpoint $4" ;;
 handles_*)
   record mg 6
   printf 'detection 0.000186\nrestart 0.000352\nfail 5 at 0.043511964\n' \
