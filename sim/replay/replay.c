@@ -22,6 +22,10 @@
  * any rank (the CLI reads the whole trace), for the any-call mode: there
  * (sim/ft_anycall.h, a protocol whose core checkpoints at any call) the
  * events go through replay_ac.c instead, and the cuts are not used.
+ * Under message logging in any-call mode (ft_ac_mode() == FT_AC_ALONE)
+ * the replay keeps its MPI calls, calls ft_snapshot before every one of
+ * them, requests pending or not, and carries collectives out as rounds
+ * (replay_alone.c).
  * EVENTS: the events file the CLI wrote from the trace it read whole
  * (ft_rtrace_write_events), from which the rank reads the communicators
  * and its own events; without it (or "-"), each rank reads TRACE itself.

@@ -73,13 +73,13 @@ static void *shared_of(uint64_t bytes) {
 int rp_alone_start(struct rp *p) {
   size_t cap = most_pending(p);
   struct rp_req *r = realloc(p->reqs, cap * sizeof *r);
+  if (r)
+    p->reqs = r;
   p->shadow = calloc(p->t.ncomms + 1, sizeof *p->shadow);
   if (!r || !p->shadow) {
-    free(r == p->reqs ? NULL : r);
     rp_fatal(p, "out of memory");
     return -1;
   }
-  p->reqs = r;
   p->capreqs = cap;
   memset(p->reqs, 0, cap * sizeof *p->reqs);
   /* A round may carry any rank's largest message (p->bufsize). */
