@@ -443,7 +443,7 @@ static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
 /* Collectives with the recorded sizes, in MPI_BYTE; reductions with
  * MPI_BOR, which MPI allows on MPI_BYTE. */
 static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
-  if (p->ac_alone) { /* rounds with checkpoints between them */
+  if (p->ac_alone) { /* rounds, a checkpoint possible amid them */
     rp_alone_coll(p, e);
     return;
   }
