@@ -389,7 +389,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
 static int truncates(struct rp *p, const struct ft_rt_done *d, uint32_t n) {
   int cut = 0;
   for (uint32_t k = 0; k < n; k++) {
-    const struct rp_req *q = find_req(p, d[k].request);
+    const struct rp_req *q = rp_find_req(p, d[k].request);
     cut |= d[k].truncated || (q && q->truncated);
   }
   for (uint32_t k = 0; k <= n; k++)
