@@ -94,8 +94,9 @@ run() {
   "$ftsim" run --replay "$dir/$app" --platform gige --protocol "$p" \
     --set period="$period" --set image_mb=0.01 \
     --scenario "$dir/sc.$name.txt" --trace "$dir/ev.$name" \
-    > "$dir/$name" 2> "$dir/err" ||
-    { cat "$dir/$name" "$dir/err"; fail "$name exited $?"; }
+    > "$dir/$name" 2> "$dir/err"
+  rc=$?
+  [ $rc -eq 0 ] || { cat "$dir/$name" "$dir/err"; fail "$name exited $rc"; }
   cat "$dir/$name"
   grep -q '"verified":true' "$dir/$name" || fail "$name: not verified"
   "$ftsim" check "$dir/ev.$name" > "$dir/check" 2>&1 ||
@@ -196,7 +197,7 @@ program_*)
     "$ftsim" run --replay "$dir/prog" --platform gige --protocol "$p" \
       --set period=0.0005 --set image_mb=0.0001 --scenario "$dir/sc.txt" \
       --trace "$dir/ev.$s" > "$dir/p.$s" 2> "$dir/err" ||
-      { cat "$dir/p.$s" "$dir/err"; fail "seed $s exited $?"; }
+      { rc=$?; cat "$dir/p.$s" "$dir/err"; fail "seed $s exited $rc"; }
     cat "$dir/p.$s"
     grep -q '"verified":true' "$dir/p.$s" || fail "seed $s: not verified"
     [ "$(field failures "$dir/p.$s")" -ge 1 ] || fail "seed $s: no failure"
@@ -221,7 +222,7 @@ bigtag)
   grep -q 'tag 9000000 on 2 communicators' "$dir/err" || fail "the tag is not named"
   [ ! -s "$dir/out" ] || fail "something ran"
   "$ftsim" run --replay "$dir/big.ti" --protocol pcl --set any_call=0 \
-    > "$dir/out" 2> "$dir/err" || { cat "$dir/err"; fail "any_call=0: exit $?"; }
+    > "$dir/out" 2> "$dir/err" || { rc=$?; cat "$dir/err"; fail "any_call=0: exit $rc"; }
   grep -q '"verified":true' "$dir/out" || fail "any_call=0: not verified" ;;
 fidelity_* | overhead_*)
   app=${case#*_}
@@ -229,7 +230,7 @@ fidelity_* | overhead_*)
   for p in none pcl vcl; do
     "$ftsim" run --replay "$dir/$app" --platform gige --protocol $p \
       --set period=0 > "$dir/$p" 2> "$dir/err" ||
-      { cat "$dir/err"; fail "$p exited $?"; }
+      { rc=$?; cat "$dir/err"; fail "$p exited $rc"; }
     cat "$dir/$p"
     grep -q '"verified":true' "$dir/$p" || fail "$p: not verified"
   done
