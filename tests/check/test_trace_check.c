@@ -597,6 +597,33 @@ Test(ml_check, control_kinds_are_message_logging_s) {
   }
 }
 
+/* A receive posted before the failure point and matched after it has no
+ * event (an any-call replay: pending at the checkpoint the rank restores,
+ * while a later id, a lazy failure the checkpoint flushed, sets the
+ * horizon): its outcome below the horizon is live, logged before the next
+ * send. Replay of cli/anycall_ring_v2 (ring, 8 ranks, v2, rank 3 failing at
+ * 0.021 s): "a replayed operation's outcome differs from the logged one
+ * (41, 5)". A logged reception replayed otherwise is still a violation. */
+Test(ml_check, live_reception_below_the_horizon_without_event) {
+  const char *ok[] = {P_RUN(0) RUN "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                      P_RUN(1) RUN "0.05 1 0 log 2 4 -1 -1 0\n"
+                                   "0.06 1 0 restart 1 1 2\n"
+                                   "0.2 1 0 deliver 0 p 0 7 1 8\n"
+                                   "0.2 1 0 nd 1 5 0 7 8\n"
+                                   "0.2 1 0 log 1 5 0 7 8\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(ok, 2, &res), FT_CHECK_OK, "%s", res.message);
+  const char *bad[] = {P_RUN(0) RUN "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                       P_RUN(1) RUN "0.05 1 0 log 1 5 0 9 8\n"
+                                    "0.06 1 0 restart 1 1 1\n"
+                                    "0.2 1 0 deliver 0 p 0 7 1 8\n"
+                                    "0.2 1 0 nd 1 5 0 7 8\n" END(1, 0)};
+  cr_assert_eq(check_files(bad, 2, &res), FT_CHECK_VIOLATION, "%s",
+               res.message);
+  cr_assert(strstr(res.message, "outcome differs from the logged one"), "%s",
+            res.message);
+}
+
 Test(ml_check, file_of_another_run_is_malformed) {
   const char *t[] = {P_RUN(0) RUN END(0, 0),
                      P_RUN(1) " run 00000000000000bb\n" END(1, 0)};

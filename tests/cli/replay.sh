@@ -301,7 +301,7 @@ restart 0.01
 max_failures 5
 SWEEP
   "$ftsim" sweep "$dir/sw.txt" -j 1 -o "$dir/sw.csv" > "$dir/out" 2>&1 ||
-    { cat "$dir/out"; fail "sweep exited $?"; }
+    { rc=$?; cat "$dir/out"; fail "sweep exited $rc"; }
   cat "$dir/sw.csv"
   [ "$(grep -c ",@$dir/ring,4,.*,0,ok,true," "$dir/sw.csv")" -eq 10 ] ||
     fail "not 10 verified rows replaying the trace"
