@@ -271,6 +271,7 @@ int ft_safe_point(struct ft_runtime *rt) {
                               back, an ordinary safe point */
   if (!rt->recovering_protocol)
     return FT_SNAPSHOT_CONTINUE;
+  ft_control_fate(rt); /* a rank that failed reaches no safe point */
   if (rt->driver->safe_point)
     rt->driver->safe_point(rt);
   ft_check_deadline(rt);

@@ -280,8 +280,9 @@ static int handle_held(struct ft_runtime *rt) {
 }
 
 static int fate_due(const struct ft_runtime *rt) {
-  return rt->fate.on && rt->recovering_protocol && !rt->finished &&
-         !rt->stopping && ft_fate_due(&rt->fate, ft_backend_now());
+  return rt->fate.on && rt->recovering_protocol && rt->running &&
+         !rt->finished && !rt->stopping &&
+         ft_fate_due(&rt->fate, ft_backend_now());
 }
 
 /* A message of the dispatcher (only it sends these) sent before the FAIL of
@@ -323,7 +324,8 @@ void ft_control_fate(struct ft_runtime *rt) {
 }
 
 double ft_control_fate_left(const struct ft_runtime *rt) {
-  if (!rt->fate.on || !rt->recovering_protocol || rt->finished || rt->stopping)
+  if (!rt->fate.on || !rt->recovering_protocol || !rt->running ||
+      rt->finished || rt->stopping)
     return -1;
   return ft_fate_left(&rt->fate, ft_backend_now());
 }

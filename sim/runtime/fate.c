@@ -30,8 +30,12 @@ void ft_fate_start(struct ft_fate *f, const char *path, int rank, int ranks,
   f->at = next_of_rank(f);
 }
 
+/* Within SimGrid's precision (surf/precision, 1e-9 s: ftsim's default),
+ * so that a computation cut at the failure time, whose end the clock may
+ * miss by a rounding error, stops there. */
+#define FT_FATE_PRECISION 1e-9
 int ft_fate_due(const struct ft_fate *f, double now) {
-  return f->at >= 0 && now >= f->at;
+  return f->at >= 0 && now + FT_FATE_PRECISION >= f->at;
 }
 
 double ft_fate_left(const struct ft_fate *f, double now) {
