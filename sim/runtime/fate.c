@@ -41,7 +41,7 @@ int ft_fate_due(const struct ft_fate *f, double now) {
 double ft_fate_left(const struct ft_fate *f, double now) {
   if (f->at < 0)
     return -1;
-  return f->at > now ? f->at - now : 0;
+  return ft_fate_due(f, now) ? 0 : f->at - now;
 }
 
 void ft_fate_reached(struct ft_fate *f) {

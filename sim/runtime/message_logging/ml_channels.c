@@ -196,6 +196,10 @@ void ft_ml_serve(struct ft_runtime *rt, struct ft_ml_channels *mc,
       ch->resend_next = ch->resend_from + 1; /* its checkpoint has those */
     if (ch->resend_next > ch->resend_to)
       break;
+    if (ft_control_fate_left(rt) == 0) { /* this rank failed meanwhile: */
+      ch->resend_next = 0;               /* it resends no more */
+      ft_control_fate(rt);
+    }
     struct ft_ml_entry *e = find_entry(ch, ch->resend_next);
     if (!e)
       return; /* a re-execution of mine will rebuild it */
