@@ -323,6 +323,16 @@ void ft_control_fate(struct ft_runtime *rt) {
     stand_dead(rt, NULL);
 }
 
+void ft_control_sleep(struct ft_runtime *rt, double seconds) {
+  double left = ft_control_fate_left(rt);
+  if (left >= 0 && left < seconds) {
+    ft_backend_sleep(left);
+    ft_control_fate(rt);
+    seconds -= left; /* a run that ended meanwhile: the rest */
+  }
+  ft_backend_sleep(seconds);
+}
+
 double ft_control_fate_left(const struct ft_runtime *rt) {
   if (!rt->fate.on || !rt->recovering_protocol || !rt->running ||
       rt->finished || rt->stopping)

@@ -229,6 +229,11 @@ void ft_control_trace(struct ft_runtime *rt, const char *dir, int peer,
  * recover. Costs a look at the clock (no MPI call). */
 void ft_control_fate(struct ft_runtime *rt);
 
+/* Sleeps `seconds` of modelled time the rank spends acting (a daemon's
+ * delay, a copy), up to its failure time, where it stops
+ * (ft_control_fate). */
+void ft_control_sleep(struct ft_runtime *rt, double seconds);
+
 /* Seconds until this rank's failure (fate.h), or -1: none known (for
  * ft_compute, which ends a computation there). */
 double ft_control_fate_left(const struct ft_runtime *rt);

@@ -58,7 +58,7 @@ void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
   FT_PMPI(Get_count, status, MPI_BYTE, &bytes);
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
   if (delay > 0)
-    ft_backend_sleep(delay);
+    ft_control_sleep(rt, delay);
   ft_trace_app_delivery(rt, user, status, (uint64_t)(bytes > 0 ? bytes : 0));
   if (!rt->recovering_protocol)
     return;

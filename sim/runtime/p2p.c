@@ -41,7 +41,7 @@ static void app_send(struct ft_runtime *rt, int count, MPI_Datatype type,
   count_bytes(rt, bytes);
   double delay = ft_daemon_delay(&rt->options, bytes);
   if (delay > 0)
-    ft_backend_sleep(delay);
+    ft_control_sleep(rt, delay);
   ft_protocol_event(rt, FT_EVENT_APP_SEND,
                     ft_comm_app_rank(ft_comm_get(rt, comm), dest), tag, bytes);
   ft_trace_app_send(rt, comm, dest, tag, bytes);

@@ -100,7 +100,8 @@ static int put_on_wire(struct ft_runtime *rt, struct ft_ml_channel *ch,
   rt->counters.messages++;
   rt->counters.bytes += (uint64_t)bytes;
   double delay = ft_daemon_delay(&rt->options, (uint64_t)bytes);
-  if (delay > 0)
+  if (delay > 0) /* whole: the wire's counts are taken (the failure time
+                    was looked at before, in ft_ml_isend) */
     ft_backend_sleep(delay);
   r->copied = ft_backend_now();
   if (rt->options.copy_mbps > 0) /* off the critical path: section 4.4 */
@@ -224,7 +225,7 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
   if (!r->recv) {
     double now = ft_backend_now();
     if (r->copied > now)
-      ft_backend_sleep(r->copied - now);
+      ft_control_sleep(rt, r->copied - now);
     return;
   }
   struct ft_comm *c = ft_comm_named(rt, r->comm);
@@ -253,7 +254,7 @@ static void completed(struct ft_runtime *rt, const struct ft_ml_req *r,
   if ((u.flags & FT_UPDATE_COPY) && rt->options.copy_mbps > 0)
     delay += (double)bytes / (rt->options.copy_mbps * 1e6);
   if (delay > 0)
-    ft_backend_sleep(delay);
+    ft_control_sleep(rt, delay);
   ft_apply_update(rt, &u);
 }
 
