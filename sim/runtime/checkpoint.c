@@ -233,9 +233,7 @@ void ft_core_step(struct ft_runtime *rt, struct ft_event *event) {
 }
 
 void ft_check_deadline(struct ft_runtime *rt) {
-  ft_control_fate(rt); /* a rank that failed fires no timer (soak seed 39,
-                          v2: it shipped a batch of events 4.6 ms after its
-                          failure) */
+  ft_control_fate(rt); /* a rank that failed fires no timer */
   if (rt->running && rt->deadline >= 0 && ft_backend_now() >= rt->deadline) {
     struct ft_event e = {.type = FT_EVENT_TIMER, .peer = -1, .tag = -1};
     ft_core_step(rt, &e);

@@ -400,7 +400,7 @@ static double dispatcher_tick(struct service *s, struct dispatcher *d) {
     stop_run(s, d, now, "max_time");
   /* The failure's deadline as the wait below has it: through run time
    * (due) it was missed by a rounding error, and the dispatcher woke at
-   * that deadline for ever (soak seed 46, pessimist). */
+   * that deadline for ever (soak seed 46). */
   if (!d->finished && d->has_next && clock_of(s) >= s->zero + d->next.time)
     failure_due(s, d, now);
   if (d->rollback_due && due(s, d->rollback_at))
