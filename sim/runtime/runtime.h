@@ -342,8 +342,10 @@ struct ft_runtime {
 };
 
 /* The driver of protocol family `family` (drivers.c): its const table;
- * aborts the run when a table that posts its own requests leaves some of
- * their completions to the default path. */
+ * aborts the run when the family has no table (none's default path would
+ * silently not recover: only FT_FAMILY_NONE runs without one of its own)
+ * or when a table that posts its own requests leaves some of their
+ * completions to the default path. */
 const struct ft_driver *ft_driver_of(enum ft_family family);
 
 /* This rank's runtime state (never NULL). */
