@@ -3,6 +3,7 @@
 #include "channel_state/channel_state.h"
 #include "coordinated/coordinated.h"
 #include "message_logging/msglog.h"
+#include "piggyback/piggyback.h"
 #include "runtime.h"
 
 /* No recovery: nothing family-specific, every operation takes the default
@@ -29,6 +30,8 @@ static const struct ft_driver *driver_table(enum ft_family family) {
     return &ft_cs_driver;
   case FT_FAMILY_MESSAGE_LOGGING:
     return &ft_ml_driver;
+  case FT_FAMILY_PIGGYBACK:
+    return &ft_pb_driver;
   default:
     return NULL;
   }

@@ -19,6 +19,7 @@
 #include "image.h"
 #include "message_logging/ml_state.h"
 #include "options.h"
+#include "piggyback/pb_state.h"
 #include "record.h"
 #include "trace.h"
 
@@ -319,6 +320,7 @@ struct ft_runtime {
    * family counts none. */
   struct ft_cs cs;       /* channel state (channel_state/cs_state.h) */
   struct ft_ml ml_state; /* message logging (message_logging/ml_state.h) */
+  struct ft_pb pb;       /* piggyback (piggyback/pb_state.h) */
   /* The any-call transport (anycall.h, sim/ft_anycall.h): a replay's
    * checkpoints at any MPI call; its `on` is read by the safe point and
    * its `footprint` by the image's upload (checkpoint.c). */
