@@ -921,9 +921,20 @@ static int start(struct ft_runtime *rt, MPI_Request *request) {
   ft_record_p2p(rt, p->kind == FT_PERSIST_RECV ? FT_RT_IRECV : FT_RT_ISEND,
                 p->kind == FT_PERSIST_SSEND, p->count, p->type, p->peer, p->tag,
                 p->comm);
+  MPI_Comm comm = p->comm;
   int rc = ft_record_posted(rt, post_persistent(rt, p, &inner), &inner);
+  MPI_Status st;
+  if (rc == MPI_SUCCESS && ft_persist_held(inner, &st, 1)) {
+    /* completed without the library (a suppressed send): the persistent
+     * request holds that completion; `p` may have moved meanwhile */
+    MPI_Request none;
+    (void)ft_persist_free(&inner, &none);
+    ft_persist_hold(*request, &st);
+    return MPI_SUCCESS;
+  }
+  p = ft_persist_find(*request);
   p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
-  return ft_err_result(rt, "MPI_Start", p->comm, rc);
+  return ft_err_result(rt, "MPI_Start", comm, rc);
 }
 
 int MPI_Start(MPI_Request *request) { return start(ft_runtime(), request); }

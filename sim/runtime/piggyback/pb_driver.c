@@ -49,7 +49,9 @@ static void pb_delivering(struct ft_runtime *rt, const struct ft_comm *c,
 /* After a rollback to a checkpoint, main() runs again from the top to its
  * first safe point, where the image is restored: the collectives of that
  * prologue were made before the checkpoint, by every rank alike, and are
- * not messages of the restored epoch (the core does not see them). */
+ * not messages of the restored epoch (the core does not see them; they
+ * still carry an empty piggyback, so that every message of the shadow has
+ * one whatever the receiver's state). */
 static int in_prologue(const struct ft_runtime *rt) {
   return rt->restore_pending && rt->restore_wave > 0;
 }
@@ -58,14 +60,15 @@ static int in_prologue(const struct ft_runtime *rt) {
  * sees its send. */
 static int pb_coll_send(struct ft_runtime *rt, struct ft_comm *c, int dest,
                         int tag) {
-  if (in_prologue(rt))
-    return 0;
-  ft_pb_flush(rt);
-  struct ft_event e = {
-      .type = FT_EVENT_APP_SEND, .peer = ft_comm_app_rank(c, dest), .tag = tag};
-  struct ft_update u;
-  ft_core_decide(rt, &e, &u);
-  ft_apply_update(rt, &u);
+  struct ft_update u = {0};
+  if (!in_prologue(rt)) {
+    ft_pb_flush(rt);
+    struct ft_event e = {.type = FT_EVENT_APP_SEND,
+                         .peer = ft_comm_app_rank(c, dest),
+                         .tag = tag};
+    ft_core_decide(rt, &e, &u);
+    ft_apply_update(rt, &u);
+  }
   if (u.flags & FT_UPDATE_SUPPRESS) {
     rt->pb.suppressed++;
     return 1;
@@ -79,13 +82,13 @@ static int pb_coll_send(struct ft_runtime *rt, struct ft_comm *c, int dest,
 static void pb_coll_delivered(struct ft_runtime *rt, struct ft_comm *c,
                               int source, int tag, void *buf, int count,
                               MPI_Datatype type, const MPI_Status *status) {
-  if (in_prologue(rt))
-    return;
   struct ft_event e = {.type = FT_EVENT_DELIVERED,
                        .peer = ft_comm_app_rank(c, source),
                        .tag = tag};
   FT_PMPI(Recv, &e.piggyback, (int)sizeof e.piggyback, MPI_BYTE, source,
           FT_PB_COLL_TAG_BASE + tag, c->coll, MPI_STATUS_IGNORE);
+  if (in_prologue(rt))
+    return;
   rt->pb.last_peer = e.peer;
   rt->pb.last = e.piggyback;
   struct ft_update u;
