@@ -21,7 +21,11 @@
  * location (FT_EVENT_CALL), the runtime reports each application message
  * as it arrives (FT_EVENT_ARRIVED), and the core may hold sends (DEFER) and
  * arrivals (QUEUE) as the papers' protocols do, with no application
- * contract. A core that does not support a mode refuses it at init. */
+ * contract (pcl, vcl). The message-logging cores (pessimist, v2) checkpoint
+ * each rank alone: in any-call mode the runtime makes every MPI call a
+ * SAFE_POINT (no CALL, no ARRIVED) and an image holds the requests
+ * pending there (pessimist/pessimist.h). A core that does not support a
+ * mode refuses it at init. */
 #ifndef FT_PROTOCOL_H
 #define FT_PROTOCOL_H
 
@@ -133,8 +137,11 @@ struct ft_event {
   int wave;       /* IMAGE_STORED, ROLLBACK: wave number */
   struct ft_control control; /* CONTROL: the message */
   /* Message logging. DELIVERED: id = the id the core gave the receive at
-   * APP_RECV. APP_RECV, DELIVERED: wildcard = it was posted with
-   * MPI_ANY_SOURCE or MPI_ANY_TAG. ROLLBACK, RESTART: see above. */
+   * APP_RECV. APP_RECV: 0 (a new receive, which takes the next id); in
+   * any-call mode, > 0: a receive the restored image held pending, posted
+   * again with the id it had (pessimist/pessimist.h). APP_RECV, DELIVERED:
+   * wildcard = it was posted with MPI_ANY_SOURCE or MPI_ANY_TAG. ROLLBACK,
+   * RESTART: see above. */
   int64_t id;
   int wildcard;
   const int64_t *ids; /* COMPLETION */
@@ -346,6 +353,11 @@ enum ft_family {
                                 epochs piggybacked on messages, late
                                 messages logged, early ones suppressed at
                                 recovery; every rank rolls back (c3) */
+  FT_FAMILY_DRAIN,           /* blocking coordinated checkpoints of drained
+                                channels: the ranks exchange sent-message
+                                bookmarks, receive what is still on the
+                                wire, then checkpoint; a failure rolls
+                                every rank back (bookmark) */
   FT_FAMILY_COUNT
 };
 

@@ -8,10 +8,11 @@ extern const struct ft_protocol_ops ft_protocol_pcl;
 extern const struct ft_protocol_ops ft_protocol_vcl;
 extern const struct ft_protocol_ops ft_protocol_pessimist;
 extern const struct ft_protocol_ops ft_protocol_v2;
+extern const struct ft_protocol_ops ft_protocol_bookmark;
 
 static const struct ft_protocol_ops *const registry[] = {
     &ft_protocol_none,      &ft_protocol_pcl, &ft_protocol_vcl,
-    &ft_protocol_pessimist, &ft_protocol_v2,
+    &ft_protocol_pessimist, &ft_protocol_v2,  &ft_protocol_bookmark,
 };
 
 /* Test-only variants with deliberate bugs (protocols/bugs/bugs.c): only
@@ -32,6 +33,7 @@ static const char *const family_names[FT_FAMILY_COUNT] = {
     [FT_FAMILY_CHANNEL_STATE] = "channel_state",
     [FT_FAMILY_MESSAGE_LOGGING] = "message_logging",
     [FT_FAMILY_PIGGYBACK] = "piggyback",
+    [FT_FAMILY_DRAIN] = "drain",
 };
 
 const char *ft_family_name(enum ft_family family) {

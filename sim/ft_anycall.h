@@ -1,6 +1,8 @@
 /* ftsim's any-call transport: what the replay program (sim/replay) calls so
  * that a recovering protocol checkpoints at any MPI call (issue 16, item 3;
- * docs/protocols.md, "Any-call mode", the runtime side).
+ * docs/protocols.md, "Any-call mode", the runtime side). Message logging
+ * needs no transport (FT_AC_ALONE below): only ft_ac_mode and
+ * ft_ac_requests_restored concern it.
  *
  * In this mode the replay makes no MPI call for its messages: it hands
  * each one to the transport, which sends it on the incarnation's
@@ -24,11 +26,13 @@
  * restored it, the replay resumes in the call the image was taken in (its
  * ft_ac_call then does not count a new call).
  *
- * Every function but ft_ac_start requires a run where ft_ac_start returned
- * 1, between MPI_Init and MPI_Finalize. Errors stop the run (ft_fatal). */
+ * Every function but ft_ac_mode, ft_ac_start and ft_ac_requests_restored
+ * requires a run where ft_ac_start returned 1, between MPI_Init and
+ * MPI_Finalize. Errors stop the run (ft_fatal). */
 #ifndef FT_ANYCALL_H
 #define FT_ANYCALL_H
 
+#include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,18 +46,43 @@ struct ft_ac_status {
   uint64_t bytes;
 };
 
-/* 1 when this run checkpoints at any call (the option any_call=1, which
- * `ftsim run --replay` sets, and a core of the protocol that accepts that
- * mode: pcl, vcl); then the replay calls ft_ac_start. Else 0: the replay
- * keeps its MPI calls, and nothing here may be called. */
+/* How this run checkpoints (ft_ac_mode). */
+enum ft_ac_kind {
+  FT_AC_OFF = 0,       /* at safe points only (ft_snapshot) */
+  FT_AC_TRANSPORT = 1, /* at any call, through the transport (pcl, vcl) */
+  FT_AC_ALONE = 2      /* at any call, each rank alone (message logging) */
+};
+
+/* FT_AC_TRANSPORT when this run checkpoints at any call through the
+ * transport (the option any_call=1, which `ftsim run --replay` sets, and
+ * a core of the protocol that accepts that mode and rolls every rank
+ * back: pcl, vcl); then the replay calls ft_ac_start and the functions
+ * below. FT_AC_ALONE when the core accepts that mode and restarts a
+ * failed rank alone (pessimist, v2): the replay keeps its MPI calls and
+ * calls ft_snapshot before each of them, pending requests or not, and
+ * after a restore ft_ac_requests_restored; of the functions below only
+ * that one may be called. Else FT_AC_OFF: the replay keeps its MPI calls
+ * and its consistent cuts, and nothing here may be called. */
 int ft_ac_mode(void);
 
-/* Starts the transport: returns 1 when this run checkpoints at any call
- * (the option any_call=1, which `ftsim run --replay` sets, and a core of
- * the protocol that accepts that mode: pcl, vcl), else 0 and nothing
- * changes (the replay keeps its MPI calls). `sbuf` and `rbuf` hold
- * `max_bytes` (SMPI_SHARED_MALLOC: no payload is copied); `comms` is the
- * number of communicators the replay names (trace ids 0 .. comms-1) and
+/* FT_AC_ALONE mode, right after ft_snapshot returned FT_SNAPSHOT_RESTORED:
+ * handles[0..n) are the handles of the requests pending at the checkpoint
+ * as the restored image holds them (values of the life that took it:
+ * MPI_Request values do not survive a restart); each becomes a valid
+ * handle of the same request again. A send is complete at once (its
+ * payload is in the restored sender-based log and the wire had it: it is
+ * neither sent again nor lost); a receive is posted again into `rbuf`
+ * (room for the largest of them) with its recorded source and tag, or the
+ * source and tag the logged events give a wildcard one, in the order the
+ * requests were first posted, before anything new. The n handles must be
+ * exactly those the image holds pending (else the run stops, naming the
+ * first one that differs). */
+void ft_ac_requests_restored(MPI_Request *handles, size_t n, void *rbuf);
+
+/* Starts the transport: returns 1 when ft_ac_mode() is FT_AC_TRANSPORT,
+ * else 0 and nothing changes (the replay keeps its MPI calls). `sbuf` and
+ * `rbuf` hold `max_bytes` (SMPI_SHARED_MALLOC: no payload is copied); `comms`
+ * is the number of communicators the replay names (trace ids 0 .. comms-1) and
  * `max_tag` the largest tag: a tag or communicator that the wire's tag
  * cannot encode (MPI_TAG_UB) stops the run before anything is sent. Call
  * it in every life (after a rollback main() runs again), before

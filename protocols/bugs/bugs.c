@@ -29,6 +29,15 @@
  *                     suppress sending it"); its receiver gets it twice.
  *                     c3 has no runtime driver yet: caught by the seeded
  *                     cluster (tests/unit/c3_cluster.c), not by a run.
+ *  bookmark-bug-nodrain  bookmark that checkpoints as soon as the
+ *                     bookmarks are exchanged, without draining: each
+ *                     peer's "sent" bookmark is read as the bytes already
+ *                     received from it, so the messages still on the wire
+ *                     at the cut arrive after the checkpoint, are held in
+ *                     the delayed queue as if sent after the peer's, and
+ *                     are lost at a rollback (any-call mode; at safe
+ *                     points the contract of sim/ft.h leaves nothing to
+ *                     drain).
  *
  * Both wrap the real cores (ft_protocol_pcl, ft_protocol_vcl) and change
  * only what their updates say; like every core they own no global mutable
@@ -37,6 +46,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "../bookmark/bookmark.h"
 #include "../c3/c3.h"
 #include "../ft_protocol.h"
 #include "../pcl/pcl.h"
@@ -269,11 +279,43 @@ static const struct ft_protocol_ops c3_bug_nosuppress = {
     .n_controls = FT_C3_CONTROL_COUNT,
 };
 
+/* ---- bookmark-bug-nodrain ---- */
+
+static size_t nodrain_size(const struct ft_core_config *config) {
+  return ft_protocol_bookmark.state_size(config);
+}
+
+static int nodrain_init(void *state, const struct ft_core_config *config) {
+  return ft_protocol_bookmark.init(state, config);
+}
+
+/* The bug: a peer's bookmark says what already arrived, not what it sent. */
+static int nodrain_step(void *state, const struct ft_event *e,
+                        struct ft_update *u) {
+  struct ft_event lie = *e;
+  if (e->type == FT_EVENT_CONTROL &&
+      e->control.kind == FT_BOOKMARK_CONTROL_BOOKMARK && e->control.value >= 0)
+    lie.control.value = (int64_t)ft_bookmark_received(state, e->control.from);
+  return ft_protocol_bookmark.step(state, &lie, u);
+}
+
+static const struct ft_protocol_ops bookmark_bug_nodrain = {
+    .name = "bookmark-bug-nodrain",
+    .family = FT_FAMILY_DRAIN,
+    .summary = "test only: bookmark checkpointing before the drain completes "
+               "(in-flight messages lost at a rollback)",
+    .state_size = nodrain_size,
+    .init = nodrain_init,
+    .step = nodrain_step,
+    .controls = ft_bookmark_controls,
+    .n_controls = FT_BOOKMARK_CONTROL_COUNT,
+};
+
 const struct ft_protocol_ops *ft_protocol_test_variant(size_t i);
 
 const struct ft_protocol_ops *ft_protocol_test_variant(size_t i) {
   static const struct ft_protocol_ops *const variants[] = {
       &c3_bug_nosuppress, &pcl_bug_nofreeze, &vcl_bug_nochannel,
-      &pessimist_bug_nowait};
+      &pessimist_bug_nowait, &bookmark_bug_nodrain};
   return i < sizeof variants / sizeof variants[0] ? variants[i] : NULL;
 }

@@ -13,6 +13,8 @@ enum {
 struct pessimist_state {
   int rank, ranks;
   int classical; /* v2: every reception is an event, copied */
+  int any_call;  /* any-call mode: a receive pending at a checkpoint is
+                    posted again after the restore (on_recv) */
   double period; /* <= 0: never checkpoint */
   double next_checkpoint;
   int64_t clock;       /* the last id given */
@@ -55,19 +57,20 @@ static int init(void *state, const struct ft_core_config *config,
   s->rank = config->rank;
   s->ranks = config->ranks;
   s->classical = classical;
+  s->any_call = config->any_call != 0;
   s->period = config->period > 0 ? config->period : 0.0;
   s->next_checkpoint = config->start + s->period;
   s->batch = config->batch > 0 ? (size_t)config->batch : DEFAULT_BATCH;
   return 0;
 }
 
-/* Safe-point mode only: any_call is refused. */
+/* Both modes (pessimist.h, "Any-call mode"). */
 static int pessimist_init(void *state, const struct ft_core_config *config) {
-  return config->any_call ? -1 : init(state, config, 0);
+  return init(state, config, 0);
 }
 
 static int v2_init(void *state, const struct ft_core_config *config) {
-  return config->any_call ? -1 : init(state, config, 1);
+  return init(state, config, 1);
 }
 
 /* ---- The event buffer --------------------------------------------------- */
@@ -189,10 +192,23 @@ static void replay_completion(struct pessimist_state *s, struct ft_update *u) {
 
 /* ---- Steps -------------------------------------------------------------- */
 
+/* A receive posted. In any-call mode, `id` > 0 is a receive the image
+ * held pending, posted again after the restore: it keeps its id (given
+ * before the checkpoint, so at most the clock) and is replayed like a new
+ * one: "every promiscuous source is replaced by the well specified source
+ * of the event corresponding to the request identifier" (section 3.2). */
 static int on_recv(struct pessimist_state *s, const struct ft_event *e,
                    struct ft_update *u) {
-  if (e->peer < -1 || e->peer >= s->ranks)
+  if (e->peer < -1 || e->peer >= s->ranks || e->id < 0)
     return -1;
+  if (e->id > 0) {
+    if (!s->any_call || e->id > s->clock)
+      return -1;
+    u->id = e->id;
+    u->flags |= FT_UPDATE_PASS;
+    replay_recv(s, e, u->id, u);
+    return 0;
+  }
   u->id = ++s->clock;
   u->flags |= FT_UPDATE_PASS;
   replay_recv(s, e, u->id, u);

@@ -60,6 +60,28 @@
  *    to return no request completed"). Past the horizon, no REPLAY: the
  *    call runs live and its outcome comes back as PROBED or COMPLETION.
  *
+ * Any-call mode (ft_core_config.any_call; issue 16, item 3: "each rank
+ * checkpoints on its own at any call; a failed rank restarts alone from
+ * its position"). Both cores accept it; what changes is the runtime's: in
+ * a replay every MPI call is a SAFE_POINT, so a checkpoint may be taken
+ * while the rank has sends and receives pending, and the image holds
+ * them. The core sees no CALL, CALL_END or ARRIVED (step error, as in
+ * safe-point mode) and decides as above, with one addition. After the
+ * restore (RESTART, then ROLLBACK with the checkpoint's clock) the runtime
+ * posts again every receive the image held pending, before anything new,
+ * as APP_RECV with `id` = the id that receive took before the checkpoint
+ * (at most the restored clock): it takes no new id, and a wildcard one
+ * below the horizon with a logged MATCH (or v2's DELIVERY) gets REPLAY
+ * with the logged source and tag, as a new one would ("every promiscuous
+ * source is replaced by the well specified source of the event
+ * corresponding to the request identifier", section 3.2). Its DELIVERED
+ * carries that id, logged or not as usual. A pending send needs nothing
+ * from the core: its payload is in the sender-based log the image holds
+ * ("every outgoing message is saved in the sender's volatile memory",
+ * section 2.1) and the wire had it before the checkpoint; the runtime
+ * neither sends it again nor loses it. In safe-point mode an APP_RECV with
+ * `id` != 0 is a step error.
+ *
  * Update flags: APP_SEND gets PASS | SENDER_LOG, maybe LOG and
  * WAIT_LOGGED; APP_RECV, PROBED, COMPLETION get PASS (and LOG when the
  * batch is full), APP_RECV maybe REPLAY; APP_PROBE and APP_COMPLETION get

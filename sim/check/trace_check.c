@@ -14,6 +14,8 @@
  *    sent at its own), else message S+1 is an orphan;
  *  - its recorded channel state (chanrec) is exactly the messages in
  *    transit, R+1..S, per channel (empty for pcl, which records none);
+ *    the drain family's (bookmark) channels are empty: S = R and no
+ *    channel state (undrained);
  *  - a rollback restores the last wave committed before it, or a later
  *    one: never an older wave (a lost commit);
  *  - a rollback to wave W replays the failure-free sequence: after the
@@ -833,6 +835,33 @@ static int check_channel_state(struct checker *c, const struct commit *cm,
   return 0;
 }
 
+/* The drain family (bookmark, lam-mpi-blcr, section 3.1: "The approach
+ * adopted in LAM ensures that all the MPI communication channels between
+ * the processes are empty when a checkpoint is taken"): at a committed
+ * wave every channel is empty, S = R, and no channel state is recorded. */
+static int check_drained(struct checker *c, const struct commit *cm,
+                         const struct channel *ch, size_t S, size_t R) {
+  char id[160];
+  for (size_t i = 0; i < ch->n_recs; i++)
+    if (ch->recs[i].wave == cm->wave)
+      return violation(
+          c, "undrained",
+          "wave %d: rank %d recorded %s as channel state (%s:%u): a drained "
+          "checkpoint holds empty channels",
+          cm->wave, ch->dst, msg_id(id, sizeof id, ch, ch->recs[i].seq),
+          file_of(c->ck, ch->dst), ch->recs[i].line);
+  if (S > R)
+    return violation(
+        c, "undrained",
+        "wave %d (committed at %s:%u): channel %d->%d was not drained: %s "
+        "was sent by rank %d before its checkpoint (%s:%u) and received by "
+        "rank %d after its own (%zu sent, %zu received at the cut)",
+        cm->wave, file_of(c->ck, cm->rank), cm->line, ch->src, ch->dst,
+        msg_id(id, sizeof id, ch, (int64_t)R + 1), ch->src,
+        file_of(c->ck, ch->src), ch->sends[R].line, ch->dst, S, R);
+  return 0;
+}
+
 static int check_commit(struct checker *c, const struct commit *cm) {
   char id[160];
   if (cut_of(c, cm))
@@ -853,7 +882,8 @@ static int check_commit(struct checker *c, const struct commit *cm) {
           msg_id(id, sizeof id, ch, (int64_t)S + 1), ch->dst,
           file_of(c->ck, ch->dst), ch->dels[S], ch->src,
           file_of(c->ck, ch->src), ch->sends[S].line, c->kpos[ch->src]);
-    if (check_channel_state(c, cm, ch, S, R))
+    if (c->ck->family == FT_FAMILY_DRAIN ? check_drained(c, cm, ch, S, R)
+                                         : check_channel_state(c, cm, ch, S, R))
       return -1;
   }
   c->res->waves++;

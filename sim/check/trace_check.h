@@ -61,7 +61,8 @@ enum ft_check_status {
 
 struct ft_check_result {
   enum ft_check_status status;
-  /* Violations: "orphan", "channel-state", "lost", "duplicate",
+  /* Violations: "orphan", "channel-state", "undrained" (the drain
+   * family: a channel not empty at a committed wave), "lost", "duplicate",
    * "restore-order", "phantom", "commit", "rollback", "end" (ranks
    * finished in different incarnations); message logging's in ml_check.h;
    * "" otherwise. */

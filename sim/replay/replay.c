@@ -22,6 +22,10 @@
  * any rank (the CLI reads the whole trace), for the any-call mode: there
  * (sim/ft_anycall.h, a protocol whose core checkpoints at any call) the
  * events go through replay_ac.c instead, and the cuts are not used.
+ * Under message logging in any-call mode (ft_ac_mode() == FT_AC_ALONE)
+ * the replay keeps its MPI calls, calls ft_snapshot before every one of
+ * them, requests pending or not, and carries collectives out as rounds
+ * (replay_alone.c).
  * EVENTS: the events file the CLI wrote from the trace it read whole
  * (ft_rtrace_write_events), from which the rank reads the communicators
  * and its own events; without it (or "-"), each rank reads TRACE itself.
@@ -130,7 +134,11 @@ static MPI_Comm comm_of(struct rp *p, uint32_t c) {
   return MPI_COMM_WORLD;
 }
 
-static struct rp_req *add_req(struct rp *p, uint64_t id, int truncated) {
+struct rp_req *rp_add_req(struct rp *p, uint64_t id, int truncated) {
+  if (p->nreqs == p->capreqs && p->ac_alone) { /* protected: cannot move */
+    rp_fatal(p, "more requests pending than the trace has (divergence)");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   if (p->nreqs == p->capreqs) {
     p->capreqs = p->capreqs ? 2 * p->capreqs : 16;
     p->reqs = realloc(p->reqs, p->capreqs * sizeof *p->reqs);
@@ -146,15 +154,15 @@ static struct rp_req *add_req(struct rp *p, uint64_t id, int truncated) {
   return q;
 }
 
-static struct rp_req *find_req(struct rp *p, uint64_t id) {
+struct rp_req *rp_find_req(struct rp *p, uint64_t id) {
   for (size_t i = 0; i < p->nreqs; i++)
     if (p->reqs[i].id == id)
       return &p->reqs[i];
   return NULL;
 }
 
-static void drop_req(struct rp *p, uint64_t id) {
-  struct rp_req *q = find_req(p, id);
+void rp_drop_req(struct rp *p, uint64_t id) {
+  struct rp_req *q = rp_find_req(p, id);
   if (q)
     *q = p->reqs[--p->nreqs];
 }
@@ -184,7 +192,7 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
     return;
   case FT_RT_ISEND:
     (sync ? MPI_Issend : MPI_Isend)(p->sbuf, n, MPI_BYTE, e->peer, e->tag, c,
-                                    &add_req(p, e->request, 0)->req);
+                                    &rp_add_req(p, e->request, 0)->req);
     return;
   case FT_RT_RECV: {
     st.MPI_ERROR = MPI_SUCCESS;
@@ -196,10 +204,10 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
   }
   default: /* FT_RT_IRECV */
     if (p->unposted && p->unposted[p->pos])
-      unposted(add_req(p, e->request, 0));
+      unposted(rp_add_req(p, e->request, 0));
     else
       MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c,
-                &add_req(p, e->request, cut)->req);
+                &rp_add_req(p, e->request, cut)->req);
   }
 }
 
@@ -223,11 +231,11 @@ static void do_sendrecv(struct rp *p, const struct ft_rt_sendrecv *e) {
 /* MPI_Cancel, or (FT_RT_FREE) MPI_Request_free: the request is dropped,
  * its operation goes on unobserved. */
 static void do_cancel(struct rp *p, const struct ft_rt_p2p *e) {
-  struct rp_req *q = find_req(p, e->request);
+  struct rp_req *q = rp_find_req(p, e->request);
   if (q && (e->flags & FT_RT_FREE)) {
     if (!q->complete)
       MPI_Request_free(&q->req);
-    drop_req(p, e->request);
+    rp_drop_req(p, e->request);
   } else if (q && !q->complete) {
     MPI_Cancel(&q->req);
   }
@@ -259,7 +267,7 @@ static void test_not_done(struct rp *p, uint8_t call,
   struct rp_req **qs = p->s.qs;
   int m = 0, flag = 0, outcount = 0;
   for (uint32_t k = 0; k < n; k++) {
-    struct rp_req *q = find_req(p, d[k].request);
+    struct rp_req *q = rp_find_req(p, d[k].request);
     if (d[k].status == FT_RT_NOT_DONE && q && !q->complete)
       qs[m] = q, rq[m++] = q->req;
   }
@@ -349,7 +357,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
                              MPI_Request *rq, MPI_Status *st) {
   uint32_t m = 0;
   for (uint32_t k = 0; k < c->count; k++) {
-    struct rp_req *q = find_req(p, d[k].request);
+    struct rp_req *q = rp_find_req(p, d[k].request);
     if (d[k].status == FT_RT_NOT_DONE)
       continue;
     if (!q) {
@@ -381,7 +389,7 @@ static void complete_pending(struct rp *p, const struct ft_rt_complete *c,
 static int truncates(struct rp *p, const struct ft_rt_done *d, uint32_t n) {
   int cut = 0;
   for (uint32_t k = 0; k < n; k++) {
-    const struct rp_req *q = find_req(p, d[k].request);
+    const struct rp_req *q = rp_find_req(p, d[k].request);
     cut |= d[k].truncated || (q && q->truncated);
   }
   for (uint32_t k = 0; k <= n; k++)
@@ -400,7 +408,7 @@ static void do_complete(struct rp *p, const struct ft_rt_complete *c) {
   strict(MPI_COMM_WORLD, was);
   for (uint32_t k = 0; k < c->count; k++)
     if (d[k].status != FT_RT_NOT_DONE)
-      drop_req(p, d[k].request);
+      rp_drop_req(p, d[k].request);
 }
 
 static void do_probe(struct rp *p, const struct ft_rt_probe *e) {
@@ -525,6 +533,10 @@ static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
 /* Collectives with the recorded sizes, in MPI_BYTE; reductions with
  * MPI_BOR, which MPI allows on MPI_BYTE. */
 static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
+  if (p->ac_alone) { /* rounds, a checkpoint possible amid them */
+    rp_alone_coll(p, e);
+    return;
+  }
   MPI_Comm c = comm_of(p, e->comm);
   uint64_t n = size_of(p, c);
   switch (e->op) {
@@ -605,6 +617,8 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   if (e->op == FT_RT_COMM_FREE) {
     if (e->comm < p->t.ncomms && p->comms[e->comm] != MPI_COMM_NULL)
       MPI_Comm_free(&p->comms[e->comm]);
+    if (p->ac_alone)
+      rp_alone_shadow(p, e->comm, 1);
     return;
   }
   if (e->op == FT_RT_COMM_DUP) {
@@ -624,6 +638,8 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
     p->comms[e->comm] = made;
   else if (made != MPI_COMM_NULL)
     MPI_Comm_free(&made);
+  if (p->ac_alone)
+    rp_alone_shadow(p, e->comm, 0);
 }
 
 static void do_event(struct rp *p, const struct ft_rt_event *e) {
@@ -843,6 +859,7 @@ static void teardown(struct rp *p) {
     MPI_Op_free(&p->noncommutative);
   free(p->reqs);
   free(p->comms);
+  free(p->shadow);
   free(p->vc);
   free(p->cuts);
   free(p->unposted);
@@ -869,6 +886,8 @@ static int at_cut(struct rp *p) {
   size_t here = p->pos;
   if (ft_snapshot() != FT_SNAPSHOT_RESTORED)
     return 0;
+  if (p->ac_alone)
+    rp_alone_rebind(p);
   for (size_t i = here; !p->alone && i < p->pos && i < p->me->n; i++)
     if (p->me->ev[i].kind == FT_RT_COMM)
       do_comm(p, &p->me->ev[i].u.comm);
@@ -904,13 +923,15 @@ static size_t replay_anycall(struct rp *p) {
  * each rank alone, at any MPI call this rank makes with no request of its
  * own pending (its state is then its position alone: what it has
  * received and sent is counted by message logging's channels, which
- * resend and drop duplicates whatever is in flight). */
+ * resend and drop duplicates whatever is in flight); in FT_AC_ALONE mode
+ * at any MPI call, requests pending or not (the image holds them:
+ * rebind_requests). */
 static int is_checkpoint_location(const struct rp *p,
                                   const struct ft_rt_event *e) {
   if (is_world_coll(e) && is_cut(p, p->wcoll))
     return 1;
-  return p->alone && p->nreqs == 0 && e->kind != FT_RT_COMPUTE &&
-         e->kind != FT_RT_MEMORY;
+  return p->alone && (p->ac_alone || p->nreqs == 0) &&
+         e->kind != FT_RT_COMPUTE && e->kind != FT_RT_MEMORY;
 }
 
 /* Carries out the rank's events; returns how many were. */
@@ -921,10 +942,18 @@ static size_t replay(struct rp *p) {
   ft_protect(1, &p->wcoll, sizeof p->wcoll);
   ft_protect(2, &p->vcpos, sizeof p->vcpos);
   ft_protect(3, &p->bad, sizeof p->bad);
-  if (ft_ac_mode())
+  if (ft_ac_mode() == FT_AC_TRANSPORT)
     return replay_anycall(p);
+  p->ac_alone = p->alone && ft_ac_mode() == FT_AC_ALONE;
   if (p->alone)
     ft_protect(4, p->comms, p->t.ncomms * sizeof *p->comms);
+  if (p->ac_alone) {
+    uint64_t s, r;
+    buffer_sizes(p->me, &s, &r);
+    p->bufsize = max_u64(p->bufsize, max_u64(s, r));
+    if (rp_alone_start(p))
+      return 0;
+  }
   while (p->pos < p->me->n) {
     const struct ft_rt_event *e = &p->me->ev[p->pos];
     if (!restored && is_checkpoint_location(p, e) && at_cut(p)) {
@@ -940,6 +969,7 @@ static size_t replay(struct rp *p) {
     }
     do_event(p, e);
     p->wcoll += (uint64_t)is_world_coll(e);
+    p->ac = (struct rp_ac_pos){0};
     p->pos++;
   }
   if (p->nreqs) {

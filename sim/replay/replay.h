@@ -43,7 +43,8 @@ struct rp {
   double speed;           /* flop/s per recorded second */
   struct ft_rtrace_one t; /* the communicators and this rank's events */
   const struct ft_rtrace_rank *me;
-  MPI_Comm *comms; /* t->ncomms, by trace id */
+  MPI_Comm *comms;  /* t->ncomms, by trace id */
+  MPI_Comm *shadow; /* FT_AC_ALONE: each one's duplicate, for collectives */
   struct rp_req *reqs;
   size_t nreqs, capreqs;
   char *sbuf, *rbuf;
@@ -54,20 +55,64 @@ struct rp {
   size_t ncuts;
   uint64_t wcoll;        /* world collectives carried out */
   MPI_Op noncommutative; /* MPI_BOR's twin, declared not commutative */
-  int alone; /* the protocol checkpoints each rank alone (message logging):
-                a checkpoint at every call where this rank has no request
-                pending, not only at cuts */
+  int alone;    /* the protocol checkpoints each rank alone (message logging):
+                   a checkpoint at every call where this rank has no request
+                   pending, not only at cuts */
+  int ac_alone; /* ... and at any call, requests pending or not
+                   (FT_AC_ALONE): the request table (capreqs fixed) is in
+                   the image */
   uint8_t *unposted; /* message logging: per event, 1 for an irecv the trace
                         says was cancelled, which is not posted (NULL: none
                         is skipped) */
-  size_t pos;        /* the event under way */
-  long bad;          /* mismatches and failures */
+  size_t pos;   /* the event under way */
+  long bad;     /* mismatches and failures */
   struct rp_ac_pos ac;
   struct rp_scratch s;
 };
 
 /* Prints "replay: rank R, event E: what" on stderr. */
 void rp_fatal(const struct rp *p, const char *what);
+
+/* The request table (replay.c): a new entry for trace request `id` (its
+ * handle to be set by the caller), the entry of `id` (NULL if none), and
+ * its removal (none if absent); `truncated`: the trace says the receive
+ * was truncated (FT_RT_TRUNCATED). rp_add_req stops the run when the table
+ * is full in FT_AC_ALONE mode (its capacity comes from the trace). */
+struct rp_req *rp_add_req(struct rp *p, uint64_t id, int truncated);
+struct rp_req *rp_find_req(struct rp *p, uint64_t id);
+void rp_drop_req(struct rp *p, uint64_t id);
+
+struct ft_csched;
+struct ft_rt_coll;
+
+/* This rank's schedule of collective e (csched.h; replay_ac.c), with the
+ * counts at p->vcpos (the caller adds *ncounts to p->vcpos when the
+ * collective is done: a restore builds it again from the same counts).
+ * 0, or -1 (reported, p->bad counted). */
+int rp_schedule_of(struct rp *p, const struct ft_rt_coll *e,
+                   struct ft_csched *c, size_t *ncounts);
+
+/* ---- FT_AC_ALONE mode (replay_alone.c; sim/ft_anycall.h): message
+ * logging checkpoints each rank alone before any MPI call, requests
+ * pending or not, and inside collectives, carried out as rounds of
+ * point-to-point messages on shadow communicators. ---- */
+
+/* Sets the mode up before the first ft_snapshot: the request table at its
+ * largest size and the collectives' position protected, buffers for the
+ * largest message of any rank (p->bufsize), the world's shadow. 0, or -1
+ * (out of memory; reported). */
+int rp_alone_start(struct rp *p);
+/* Right after ft_snapshot restored: the handles of the requests the image
+ * held pending are made valid again (ft_ac_requests_restored). */
+void rp_alone_rebind(struct rp *p);
+/* Trace communicator c was just made (p->comms[c]; MPI_COMM_NULL: not a
+ * member): its shadow is made too, collectively over its members, or, for
+ * FT_RT_COMM_FREE, freed (free != 0). */
+void rp_alone_shadow(struct rp *p, uint32_t c, int free);
+/* Collective e as its schedule's rounds (rp_schedule_of) on the shadow of
+ * its communicator, from round p->ac.round (posts made if p->ac.posted),
+ * with an ft_snapshot after each round's posts. */
+void rp_alone_coll(struct rp *p, const struct ft_rt_coll *e);
 
 /* The any-call replay (replay_ac.c): carries out the rank's events from
  * p->pos through the any-call transport (sim/ft_anycall.h), the

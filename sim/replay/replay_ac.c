@@ -222,11 +222,8 @@ static size_t post_round(struct rp *p, const struct ft_csched *c, size_t r,
   return rd->n;
 }
 
-/* This rank's schedule of collective e (csched.h), with the counts at
- * p->vcpos (taken when the collective is done: a restore builds it again
- * from the same counts). 0, or -1 (reported). */
-static int schedule_of(struct rp *p, const struct ft_rt_coll *e,
-                       struct ft_csched *c, size_t *ncounts) {
+int rp_schedule_of(struct rp *p, const struct ft_rt_coll *e,
+                   struct ft_csched *c, size_t *ncounts) {
   uint32_t n = 1;
   int me = place_in(p, e->comm, &n);
   char err[256];
@@ -259,7 +256,7 @@ static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
   struct ft_csched c = {0};
   size_t ncounts = 0;
   int64_t *h = NULL;
-  if (schedule_of(p, e, &c, &ncounts) == 0) {
+  if (rp_schedule_of(p, e, &c, &ncounts) == 0) {
     h = malloc((c.nops + 1) * sizeof *h);
     if (!h) {
       rp_fatal(p, "out of memory");

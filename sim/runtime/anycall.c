@@ -745,13 +745,27 @@ static void check_encodable(struct ft_runtime *rt, uint32_t comms,
   rt->ac.nspace = (int32_t)(2 * comms);
 }
 
-int ft_ac_mode(void) { return ft_runtime()->ac.core_mode; }
+int ft_ac_mode(void) {
+  struct ft_runtime *rt = ft_runtime();
+  if (!rt->ac.core_mode)
+    return FT_AC_OFF;
+  return ft_driver_restarts_alone(rt->driver) ? FT_AC_ALONE : FT_AC_TRANSPORT;
+}
+
+void ft_ac_requests_restored(MPI_Request *handles, size_t n, void *rbuf) {
+  struct ft_runtime *rt = ft_runtime();
+  if (ft_ac_mode() != FT_AC_ALONE || !rt->driver->requests_restored)
+    ft_fatal("rank %d: ft_ac_requests_restored outside a replay that "
+             "checkpoints each rank alone at any call",
+             rt->world_rank);
+  rt->driver->requests_restored(rt, handles, n, rbuf);
+}
 
 int ft_ac_start(void *sbuf, void *rbuf, uint64_t max_bytes, uint32_t comms,
                 int32_t max_tag) {
   struct ft_runtime *rt = ft_runtime();
   struct ft_ac *ac = &rt->ac;
-  if (!ac->core_mode)
+  if (ft_ac_mode() != FT_AC_TRANSPORT)
     return 0;
   if (!ac->family)
     install(rt);

@@ -122,6 +122,13 @@ struct ft_driver {
    * and puts its state back. Not called for a restart from the beginning
    * (no image). */
   void (*restored)(struct ft_runtime *rt, const struct ft_local_image *img);
+  /* ft_ac_requests_restored (anycall.c, sim/ft_anycall.h), in a replay
+   * that checkpoints each rank alone at any call: after `restored`, makes
+   * the handles[0..n) the image held pending valid again (a receive is
+   * posted again into rbuf). NULL: the run stops (the family keeps no
+   * requests in its images). */
+  void (*requests_restored)(struct ft_runtime *rt, MPI_Request *handles,
+                            size_t n, void *rbuf);
   /* Every safe point of a recovering protocol, before the core's timer is
    * checked. */
   void (*safe_point)(struct ft_runtime *rt);

@@ -2,6 +2,7 @@
  * generic runtime calls the table it returns and names no family. */
 #include "channel_state/channel_state.h"
 #include "coordinated/coordinated.h"
+#include "drain/drain.h"
 #include "message_logging/msglog.h"
 #include "piggyback/piggyback.h"
 #include "runtime.h"
@@ -30,6 +31,8 @@ static const struct ft_driver *driver_table(enum ft_family family) {
     return &ft_cs_driver;
   case FT_FAMILY_MESSAGE_LOGGING:
     return &ft_ml_driver;
+  case FT_FAMILY_DRAIN:
+    return &ft_drain_driver;
   case FT_FAMILY_PIGGYBACK:
     return &ft_pb_driver;
   default:

@@ -279,6 +279,17 @@ static int irsend_call(struct ft_runtime *rt, const void *buf, int count,
   return rc;
 }
 
+/* Whether a receive that returned `rc` took its message off the channel:
+ * on success, and when the message was longer than the buffer
+ * (MPI_ERR_TRUNCATE: matched and consumed, its head delivered), as the
+ * MPI_Wait of an MPI_Irecv reports it (ft_delivery_completed). */
+static int consumed(int rc) {
+  int cls = MPI_SUCCESS;
+  if (rc != MPI_SUCCESS)
+    PMPI_Error_class(rc, &cls);
+  return cls == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE;
+}
+
 static int recv_call(struct ft_runtime *rt, void *buf, int count,
                      MPI_Datatype type, int source, int tag, MPI_Comm comm,
                      MPI_Status *status) {
@@ -295,7 +306,7 @@ static int recv_call(struct ft_runtime *rt, void *buf, int count,
   MPI_Status st;
   int rc = ft_recv_internal(rt, buf, count, type, source, tag,
                             ft_comm_inner(rt, comm), &st);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
+  if (consumed(rc) && source != MPI_PROC_NULL)
     ft_delivery_done(rt, buf, count, type, comm, &st);
   if (status != MPI_STATUS_IGNORE)
     *status = st;

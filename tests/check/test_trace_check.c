@@ -119,6 +119,75 @@ Test(trace_check, channel_state_of_a_message_not_in_transit) {
   cr_assert(strstr(res.message, "not in transit"), "%s", res.message);
 }
 
+/* The drain family (bookmark): every channel empty at a committed wave. */
+#define B0 "# ftsim-trace 3 rank 0 ranks 2 protocol bookmark family drain" RUN
+#define B1 "# ftsim-trace 3 rank 1 ranks 2 protocol bookmark family drain" RUN
+
+/* Rank 0's message is received before rank 1's checkpoint: drained. */
+Test(trace_check, drained_wave_is_ok) {
+  const char *t[] = {B0 "0.1 0 0 send 0 p 1 7 1 8\n"
+                        "0.2 0 0 safe 1\n"
+                        "0.2 0 0 ckpt 1 1\n"
+                        "0.4 0 0 commit 1 0\n" END(0, 0),
+                     B1 "0.15 1 0 deliver 0 p 0 7 1 8\n"
+                        "0.2 1 0 safe 1\n"
+                        "0.2 1 0 ckpt 1 1\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.waves, 1);
+}
+
+/* The message is still in transit at the cut: the checkpoint was taken
+ * before the drain completed. */
+Test(trace_check, message_in_transit_at_a_drained_wave_is_named) {
+  const char *t[] = {B0 "0.1 0 0 send 0 p 1 7 1 8\n"
+                        "0.2 0 0 safe 1\n"
+                        "0.2 0 0 ckpt 1 1\n"
+                        "0.4 0 0 commit 1 0\n" END(0, 0),
+                     B1 "0.2 1 0 safe 1\n"
+                        "0.2 1 0 ckpt 1 1\n"
+                        "0.3 1 0 deliver 0 p 0 7 1 8\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "undrained");
+  cr_assert(strstr(res.message, "channel 0->1 was not drained"), "%s",
+            res.message);
+  cr_assert(strstr(res.message, "(1 sent, 0 received at the cut)"), "%s",
+            res.message);
+  cr_assert(strstr(res.message, "t.0:2"), "%s", res.message);
+}
+
+/* Channel state recorded at a drained wave, even of that message. */
+Test(trace_check, channel_state_at_a_drained_wave_is_named) {
+  const char *t[] = {B0 "0.1 0 0 send 0 p 1 7 1 8\n"
+                        "0.2 0 0 safe 1\n"
+                        "0.2 0 0 ckpt 1 1\n"
+                        "0.4 0 0 commit 1 0\n" END(0, 0),
+                     B1 "0.2 1 0 safe 1\n"
+                        "0.2 1 0 ckpt 1 1\n"
+                        "0.3 1 0 deliver 0 p 0 7 1 8\n"
+                        "0.3 1 0 chanrec 1 0 p 0 7 1\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "undrained");
+  cr_assert(strstr(res.message, "holds empty channels"), "%s", res.message);
+}
+
+/* An orphan is still an orphan under the drain family. */
+Test(trace_check, orphan_at_a_drained_wave_is_named) {
+  const char *t[] = {B0 "0.1 0 0 safe 1\n"
+                        "0.1 0 0 ckpt 1 1\n"
+                        "0.2 0 0 send 0 p 1 7 1 8\n"
+                        "0.5 0 0 commit 1 0\n" END(0, 0),
+                     B1 "0.1 1 0 safe 1\n"
+                        "0.25 1 0 deliver 0 p 0 7 1 8\n"
+                        "0.3 1 0 safe 2\n"
+                        "0.3 1 0 ckpt 1 2\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "orphan");
+}
+
 /* After the rollback to wave 1, rank 0 replays the message in transit, then
  * sends its next one; rank 1 gets both. */
 #define ROLLBACK_1                                                             \
@@ -568,6 +637,33 @@ Test(ml_check, control_kinds_are_message_logging_s) {
     cr_assert(strstr(res.message, "t.0:2: field 'ctl': unknown control"),
               "%s: %s", bad[i], res.message);
   }
+}
+
+/* A receive posted before the failure point and matched after it has no
+ * event (an any-call replay: pending at the checkpoint the rank restores,
+ * while a later id, a lazy failure the checkpoint flushed, sets the
+ * horizon): its outcome below the horizon is live, logged before the next
+ * send. Replay of cli/anycall_ring_v2 (ring, 8 ranks, v2, rank 3 failing at
+ * 0.021 s): "a replayed operation's outcome differs from the logged one
+ * (41, 5)". A logged reception replayed otherwise is still a violation. */
+Test(ml_check, live_reception_below_the_horizon_without_event) {
+  const char *ok[] = {P_RUN(0) RUN "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                      P_RUN(1) RUN "0.05 1 0 log 2 4 -1 -1 0\n"
+                                   "0.06 1 0 restart 1 1 2\n"
+                                   "0.2 1 0 deliver 0 p 0 7 1 8\n"
+                                   "0.2 1 0 nd 1 5 0 7 8\n"
+                                   "0.2 1 0 log 1 5 0 7 8\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(ok, 2, &res), FT_CHECK_OK, "%s", res.message);
+  const char *bad[] = {P_RUN(0) RUN "0.1 0 0 send 0 p 1 7 1 8\n" END(0, 0),
+                       P_RUN(1) RUN "0.05 1 0 log 1 5 0 9 8\n"
+                                    "0.06 1 0 restart 1 1 1\n"
+                                    "0.2 1 0 deliver 0 p 0 7 1 8\n"
+                                    "0.2 1 0 nd 1 5 0 7 8\n" END(1, 0)};
+  cr_assert_eq(check_files(bad, 2, &res), FT_CHECK_VIOLATION, "%s",
+               res.message);
+  cr_assert(strstr(res.message, "outcome differs from the logged one"), "%s",
+            res.message);
 }
 
 Test(ml_check, file_of_another_run_is_malformed) {

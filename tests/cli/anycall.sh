@@ -1,13 +1,15 @@
 #!/bin/sh
 # Checkpoints at any MPI call in a replay (issue 16, item 3), one case per
-# ctest entry. Each replays an 8-rank recording on gige under pcl or vcl
+# ctest entry. Each replays an 8-rank recording on gige under pcl, vcl or
+# bookmark
 # (ftsim run --replay sets any_call=1), with --trace, and requires exit 0,
 # "verified":true, `ftsim check` ok, at least one wave, and checkpoints
 # taken where the application stood at no cut: messages were in flight
 # (vcl: channel_msgs > 0, messages received after a checkpoint that their
-# sender sent before its own; pcl: deferred_msgs + queued_msgs +
-# ckpt_in_flight > 0, its frozen channels, delayed queue and images holding
-# messages arrived and not received), at MPI calls (ckpt_calls >= waves).
+# sender sent before its own; pcl and bookmark: deferred_msgs + queued_msgs
+# + ckpt_in_flight > 0, their frozen channels, delayed queue and images
+# holding messages arrived and not received: bookmark's drained ones), at
+# MPI calls (ckpt_calls >= waves).
 #   APP_PROTO        ring, cg or lu under pcl or vcl, failures at three
 #                    instants (one run each); mg (8 ranks) and bt (9) the
 #                    same, the instants at 30, 55 and 80% of the run and
@@ -18,6 +20,8 @@
 #                    restores wave 1 while wave 2 was being taken;
 #   recovery_PROTO   cg: a second failure while the ranks recover from the
 #                    first;
+#                    bookmark's lu, recovery and mtbf runs must also have
+#                    drained messages in their images (ckpt_in_flight > 0);
 #   program_PROTO PROGRAM
 #                    one of the runtime's check programs (cover_check:
 #                    MPI_Request_free of active requests, probes, tests,
@@ -44,6 +48,32 @@
 #                    checkpoint again in that same call (the checker took
 #                    the restore for the cut: "in transit but missing from
 #                    the channel state" under pcl).
+# Message logging (PROTO pessimist or v2: each rank checkpoints alone at
+# any call, its pending requests in the image; docs/protocols.md, "Any-call
+# mode"): the APP_PROTO and mtbf_PROTO cases above, where "in flight" means
+# ckpt_in_flight > 0 (checkpoints taken with requests pending: before this
+# mode, ML replays checkpointed only where a rank had none), and
+#   pending_PROTO    cg: a failure right after the commit of the first
+#                    checkpoint taken with requests pending (found in a
+#                    failure-free run: its trace's "pending WAVE N" with
+#                    N > 0), so that the rank restores it: its Irecvs posted
+#                    again, its Isends complete, verified and checked;
+#   coll_PROTO       a SimGrid TI trace of 4 ranks making only collectives
+#                    (150 x allreduce and bcast, a little computation): a
+#                    checkpoint with requests pending is one taken inside a
+#                    collective, its round's messages in flight (the replay
+#                    carries collectives out as rounds: none before, they
+#                    ran inside the runtime); failure-free ckpt_in_flight >
+#                    0, then a failure right after the commit of the first
+#                    such checkpoint: the rank restores it, verified and
+#                    checked;
+#   handles_PROTO    mg recorded on 6 ranks, the failure of
+#                    analysis/ml_anycall_stress.sh's round 18 (rank 5 at
+#                    0.0435 s, period 0.00204503): rank 5 restores a
+#                    checkpoint holding an Irecv and an Isend, and the
+#                    Irecv's new handle takes the Isend's old value (the
+#                    run stopped: "replay diverged: request 295 of a logged
+#                    completion is not among the 1 requests of this call").
 # Usage: anycall.sh FTSIM CASE [PROGRAM]
 set -u
 ftsim=$1 case=$2 program=${3:-}
@@ -64,8 +94,9 @@ run() {
   "$ftsim" run --replay "$dir/$app" --platform gige --protocol "$p" \
     --set period="$period" --set image_mb=0.01 \
     --scenario "$dir/sc.$name.txt" --trace "$dir/ev.$name" \
-    > "$dir/$name" 2> "$dir/err" ||
-    { cat "$dir/$name" "$dir/err"; fail "$name exited $?"; }
+    > "$dir/$name" 2> "$dir/err"
+  rc=$?
+  [ $rc -eq 0 ] || { cat "$dir/$name" "$dir/err"; fail "$name exited $rc"; }
   cat "$dir/$name"
   grep -q '"verified":true' "$dir/$name" || fail "$name: not verified"
   "$ftsim" check "$dir/ev.$name" > "$dir/check" 2>&1 ||
@@ -81,11 +112,23 @@ not_at_cuts() {
   [ "$c" -ge "$w" ] || fail "$1: $c checkpoints at calls for $w waves"
   if [ "$2" = vcl ]; then
     [ "$(field channel_msgs "$f")" -gt 0 ] || fail "$1: no channel state"
+  elif [ "$2" = pessimist ] || [ "$2" = v2 ]; then
+    [ "$(field ckpt_in_flight "$f")" -gt 0 ] ||
+      fail "$1: no checkpoint with requests pending"
   else
     n=$(($(field deferred_msgs "$f") + $(field queued_msgs "$f") +
       $(field ckpt_in_flight "$f")))
     [ "$n" -gt 0 ] || fail "$1: no message deferred, queued or in an image"
   fi
+}
+
+# drained NAME: bookmark's images hold messages its drain took off the wire
+# before the checkpoint (arrived, not yet received: ckpt_in_flight), which a
+# rollback makes receivable first; lu (766-845 per run), recovery (12) and
+# mtbf (1034) always have some
+drained() {
+  [ "$p" != bookmark ] || [ "$(field ckpt_in_flight "$dir/$1")" -gt 0 ] ||
+    fail "$1: no drained message in an image"
 }
 
 # first TIME of a record "KIND WAVE" in the trace NAME (any rank)
@@ -95,7 +138,7 @@ first() {
 }
 
 case $case in
-*_pcl | *_vcl) p=${case##*_} app=${case%_*} ;;
+*_pcl | *_vcl | *_bookmark | *_pessimist | *_v2) p=${case##*_} app=${case%_*} ;;
 esac
 
 case $case in
@@ -110,6 +153,7 @@ ring_* | cg_* | lu_*)
     run "$app" "$p" $period "$app.$t" "fail 3 at $t\n"
     [ "$(field failures "$dir/$app.$t")" = 1 ] || fail "$t: not one failure"
     not_at_cuts "$app.$t" "$p"
+    [ "$app" != lu ] || drained "$app.$t"
   done ;;
 mg_* | bt_*)
   np=8
@@ -140,7 +184,8 @@ recovery_*)
   run cg "$p" 0.004 rec "fail 3 at 0.02\nfail 5 at 0.0235\n"
   [ "$(field failures "$dir/rec")" = 2 ] || fail "not two failures"
   [ "$(field rollbacks "$dir/rec")" -ge 1 ] || fail "no rollback"
-  not_at_cuts rec "$p" ;;
+  not_at_cuts rec "$p"
+  drained rec ;;
 program_*)
   "$ftsim" record --platform gige --np 4 --app "$program" -o "$dir/prog" \
     > "$dir/prog.on" 2> "$dir/err" || { cat "$dir/err"; fail "record"; }
@@ -152,7 +197,7 @@ program_*)
     "$ftsim" run --replay "$dir/prog" --platform gige --protocol "$p" \
       --set period=0.0005 --set image_mb=0.0001 --scenario "$dir/sc.txt" \
       --trace "$dir/ev.$s" > "$dir/p.$s" 2> "$dir/err" ||
-      { cat "$dir/p.$s" "$dir/err"; fail "seed $s exited $?"; }
+      { rc=$?; cat "$dir/p.$s" "$dir/err"; fail "seed $s exited $rc"; }
     cat "$dir/p.$s"
     grep -q '"verified":true' "$dir/p.$s" || fail "seed $s: not verified"
     [ "$(field failures "$dir/p.$s")" -ge 1 ] || fail "seed $s: no failure"
@@ -177,7 +222,7 @@ bigtag)
   grep -q 'tag 9000000 on 2 communicators' "$dir/err" || fail "the tag is not named"
   [ ! -s "$dir/out" ] || fail "something ran"
   "$ftsim" run --replay "$dir/big.ti" --protocol pcl --set any_call=0 \
-    > "$dir/out" 2> "$dir/err" || { cat "$dir/err"; fail "any_call=0: exit $?"; }
+    > "$dir/out" 2> "$dir/err" || { rc=$?; cat "$dir/err"; fail "any_call=0: exit $rc"; }
   grep -q '"verified":true' "$dir/out" || fail "any_call=0: not verified" ;;
 fidelity_* | overhead_*)
   app=${case#*_}
@@ -185,7 +230,7 @@ fidelity_* | overhead_*)
   for p in none pcl vcl; do
     "$ftsim" run --replay "$dir/$app" --platform gige --protocol $p \
       --set period=0 > "$dir/$p" 2> "$dir/err" ||
-      { cat "$dir/err"; fail "$p exited $?"; }
+      { rc=$?; cat "$dir/err"; fail "$p exited $rc"; }
     cat "$dir/$p"
     grep -q '"verified":true' "$dir/$p" || fail "$p: not verified"
   done
@@ -203,11 +248,66 @@ fidelity_* | overhead_*)
       fail "$p: completion $(field completion_time_s "$dir/$p") s, none" \
         "$(field completion_time_s "$dir/none") s: not $what"
   done ;;
+pending_*)
+  record cg
+  run cg "$p" 0.004 free ""
+  # the first checkpoint with requests pending that was committed:
+  # "TIME_PENDING TIME_COMMIT RANK WAVE"
+  set -- $(cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
+      k = $2 " " $5; if (!(k in t)) t[k] = $1 }
+    $4 == "commit" { k = $2 " " $5; if (k in t) print t[k], $1, $2, $5 }' |
+    sort -g | head -1)
+  [ $# -eq 4 ] || fail "no committed checkpoint with requests pending"
+  at=$(awk -v c="$2" 'BEGIN { printf "%.9f", c + 1e-6 }')
+  echo "rank $3: checkpoint $4 with requests pending at $1, committed at $2: failure at $at"
+  run cg "$p" 0.004 pend "fail $3 at $at\n"
+  grep -q " restore $4 " "$dir/ev.pend.$3" ||
+    fail "rank $3 does not restore its checkpoint $4"
+  not_at_cuts pend "$p" ;;
+coll_*)
+  for r in 0 1 2 3; do
+    echo "$r init"
+    i=0
+    while [ $i -lt 150 ]; do
+      printf '%s compute 20000\n%s allreduce 512 1000\n%s bcast 20480 1\n' \
+        $r $r $r
+      i=$((i + 1))
+    done
+    printf '%s barrier\n%s finalize\n' $r $r
+  done > "$dir/coll.ti"
+  run coll.ti "$p" 0.004 free ""
+  not_at_cuts free "$p"
+  set -- $(cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
+      k = $2 " " $5; if (!(k in t)) t[k] = $1 }
+    $4 == "commit" { k = $2 " " $5; if (k in t) print t[k], $1, $2, $5 }' |
+    sort -g | head -1)
+  [ $# -eq 4 ] || fail "no committed checkpoint inside a collective"
+  at=$(awk -v c="$2" 'BEGIN { printf "%.9f", c + 1e-6 }')
+  echo "rank $3: checkpoint $4 inside a collective at $1, committed at $2: failure at $at"
+  run coll.ti "$p" 0.004 coll "fail $3 at $at\n"
+  grep -q " restore $4 " "$dir/ev.coll.$3" ||
+    fail "rank $3 does not restore its checkpoint $4" ;;
+handles_*)
+  record mg 6
+  printf 'detection 0.000186\nrestart 0.000352\nfail 5 at 0.043511964\n' \
+    > "$dir/sc.txt"
+  "$ftsim" run --replay "$dir/mg" --platform gige --protocol "$p" \
+    --set period=0.00204503 --service-ranks 2 --scenario "$dir/sc.txt" \
+    --trace "$dir/ev.h" > "$dir/h" 2> "$dir/err"
+  rc=$?
+  [ $rc -eq 0 ] || { grep -v '^\[' "$dir/err" | head -3; fail "exit $rc"; }
+  cat "$dir/h"
+  grep -q '"verified":true' "$dir/h" || fail "not verified"
+  "$ftsim" check "$dir/ev.h" > "$dir/check" 2>&1 ||
+    { cat "$dir/check"; fail "ftsim check rejects the trace"; }
+  grep -q " restore " "$dir/ev.h.5" || fail "rank 5 restores no checkpoint"
+  not_at_cuts h "$p" ;;
 mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
   [ "$(field failures "$dir/mtbf")" -ge 3 ] || fail "fewer than 3 failures"
-  not_at_cuts mtbf "$p" ;;
+  not_at_cuts mtbf "$p"
+  drained mtbf ;;
 *)
   fail "unknown case" ;;
 esac

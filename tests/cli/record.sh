@@ -26,7 +26,7 @@ fail() { echo "record.sh $case: $*"; exit 1; }
 # and the "recorded" line; then the audit into $dir/audit.
 record() {
   "$ftsim" record -o "$dir/t" "$@" > "$dir/out" 2> "$dir/err" ||
-    { cat "$dir/out" "$dir/err"; fail "ftsim record $* exited $?"; }
+    { rc=$?; cat "$dir/out" "$dir/err"; fail "ftsim record $* exited $rc"; }
   cat "$dir/out"
   grep -q '^{"protocol":"none",.*"verified":true' "$dir/out" ||
     fail "no verified summary line"

@@ -69,6 +69,9 @@
 # Usage: replay.sh FTSIM SCOREP_ARCHIVE SOURCE_DIR CASE [PROGRAM]
 set -u
 ftsim=$1 scorep=$2 src=$3 case=$4 program=${5:-}
+# Every protocol that recovers, as `ftsim protocols` lists them (NAME
+# FAMILY SUMMARY): a new one is replayed by its registry entry alone.
+recovering=$("$ftsim" protocols | awk '$2 != "none" { print $1 }')
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "replay.sh $case: $*"; exit 1; }
@@ -126,7 +129,7 @@ with_failure() { # NAME CHECKPOINTS ARGS...: NAME replayed with
   # CHECKPOINTS is "any"
   name=$1 need=$2
   shift 2
-  for p in pcl vcl pessimist v2; do
+  for p in $recovering; do
     replay "$name" "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
       --service-ranks 2 --trace "$dir/ev.$p" "$@"
     cat "$dir/$p"
@@ -192,7 +195,7 @@ lu_16) # lu on 16 ranks replays its gige recording within 1e-6 (it was 1e-4
 protocols)
   record ring
   printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
-  for p in pcl vcl pessimist v2; do
+  for p in $recovering; do
     replay ring "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
       --trace "$dir/ev.$p"
     cat "$dir/$p"
@@ -203,7 +206,7 @@ protocols)
 cuts)
   record cg
   printf 'detection 0.001\nrestart 0.01\nfail 1 at 0.02\n' > "$dir/fail.txt"
-  for p in pcl vcl pessimist v2; do
+  for p in $recovering; do
     replay cg "$dir/$p" --protocol "$p" --scenario "$dir/fail.txt" \
       --set period=0.005 --set any_call=0 --trace "$dir/ev.$p"
     cat "$dir/$p"
@@ -298,7 +301,7 @@ restart 0.01
 max_failures 5
 SWEEP
   "$ftsim" sweep "$dir/sw.txt" -j 1 -o "$dir/sw.csv" > "$dir/out" 2>&1 ||
-    { cat "$dir/out"; fail "sweep exited $?"; }
+    { rc=$?; cat "$dir/out"; fail "sweep exited $rc"; }
   cat "$dir/sw.csv"
   [ "$(grep -c ",@$dir/ring,4,.*,0,ok,true," "$dir/sw.csv")" -eq 10 ] ||
     fail "not 10 verified rows replaying the trace"

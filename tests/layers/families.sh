@@ -19,7 +19,7 @@ set -u
 dir=$1
 shift
 pattern='rt->ml\b\|ml_state\|FT_FAMILY_\|ft_ml_\|ft_channel_\|ft_cs_\|rt->cs\b\|vcl\|pcl\|pessimist'
-pattern="$pattern"'\|FT_WIRE_ML\|FT_WIRE_REPLAY\|FT_TAG_REPLAY\|FT_TAG_ML'
+pattern="$pattern"'\|bookmark\|FT_WIRE_ML\|FT_WIRE_REPLAY\|FT_TAG_REPLAY\|FT_TAG_ML'
 found=0
 for f in "$dir"/*.c "$dir"/control.h "$dir"/driver.h; do
   name=$(basename "$f")

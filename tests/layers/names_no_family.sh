@@ -8,7 +8,7 @@
 # Usage: names_no_family.sh FILE...
 set -u
 [ $# -ge 1 ] || { echo "usage: names_no_family.sh FILE..." >&2; exit 2; }
-words='has_scheduler|restarts_alone|recovers|pcl|vcl|pessimist|v2|logger'
+words='has_scheduler|restarts_alone|recovers|pcl|vcl|pessimist|v2|logger|bookmark'
 words="$words|scheduler|message.logging|channel.state|coordinated"
 words="$words|FT_FAMILY|FT_WIRE_ML|FT_ML_|ft_ml_|ft_cs_"
 words="$words|FT_WIRE_REPLAY|FT_TAG_REPLAY|FT_TAG_ML"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bookmark/bookmark.h"
 #include "pcl/pcl.h"
 #include "vcl/vcl.h"
 
@@ -202,9 +203,15 @@ static int send_app(struct ac *c, int from, int to) {
 static int in_band(const struct ac *c, const struct ft_control *m) {
   if (m->from >= c->ranks || m->to >= c->ranks)
     return 0; /* the scheduler's */
+  if (c->ops->family == FT_FAMILY_DRAIN)
+    return m->kind == FT_BOOKMARK_CONTROL_BOOKMARK;
   return c->scheduler ? m->kind == FT_VCL_CONTROL_MARKER
                       : m->kind == FT_PCL_CONTROL_MARKER;
 }
+
+/* An application message's size: 8 to 64 bytes, from its number on its
+ * channel (the same in a re-execution); the drain family counts them. */
+static uint64_t msg_bytes(int64_t seq) { return 8u * (uint64_t)(seq % 8 + 1); }
 
 static int send_control(struct ac *c, const struct ft_control *m) {
   int slots = c->ranks + c->scheduler;
@@ -411,8 +418,10 @@ static int post_send(struct ac *c, int r) {
   int peer = k->prog[k->s.pc].peer;
   struct ft_update u;
   if (feed(c, r,
-           (struct ft_event){
-               .type = FT_EVENT_APP_SEND, .time = c->time, .peer = peer},
+           (struct ft_event){.type = FT_EVENT_APP_SEND,
+                             .time = c->time,
+                             .peer = peer,
+                             .bytes = msg_bytes(k->s.sent[peer] + 1)},
            &u))
     return -1;
   if (u.flags & FT_UPDATE_DEFER) {
@@ -500,8 +509,10 @@ static int arrive(struct ac *c, int from, int to) {
                     "expects message %lld (lost or twice)",
                     (long long)en.seq, from, to, (long long)next);
   if (feed(c, to,
-           (struct ft_event){
-               .type = FT_EVENT_ARRIVED, .time = c->time, .peer = from},
+           (struct ft_event){.type = FT_EVENT_ARRIVED,
+                             .time = c->time,
+                             .peer = from,
+                             .bytes = msg_bytes(en.seq)},
            &u))
     return -1;
   k->arrivals[from]++;
@@ -744,10 +755,11 @@ int anycall_seeded_run(const struct seeded_params *p,
                        const struct ft_protocol_ops *ops,
                        struct seeded_result *r) {
   if (ops->family != FT_FAMILY_COORDINATED &&
-      ops->family != FT_FAMILY_CHANNEL_STATE) {
+      ops->family != FT_FAMILY_CHANNEL_STATE &&
+      ops->family != FT_FAMILY_DRAIN) {
     snprintf(r->error, sizeof r->error,
-             "any-call mode: protocol '%s' is of neither the coordinated "
-             "nor the channel-state family",
+             "any-call mode: protocol '%s' is of neither the coordinated, "
+             "the channel-state nor the drain family",
              ops->name);
     return -1;
   }

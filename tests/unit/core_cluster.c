@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bookmark/bookmark.h"
 #include "pcl/pcl.h"
 #include "vcl/vcl.h"
 
@@ -479,7 +480,29 @@ static enum msg vcl_msg(enum ft_vcl_control kind) {
   return MSG_OTHER;
 }
 
+/* The drain family's bookmarks play the markers' part in the checks: one
+ * per channel and wave, every one in before the checkpoint. */
+static enum msg bookmark_msg(enum ft_bookmark_control kind) {
+  switch (kind) {
+  case FT_BOOKMARK_CONTROL_REQUEST:
+    return MSG_WAVE_REQUEST;
+  case FT_BOOKMARK_CONTROL_POSITION:
+    return MSG_POSITION;
+  case FT_BOOKMARK_CONTROL_AT:
+    return MSG_WAVE_AT;
+  case FT_BOOKMARK_CONTROL_BOOKMARK:
+    return MSG_MARKER;
+  case FT_BOOKMARK_CONTROL_DONE:
+    return MSG_DONE;
+  case FT_BOOKMARK_CONTROL_COUNT:
+    break;
+  }
+  return MSG_OTHER;
+}
+
 static enum msg msg_of(const struct cluster *c, int kind) {
+  if (c->ops->family == FT_FAMILY_DRAIN)
+    return bookmark_msg((enum ft_bookmark_control)kind);
   if (c->ops->family == FT_FAMILY_COORDINATED)
     return pcl_msg((enum ft_pcl_control)kind);
   if (c->ops->family == FT_FAMILY_CHANNEL_STATE)
@@ -508,7 +531,10 @@ static void describe_control(const struct cluster *c, int r,
              (long long)m->value);
     break;
   case MSG_MARKER:
-    if (is_scheduler(c, m->from))
+    if (c->ops->family == FT_FAMILY_DRAIN)
+      snprintf(out, size, "< bookmark from %d: it sent %lld, %lld in", m->from,
+               (long long)m->value, (long long)c->rank[r].received[m->from]);
+    else if (is_scheduler(c, m->from))
       snprintf(out, size, "< marker of wave %d from S", m->wave);
     else if (m->value > 0)
       snprintf(out, size, "< marker proposing %lld from %d",
@@ -562,7 +588,11 @@ static void describe_event(const struct cluster *c, int r,
     snprintf(out, size, "send #%lld to %d", (long long)number, e->peer);
     return;
   case FT_EVENT_DELIVERED:
-    snprintf(out, size, "deliver #%lld from %d", (long long)number, e->peer);
+    if (c->ops->family == FT_FAMILY_DRAIN) /* the bytes the drain counts */
+      snprintf(out, size, "deliver #%lld from %d, %llu B", (long long)number,
+               e->peer, (unsigned long long)e->bytes);
+    else
+      snprintf(out, size, "deliver #%lld from %d", (long long)number, e->peer);
     return;
   case FT_EVENT_CONTROL:
     describe_control(c, r, &e->control, out, size);
@@ -578,7 +608,10 @@ static size_t trace_sends(struct cluster *c, const struct ft_update *u,
                           size_t i, int indent) {
   const struct ft_control *m = &u->sends[i];
   size_t end = i + 1;
-  while (end < u->n_sends && u->sends[end].kind == m->kind &&
+  /* The drain family's bookmarks, one line each: the staggered order. */
+  int alone =
+      c->ops->family == FT_FAMILY_DRAIN && msg_of(c, m->kind) == MSG_MARKER;
+  while (!alone && end < u->n_sends && u->sends[end].kind == m->kind &&
          u->sends[end].wave == m->wave && u->sends[end].value == m->value)
     end++;
   char what[64];
@@ -591,6 +624,8 @@ static size_t trace_sends(struct cluster *c, const struct ft_update *u,
   else if (k == MSG_WAVE_AT)
     snprintf(what, sizeof what, "wave %d at safe point %lld", m->wave,
              (long long)m->value);
+  else if (k == MSG_MARKER && c->ops->family == FT_FAMILY_DRAIN)
+    snprintf(what, sizeof what, "bookmark: sent %lld", (long long)m->value);
   else if (k == MSG_MARKER && m->value > 0)
     snprintf(what, sizeof what, "marker%s proposing %lld", plural,
              (long long)m->value);
@@ -1137,6 +1172,12 @@ static int deliver(struct cluster *c, int r, struct ft_event *e,
 
 /* ---- Steps --------------------------------------------------------- */
 
+/* An application message's size: 8 to 64 bytes, from its number on its
+ * channel, so that a re-execution sends the same bytes. */
+uint64_t cluster_msg_bytes(const struct cluster_msg *m) {
+  return 8u * (uint64_t)(m->number % 8 + 1);
+}
+
 static int send_app(struct cluster *c, struct cluster_msg *m) {
   if (c->rank[m->from].held)
     return fail(c, "rank %d sends #%lld while held", m->from,
@@ -1149,7 +1190,10 @@ static int send_app(struct cluster *c, struct cluster_msg *m) {
                 (long long)running(c, m->from));
   c->app_sent++;
   if (deliver(c, m->from,
-              &(struct ft_event){.type = FT_EVENT_APP_SEND, .peer = m->to}, m))
+              &(struct ft_event){.type = FT_EVENT_APP_SEND,
+                                 .peer = m->to,
+                                 .bytes = cluster_msg_bytes(m)},
+              m))
     return -1;
   m->state = CLUSTER_MSG_IN_FLIGHT;
   double delay = m->latency;
@@ -1177,8 +1221,12 @@ static int deliver_app(struct cluster *c, size_t channel) {
   m->state = CLUSTER_MSG_DELIVERED;
   m->delivered_in = running(c, to);
   c->app_delivered++;
-  return deliver(
-      c, to, &(struct ft_event){.type = FT_EVENT_DELIVERED, .peer = from}, m);
+  c->rank[to].received[from]++;
+  return deliver(c, to,
+                 &(struct ft_event){.type = FT_EVENT_DELIVERED,
+                                    .peer = from,
+                                    .bytes = cluster_msg_bytes(m)},
+                 m);
 }
 
 static int deliver_item(struct cluster *c, size_t slot) {
@@ -1385,6 +1433,7 @@ int cluster_rollback(struct cluster *c) {
     k->index = at;
     k->held = 0;
     k->marked_wave = k->markers_wave = k->markers_in = 0;
+    memset(k->received, 0, sizeof k->received);
     k->retained = 0;
     k->captured_wave = k->stored_wave = wave;
     k->next = c->time + k->iteration;

@@ -167,6 +167,9 @@ struct cluster_rank {
   int marked_wave;  /* last wave whose markers this rank sent */
   int markers_wave; /* wave of the markers counted in markers_in */
   int markers_in;
+  /* The drain family's narrative: messages delivered from each rank since
+   * the start or the last rollback. */
+  int64_t received[CLUSTER_MAX_RANKS];
   int64_t checkpoint_at[CLUSTER_MAX_WAVES + 1]; /* per wave, 0: none */
   int checkpoints;
   /* Non-blocking protocols (vcl). */
@@ -268,6 +271,11 @@ void cluster_set_edge(struct cluster *c, int from, int to, int on);
  * are sent. Returns 0, or -1 (with c->error set) when full. */
 int cluster_script_message(struct cluster *c, int from, int to, double time,
                            double latency);
+
+/* The size in bytes of application message `m` (APP_SEND and DELIVERED
+ * carry it): 8 to 64, a function of its number on its channel, so that a
+ * re-execution sends the same bytes. */
+uint64_t cluster_msg_bytes(const struct cluster_msg *m);
 
 /* Allocates and initialises every core at time c->start. Returns 0, or -1
  * (with c->error set) when a core rejects its configuration. */

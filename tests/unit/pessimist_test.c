@@ -394,3 +394,76 @@ Test(pessimist, a_live_match_below_the_horizon_is_logged) {
   cr_assert(u.flags & FT_UPDATE_WAIT_LOGGED);
   free(s);
 }
+
+/* Any-call mode (pessimist.h): a receive the restored image held pending is
+ * posted again with its id, after RESTART and ROLLBACK; a wildcard one gets
+ * the logged source, as a new one would, and the clock does not move. */
+static void *anycall_restored(const struct ft_protocol_ops *ops,
+                              int64_t clock) {
+  struct ft_core_config config = {
+      .rank = 1, .ranks = 4, .period = 0, .start = 0.0, .any_call = 1};
+  void *s = calloc(1, ops->state_size(&config));
+  cr_assert_not_null(s);
+  cr_assert_eq(ops->init(s, &config), 0);
+  struct ft_update u;
+  struct ft_event r = ev(FT_EVENT_RESTART, -1);
+  r.index = 5;
+  r.id = replay_log[4].id;
+  r.logged = replay_log;
+  r.n_logged = 5;
+  cr_assert_eq(ops->step(s, &r, &u), 0);
+  struct ft_event back = ev(FT_EVENT_ROLLBACK, -1);
+  back.id = clock;
+  back.wave = 1;
+  cr_assert_eq(ops->step(s, &back, &u), 0);
+  return s;
+}
+
+Test(pessimist, anycall_a_restored_receive_keeps_its_id_and_logged_source) {
+  const struct ft_protocol_ops *ops[] = {&ft_protocol_pessimist,
+                                         &ft_protocol_v2};
+  for (size_t i = 0; i < 2; i++) {
+    void *s = anycall_restored(ops[i], 3);
+    struct ft_update u;
+    struct ft_event e = wildcard_recv();
+    e.id = 1; /* posted before the checkpoint, matched after it */
+    cr_assert_eq(ops[i]->step(s, &e, &u), 0);
+    cr_assert_eq(u.id, 1, "%s: no new id", ops[i]->name);
+    cr_assert(u.flags & FT_UPDATE_REPLAY);
+    cr_assert_eq(u.replay.peer, 2, "the logged source");
+    cr_assert_eq(u.replay.tag, 7);
+    cr_assert_eq(ft_pessimist_clock(s), 3, "the clock stays");
+    struct ft_event named = ev(FT_EVENT_APP_RECV, 0);
+    named.id = 3;
+    cr_assert_eq(ops[i]->step(s, &named, &u), 0);
+    cr_assert_eq(u.id, 3);
+    cr_assert_eq(u.flags & FT_UPDATE_REPLAY, 0, "a named receive stays");
+    cr_assert_eq(
+        ops[i]->step(
+            s,
+            &(struct ft_event){.type = FT_EVENT_APP_RECV, .peer = 0, .tag = 5},
+            &u),
+        0);
+    cr_assert_eq(u.id, 4, "a new receive takes the next id");
+    free(s);
+  }
+}
+
+Test(pessimist, anycall_restored_receives_are_checked) {
+  void *s = anycall_restored(&ft_protocol_pessimist, 3);
+  struct ft_update u;
+  struct ft_event e = wildcard_recv();
+  e.id = 4; /* beyond the restored clock: never given */
+  cr_assert_eq(step(s, e, &u), -1);
+  e.id = -1;
+  cr_assert_eq(step(s, e, &u), -1);
+  cr_assert_eq(step(s, ev(FT_EVENT_CALL, -1), &u), -1, "no CALL: safe points");
+  cr_assert_eq(step(s, ev(FT_EVENT_ARRIVED, 0), &u), -1);
+  free(s);
+  /* Safe-point mode posts nothing again: a receive with an id is an
+   * error. */
+  s = restarted(replay_log, 5);
+  e.id = 1;
+  cr_assert_eq(step(s, e, &u), -1);
+  free(s);
+}

@@ -60,6 +60,14 @@ Test(registry, the_family_answers_what_the_runtime_asks) {
   cr_assert(ft_protocol_recovers(vcl));
   cr_assert(ft_protocol_has_scheduler(vcl));
   cr_assert_not(ft_protocol_restarts_alone(vcl));
+  const char *drains[] = {"bookmark", "bookmark-bug-nodrain"};
+  for (size_t i = 0; i < sizeof drains / sizeof drains[0]; i++) {
+    const struct ft_protocol_ops *p = ft_protocol_find(drains[i]);
+    cr_assert_not_null(p, "%s", drains[i]);
+    cr_assert(ft_protocol_recovers(p), "%s", drains[i]);
+    cr_assert_not(ft_protocol_has_scheduler(p), "%s", drains[i]);
+    cr_assert_not(ft_protocol_restarts_alone(p), "%s", drains[i]);
+  }
   const char *loggers[] = {"pessimist", "v2", "pessimist-bug-nowait"};
   for (size_t i = 0; i < sizeof loggers / sizeof loggers[0]; i++) {
     const struct ft_protocol_ops *p = ft_protocol_find(loggers[i]);
@@ -77,6 +85,8 @@ Test(registry, protocols_name_their_families) {
   cr_assert_eq(ft_protocol_find("pessimist")->family,
                FT_FAMILY_MESSAGE_LOGGING);
   cr_assert_eq(ft_protocol_find("v2")->family, FT_FAMILY_MESSAGE_LOGGING);
+  cr_assert_eq(ft_protocol_find("bookmark")->family, FT_FAMILY_DRAIN);
+  cr_assert_str_eq(ft_family_name(FT_FAMILY_DRAIN), "drain");
 }
 
 Test(registry, family_names_round_trip_and_unknown_ones_fail) {
@@ -157,6 +167,9 @@ Test(registry, control_kinds_do_not_cross_families) {
   cr_assert_eq(ft_control_parse(FT_FAMILY_COORDINATED, "cut", &k), -1);
   cr_assert_eq(ft_control_parse(FT_FAMILY_CHANNEL_STATE, "wave-at", &k), -1);
   cr_assert_eq(ft_control_parse(FT_FAMILY_MESSAGE_LOGGING, "marker", &k), -1);
+  cr_assert_str_eq(ft_control_name(FT_FAMILY_DRAIN, 4), "bookmark");
+  cr_assert_eq(ft_control_parse(FT_FAMILY_DRAIN, "marker", &k), -1);
+  cr_assert_eq(ft_control_parse(FT_FAMILY_COORDINATED, "bookmark", &k), -1);
   cr_assert_eq(ft_control_parse(FT_FAMILY_COORDINATED, NULL, &k), -1);
   cr_assert_eq(k, -1);
   cr_assert_eq(ft_control_parse(FT_FAMILY_CHANNEL_STATE, "marker", &k), 0);
@@ -170,9 +183,12 @@ Test(registry, recovering_names_list_every_protocol_that_recovers) {
   char buf[512];
   size_t n = ft_protocol_recovering_names(buf, sizeof buf, ", ", " and ");
   cr_assert_eq(n, strlen(buf));
-  cr_assert_eq(strncmp(buf, "pcl, vcl, pessimist, v2, ", 25), 0, "%s", buf);
+  cr_assert_eq(strncmp(buf, "pcl, vcl, pessimist, v2, bookmark, ", 35), 0, "%s",
+               buf);
   cr_assert_null(strstr(buf, "none"), "%s", buf);
-  cr_assert_not_null(strstr(buf, " and pessimist-bug-nowait"), "%s", buf);
+  cr_assert_not_null(
+      strstr(buf, ", pessimist-bug-nowait and bookmark-bug-nodrain"), "%s",
+      buf);
   char whole[512], small[8];
   size_t m = ft_protocol_recovering_names(whole, sizeof whole, ",", ",");
   cr_assert_eq(m, strlen(whole));

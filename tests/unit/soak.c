@@ -168,8 +168,8 @@ static int parse(int argc, char **argv, struct options *o) {
                o->protocol);
   if (seeded_any_call(o->protocol) &&
       ft_protocol_restarts_alone(seeded_protocol(o->protocol)))
-    return bad("--protocol %s: any-call mode is for the coordinated and "
-               "channel-state families (pcl, vcl) so far",
+    return bad("--protocol %s: any-call mode is for the coordinated, "
+               "channel-state and drain families (pcl, vcl, bookmark) so far",
                o->protocol);
   return 0;
 }

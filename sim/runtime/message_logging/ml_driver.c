@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "image.h"
 #include "msglog.h"
+#include "runtime/trace.h"
 
 static void ml_start(struct ft_runtime *rt) {
   ft_ml_init(&rt->ml_state, rt->world_rank);
@@ -26,9 +27,33 @@ static void ml_update(struct ft_runtime *rt, const struct ft_update *u,
     rt->ml_state.waiting = 0;
 }
 
+/* Any-call mode (a replay that checkpoints at any call): the requests
+ * pending at this checkpoint go into the image too, counted, and traced
+ * ("pending WAVE N"). Returns the region's bytes (NULL in safe-point
+ * mode, which keeps its images as they were). */
+static void *pending_region(struct ft_runtime *rt, int wave,
+                            struct ft_image_region *region) {
+  struct ft_ml *ml = &rt->ml_state;
+  if (!rt->ac.core_mode)
+    return NULL;
+  size_t bytes = ft_ml_pending_size(&ml->ops);
+  void *p = malloc(bytes);
+  if (!p)
+    ft_fatal("rank %d: out of memory for its pending requests", rt->world_rank);
+  ft_ml_pending_write(&ml->ops, p);
+  *region = (struct ft_image_region){
+      .id = FT_ML_PENDING_REGION, .ptr = p, .bytes = bytes};
+  ml->ckpt_calls++;
+  ml->ckpt_pending += ml->ops.n_reqs > 0;
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 0, "pending", "%d %zu", wave, ml->ops.n_reqs);
+  return p;
+}
+
 /* The image holds, beyond the application's regions, the clock, the counts
- * and the sender-based log, and how many communicators main() had created
- * (a checkpoint is taken at a safe point). */
+ * and the sender-based log, how many communicators main() had created (a
+ * checkpoint is taken at a safe point) and, in any-call mode, the requests
+ * pending. */
 static void ml_checkpoint(struct ft_runtime *rt, int wave, int64_t clock,
                           struct ft_image_region *regions, size_t n) {
   int64_t made = ft_comm_creations(&rt->comms);
@@ -38,6 +63,8 @@ static void ml_checkpoint(struct ft_runtime *rt, int wave, int64_t clock,
   if (!ml)
     ft_fatal("rank %d: out of memory for its message-logging state",
              rt->world_rank);
+  void *pending = pending_region(rt, wave, &regions[n]);
+  n += pending != NULL;
   ft_ml_region_write(mc, ml, clock, ft_backend_now());
   ft_ml_mark_checkpoint(rt, mc, wave);
   regions[n++] =
@@ -46,6 +73,7 @@ static void ml_checkpoint(struct ft_runtime *rt, int wave, int64_t clock,
       .id = FT_CREATIONS_REGION, .ptr = &made, .bytes = sizeof made};
   ft_checkpoint_write(rt, wave, rt->safe_points, regions, n);
   free(ml);
+  free(pending);
 }
 
 static void ml_restored(struct ft_runtime *rt,
@@ -63,6 +91,9 @@ static void ml_restored(struct ft_runtime *rt,
     ft_comm_resume_creations(&rt->comms, made);
   }
   ft_ml_restore(rt, img->bytes, img->size, img->wave);
+  if (ft_image_find(img->bytes, img->size, FT_ML_PENDING_REGION, &found,
+                    &bytes) == 0)
+    ft_ml_pending_load(rt, &rt->ml_state.ops, found, bytes);
 }
 
 /* What main()'s set-up received, at the first safe point of the first
@@ -144,6 +175,8 @@ static void ml_figures(const struct ft_runtime *rt,
   f->sb_bytes += ml->sb_bytes;
   f->deliveries += ml->deliveries;
   f->restarts += ml->restarts;
+  f->ac_ckpts += ml->ckpt_calls;
+  f->ac_in_flight += ml->ckpt_pending;
 }
 
 const struct ft_driver ft_ml_driver = {
@@ -167,6 +200,7 @@ const struct ft_driver ft_ml_driver = {
     .commit = ft_ml_commit,
     .checkpoint = ml_checkpoint,
     .restored = ml_restored,
+    .requests_restored = ft_ml_requests_restored,
     .safe_point = ml_safe_point,
     .on_control = ml_on_control,
     .on_core_message = ft_ml_on_core_control,

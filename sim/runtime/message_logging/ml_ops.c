@@ -14,13 +14,15 @@ struct ft_ml_req {
   MPI_Request req;
   int64_t id;
   int recv, wildcard;
-  int comm, coll; /* the channel, but for a receive's peer and tag */
-  int peer, tag;  /* send: destination (application rank) and tag */
-  int64_t seq;    /* send: its number on the channel */
-  double copied;  /* send: when the sender-based copy is done */
-  int done;       /* a send the wire already had: complete from the start
-                     (SMPI's wait family skips such a request: see
-                     finish_done) */
+  int comm, coll;    /* the channel, but for a receive's peer and tag */
+  int peer, tag;     /* send: destination (application rank) and tag */
+  int64_t seq;       /* send: its number on the channel */
+  double copied;     /* send: when the sender-based copy is done */
+  int done;          /* a send the wire already had: complete from the start
+                        (SMPI's wait family skips such a request: see
+                        finish_done) */
+  int count;         /* receive: the count and type posted (a restore */
+  MPI_Datatype type; /* posts it again: ft_ml_requests_restored) */
 };
 
 static void remember(struct ft_ml_ops *ops, const struct ft_ml_req *r) {
@@ -176,7 +178,9 @@ int ft_ml_irecv(struct ft_runtime *rt, void *buf, int count, MPI_Datatype type,
                         .recv = 1,
                         .wildcard = wildcard,
                         .comm = c->name,
-                        .coll = coll};
+                        .coll = coll,
+                        .count = count,
+                        .type = type};
   if (u.flags & FT_UPDATE_REPLAY) { /* the core's logged source and tag */
     source = ft_comm_rank_of(c, u.replay.peer);
     tag = u.replay.tag;
@@ -425,6 +429,24 @@ int ft_ml_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs_[],
   return MPI_SUCCESS;
 }
 
+/* SMPI 3.32's MPI_Testany skips a request that finished before the call (a
+ * small send, detached: smpi_request.cpp, testany) as if inactive: it says
+ * flag 1, index MPI_UNDEFINED, and leaves the request allocated. The
+ * application takes it for complete (MPI_Test of a send under a replay of
+ * mg), and its record stayed in the table for good (33 on rank 1 of mg at
+ * 4 ranks by the fifth checkpoint). MPI_Test completes and frees it:
+ * returns the index of the first such, or MPI_UNDEFINED. */
+static int test_finished(int n, MPI_Request reqs_[], MPI_Status *st) {
+  for (int i = 0; i < n; i++) {
+    int flag = 0;
+    if (reqs_[i] != MPI_REQUEST_NULL)
+      FT_PMPI(Test, &reqs_[i], &flag, st);
+    if (flag)
+      return i;
+  }
+  return MPI_UNDEFINED;
+}
+
 int ft_ml_testany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
                   int *flag, MPI_Status *status) {
   struct ft_ml_ops *ops = &rt->ml_state.ops;
@@ -442,6 +464,8 @@ int ft_ml_testany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
       finish_done(ops, &reqs_[*index], &st);
     else
       FT_PMPI(Testany, n, reqs_, index, flag, &st);
+    if (*flag && *index == MPI_UNDEFINED)
+      *index = test_finished(n, reqs_, &st);
     int done = *flag && *index != MPI_UNDEFINED;
     live_completion(rt, before, index, done, &st);
     free(before);
@@ -593,6 +617,140 @@ int ft_ml_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
   return MPI_SUCCESS;
 }
 
+/* ---- Requests pending at a checkpoint (any-call mode) ----
+ *
+ * A replay may checkpoint at any call, with sends and receives pending
+ * (issue 16, item 3). The image holds their records as they are, handles
+ * included: those are what the replay's own image holds, and name them
+ * when it asks for them back. */
+
+size_t ft_ml_pending_size(const struct ft_ml_ops *ops) {
+  return sizeof(int64_t) + ops->n_reqs * sizeof *ops->reqs;
+}
+
+void ft_ml_pending_write(const struct ft_ml_ops *ops, void *dst) {
+  int64_t n = (int64_t)ops->n_reqs;
+  memcpy(dst, &n, sizeof n);
+  if (n > 0)
+    memcpy((char *)dst + sizeof n, ops->reqs, ops->n_reqs * sizeof *ops->reqs);
+}
+
+static int by_id(const void *a, const void *b) {
+  const struct ft_ml_req *x = a, *y = b;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+void ft_ml_pending_load(struct ft_runtime *rt, struct ft_ml_ops *ops,
+                        const void *src, size_t size) {
+  int64_t n = -1;
+  if (size >= sizeof n)
+    memcpy(&n, src, sizeof n);
+  if (n < 0 || size != sizeof n + (size_t)n * sizeof *ops->reqs)
+    ft_fatal("rank %d cannot restore its checkpoint: region %d of %zu bytes "
+             "does not hold whole requests",
+             rt->world_rank, FT_ML_PENDING_REGION, size);
+  ops->restored = ft_reserve(ops->restored, (size_t)n + 1, &ops->cap_restored,
+                             sizeof *ops->restored, "the restored requests");
+  if (n > 0)
+    memcpy(ops->restored, (const char *)src + sizeof n,
+           (size_t)n * sizeof *ops->restored);
+  ops->n_restored = (size_t)n;
+  qsort(ops->restored, ops->n_restored, sizeof *ops->restored, by_id);
+}
+
+/* "every outgoing message is saved in the sender's volatile memory"
+ * (section 2.1): a send pending at the checkpoint was put on the wire
+ * before it (a send waits for the logger inside its call), and the
+ * restored log holds it for a receiver that restarts too. So it is complete
+ * at once: sending it again would deliver it twice. */
+static void restore_send(struct ft_runtime *rt, struct ft_ml_req *r) {
+  const struct ft_ml_channel *ch =
+      ft_ml_channel(&rt->ml_state.channels, r->comm, r->coll, r->peer, r->tag);
+  if (r->seq > ch->hw)
+    ft_fatal("rank %d: send %lld to %d (tag %d) pending at its checkpoint "
+             "never reached the wire",
+             rt->world_rank, (long long)r->seq, r->peer, r->tag);
+  completed_request(&r->req);
+  r->done = 1;
+}
+
+/* A receive pending at the checkpoint, posted again with its id: the core
+ * gives a wildcard one its logged source (pessimist.h, "Any-call mode");
+ * the peers resend what the checkpoint did not deliver, in channel order. */
+static void restore_recv(struct ft_runtime *rt, struct ft_ml_req *r,
+                         void *rbuf) {
+  struct ft_comm *c = ft_comm_named(rt, r->comm);
+  struct ft_event e = {.type = FT_EVENT_APP_RECV,
+                       .peer = r->peer,
+                       .tag = r->tag < 0 ? -1 : r->tag,
+                       .wildcard = r->wildcard,
+                       .id = r->id};
+  struct ft_update u;
+  ft_core_decide(rt, &e, &u);
+  if (u.id != r->id)
+    ft_fatal("rank %d: protocol %s gave the restored receive %lld id %lld",
+             rt->world_rank, rt->protocol->name, (long long)r->id,
+             (long long)u.id);
+  ft_apply_update(rt, &u);
+  if (u.flags & FT_UPDATE_REPLAY) {
+    r->peer = u.replay.peer;
+    r->tag = u.replay.tag;
+  }
+  int source = r->peer < 0 ? MPI_ANY_SOURCE : ft_comm_rank_of(c, r->peer);
+  FT_PMPI(Irecv, rbuf, r->count, r->type, source, r->tag,
+          ft_comm_traffic(c, r->coll), &r->req);
+}
+
+/* The index of `old` among the n handles, or -1. */
+static long handle_index(const MPI_Request *handles, size_t n,
+                         MPI_Request old) {
+  for (size_t i = 0; i < n; i++)
+    if (handles[i] == old)
+      return (long)i;
+  return -1;
+}
+
+/* Where each restored record's handle is among the n handles, in at[]:
+ * found on the image's values, before any is replaced (a new handle may
+ * take the value of an old one: receive 295's new handle was send 296's
+ * old one in a replay of mg, pessimist, 6 ranks). */
+static void find_handles(struct ft_runtime *rt, const struct ft_ml_ops *ops,
+                         const MPI_Request *handles, size_t n, long *at) {
+  for (size_t k = 0; k < ops->n_restored; k++) {
+    const struct ft_ml_req *r = &ops->restored[k];
+    at[k] = handle_index(handles, n, r->req);
+    if (at[k] < 0)
+      ft_fatal("rank %d: request %lld pending in its image (a %s) is not "
+               "among the handles named after the restore",
+               rt->world_rank, (long long)r->id, r->recv ? "receive" : "send");
+  }
+}
+
+void ft_ml_requests_restored(struct ft_runtime *rt, MPI_Request *handles,
+                             size_t n, void *rbuf) {
+  struct ft_ml_ops *ops = &rt->ml_state.ops;
+  if (n != ops->n_restored)
+    ft_fatal("rank %d: %zu requests named after the restore, but its image "
+             "holds %zu pending",
+             rt->world_rank, n, ops->n_restored);
+  long *at = malloc((n + 1) * sizeof *at);
+  if (!at)
+    ft_fatal("rank %d: out of memory for its restored requests",
+             rt->world_rank);
+  find_handles(rt, ops, handles, n, at);
+  for (size_t k = 0; k < ops->n_restored; k++) { /* in posting order */
+    struct ft_ml_req r = ops->restored[k];
+    if (r.recv)
+      restore_recv(rt, &r, rbuf);
+    else
+      restore_send(rt, &r);
+    handles[at[k]] = r.req;
+    remember(ops, &r);
+  }
+  free(at);
+  ops->n_restored = 0;
+}
+
 /* ---- A failure ----
  *
  * The receives the lost life had posted cannot be cancelled: SimGrid fails
@@ -634,6 +792,7 @@ void ft_ml_drop_requests(struct ft_runtime *rt, struct ft_ml *ml) {
       ft_ml_channel(&ml->channels, r->comm, r->coll, r->peer, r->tag);
   }
   ops->n_reqs = 0;
+  ops->n_restored = 0;
 }
 
 int ft_ml_zombies_on(const struct ft_ml_ops *ops, int comm, int coll, int peer,

@@ -43,6 +43,10 @@ struct ft_ml_ops {
   size_t n_reqs, cap_reqs;
   struct ft_ml_req *zombies; /* receives of a lost life, still posted */
   size_t n_zombies, cap_zombies;
+  struct ft_ml_req *restored; /* any-call mode: the requests the restored
+                                 image held pending, by id, until the
+                                 replay names their handles */
+  size_t n_restored, cap_restored;
 };
 
 /* The logged events of a restart (ml_replay.c). */
@@ -68,6 +72,8 @@ struct ft_ml {
   int pre_marked; /* the first safe point of the first run passed */
   uint64_t events, el_messages, sb_bytes, deliveries; /* summary figures */
   uint64_t restarts;
+  uint64_t ckpt_calls, ckpt_pending; /* any-call mode: checkpoints taken,
+                                        and those with requests pending */
   struct ft_ml_channels channels;
   struct ft_ml_ops ops;
   struct ft_ml_replay replay;

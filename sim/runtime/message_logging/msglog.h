@@ -67,11 +67,13 @@ enum ft_ml_wire {
 };
 
 /* The image regions of message logging: its state (clock, counts, log),
- * and how many communicators main() had created at the checkpoint (int64,
- * see ft_comm_resume_creations). */
+ * how many communicators main() had created at the checkpoint (int64,
+ * see ft_comm_resume_creations), and, in any-call mode, the requests
+ * pending at the checkpoint (ft_ml_pending_write). */
 enum {
   FT_ML_REGION = FT_MAX_REGIONS + 1,
-  FT_CREATIONS_REGION = FT_MAX_REGIONS + 2
+  FT_CREATIONS_REGION = FT_MAX_REGIONS + 2,
+  FT_ML_PENDING_REGION = FT_MAX_REGIONS + 3
 };
 
 /* ---- Channels and the sender-based log (ml_channels.c) ---- */
@@ -230,6 +232,27 @@ int ft_ml_request_free(struct ft_runtime *rt, MPI_Request *req);
  * the message comes, and a restarted rank's replay (messages resent at
  * once) would decide differently. */
 int ft_ml_cancel(struct ft_runtime *rt, MPI_Request *req);
+/* Any-call mode (docs/protocols.md, "Any-call mode"): the requests
+ * pending now, as an image region: its size, and its bytes written to
+ * dst (an int64 count, then the records). */
+size_t ft_ml_pending_size(const struct ft_ml_ops *ops);
+void ft_ml_pending_write(const struct ft_ml_ops *ops, void *dst);
+/* The restored image's region (size bytes at src): its records wait, by
+ * id, for ft_ml_requests_restored; an ill-sized region stops the run. */
+void ft_ml_pending_load(struct ft_runtime *rt, struct ft_ml_ops *ops,
+                        const void *src, size_t size);
+/* The driver's requests_restored (driver.h): posts again, in id order,
+ * the requests the restored image held pending and gives handles[i] (the
+ * image's value of the handle) its new value. A send is complete at once:
+ * the wire had it before the checkpoint (its sequence number is at most
+ * the channel's highest on the wire, which a failure keeps), and the
+ * restored log holds its payload for a restarted receiver; a receive asks
+ * the core (APP_RECV with its id) for the logged source of a wildcard.
+ * Stops the run when a handle is not one of the image's, or one of the
+ * image's is left out. */
+void ft_ml_requests_restored(struct ft_runtime *rt, MPI_Request *handles,
+                             size_t n, void *rbuf);
+
 /* A failure: the receives of the lost life become zombies (see ml_ops.c);
  * what they took is counted. */
 void ft_ml_drop_requests(struct ft_runtime *rt, struct ft_ml *ml);
