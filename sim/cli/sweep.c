@@ -322,14 +322,12 @@ static int cores(void) {
   return n > 0 && n < 4096 ? (int)n : 1;
 }
 
-/* Longest first (ft_point_cost), then in grid order. */
+/* Longest-looking first (ft_point_cmp_cost), then in grid order. */
 static int by_cost(const void *pa, const void *pb) {
   const struct ft_point *a = *(const struct ft_point *const *)pa;
   const struct ft_point *b = *(const struct ft_point *const *)pb;
-  double ca = ft_point_cost(a), cb = ft_point_cost(b);
-  if (ca != cb)
-    return ca > cb ? -1 : 1;
-  return a < b ? -1 : a > b;
+  int c = ft_point_cmp_cost(a, b);
+  return c ? c : (a < b ? -1 : a > b);
 }
 
 /* The number of points of --point I-J that the sweep has. */
