@@ -101,9 +101,16 @@ static int usage_error(const char *fmt, ...) {
   return FT_EXIT_USAGE;
 }
 
-/* Takes the value of option argv[*i] ("-j 2" or "--jobs=2"). */
+/* True for a short option with its value attached: "-j2", "-oout.csv". */
+static bool attached(const char *arg) {
+  return arg[0] == '-' && (arg[1] == 'j' || arg[1] == 'o') && arg[2];
+}
+
+/* Takes the value of option argv[*i] ("-j 2", "-j2" or "--jobs=2"). */
 static const char *value(int argc, char **argv, int *i, const char *name) {
   const char *eq = strchr(argv[*i], '=');
+  if (attached(argv[*i]))
+    return argv[*i] + 2;
   if (strncmp(argv[*i], "--", 2) == 0 && eq &&
       strncmp(argv[*i], name, (size_t)(eq - argv[*i])) == 0)
     return eq + 1;
@@ -113,7 +120,8 @@ static const char *value(int argc, char **argv, int *i, const char *name) {
 static bool is(const char *arg, const char *a, const char *b) {
   size_t n = strlen(b);
   return strcmp(arg, a) == 0 || strcmp(arg, b) == 0 ||
-         (strncmp(arg, b, n) == 0 && arg[n] == '=');
+         (strncmp(arg, b, n) == 0 && arg[n] == '=') ||
+         (attached(arg) && strncmp(arg, a, 2) == 0 && !a[2]);
 }
 
 /* "I" or "I-J" (0 <= I <= J). */
