@@ -83,10 +83,15 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# free_port FROM: the first TCP port from FROM on with nobody listening.
+# free_port FROM: the first TCP port from FROM on that nobody listens on
+# (read from /proc/net/tcp*: state 0A; no dependency on ss or netstat).
 free_port() {
   p=$1
-  while ss -Htln "sport = :$p" | grep -q .; do p=$((p + 1)); done
+  while awk -v port="$(printf '%04X' "$p")" '
+      $4 == "0A" && substr($2, length($2) - 3) == port { found = 1 }
+      END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; do
+    p=$((p + 1))
+  done
   echo "$p"
 }
 base=$((20000 + $$ % 20000))
