@@ -14,6 +14,12 @@ int ft_backend_simulated(void);
  * speed (SMPI); does nothing for a real MPI. */
 void ft_backend_compute(double flops);
 
+/* Computes `flops` as ft_backend_compute does, but for at most `seconds` of
+ * simulated time (the rank's failure time: a computation in progress ends
+ * there, whatever the host's load). Returns the flops not computed: 0 when
+ * the computation ended in time. Under a real MPI nothing is computed (0). */
+double ft_backend_compute_for(double flops, double seconds);
+
 /* Ends the calling rank after MPI_Finalize, without returning to the
  * application: a service rank never runs the application's main. Under SMPI
  * this ends only the calling simulated process. */

@@ -12,6 +12,12 @@ int ft_backend_simulated(void) { return 0; }
 
 void ft_backend_compute(double flops) { (void)flops; }
 
+double ft_backend_compute_for(double flops, double seconds) {
+  (void)flops;
+  (void)seconds;
+  return 0;
+}
+
 _Noreturn void ft_backend_exit_rank(int code) { exit(code); }
 
 double ft_backend_now(void) { return PMPI_Wtime(); }

@@ -3,6 +3,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
+#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
@@ -40,6 +41,25 @@ void ft_smpi_bench_resume(void) { smpi_bench_begin(); }
 #define bench_resume ft_smpi_bench_resume
 
 void ft_backend_bench_restart(void) { smpi_bench_begin(); }
+
+/* An execution SimGrid runs at the host's share of its speed, waited for
+ * with a timeout and cancelled when the time is up (sg_exec_wait_for keeps
+ * it alive on a timeout). The benchmark timer is paused around it, as
+ * smpi_execute_flops_benched does. */
+double ft_backend_compute_for(double flops, double seconds) {
+  if (flops <= 0)
+    return 0;
+  bench_pause();
+  sg_exec_t exec = sg_actor_exec_init(flops);
+  sg_exec_start(exec);
+  double rest = 0;
+  if (sg_exec_wait_for(exec, seconds > 0 ? seconds : 0) == SG_ERROR_TIMEOUT) {
+    rest = sg_exec_get_remaining(exec);
+    sg_exec_cancel(exec);
+  }
+  bench_resume();
+  return rest;
+}
 
 _Noreturn void ft_backend_exit_rank(int code) {
   exit(code); /* smpi_helpers.h maps exit() to smpi_exit(): this rank only */

@@ -12,17 +12,19 @@
  * and the simulated time they took (ft_record_computed); `start` is taken
  * after SMPI's benchmark timer has charged what ran before, so that only
  * the flops' own time is counted. */
-/* A computation in progress when this rank fails ends there: the flops up
- * to its failure time, then the rank stops (ft_control_fate, which does not
- * return but for a run that ended or stopped meanwhile: the rest is then
- * computed). */
+/* A computation in progress when this rank fails ends there, whatever
+ * the host's load (several ranks on one host compute slower than its
+ * speed): the flops done by its failure time, then the rank stops
+ * (ft_control_fate, which does not return but for a run that ended or
+ * stopped meanwhile: the rest is then computed). Returns the flops still
+ * to compute. */
 static double until_failure(struct ft_runtime *rt, double flops) {
-  double left = ft_control_fate_left(rt), speed = ft_backend_host_speed();
-  if (left < 0 || speed <= 0 || flops <= left * speed)
+  double left = ft_control_fate_left(rt);
+  if (left < 0 || flops <= 0)
     return flops;
-  ft_backend_compute(left * speed);
+  double rest = ft_backend_compute_for(flops, left);
   ft_control_fate(rt);
-  return flops - left * speed;
+  return rest;
 }
 
 void ft_compute(double flops) {

@@ -34,13 +34,16 @@ void ft_ml_ship(struct ft_runtime *rt, const struct ft_logged_event *events,
   if (!copy)
     ft_fatal("rank %d: out of memory shipping %zu events", rt->world_rank, n);
   memcpy(copy, events, bytes);
-  struct ft_wire m = {.kind = FT_WIRE_ML_LOG, .value = (int64_t)n};
-  ft_control_send_payload(rt, ft_ml_logger_of(rt, rt->world_rank), &m, copy,
-                          bytes);
+  /* Traced when shipped, before the send, which may block (soak seed 39,
+   * v2: a send begun before this rank's failure time ended 4.6 ms after
+   * it; the events were shipped by a living rank). */
   for (size_t i = 0; ft_trace_on(rt) && i < n; i++)
     ft_trace_line_(rt, 0, "log", "%lld %d %d %d %lld", (long long)events[i].id,
                    events[i].kind, events[i].peer, events[i].tag,
                    (long long)events[i].value);
+  struct ft_wire m = {.kind = FT_WIRE_ML_LOG, .value = (int64_t)n};
+  ft_control_send_payload(rt, ft_ml_logger_of(rt, rt->world_rank), &m, copy,
+                          bytes);
   rt->ml_state.events += n;
   rt->ml_state.el_messages++;
 }
