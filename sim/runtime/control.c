@@ -145,7 +145,7 @@ void ft_control_send_payload(struct ft_runtime *rt, int dest,
    * (smpi/test), which would land on the critical path of every send that
    * ships events. */
   if (cs->n_payloads >= 256)
-    progress_payloads(cs, 0);
+    progress_payloads(cs, 1);
   cs->payloads = ft_reserve(cs->payloads, cs->n_payloads + 1, &cs->cap_payloads,
                             sizeof *cs->payloads, "control payloads");
   ft_control_send(rt, dest, m);
