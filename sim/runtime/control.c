@@ -405,8 +405,17 @@ void ft_control_drain(struct ft_runtime *rt) {
   free(expected);
 }
 
+/* Only the protocols that recover send control messages, and they need a
+ * service rank (ft_options_check): a run with neither has no control
+ * traffic to settle, and its ranks skip the drain's all-to-all and the last
+ * barrier (issue 18, item 1: PMPI_Finalize synchronises them anyway). */
+static int quiet_control(const struct ft_runtime *rt) {
+  return !rt->recovering_protocol && rt->world_size == rt->app_ranks;
+}
+
 void ft_settle_control(struct ft_runtime *rt) {
-  ft_control_drain(rt); /* a barrier too */
+  if (!quiet_control(rt))
+    ft_control_drain(rt); /* a barrier too */
   free(rt->ctrl_counts);
   rt->ctrl_counts = NULL;
   if (rt->ctrl_req != MPI_REQUEST_NULL) {
@@ -418,5 +427,6 @@ void ft_settle_control(struct ft_runtime *rt) {
 }
 
 void ft_control_last_barrier(struct ft_runtime *rt) {
-  FT_PMPI(Barrier, rt->control);
+  if (!quiet_control(rt))
+    FT_PMPI(Barrier, rt->control);
 }

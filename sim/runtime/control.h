@@ -160,12 +160,15 @@ void ft_control_drain(struct ft_runtime *rt);
  * ft_control_drain (a barrier too), so that no rank leaves while a message
  * it sent is still on its way (SimGrid fails the receiver's wait when the
  * sender is gone, and an unmatched message upsets its shutdown), then the
- * control receive is withdrawn and the deferred core messages dropped. */
+ * control receive is withdrawn and the deferred core messages dropped.
+ * A run without service ranks under a protocol that does not recover has
+ * no control traffic: no drain. */
 void ft_settle_control(struct ft_runtime *rt);
 /* The very last step before PMPI_Finalize on every rank, services
  * included: a barrier on the control communicator, after which nothing is
  * in flight (a service finishes its image transfers after
- * ft_settle_control, and SimGrid fails a transfer whose peer has exited). */
+ * ft_settle_control, and SimGrid fails a transfer whose peer has exited);
+ * none in a run without control traffic (see ft_settle_control). */
 void ft_control_last_barrier(struct ft_runtime *rt);
 
 /* Receives and drops the bytes that follow a dropped message `m` on the

@@ -212,7 +212,9 @@ struct ft_runtime {
   int world_rank, world_size; /* the real MPI_COMM_WORLD */
   int app_ranks;              /* world ranks [0, app_ranks) run the app */
   MPI_Comm app_world;         /* substitute world: the application's ranks */
-  MPI_Comm control;           /* whole world, for runtime control messages */
+  MPI_Comm control;           /* for runtime control messages: the real
+                                 MPI_COMM_WORLD, or with no service rank (the world
+                                 is the application's) its world's shadow */
   double start_time;          /* end of MPI_Init on this rank */
   const struct ft_protocol_ops *protocol;
   /* The operations its family replaces (driver.h), chosen at start. */
@@ -243,8 +245,9 @@ struct ft_runtime {
   int64_t *ctrl_counts;    /* sent to [0, world), then taken from [world,
                               2 world): ft_control_drain */
   struct ft_wire ctrl_msg; /* its buffer */
-  MPI_Comm app_base;       /* the application ranks, never used for traffic:
-                              each incarnation's world is a duplicate */
+  MPI_Comm app_base;       /* the application ranks (MPI_COMM_WORLD with no
+                              service rank): the first incarnation's world,
+                              each later one's is a duplicate */
   int argc;                /* main's arguments, to run it again */
   char **argv;
 
@@ -597,6 +600,16 @@ double ft_daemon_delay(const struct ft_options *o, uint64_t bytes);
 /* Image regions with ids from FT_MAX_REGIONS on belong to the rank's
  * family (its driver writes and reads them); there are at most this many. */
 enum { FT_DRIVER_REGIONS = 4 };
+
+/* The start line (coll.c): the application ranks leave MPI_Init at times
+ * set by the last one to reach it, whatever MPI_Init did before (a world
+ * split or not, the trace's broadcast or not): a binomial gather of empty
+ * messages to rank 0 and their release down the same tree, on the world's
+ * shadow, neither counted nor seen by the protocol. The completion time
+ * counts from the first rank out (runtime.c), so without it that time
+ * moved with whatever collective MPI_Init made last. Precondition: the
+ * application's world is registered; every application rank calls it. */
+void ft_coll_start_line(struct ft_runtime *rt);
 
 /* Point-to-point on the runtime's own channels, counted (p2p.c); used by
  * collectives (coll.c). */
