@@ -11,7 +11,10 @@
 # the wall time of each, points per minute, the speed-up, and whether both
 # runs gave the same simulated results (they must: SMPI is deterministic),
 # and the sum of the points' own wall times with each (contention shows as
-# a larger sum with -j2).
+# a larger sum with -j2); then what limits the speed-up: the slots' use
+# with -j2 (busy share, the tail with a slot idle and no point left, from
+# ftsim sweep's last line) and the best -j2 could do with the -j1 point
+# lengths without contention: sum / max(sum / 2, longest point).
 # Not a test: the numbers depend on the machine and on what else runs.
 set -eu
 
@@ -84,4 +87,19 @@ echo "points ok: $OK of $POINTS; same simulated results with -j1 and -j2: $SAME"
 echo "sum of the points' wall times: $(sum "$TMP/j1.csv") s with -j1," \
   "$(sum "$TMP/j2.csv") s with -j2; longest point:" \
   "$(tail -n +2 "$TMP/j1.csv" | awk -F, '$29 > m { m = $29 } END { printf "%.1f", m }') s"
+# The speed-up is 2 x the slots' use x the contention factor:
+#   W1 / W2 = 2 x (sum2 / (2 x W2)) x (sum1 / sum2) x (W1 / sum1)
+# slots' use: the share of -j2's 2 x W2 slot-seconds spent in points
+# (what ftsim sweep's ordering and refill control); sum1 / sum2: how much
+# each point slowed down running beside another (the machine); W1 / sum1:
+# -j1's own overhead between points (about 1).
+awk -v w1="$W1" -v w2="$W2" -v s1="$(sum "$TMP/j1.csv")" -v s2="$(sum "$TMP/j2.csv")" 'BEGIN {
+  printf "speed-up %.2f = 2 x slots busy %.3f x contention %.3f x -j1 overhead %.3f\n",
+    w1 / w2, s2 / (2 * w2), s1 / s2, w1 / s1 }'
+if grep -q '^sweep: slots busy' "$TMP/j2.err"; then
+  echo "-j2: $(grep -h '^sweep: slots busy' "$TMP/j2.err" | sed 's/^sweep: //')"
+fi
+tail -n +2 "$TMP/j1.csv" | awk -F, '{ s += $29; if ($29 > m) m = $29 }
+  END { b = s / 2 > m ? s / 2 : m
+        printf "bound from the -j1 point lengths without contention: %.2f\n", s / b }'
 [ "$SAME" = yes ]

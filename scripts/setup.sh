@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES="cmake ninja-build pkg-config gcc g++ gfortran libsimgrid-dev
   libcriterion-dev gnuplot-nox libopenmpi-dev openmpi-bin spin clang-format
-  zlib1g-dev libopen-trace-format2-dev otf2-tools"
+  zlib1g-dev libopen-trace-format2-dev otf2-tools slurm-wlm munge"
 
 missing=""
 for p in $PACKAGES; do

@@ -784,11 +784,21 @@ static int cut_of(struct checker *c, const struct commit *cm) {
   return 0;
 }
 
-/* S and R of channel `ch` at the cut in c->kpos. */
+/* S and R of channel `ch` at the cut in c->kpos. The piggyback family
+ * (c3) lets a cut hold early messages (R > S: received before the
+ * receiver's checkpoint, sent after the sender's) as its recovery line:
+ * c3-collectives, section 3.3, "resending these messages can be
+ * suppressed": the sender's re-execution does not send messages S+1..R
+ * again (a suppressed send leaves no send line), so at the cut they count
+ * as sent (S = R), and the rules below then check that none is lost or
+ * delivered twice, as for its late messages (R+1..S: its log's, sent
+ * again). */
 static void cut_counts(const struct checker *c, const struct channel *ch,
                        size_t *S, size_t *R) {
   *S = sends_before(ch->sends, ch->n_sends, c->kpos[ch->src]);
   *R = lines_before_u32(ch->dels, ch->n_dels, c->kpos[ch->dst]);
+  if (c->ck->family == FT_FAMILY_PIGGYBACK && *R > *S)
+    *S = *R;
 }
 
 static int check_channel_state(struct checker *c, const struct commit *cm,

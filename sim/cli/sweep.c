@@ -25,16 +25,19 @@
 
 struct sweep_args {
   const char *file, *output, *slurm;
-  int jobs;   /* 0: the number of online cores */
-  long point; /* --point: run only this index; -1: all */
+  int jobs;               /* 0: the number of online cores */
+  long point, point_last; /* --point I[-J]: only these indices; -1: all */
+  struct ft_slurm_opts slurm_opts; /* --time, --mem, --points-per-task */
+  const char *slurm_only; /* the first Slurm option given, for errors */
   bool dry_run, help;
 };
 
 void ft_sweep_usage(FILE *out) {
   fputs(
       "Usage: ftsim sweep [-j N] [-o CSV] [--dry-run] FILE\n"
-      "       ftsim sweep --emit-slurm SCRIPT [-o CSV] FILE\n"
-      "       ftsim sweep --point I [-o CSV] FILE\n"
+      "       ftsim sweep --emit-slurm SCRIPT [--time T] [--mem M]\n"
+      "                   [--points-per-task K] [-o CSV] FILE\n"
+      "       ftsim sweep --point I[-J] [-o CSV] FILE\n"
       "\n"
       "Runs every point of the sweep file FILE (scenarios/sweep.md) as one\n"
       "`ftsim run`, N at a time (default: the number of cores), and appends\n"
@@ -46,9 +49,16 @@ void ft_sweep_usage(FILE *out) {
       "  -j, --jobs N        simulations at a time\n"
       "  -o, --output CSV    the results file\n"
       "  --dry-run           list the points and their `ftsim run` lines\n"
-      "  --emit-slurm SCRIPT write a Slurm job array (one task per point,\n"
-      "                      each `ftsim sweep --point I`), merging into CSV\n"
-      "  --point I           run only point I (0-based, in --dry-run order)\n"
+      "  --emit-slurm SCRIPT write a Slurm job array, merging into CSV; only\n"
+      "                      the tasks with a point without a row are in it\n"
+      "  --time T            its tasks' time limit, Slurm's format (MINUTES,\n"
+      "                      H:M:S, D-H...; default: K x (timeout + 5 s),\n"
+      "                      in minutes, plus 1; none with timeout 0)\n"
+      "  --mem M             its tasks' memory, Slurm's format "
+      "(default " FT_SLURM_DEFAULT_MEM ")\n"
+      "  --points-per-task K points per array task (default 1)\n"
+      "  --point I[-J]       run only point I, or I to J (0-based, in\n"
+      "                      --dry-run order)\n"
       "\n"
       "Exit status: 0 every point has a row (see its outcome column), 1 the\n"
       "CSV could not be written, 2 bad usage or sweep file, 128+signal when\n"
@@ -91,9 +101,16 @@ static int usage_error(const char *fmt, ...) {
   return FT_EXIT_USAGE;
 }
 
-/* Takes the value of option argv[*i] ("-j 2" or "--jobs=2"). */
+/* True for a short option with its value attached: "-j2", "-oout.csv". */
+static bool attached(const char *arg) {
+  return arg[0] == '-' && (arg[1] == 'j' || arg[1] == 'o') && arg[2];
+}
+
+/* Takes the value of option argv[*i] ("-j 2", "-j2" or "--jobs=2"). */
 static const char *value(int argc, char **argv, int *i, const char *name) {
   const char *eq = strchr(argv[*i], '=');
+  if (attached(argv[*i]))
+    return argv[*i] + 2;
   if (strncmp(argv[*i], "--", 2) == 0 && eq &&
       strncmp(argv[*i], name, (size_t)(eq - argv[*i])) == 0)
     return eq + 1;
@@ -103,7 +120,63 @@ static const char *value(int argc, char **argv, int *i, const char *name) {
 static bool is(const char *arg, const char *a, const char *b) {
   size_t n = strlen(b);
   return strcmp(arg, a) == 0 || strcmp(arg, b) == 0 ||
-         (strncmp(arg, b, n) == 0 && arg[n] == '=');
+         (strncmp(arg, b, n) == 0 && arg[n] == '=') ||
+         (attached(arg) && strncmp(arg, a, 2) == 0 && !a[2]);
+}
+
+/* "I" or "I-J" (0 <= I <= J). */
+static int parse_range(const char *v, long *first, long *last) {
+  char head[32];
+  int a, b;
+  const char *dash = strchr(v, '-');
+  if (!dash)
+    return ft_parse_int(v, 0, INT_MAX, &a) ? -1 : (*first = *last = a, 0);
+  snprintf(head, sizeof head, "%.*s", (int)(dash - v), v);
+  if ((size_t)(dash - v) >= sizeof head || ft_parse_int(head, 0, INT_MAX, &a) ||
+      ft_parse_int(dash + 1, 0, INT_MAX, &b) || b < a)
+    return -1;
+  *first = a, *last = b;
+  return 0;
+}
+
+static bool is_slurm_option(const char *arg) {
+  return is(arg, "--time", "--time") || is(arg, "--mem", "--mem") ||
+         is(arg, "--points-per-task", "--points-per-task");
+}
+
+/* --time, --mem, --points-per-task (checked here, used with --emit-slurm). */
+static int parse_slurm_option(int argc, char **argv, int *i,
+                              struct sweep_args *a) {
+  const char *arg = argv[*i], *v;
+  const char *name = is(arg, "--time", "--time") ? "--time"
+                     : is(arg, "--mem", "--mem") ? "--mem"
+                                                 : "--points-per-task";
+  long minutes;
+  if (!a->slurm_only)
+    a->slurm_only = name;
+  if (!(v = value(argc, argv, i, name)))
+    return usage_error("%s: missing value", name);
+  if (strcmp(name, "--time") == 0) {
+    if (ft_slurm_parse_time(v, &minutes))
+      return usage_error("--time: expected a Slurm time limit (MINUTES, "
+                         "MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, "
+                         "DAYS-HOURS:MINUTES or DAYS-HOURS:MINUTES:SECONDS), "
+                         "not zero, got '%s'",
+                         v);
+    a->slurm_opts.time = v;
+  } else if (strcmp(name, "--mem") == 0) {
+    if (ft_slurm_parse_mem(v))
+      return usage_error("--mem: expected a Slurm memory size (an integer "
+                         "> 0 with an optional K, M, G or T suffix; "
+                         "megabytes without one), got '%s'",
+                         v);
+    a->slurm_opts.mem = v;
+  } else if (ft_parse_int(v, 1, FT_SWEEP_MAX_POINTS, &a->slurm_opts.per_task)) {
+    return usage_error("--points-per-task: expected an integer from 1 to "
+                       "%d, got '%s'",
+                       FT_SWEEP_MAX_POINTS, v);
+  }
+  return 0;
 }
 
 static int parse_option(int argc, char **argv, int *i, struct sweep_args *a) {
@@ -125,12 +198,13 @@ static int parse_option(int argc, char **argv, int *i, struct sweep_args *a) {
     if (!(a->slurm = value(argc, argv, i, "--emit-slurm")))
       return usage_error("%s: missing value", "--emit-slurm");
   } else if (is(arg, "--point", "--point")) {
-    int p;
     if (!(v = value(argc, argv, i, "--point")) ||
-        ft_parse_int(v, 0, INT_MAX, &p))
-      return usage_error("--point: expected an integer >= 0, got '%s'",
+        parse_range(v, &a->point, &a->point_last))
+      return usage_error("--point: expected I or I-J, integers with 0 <= I "
+                         "<= J, got '%s'",
                          v ? v : "");
-    a->point = p;
+  } else if (is_slurm_option(arg)) {
+    return parse_slurm_option(argc, argv, i, a);
   } else {
     return usage_error("unknown option '%s'", arg);
   }
@@ -139,7 +213,8 @@ static int parse_option(int argc, char **argv, int *i, struct sweep_args *a) {
 
 static int parse_args(int argc, char **argv, struct sweep_args *a) {
   memset(a, 0, sizeof *a);
-  a->point = -1;
+  a->point = a->point_last = -1;
+  a->slurm_opts.per_task = FT_SLURM_DEFAULT_PER_TASK;
   for (int i = 0; i < argc; i++) {
     if (argv[i][0] == '-' && argv[i][1]) {
       int rc = parse_option(argc, argv, &i, a);
@@ -153,6 +228,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a) {
   }
   if (!a->file && !a->help)
     return usage_error("missing the sweep file");
+  if (a->slurm_only && !a->slurm)
+    return usage_error("%s: only with --emit-slurm", a->slurm_only);
   return 0;
 }
 
@@ -253,14 +330,19 @@ static int cores(void) {
   return n > 0 && n < 4096 ? (int)n : 1;
 }
 
-/* Longest first (ft_point_cost), then in grid order. */
+/* Longest-looking first (ft_point_cmp_cost), then in grid order. */
 static int by_cost(const void *pa, const void *pb) {
   const struct ft_point *a = *(const struct ft_point *const *)pa;
   const struct ft_point *b = *(const struct ft_point *const *)pb;
-  double ca = ft_point_cost(a), cb = ft_point_cost(b);
-  if (ca != cb)
-    return ca > cb ? -1 : 1;
-  return a < b ? -1 : a > b;
+  int c = ft_point_cmp_cost(a, b);
+  return c ? c : (a < b ? -1 : a > b);
+}
+
+/* The number of points of --point I-J that the sweep has. */
+static size_t in_range(const struct sweep_args *a, size_t npoints) {
+  size_t last =
+      (size_t)a->point_last < npoints ? (size_t)a->point_last : npoints - 1;
+  return last - (size_t)a->point + 1;
 }
 
 /* Runs the points without a row (or only --point), the longest-looking
@@ -272,12 +354,13 @@ static int run_points(const struct sweep_args *a, const struct ft_sweep *s,
       ft_xrealloc(NULL, (pts->count + 1) * sizeof *todo);
   size_t ntodo = 0;
   for (size_t i = 0; i < pts->count; i++)
-    if ((a->point < 0 || (size_t)a->point == i) &&
+    if ((a->point < 0 ||
+         (i >= (size_t)a->point && i <= (size_t)a->point_last)) &&
         !ft_sweep_csv_done(csv, &pts->items[i]))
       todo[ntodo++] = &pts->items[i];
   if (ntodo > 1)
     qsort(todo, ntodo, sizeof *todo, by_cost);
-  size_t total = a->point >= 0 ? 1 : pts->count;
+  size_t total = a->point >= 0 ? in_range(a, pts->count) : pts->count;
   struct ft_sweep_job job = {
       .sweep = s,
       .todo = todo,
@@ -291,6 +374,28 @@ static int run_points(const struct sweep_args *a, const struct ft_sweep *s,
   };
   int rc = ft_sweep_run(&job);
   free(todo);
+  return rc;
+}
+
+/* --emit-slurm: the array lists only the tasks with a point without a
+ * row in the CSV. */
+static int emit_slurm(const struct sweep_args *a, const struct ft_sweep *s,
+                      const struct ft_sweep_csv *csv, const char *workdir) {
+  struct ft_points pts = {0};
+  struct ft_slurm_opts o = a->slurm_opts;
+  ft_points_expand(s, &pts);
+  size_t k = (size_t)o.per_task, ntasks = (pts.count + k - 1) / k;
+  bool *todo = ft_xrealloc(NULL, (ntasks + 1) * sizeof *todo);
+  memset(todo, 0, (ntasks + 1) * sizeof *todo);
+  struct ft_slurm_tasks tasks = {.npoints = pts.count, .todo = todo};
+  for (size_t i = 0; i < pts.count; i++)
+    if (!ft_sweep_csv_done(csv, &pts.items[i]))
+      todo[i / k] = true, tasks.missing++;
+  o.timeout = atof(ft_sweep_get(s, FT_SET_TIMEOUT, "600"));
+  int rc =
+      ft_sweep_emit_slurm(a->slurm, a->file, csv->path, workdir, &tasks, &o);
+  free(todo);
+  ft_points_free(&pts);
   return rc;
 }
 
@@ -313,10 +418,10 @@ static int sweep(const struct sweep_args *a) {
   if (!rc && a->point >= 0 && (size_t)a->point >= npoints)
     rc = usage_error("--point: the sweep has %zu points (0 to %zu)", npoints,
                      npoints - 1);
-  if (!rc && a->slurm)
-    rc = ft_sweep_emit_slurm(a->slurm, a->file, output, workdir, npoints);
-  else if (!rc && ft_sweep_csv_open(&csv, output, err, sizeof err))
+  if (!rc && ft_sweep_csv_open(&csv, output, err, sizeof err))
     rc = say(FT_EXIT_USAGE, "%s", err);
+  else if (!rc && a->slurm)
+    rc = emit_slurm(a, &s, &csv, workdir);
   else if (!rc && a->dry_run)
     print_points(&s, &csv);
   else if (!rc && mkdir(workdir, 0755) != 0 && errno != EEXIST)

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sweep_points.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +154,28 @@ int ft_point_has_failures(const struct ft_point *p) {
 
 double ft_point_cost(const struct ft_point *p) {
   double r = strtod(p->param[FT_COL_RANKS], NULL);
-  return r * r * (ft_point_has_failures(p) ? 4 : 1);
+  return r * r * (recovers(p->param[FT_COL_PROTOCOL]) ? 3 : 1) *
+         (ft_point_has_failures(p) ? 4 : 1);
+}
+
+/* A parameter as a number; `none` (or empty) as +infinity. */
+static double number(const char *text) {
+  return text[0] && strcmp(text, "none") ? strtod(text, NULL) : HUGE_VAL;
+}
+
+int ft_point_cmp_cost(const struct ft_point *a, const struct ft_point *b) {
+  double ca = ft_point_cost(a), cb = ft_point_cost(b);
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  /* More failures (a shorter MTBF), then more waves (a shorter period). */
+  double ma = number(a->param[FT_COL_MTBF]), mb = number(b->param[FT_COL_MTBF]);
+  if (ma != mb)
+    return ma < mb ? -1 : 1;
+  double pa = number(a->param[FT_COL_PERIOD]),
+         pb = number(b->param[FT_COL_PERIOD]);
+  if (pa != pb)
+    return pa < pb ? -1 : 1;
+  return 0;
 }
 
 /* Appends "name value\n" to out when the setting is given. */

@@ -64,8 +64,8 @@ struct rp {
   uint8_t *unposted; /* message logging: per event, 1 for an irecv the trace
                         says was cancelled, which is not posted (NULL: none
                         is skipped) */
-  size_t pos;   /* the event under way */
-  long bad;     /* mismatches and failures */
+  size_t pos;        /* the event under way */
+  long bad;          /* mismatches and failures */
   struct rp_ac_pos ac;
   struct rp_scratch s;
 };

@@ -371,9 +371,14 @@ static void gather_at_root(struct ft_runtime *rt, void *rbuf,
                     "MPI_Irecv");
   ft_pmpi_check(ft_waitall_internal(rt, c->size, reqs, MPI_STATUSES_IGNORE),
                 "MPI_Waitall");
-  for (int r = 0; ft_trace_on(rt) && !rt->driver->irecv && r < c->size; r++)
+  for (int r = 0; !rt->driver->irecv && r < c->size; r++) {
     ft_trace_coll_delivery(rt, c->coll, r == c->rank ? MPI_PROC_NULL : r,
                            TAG_GATHER);
+    if (r != c->rank && rt->driver->coll_delivered)
+      rt->driver->coll_delivered(rt, c, r, TAG_GATHER,
+                                 at(rbuf, displs[r], rtype), counts[r], rtype,
+                                 NULL);
+  }
   free(reqs);
 }
 

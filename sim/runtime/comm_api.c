@@ -15,9 +15,12 @@ static int made(struct ft_runtime *rt, struct ft_gate_call *call,
                : split || call->kind == FT_GATE_SPLIT_TYPE ? FT_RT_COMM_SPLIT
                                                            : FT_RT_COMM_CREATE;
   ft_record_enter(rt);
-  return ft_record_comm_made(
+  int rc = ft_record_comm_made(
       rt, ft_gate_create(rt, call, newcomm), op, call->user, newcomm,
       split ? call->color : FT_RT_UNKNOWN, split ? call->key : FT_RT_UNKNOWN);
+  if (rt->driver->comm_made)
+    rt->driver->comm_made(rt);
+  return rc;
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank) {

@@ -66,6 +66,8 @@ void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
                        .peer = peer,
                        .tag = status->MPI_TAG,
                        .bytes = (uint64_t)(bytes > 0 ? bytes : 0)};
+  if (rt->driver->delivering)
+    rt->driver->delivering(rt, c, status, &e);
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
   if ((u.flags & FT_UPDATE_RECORD) && rt->driver->record) /* before a STORE

@@ -37,6 +37,7 @@ struct ft_update;
 struct ft_wire;
 struct ft_image_region;
 struct ft_local_image;
+struct ft_event;
 
 /* When ft_apply_update hands a core update to the family. The outputs are
  * carried in a fixed order: the family's STATE stage, the core's control
@@ -136,6 +137,42 @@ struct ft_driver {
   void (*record)(struct ft_runtime *rt, int peer, int64_t seq,
                  const struct ft_comm *c, const void *buf, int count,
                  MPI_Datatype type, const MPI_Status *status);
+  /* The default point-to-point path (p2p.c), for a send of the
+   * application on c (dest: its rank in c) once the core's APP_SEND update
+   * `u` is applied, before the payload leaves: the family sends what goes
+   * with the message (the piggyback: PIGGYBACK). Returns 1 when the send
+   * must not be carried out (SUPPRESS: a receiver's checkpoint holds it;
+   * the call completes at once), 0 otherwise. */
+  int (*app_send)(struct ft_runtime *rt, const struct ft_update *u, int dest,
+                  int tag, struct ft_comm *c);
+  /* ft_delivery_done (delivery.c), for a delivery of the application on c
+   * (`status` from the payload's receive), before DELIVERED `e` is fed to
+   * the core: the family reads what came with the message (the piggyback,
+   * into e->piggyback). */
+  void (*delivering)(struct ft_runtime *rt, const struct ft_comm *c,
+                     const MPI_Status *status, struct ft_event *e);
+  /* The default path of the runtime's collectives (p2p.c, coll.c), which
+   * carries them over point-to-point on c's collective shadow: a send to
+   * `dest` (its rank in c) before it leaves, and a receive from `source`
+   * once it completed (`status`, or NULL: `count` elements arrived), as
+   * app_send and delivering for the application's messages (the piggyback
+   * family treats a collective's messages as messages of the application:
+   * piggybacked, late ones logged, early ones suppressed). coll_send
+   * returns 1 when the send must not be carried out. */
+  int (*coll_send)(struct ft_runtime *rt, struct ft_comm *c, int dest, int tag);
+  void (*coll_delivered)(struct ft_runtime *rt, struct ft_comm *c, int source,
+                         int tag, void *buf, int count, MPI_Datatype type,
+                         const MPI_Status *status);
+  /* A communicator creation of the application returned (comm_api.c): the
+   * family may use it now (the piggyback family sends again the late
+   * messages of the communicators main() makes again after a rollback). */
+  void (*comm_made)(struct ft_runtime *rt);
+  /* The resumption of a rollback of every rank (recovery.c), after the
+   * settle, right before ROLLBACK `e` (its wave and index set) is fed to
+   * the core: the family exchanges with the other ranks what the restore
+   * needs and hands the core what it must re-execute by (e->logged,
+   * e->n_logged, family-owned until the next rollback). */
+  void (*resuming)(struct ft_runtime *rt, struct ft_event *e);
   /* The control loop (recovery.c): a control message of a kind the
    * generic runtime does not know (kinds >= FT_WIRE_STORE: the family's
    * own, numbered from FT_WIRE_FAMILY_BASE in its header, control.h).

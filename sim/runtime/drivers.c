@@ -4,6 +4,7 @@
 #include "coordinated/coordinated.h"
 #include "drain/drain.h"
 #include "message_logging/msglog.h"
+#include "piggyback/piggyback.h"
 #include "runtime.h"
 
 /* No recovery: nothing family-specific, every operation takes the default
@@ -19,23 +20,36 @@ static int driver_complete(const struct ft_driver *d) {
          d->request_free && d->cancel;
 }
 
-const struct ft_driver *ft_driver_of(enum ft_family family) {
-  const struct ft_driver *d = &none_driver;
+/* The table of `family`, or NULL when it has none. */
+static const struct ft_driver *driver_table(enum ft_family family) {
   switch (family) {
+  case FT_FAMILY_NONE:
+    return &none_driver;
   case FT_FAMILY_COORDINATED:
-    d = &ft_coordinated_driver;
-    break;
+    return &ft_coordinated_driver;
   case FT_FAMILY_CHANNEL_STATE:
-    d = &ft_cs_driver;
-    break;
+    return &ft_cs_driver;
   case FT_FAMILY_MESSAGE_LOGGING:
-    d = &ft_ml_driver;
-    break;
+    return &ft_ml_driver;
   case FT_FAMILY_DRAIN:
-    d = &ft_drain_driver;
-    break;
+    return &ft_drain_driver;
+  case FT_FAMILY_PIGGYBACK:
+    return &ft_pb_driver;
   default:
-    break;
+    return NULL;
+  }
+}
+
+/* A family that recovers and has no table would run with none's default
+ * path and lose every checkpoint and message it should keep: refused. */
+const struct ft_driver *ft_driver_of(enum ft_family family) {
+  const struct ft_driver *d = driver_table(family);
+  if (!d) {
+    const char *name = ft_family_name(family);
+    ft_fatal("protocol family '%s' (%d) has no runtime driver: a protocol "
+             "that recovers needs its family's table in ft_driver_of "
+             "(sim/runtime/drivers.c, docs/adding-a-protocol.md)",
+             name ? name : "?", (int)family);
   }
   if (!driver_complete(d))
     ft_fatal("the %s driver posts its own requests but leaves some of "

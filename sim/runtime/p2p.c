@@ -30,19 +30,46 @@ void ft_count_send(int count, MPI_Datatype type) {
   count_bytes(rt, payload_bytes(count, type));
 }
 
-/* Announces a send of the application to the core and counts it. */
-static void app_send(struct ft_runtime *rt, int count, MPI_Datatype type,
-                     int dest, int tag, MPI_Comm comm) {
+/* Announces a send of the application to the core and counts it; the
+ * family adds what goes with it (driver.h, app_send). Returns 1 when the
+ * send must not be carried out (suppressed: the call completes at once),
+ * 0 otherwise. */
+static int app_send(struct ft_runtime *rt, int count, MPI_Datatype type,
+                    int dest, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL)
-    return;
+    return 0;
   uint64_t bytes = payload_bytes(count, type);
   count_bytes(rt, bytes);
   double delay = ft_daemon_delay(&rt->options, bytes);
   if (delay > 0)
     ft_backend_sleep(delay);
-  ft_protocol_event(rt, FT_EVENT_APP_SEND,
-                    ft_comm_app_rank(ft_comm_get(rt, comm), dest), tag, bytes);
-  ft_trace_app_send(rt, comm, dest, tag, bytes);
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_event e = {.type = FT_EVENT_APP_SEND,
+                       .peer = ft_comm_app_rank(c, dest),
+                       .tag = tag,
+                       .bytes = bytes};
+  struct ft_update u;
+  ft_core_decide(rt, &e, &u);
+  ft_apply_update(rt, &u);
+  int suppressed =
+      rt->driver->app_send && rt->driver->app_send(rt, &u, dest, tag, c);
+  if (!suppressed)
+    ft_trace_app_send(rt, comm, dest, tag, bytes);
+  return suppressed;
+}
+
+/* A nonblocking send that was suppressed: a handle whose next wait or test
+ * reports it complete (persist.c), as for MPI_PROC_NULL: the library never
+ * sees it (SMPI's MPI_Waitany would not complete a generalized request). */
+static int suppressed_request(MPI_Request *request) {
+  MPI_Status st;
+  st.MPI_SOURCE = MPI_ANY_SOURCE;
+  st.MPI_TAG = MPI_ANY_TAG;
+  st.MPI_ERROR = MPI_SUCCESS;
+  FT_PMPI(Status_set_elements, &st, MPI_BYTE, 0);
+  FT_PMPI(Status_set_cancelled, &st, 0);
+  ft_persist_completed(request, &st);
+  return MPI_SUCCESS;
 }
 
 static void app_recv(struct ft_runtime *rt, int count, MPI_Datatype type,
@@ -156,7 +183,8 @@ static int send_call(struct ft_runtime *rt, const void *buf, int count,
   if (rt->driver->isend)
     return driver_send(rt, buf, count, type, dest, tag, ft_comm_get(rt, comm),
                        0);
-  app_send(rt, count, type, dest, tag, comm);
+  if (app_send(rt, count, type, dest, tag, comm))
+    return MPI_SUCCESS;
   if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
@@ -173,7 +201,8 @@ static int ssend_call(struct ft_runtime *rt, const void *buf, int count,
   if (rt->driver->isend)
     return driver_send(rt, buf, count, type, dest, tag, ft_comm_get(rt, comm),
                        0);
-  app_send(rt, count, type, dest, tag, comm);
+  if (app_send(rt, count, type, dest, tag, comm))
+    return MPI_SUCCESS;
   if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
@@ -192,7 +221,8 @@ static int rsend_call(struct ft_runtime *rt, const void *buf, int count,
   if (rt->driver->isend)
     return driver_send(rt, buf, count, type, dest, tag, ft_comm_get(rt, comm),
                        0);
-  app_send(rt, count, type, dest, tag, comm);
+  if (app_send(rt, count, type, dest, tag, comm))
+    return MPI_SUCCESS;
   if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
@@ -210,7 +240,8 @@ static int isend_call(struct ft_runtime *rt, const void *buf, int count,
   if (rt->driver->isend)
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
-  app_send(rt, count, type, dest, tag, comm);
+  if (app_send(rt, count, type, dest, tag, comm))
+    return suppressed_request(request);
   int rc =
       PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), request);
   if (rc == MPI_SUCCESS)
@@ -224,7 +255,8 @@ static int issend_call(struct ft_runtime *rt, const void *buf, int count,
   if (rt->driver->isend)
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
-  app_send(rt, count, type, dest, tag, comm);
+  if (app_send(rt, count, type, dest, tag, comm))
+    return suppressed_request(request);
   int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
   if (rc == MPI_SUCCESS)
@@ -238,7 +270,8 @@ static int irsend_call(struct ft_runtime *rt, const void *buf, int count,
   if (rt->driver->isend)
     return rt->driver->isend(rt, buf, count, type, dest, tag,
                              ft_comm_get(rt, comm), 0, request);
-  app_send(rt, count, type, dest, tag, comm);
+  if (app_send(rt, count, type, dest, tag, comm))
+    return suppressed_request(request);
   int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                        request);
   if (rc == MPI_SUCCESS)
@@ -327,11 +360,14 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
     return driver_sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount,
                            rtype, source, rtag, ft_comm_get(rt, comm), 0,
                            status);
-  app_send(rt, scount, stype, dest, stag, comm);
+  int suppressed = app_send(rt, scount, stype, dest, stag, comm);
   app_recv(rt, rcount, rtype, source, rtag, comm);
   MPI_Status st;
-  int rc = sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
-                    source, rtag, ft_comm_inner(rt, comm), &st);
+  int rc = suppressed
+               ? ft_recv_internal(rt, rbuf, rcount, rtype, source, rtag,
+                                  ft_comm_inner(rt, comm), &st)
+               : sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount,
+                          rtype, source, rtag, ft_comm_inner(rt, comm), &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st);
   if (status != MPI_STATUS_IGNORE)
@@ -347,11 +383,13 @@ static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
                           sender-based copy */
     return driver_sendrecv(rt, buf, count, type, dest, stag, buf, count, type,
                            source, rtag, ft_comm_get(rt, comm), 0, status);
-  app_send(rt, count, type, dest, stag, comm);
+  int suppressed = app_send(rt, count, type, dest, stag, comm);
   app_recv(rt, count, type, source, rtag, comm);
   MPI_Status st;
   MPI_Comm inner = ft_comm_inner(rt, comm);
-  int rc = with_self(dest, source, inner)
+  int rc = suppressed ? ft_recv_internal(rt, buf, count, type, source, rtag,
+                                         inner, &st)
+           : with_self(dest, source, inner)
                ? local_copy(buf, count, type, buf, count, type, stag, rtag,
                             inner, &st)
                : PMPI_Sendrecv_replace(buf, count, type, dest, stag, source,
@@ -405,6 +443,28 @@ static int iprobe_call(struct ft_runtime *rt, int source, int tag,
 /* ---- Runtime-internal channels (collectives), counted like the
  * application's messages: the protocols see them too. ---- */
 
+/* The family's part in a collective's send on the shadow `comm` (driver.h,
+ * coll_send): 1 when the send is suppressed. */
+static int coll_send(struct ft_runtime *rt, MPI_Comm comm, int dest, int tag) {
+  int coll = 0;
+  if (!rt->driver->coll_send || dest == MPI_PROC_NULL)
+    return 0;
+  struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
+  return c && coll && rt->driver->coll_send(rt, c, dest, tag);
+}
+
+/* ... and in a collective's receive that completed (coll_delivered). */
+static void coll_delivered(struct ft_runtime *rt, MPI_Comm comm, int source,
+                           int tag, void *buf, int count, MPI_Datatype type,
+                           const MPI_Status *status) {
+  int coll = 0;
+  if (!rt->driver->coll_delivered || source == MPI_PROC_NULL)
+    return;
+  struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
+  if (c && coll)
+    rt->driver->coll_delivered(rt, c, source, tag, buf, count, type, status);
+}
+
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
@@ -413,6 +473,8 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
     struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
     return driver_send(rt, buf, count, type, dest, tag, c, coll);
   }
+  if (coll_send(rt, comm, dest, tag))
+    return MPI_SUCCESS;
   ft_count_send(count, type);
   ft_trace_coll_send(rt, comm, dest, tag, count, type);
   if (!rt->recovering_protocol)
@@ -433,11 +495,17 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
     return driver_sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount,
                            rtype, source, tag, c, coll, MPI_STATUS_IGNORE);
   }
+  if (coll_send(rt, comm, dest, tag))
+    return ft_recv_internal(rt, rbuf, rcount, rtype, source, tag, comm,
+                            MPI_STATUS_IGNORE);
   ft_count_send(scount, stype);
   ft_trace_coll_send(rt, comm, dest, tag, scount, stype);
+  MPI_Status st;
   int rc = sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
-                    source, tag, comm, MPI_STATUS_IGNORE);
+                    source, tag, comm, &st);
   ft_trace_coll_delivery(rt, comm, source, tag);
+  if (rc == MPI_SUCCESS)
+    coll_delivered(rt, comm, source, tag, rbuf, rcount, rtype, &st);
   return rc;
 }
 
@@ -465,14 +533,19 @@ int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
   }
   int rc;
   MPI_Request req;
+  MPI_Status st = {0};
   if (!rt->recovering_protocol || source == MPI_PROC_NULL)
-    rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+    rc = PMPI_Recv(buf, count, type, source, tag, comm, &st);
   else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
            MPI_SUCCESS) {
     ft_pending_add(rt, req, comm, 0, source, tag);
-    rc = ft_wait_internal(rt, &req, status);
+    rc = ft_wait_internal(rt, &req, &st);
   }
   ft_trace_coll_delivery(rt, comm, source, tag); /* a collective's only */
+  if (rc == MPI_SUCCESS)
+    coll_delivered(rt, comm, source, tag, buf, count, type, &st);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
   return rc;
 }
 
@@ -859,9 +932,20 @@ static int start(struct ft_runtime *rt, MPI_Request *request) {
   ft_record_p2p(rt, p->kind == FT_PERSIST_RECV ? FT_RT_IRECV : FT_RT_ISEND,
                 p->kind == FT_PERSIST_SSEND, p->count, p->type, p->peer, p->tag,
                 p->comm);
+  MPI_Comm comm = p->comm;
   int rc = ft_record_posted(rt, post_persistent(rt, p, &inner), &inner);
+  MPI_Status st;
+  if (rc == MPI_SUCCESS && ft_persist_held(inner, &st, 1)) {
+    /* completed without the library (a suppressed send): the persistent
+     * request holds that completion; `p` may have moved meanwhile */
+    MPI_Request none;
+    (void)ft_persist_free(&inner, &none);
+    ft_persist_hold(*request, &st);
+    return MPI_SUCCESS;
+  }
+  p = ft_persist_find(*request);
   p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
-  return ft_err_result(rt, "MPI_Start", p->comm, rc);
+  return ft_err_result(rt, "MPI_Start", comm, rc);
 }
 
 int MPI_Start(MPI_Request *request) { return start(ft_runtime(), request); }

@@ -306,6 +306,8 @@ static void resume(struct ft_runtime *rt) {
                        .tag = -1,
                        .wave = rt->rollback_wave,
                        .index = img ? img->index : 0};
+  if (rt->driver->resuming) /* what the family re-executes by */
+    rt->driver->resuming(rt, &e);
   rt->running = 1;
   ft_core_step(rt, &e);
   if (!rt->ac.restoring) /* any-call: once the transport is restored */

@@ -19,6 +19,7 @@
 #include "image.h"
 #include "message_logging/ml_state.h"
 #include "options.h"
+#include "piggyback/pb_state.h"
 #include "record.h"
 #include "trace.h"
 
@@ -322,6 +323,7 @@ struct ft_runtime {
    * family counts none. */
   struct ft_cs cs;       /* channel state (channel_state/cs_state.h) */
   struct ft_ml ml_state; /* message logging (message_logging/ml_state.h) */
+  struct ft_pb pb;       /* piggyback (piggyback/pb_state.h) */
   /* The any-call transport (anycall.h, sim/ft_anycall.h): a replay's
    * checkpoints at any MPI call; its `on` is read by the safe point and
    * its `footprint` by the image's upload (checkpoint.c). */
@@ -345,8 +347,10 @@ struct ft_runtime {
 };
 
 /* The driver of protocol family `family` (drivers.c): its const table;
- * aborts the run when a table that posts its own requests leaves some of
- * their completions to the default path. */
+ * aborts the run when the family has no table (none's default path would
+ * silently not recover: only FT_FAMILY_NONE runs without one of its own)
+ * or when a table that posts its own requests leaves some of their
+ * completions to the default path. */
 const struct ft_driver *ft_driver_of(enum ft_family family);
 
 /* This rank's runtime state (never NULL). */

@@ -243,8 +243,10 @@ void ft_trace_coll_delivery_(struct ft_runtime *rt, MPI_Comm inner, int source,
     return;
   int comm = c->name, peer = ft_comm_app_rank(c, source);
   struct ft_trace_state *t = (&rt->trace);
-  message(rt, t, "deliver", comm, 1, peer, tag,
-          next_seq(t, comm, 1, peer, tag, DIR_RECV), 0);
+  int64_t seq = next_seq(t, comm, 1, peer, tag, DIR_RECV);
+  t->last_delivery = (struct ft_trace_provisional){
+      .peer = peer, .comm = comm, .tag = tag, .seq = seq, .coll = 1};
+  message(rt, t, "deliver", comm, 1, peer, tag, seq, 0);
 }
 
 int64_t ft_trace_message_(struct ft_runtime *rt, int deliver, int comm,
@@ -260,11 +262,11 @@ int64_t ft_trace_message_(struct ft_runtime *rt, int deliver, int comm,
   return seq;
 }
 
-void ft_trace_resend_(struct ft_runtime *rt, int comm, int peer, int tag,
-                      uint64_t bytes) {
+void ft_trace_resend_(struct ft_runtime *rt, int comm, int coll, int peer,
+                      int tag, uint64_t bytes) {
   struct ft_trace_state *t = (&rt->trace);
-  message(rt, t, "resend", comm, 0, peer, tag,
-          next_seq(t, comm, 0, peer, tag, DIR_SEND), bytes);
+  message(rt, t, "resend", comm, coll, peer, tag,
+          next_seq(t, comm, coll, peer, tag, DIR_SEND), bytes);
 }
 
 /* ---- Protocol events ---- */

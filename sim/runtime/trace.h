@@ -81,8 +81,8 @@ void ft_trace_coll_delivery_(struct ft_runtime *rt, MPI_Comm inner, int source,
 void ft_trace_event_(struct ft_runtime *rt, const struct ft_event *e);
 void ft_trace_update_(struct ft_runtime *rt, const struct ft_update *u);
 void ft_trace_restore_(struct ft_runtime *rt, const struct ft_local_image *img);
-void ft_trace_resend_(struct ft_runtime *rt, int comm, int peer, int tag,
-                      uint64_t bytes);
+void ft_trace_resend_(struct ft_runtime *rt, int comm, int coll, int peer,
+                      int tag, uint64_t bytes);
 void ft_trace_commit_(struct ft_runtime *rt, int wave, int inc);
 /* A message of the any-call transport (anycall.c), named by the
  * communicator's trace id `comm` and `coll`: its send (deliver 0, peer the
@@ -148,7 +148,14 @@ static inline void ft_trace_restore(struct ft_runtime *rt,
 static inline void ft_trace_resend(struct ft_runtime *rt, int comm, int peer,
                                    int tag, uint64_t bytes) {
   if (ft_trace_on(rt))
-    ft_trace_resend_(rt, comm, peer, tag, bytes);
+    ft_trace_resend_(rt, comm, 0, peer, tag, bytes);
+}
+/* The same for a message of the communicator's collective shadow (coll 1:
+ * the piggyback family logs collectives' messages too). */
+static inline void ft_trace_resend_on(struct ft_runtime *rt, int comm, int coll,
+                                      int peer, int tag, uint64_t bytes) {
+  if (ft_trace_on(rt))
+    ft_trace_resend_(rt, comm, coll, peer, tag, bytes);
 }
 /* The checkpoint scheduler (a service rank) commits `wave`. */
 static inline void ft_trace_commit(struct ft_runtime *rt, int wave, int inc) {

@@ -297,6 +297,48 @@ Test(trace_check, checkpoint_in_the_call_restored_into) {
   cr_assert_eq(res.waves, 2);
 }
 
+/* c3 (family piggyback): rank 0 checkpoints, then sends message 1, which
+ * rank 1 receives before its own checkpoint: an early message. After the
+ * rollback rank 0 re-executes that send suppressed (no send line: the
+ * receiver's checkpoint holds it) and sends its next message, the second
+ * of the failure-free sequence. The same cut under another family is an
+ * orphan. */
+#define EARLY(family, rank)                                                    \
+  "# ftsim-trace 3 rank " #rank " ranks 2 protocol p family " family RUN
+#define EARLY_0(family)                                                        \
+  EARLY(family, 0)                                                             \
+  "0.1 0 0 safe 1\n"                                                           \
+  "0.1 0 0 ckpt 1 1\n"                                                         \
+  "0.2 0 0 send 0 p 1 7 1 8\n"                                                 \
+  "0.5 0 0 commit 1 0\n"                                                       \
+  "1.0 0 1 rollback 1 1\n"                                                     \
+  "1.1 0 1 restore 1 1\n"                                                      \
+  "1.2 0 1 send 0 p 1 7 1 8\n" END(0, 1)
+#define EARLY_1(family)                                                        \
+  EARLY(family, 1)                                                             \
+  "0.1 1 0 safe 1\n"                                                           \
+  "0.25 1 0 deliver 0 p 0 7 1 8\n"                                             \
+  "0.3 1 0 safe 2\n"                                                           \
+  "0.3 1 0 ckpt 1 2\n"                                                         \
+  "1.0 1 1 rollback 1 2\n"                                                     \
+  "1.1 1 1 restore 1 2\n"                                                      \
+  "1.3 1 1 deliver 0 p 0 7 1 8\n" END(1, 1)
+
+Test(trace_check, early_message_of_a_piggyback_cut_is_suppressed) {
+  const char *t[] = {EARLY_0("piggyback"), EARLY_1("piggyback")};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.waves, 1);
+  cr_assert_eq(res.rollbacks, 1);
+}
+
+Test(trace_check, early_message_is_an_orphan_in_other_families) {
+  const char *t[] = {EARLY_0("coordinated"), EARLY_1("coordinated")};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "orphan");
+}
+
 Test(trace_check, rollback_to_an_uncommitted_wave) {
   const char *t[] = {H0 "0.1 0 0 safe 1\n"
                         "1.0 0 1 rollback 1 1\n" END(0, 1),

@@ -59,6 +59,15 @@ rows1=$(($(wc -l <"$csv") - 1))
 [ -z "$(tail -c 1 "$csv" | tr -d '\n')" ] || fail "the CSV does not end with a newline"
 cp "$csv" "$dir/first.csv"
 echo "interrupted with $rows1 rows"
+# The Slurm array of the interrupted sweep lists only the points without a
+# row (one per task), as ranges.
+"$FTSIM" sweep --emit-slurm "$dir/tiny.sbatch" -o "$csv" "$dir/tiny.txt" || fail "emit-slurm exited $?"
+want=$("$FTSIM" sweep --dry-run -o "$csv" "$dir/tiny.txt" | awk '
+  $2 == "todo" { if (n && $1 == last + 1) { last = $1; next }
+                 if (n) s = s (first == last ? first : first "-" last) ","
+                 first = last = $1; n++ }
+  END { print s (first == last ? first : first "-" last) }')
+grep -q "^#SBATCH --array=$want$" "$dir/tiny.sbatch" || fail "not --array=$want in $(cat "$dir/tiny.sbatch")"
 
 # 1b. SIGTERM while the first points run: 143, no child left, header only
 # Points that cannot finish within the second before the signal, whatever
@@ -95,9 +104,11 @@ bad=$(tail -n +2 "$csv" | awk -F, '$15 != "ok"' | head -3)
 # 3. nothing left to run; analysis and figures
 "$FTSIM" sweep --dry-run -o "$csv" "$dir/tiny.txt" | grep -q "^# 7 points, 7 done, 0 to run$" ||
   fail "dry run after the resume"
-# A Slurm array task of a finished sweep: runs nothing, adds no row.
-"$FTSIM" sweep --emit-slurm "$dir/tiny.sbatch" -o "$csv" "$dir/tiny.txt" || fail "emit-slurm exited $?"
-grep -q "^#SBATCH --array=0-6$" "$dir/tiny.sbatch" || fail "no array line in $(cat "$dir/tiny.sbatch")"
+# A finished sweep has nothing to submit; a task of the array written
+# before the resume runs nothing and adds no row.
+"$FTSIM" sweep --emit-slurm "$dir/none.sbatch" -o "$csv" "$dir/tiny.txt" 2>"$dir/emit.err" || fail "emit-slurm exited $?"
+grep -q "all 7 points have a row in .*: nothing to submit" "$dir/emit.err" && [ ! -e "$dir/none.sbatch" ] ||
+  fail "a finished sweep emitted a script: $(cat "$dir/emit.err")"
 SLURM_ARRAY_TASK_ID=4 sh "$dir/tiny.sbatch" 2>"$dir/task.err" || fail "array task exited $?: $(cat "$dir/task.err")"
 grep -q "sweep: 1/1 done" "$dir/task.err" || fail "array task: $(cat "$dir/task.err")"
 [ "$(($(wc -l <"$csv") - 1))" -eq 7 ] || fail "an array task added a row"

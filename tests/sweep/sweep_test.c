@@ -13,6 +13,7 @@
 #include "stats.h"
 #include "sweep_file.h"
 #include "sweep_points.h"
+#include "sweep_slurm.h"
 
 #define TRACES FTSIM_SOURCE_DIR "/scenarios/traces"
 
@@ -476,4 +477,88 @@ Test(sweep_file, max_time_goes_to_recovering_protocols) {
   parse_fails(BASE "max_time -1\n", "dir/s.txt:5: field 'max_time': expected "
                                     "seconds in [0, 1e9], got '-1' (out of "
                                     "range)");
+}
+
+/* ---- --emit-slurm's options and array (issue 18, item 5) */
+
+Test(sweep_slurm, time_limits_in_slurm_formats) {
+  long m = 0;
+  cr_assert_eq(ft_slurm_parse_time("30", &m), 0);
+  cr_assert_eq(m, 30);
+  cr_assert_eq(ft_slurm_parse_time("1:30", &m), 0); /* MINUTES:SECONDS */
+  cr_assert_eq(m, 2);
+  cr_assert_eq(ft_slurm_parse_time("2:00:00", &m), 0);
+  cr_assert_eq(m, 120);
+  cr_assert_eq(ft_slurm_parse_time("1-2", &m), 0); /* DAYS-HOURS */
+  cr_assert_eq(m, 26 * 60);
+  cr_assert_eq(ft_slurm_parse_time("1-0:30", &m), 0);
+  cr_assert_eq(m, 24 * 60 + 30);
+  cr_assert_eq(ft_slurm_parse_time("0-0:0:1", &m), 0);
+  cr_assert_eq(m, 1);
+  const char *bad[] = {"",     "0",  "0:00",  "-1",         "1-",     "1-24",
+                       "1:60", "1h", "1.5",   "1:2:3:4",    "a",      "1--2",
+                       ":1",   "1:", "1-1-1", "1234567890", "1:00:60"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    cr_expect_eq(ft_slurm_parse_time(bad[i], &m), -1, "accepted '%s'", bad[i]);
+}
+
+Test(sweep_slurm, memory_sizes) {
+  const char *good[] = {"100", "2G", "512M", "1T", "64K"};
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+    cr_expect_eq(ft_slurm_parse_mem(good[i]), 0, "refused '%s'", good[i]);
+  const char *bad[] = {"", "0", "0G", "G", "2GB", "2g", "-1", "1.5G", "2 G"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    cr_expect_eq(ft_slurm_parse_mem(bad[i]), -1, "accepted '%s'", bad[i]);
+}
+
+Test(sweep_slurm, default_time_covers_every_point_of_a_task) {
+  cr_assert_eq(ft_slurm_default_minutes(600, 1), 12); /* 605 s: 11 + 1 */
+  cr_assert_eq(ft_slurm_default_minutes(55, 4), 5);   /* 240 s: 4 + 1 */
+  cr_assert_eq(ft_slurm_default_minutes(0, 3), 0);    /* no time-out */
+}
+
+static void expect_spec(const bool *todo, size_t n, const char *want) {
+  char *got = ft_slurm_array_spec(todo, n);
+  cr_expect_str_eq(got, want);
+  free(got);
+}
+
+Test(sweep_slurm, array_lists_only_the_tasks_to_run_as_ranges) {
+  bool all[4] = {true, true, true, true};
+  bool some[10] = {true,  true, false, true, false,
+                   false, true, true,  true, false};
+  bool none[3] = {false, false, false};
+  bool last[3] = {false, false, true};
+  expect_spec(all, 4, "0-3");
+  expect_spec(some, 10, "0-1,3,6-8");
+  expect_spec(none, 3, "");
+  expect_spec(last, 3, "2");
+}
+
+static int by_cost(const void *a, const void *b) {
+  return ft_point_cmp_cost(a, b);
+}
+
+/* Issue 18, item 5: the longest-looking points start first, so that the
+ * last to run are short: more ranks, then failures, then a protocol that
+ * recovers (pcl without failures took 3 to 4 times none's wall time at 64
+ * ranks; none was started before them when only ranks and failures
+ * counted), then the shorter MTBF and the shorter period. */
+Test(sweep_points, longest_looking_first) {
+  parse_ok(BASE "periods 0.04 0.02\nmtbfs none 0.2 0.1\nseeds 1\n");
+  struct ft_points p = {0};
+  ft_points_expand(&s, &p);
+  cr_assert_eq(p.count, 1 + 2 * 3);
+  qsort(p.items, p.count, sizeof *p.items, by_cost);
+  const char *want[][3] = {{"pcl", "0.02", "0.1"},  {"pcl", "0.04", "0.1"},
+                           {"pcl", "0.02", "0.2"},  {"pcl", "0.04", "0.2"},
+                           {"pcl", "0.02", "none"}, {"pcl", "0.04", "none"},
+                           {"none", "0", "none"}};
+  for (size_t i = 0; i < p.count; i++) {
+    cr_expect_str_eq(p.items[i].param[FT_COL_PROTOCOL], want[i][0], "#%zu", i);
+    cr_expect_str_eq(p.items[i].param[FT_COL_PERIOD], want[i][1], "#%zu", i);
+    cr_expect_str_eq(p.items[i].param[FT_COL_MTBF], want[i][2], "#%zu", i);
+  }
+  ft_points_free(&p);
+  ft_sweep_free(&s);
 }

@@ -1,0 +1,243 @@
+/* The piggyback family's driver (c3): the piggyback carried with every
+ * application message on the default point-to-point path, the state a
+ * checkpoint captures at its potential checkpoint location, the suppress
+ * list and the decisions it logs, and the image it stores. The log and the
+ * restore are in pb_restore.c. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image.h"
+#include "piggyback.h"
+
+_Static_assert((int)FT_CS_MAX_REGIONS >= (int)FT_MAX_REGIONS,
+               "a state copy holds every protected buffer");
+
+/* ---- The piggyback (section 3.3) ---- */
+
+/* c3-collectives, section 3.3: "every application message carries its
+ * sender's epoch colour and amLogging bit": sent right before the
+ * payload. A suppressed send is not carried out. */
+static int pb_app_send(struct ft_runtime *rt, const struct ft_update *u,
+                       int dest, int tag, struct ft_comm *c) {
+  ft_pb_flush(rt);
+  if (u->flags & FT_UPDATE_SUPPRESS) {
+    rt->pb.suppressed++;
+    return 1;
+  }
+  if (!(u->flags & FT_UPDATE_PIGGYBACK))
+    return 0;
+  if (tag > INT_MAX - FT_PB_TAG_BASE)
+    ft_fatal("rank %d: tag %d leaves no room for its piggyback's (%d + tag)",
+             rt->world_rank, tag, (int)FT_PB_TAG_BASE);
+  FT_PMPI(Send, &u->piggyback, (int)sizeof u->piggyback, MPI_BYTE, dest,
+          FT_PB_TAG_BASE + tag, c->coll);
+  return 0;
+}
+
+/* The piggyback of the message just received: the first on the shadow
+ * with its source and tag. */
+static void pb_delivering(struct ft_runtime *rt, const struct ft_comm *c,
+                          const MPI_Status *status, struct ft_event *e) {
+  FT_PMPI(Recv, &e->piggyback, (int)sizeof e->piggyback, MPI_BYTE,
+          status->MPI_SOURCE, FT_PB_TAG_BASE + status->MPI_TAG, c->coll,
+          MPI_STATUS_IGNORE);
+  rt->pb.last_peer = e->peer;
+  rt->pb.last = e->piggyback;
+}
+
+/* After a rollback to a checkpoint, main() runs again from the top to its
+ * first safe point, where the image is restored: the collectives of that
+ * prologue were made before the checkpoint, by every rank alike, and are
+ * not messages of the restored epoch (the core does not see them; they
+ * still carry an empty piggyback, so that every message of the shadow has
+ * one whatever the receiver's state). */
+static int in_prologue(const struct ft_runtime *rt) {
+  return rt->restore_pending && rt->restore_wave > 0;
+}
+
+/* A collective's message, as the application's (piggyback.h): the core
+ * sees its send. */
+static int pb_coll_send(struct ft_runtime *rt, struct ft_comm *c, int dest,
+                        int tag) {
+  struct ft_update u = {0};
+  if (!in_prologue(rt)) {
+    ft_pb_flush(rt);
+    struct ft_event e = {.type = FT_EVENT_APP_SEND,
+                         .peer = ft_comm_app_rank(c, dest),
+                         .tag = tag};
+    ft_core_decide(rt, &e, &u);
+    ft_apply_update(rt, &u);
+  }
+  if (u.flags & FT_UPDATE_SUPPRESS) {
+    rt->pb.suppressed++;
+    return 1;
+  }
+  FT_PMPI(Send, &u.piggyback, (int)sizeof u.piggyback, MPI_BYTE, dest,
+          FT_PB_COLL_TAG_BASE + tag, c->coll);
+  return 0;
+}
+
+/* ... and its delivery, with its piggyback: late ones are logged. */
+static void pb_coll_delivered(struct ft_runtime *rt, struct ft_comm *c,
+                              int source, int tag, void *buf, int count,
+                              MPI_Datatype type, const MPI_Status *status) {
+  struct ft_event e = {.type = FT_EVENT_DELIVERED,
+                       .peer = ft_comm_app_rank(c, source),
+                       .tag = tag};
+  FT_PMPI(Recv, &e.piggyback, (int)sizeof e.piggyback, MPI_BYTE, source,
+          FT_PB_COLL_TAG_BASE + tag, c->coll, MPI_STATUS_IGNORE);
+  if (in_prologue(rt))
+    return;
+  rt->pb.last_peer = e.peer;
+  rt->pb.last = e.piggyback;
+  struct ft_update u;
+  ft_core_decide(rt, &e, &u);
+  if (u.flags & FT_UPDATE_RECORD)
+    ft_pb_record_coll(rt, e.peer, c, tag, buf, count, type, status);
+  ft_apply_update(rt, &u);
+}
+
+/* ---- Checkpoints (section 3.1) ---- */
+
+static void push_event(struct ft_pb_events *l,
+                       const struct ft_logged_event *e) {
+  l->at = ft_reserve(l->at, l->n + 1, &l->cap, sizeof *l->at, "c3 log");
+  l->at[l->n++] = *e;
+}
+
+static void copy_free(struct ft_state_copy *c) {
+  free(c->bytes);
+  *c = (struct ft_state_copy){0};
+}
+
+/* Section 3.1, Phase #2: "it saves its local state and the identities of
+ * any early messages": the protected buffers at this safe point, and the
+ * early messages received so far become the checkpoint's suppress list. */
+static void capture(struct ft_runtime *rt, int wave, int64_t index) {
+  struct ft_pb *pb = &rt->pb;
+  if (!rt->at_safe_point || index != rt->safe_points)
+    ft_fatal("rank %d: c3 captures safe point %lld, the rank is at %lld",
+             rt->world_rank, (long long)index, (long long)rt->safe_points);
+  struct ft_image_region regions[FT_MAX_REGIONS];
+  size_t n = ft_checkpoint_regions(rt, regions), size = 0;
+  for (size_t i = 0; i < n; i++)
+    size += regions[i].bytes;
+  copy_free(&pb->captured);
+  pb->captured.bytes = malloc(size ? size : 1);
+  if (!pb->captured.bytes)
+    ft_fatal("rank %d: out of memory copying %zu bytes of state",
+             rt->world_rank, size);
+  ft_image_regions_copy(regions, n, pb->captured.bytes, pb->captured.regions);
+  pb->captured.n = n;
+  pb->captured.size = size;
+  pb->captured.index = index;
+  pb->captured.wave = wave;
+  struct ft_pb_events swap = pb->suppress;
+  pb->suppress = pb->early;
+  pb->early = swap;
+  pb->early.n = 0;
+}
+
+/* Section 3.1, Phase #4: "Once the process has saved its log on disk":
+ * the captured state with the family's region, sent to the server. */
+static void store(struct ft_runtime *rt, const struct ft_update *u) {
+  struct ft_pb *pb = &rt->pb;
+  struct ft_state_copy *c = &pb->captured;
+  if (c->index == 0 || c->wave != u->wave)
+    ft_fatal("rank %d: c3 stores epoch %d, captured: epoch %d", rt->world_rank,
+             u->wave, c->wave);
+  int64_t kept = 0;
+  for (size_t i = 0; i < u->n_keep; i++)
+    kept += u->keep[i].last - u->keep[i].first + 1;
+  if (kept != (int64_t)pb->n_late)
+    ft_fatal("rank %d: c3 keeps %lld late messages, the log holds %zu",
+             rt->world_rank, (long long)kept, pb->n_late);
+  struct ft_image_region regions[FT_MAX_REGIONS + 1];
+  memcpy(regions, c->regions, c->n * sizeof *regions);
+  size_t bytes = ft_pb_region_size(pb);
+  void *region = malloc(bytes);
+  if (!region)
+    ft_fatal("rank %d: out of memory for its c3 log", rt->world_rank);
+  ft_pb_region_write(pb, region);
+  regions[c->n] = (struct ft_image_region){
+      .id = FT_PB_REGION, .ptr = region, .bytes = bytes};
+  pb->recorded += pb->n_late;
+  ft_checkpoint_write(rt, u->wave, c->index, regions, c->n + 1);
+  free(region);
+  copy_free(c);
+  pb->suppress.n = pb->decisions.n = 0;
+  ft_pb_clear_log(pb);
+}
+
+static void pb_update(struct ft_runtime *rt, const struct ft_update *u,
+                      enum ft_update_stage stage) {
+  struct ft_pb *pb = &rt->pb;
+  if (stage == FT_STAGE_STATE && (u->flags & FT_UPDATE_CAPTURE))
+    capture(rt, u->wave, u->index);
+  if (stage == FT_STAGE_STATE && (u->flags & FT_UPDATE_EARLY))
+    push_event(&pb->early, &(struct ft_logged_event){.kind = FT_LOGGED_SUPPRESS,
+                                                     .peer = pb->last_peer,
+                                                     .value = pb->last.id});
+  for (size_t i = 0;
+       stage == FT_STAGE_STATE && (u->flags & FT_UPDATE_LOG) && i < u->n_events;
+       i++)
+    push_event(&pb->decisions, &u->events[i]);
+  if (stage == FT_STAGE_END && (u->flags & FT_UPDATE_STORE))
+    store(rt, u);
+}
+
+/* ---- A rollback of every rank ---- */
+
+/* Before READY: what the abandoned run kept goes. */
+static void pb_rollback(struct ft_runtime *rt) {
+  struct ft_pb *pb = &rt->pb;
+  copy_free(&pb->captured);
+  pb->early.n = pb->suppress.n = pb->decisions.n = 0;
+  ft_pb_clear_log(pb);
+  ft_pb_reset_restore(pb);
+}
+
+static void pb_figures(const struct ft_runtime *rt,
+                       struct ft_family_figures *f) {
+  f->recorded += rt->pb.recorded;
+  f->replayed += rt->pb.replayed;
+}
+
+/* The family's wire kinds by name (driver.h, wire_name). */
+static const char *pb_wire_name(int kind) {
+  switch (kind) {
+  case FT_WIRE_PB_RESTORE:
+    return "PB_RESTORE";
+  case FT_WIRE_PB_SUPPRESS:
+    return "PB_SUPPRESS";
+  case FT_WIRE_PB_LATE:
+    return "PB_LATE";
+  default:
+    return NULL;
+  }
+}
+
+/* A late message's bytes follow its PB_LATE (driver.h, wire_payload). */
+static int pb_wire_payload(const struct ft_wire *m) {
+  return m->kind == FT_WIRE_PB_LATE ? FT_TAG_PAYLOAD : 0;
+}
+
+const struct ft_driver ft_pb_driver = {.name = "piggyback",
+                                       .update = pb_update,
+                                       .record = ft_pb_record,
+                                       .app_send = pb_app_send,
+                                       .delivering = pb_delivering,
+                                       .coll_send = pb_coll_send,
+                                       .coll_delivered = pb_coll_delivered,
+                                       .resuming = ft_pb_resuming,
+                                       .restored = ft_pb_restored,
+                                       .safe_point = ft_pb_flush,
+                                       .comm_made = ft_pb_flush,
+                                       .on_control = ft_pb_on_control,
+                                       .rollback = pb_rollback,
+                                       .settle = ft_pb_settle,
+                                       .finish = ft_pb_finish,
+                                       .figures = pb_figures,
+                                       .wire_name = pb_wire_name,
+                                       .wire_payload = pb_wire_payload};

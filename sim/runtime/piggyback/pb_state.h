@@ -1,0 +1,61 @@
+/* The piggyback family's per-rank state (c3: application-level
+ * non-blocking checkpoints): what sim/runtime/piggyback/ owns, held by the
+ * rank's root (`struct ft_runtime`'s `pb`) and handed down by its driver's
+ * hooks. This header only says what the family keeps, so that runtime.h
+ * can hold it; the functions are in piggyback.h. */
+#ifndef FT_PB_STATE_H
+#define FT_PB_STATE_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../channel_state/cs_state.h"
+#include "ft_protocol.h"
+
+/* A late message in the log (c3-collectives, section 3.1, Phase #2: "a log
+ * of (i) every late message it receives"), or one handed back to its
+ * sender to send again after a rollback. */
+struct ft_pb_late {
+  int peer; /* application rank of the sender */
+  int comm; /* its communicator's name (ft_comm.name) */
+  int dest; /* the receiver's rank in that communicator */
+  int tag;
+  int coll;               /* 1: a collective's, on the collective shadow */
+  struct ft_piggyback pb; /* what it carried */
+  size_t bytes;           /* packed payload (MPI_Pack) */
+  void *data;
+  MPI_Request req; /* its send again in flight, or MPI_REQUEST_NULL */
+};
+
+/* A growing array of logged events (suppress entries, decisions). */
+struct ft_pb_events {
+  struct ft_logged_event *at;
+  size_t n, cap;
+};
+
+/* All of the piggyback family's per-rank state. */
+struct ft_pb {
+  /* The checkpoint in progress: the state captured at its safe point, the
+   * early messages received before it (its suppress list), the decisions
+   * and late messages logged after it. */
+  struct ft_state_copy captured;
+  struct ft_pb_events early, suppress, decisions;
+  struct ft_pb_late *late;
+  size_t n_late, cap_late;
+  /* The delivery the core is deciding on: its sender and piggyback. */
+  int last_peer;
+  struct ft_piggyback last;
+  /* A rollback's restore: what ROLLBACK hands the core, the RESTORE
+   * headers and entries received, the late messages to send again, and
+   * those sent again still in flight. */
+  struct ft_pb_events given;
+  int headers;
+  int64_t expected, received;
+  struct ft_pb_late *to_resend, *resent;
+  size_t n_to_resend, cap_to_resend, n_resent, cap_resent;
+  /* The summary's figures. */
+  uint64_t recorded, replayed, suppressed;
+};
+
+#endif /* FT_PB_STATE_H */

@@ -1,0 +1,100 @@
+/* The piggyback family in the runtime (c3-collectives: C3's
+ * application-level non-blocking checkpoints): the piggyback carried with
+ * every application message, the state captured at a potential checkpoint
+ * location, the suppress list, logged decisions and late messages stored
+ * with the image, and their use after a rollback of every rank. Its state
+ * is `rt->pb` (pb_state.h).
+ *
+ * The piggyback travels as a separate message (the paper's "separate"
+ * form, section 6): on the communicator's collective shadow, with tag
+ * FT_PB_TAG_BASE + the application's tag, sent right before the payload
+ * and received right after it, matched by source and tag: MPI's
+ * non-overtaking order pairs it with its payload. The collectives, which
+ * the runtime carries over point-to-point on that shadow (coll.c), are
+ * treated message by message as the application's are: their messages are
+ * piggybacked, late ones logged and sent again, early ones suppressed
+ * (not yet the paper's data-flow classes, section 4: ft_c3_collective()). */
+#ifndef FT_PIGGYBACK_H
+#define FT_PIGGYBACK_H
+
+#include <mpi.h>
+
+#include "runtime/driver.h"
+#include "runtime/runtime.h"
+
+/* The family's own wire kinds (control.h: numbered from
+ * FT_WIRE_FAMILY_BASE), those of the restore after a rollback. */
+enum ft_pb_wire {
+  FT_WIRE_PB_RESTORE = FT_WIRE_FAMILY_BASE, /* receiver -> sender: value =
+                                               suppress entries of yours in
+                                               my image, x[0] = your late
+                                               messages in its log (each
+                                               follows) */
+  FT_WIRE_PB_SUPPRESS, /* ... one suppress entry: value = the message id
+                          (in your epoch) */
+  FT_WIRE_PB_LATE      /* ... one late message: value = packed bytes (they
+                          follow on FT_TAG_PAYLOAD), wave = its piggyback's
+                          epoch, x = 2 * communicator + coll, my rank
+                          in it, tag,
+                          2 * id + amLogging */
+};
+
+/* The image region of the family (suppress list, decisions, late
+ * messages, serialised: pb_restore.c). */
+enum { FT_PB_REGION = FT_MAX_REGIONS };
+
+/* The piggyback of an application message with tag t travels with tag
+ * FT_PB_TAG_BASE + t on the collective shadow, that of a collective's
+ * message with tag t (coll.c's, all below 16) with FT_PB_COLL_TAG_BASE + t:
+ * above the collectives' own tags, apart from each other. */
+enum { FT_PB_COLL_TAG_BASE = 16, FT_PB_TAG_BASE = 32 };
+
+/* ---- The log and the restore (pb_restore.c) ---- */
+
+/* Keeps the payload of a late delivery the core said RECORD for (the
+ * driver's record hook), with the piggyback it carried. */
+void ft_pb_record(struct ft_runtime *rt, int peer, int64_t seq,
+                  const struct ft_comm *c, const void *buf, int count,
+                  MPI_Datatype type, const MPI_Status *status);
+/* The same for a late message of a collective on c's shadow, with tag
+ * `tag`: `status` says how much arrived (NULL: count elements). */
+void ft_pb_record_coll(struct ft_runtime *rt, int peer, const struct ft_comm *c,
+                       int tag, const void *buf, int count, MPI_Datatype type,
+                       const MPI_Status *status);
+/* The family's region of the image being stored: size, then written into
+ * dst (size bytes): suppress list, decisions, late messages. */
+size_t ft_pb_region_size(const struct ft_pb *pb);
+void ft_pb_region_write(const struct ft_pb *pb, void *dst);
+/* Drops what the log holds (after a STORE, at a rollback). */
+void ft_pb_clear_log(struct ft_pb *pb);
+/* The resumption of a rollback (the driver's resuming hook): every rank
+ * hands its suppress entries and late messages to their senders, waits
+ * for every rank's, and fills e->logged. */
+void ft_pb_resuming(struct ft_runtime *rt, struct ft_event *e);
+/* The first safe point after a rollback (the driver's restored hook): sends
+ * again the late messages their receivers handed back, before the
+ * application goes on. */
+void ft_pb_restored(struct ft_runtime *rt, const struct ft_local_image *img);
+/* Sends again the late messages handed back whose communicator exists
+ * (main() creates some after its first safe point), before anything new
+ * of this rank: called at every send, safe point and communicator
+ * creation. Nothing before the image is restored. */
+void ft_pb_flush(struct ft_runtime *rt);
+/* The restore's control messages (FT_WIRE_PB_*). */
+int ft_pb_on_control(struct ft_runtime *rt, const struct ft_wire *m);
+/* Forgets a restore in progress (a new rollback). */
+void ft_pb_reset_restore(struct ft_pb *pb);
+/* Waits for (wait = 1) or forgets (0) the late messages sent again
+ * (settle), and waits for them at MPI_Finalize, where a late message still
+ * not sent again (its communicator never made again) stops the run. */
+void ft_pb_settle(struct ft_runtime *rt, int wait);
+void ft_pb_finish(struct ft_runtime *rt);
+
+/* ---- Driver (pb_driver.c) ---- */
+
+/* The piggyback family's driver (driver.h): the default point-to-point
+ * path with the piggyback added, and the hooks that capture, log, store
+ * and restore C3's checkpoints. */
+extern const struct ft_driver ft_pb_driver;
+
+#endif /* FT_PIGGYBACK_H */
