@@ -26,8 +26,7 @@ enum {
   TAG_SCATTER,
   TAG_ALLGATHER,
   TAG_ALLTOALL,
-  TAG_SCAN,
-  TAG_START_LINE
+  TAG_SCAN
 };
 
 /* ---- Buffers ---- */
@@ -767,34 +766,6 @@ static int rooted(struct ft_runtime *rt, const char *call, MPI_Comm comm,
                   int count, MPI_Datatype type, MPI_Op op, int root) {
   int rc = data_checked(rt, call, comm, count, type, op);
   return rc != MPI_SUCCESS ? rc : ft_err_root(rt, call, comm, root);
-}
-
-/* ---- The start line at the end of MPI_Init ---- */
-
-/* A 0-byte message up or down the binomial tree of `size` ranks rooted at
- * 0, between v and v +- mask, on the runtime's own channel. */
-static void line_send(int to, MPI_Comm comm) {
-  FT_PMPI(Send, NULL, 0, MPI_BYTE, to, TAG_START_LINE, comm);
-}
-
-static void line_recv(int from, MPI_Comm comm) {
-  FT_PMPI(Recv, NULL, 0, MPI_BYTE, from, TAG_START_LINE, comm,
-          MPI_STATUS_IGNORE);
-}
-
-void ft_coll_start_line(struct ft_runtime *rt) {
-  const struct ft_comm *c = ft_comm_get(rt, MPI_COMM_WORLD);
-  int v = c->rank, mask = 1;
-  for (; mask < c->size && !(v & mask); mask <<= 1) /* gather up */
-    if (v + mask < c->size)
-      line_recv(v + mask, c->coll);
-  if (v != 0) { /* mask is v's lowest bit: the parent's */
-    line_send(v - mask, c->coll);
-    line_recv(v - mask, c->coll);
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1) /* release down */
-    if (v + mask < c->size)
-      line_send(v + mask, c->coll);
 }
 
 int MPI_Barrier(MPI_Comm comm) {

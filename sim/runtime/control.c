@@ -27,6 +27,31 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m) {
                                        .value = m->value}};
 }
 
+static void line_send(int to) {
+  FT_PMPI(Send, NULL, 0, MPI_BYTE, to, FT_TAG_START_LINE, MPI_COMM_WORLD);
+}
+
+static void line_recv(int from) {
+  FT_PMPI(Recv, NULL, 0, MPI_BYTE, from, FT_TAG_START_LINE, MPI_COMM_WORLD,
+          MPI_STATUS_IGNORE);
+}
+
+void ft_control_start_line(void) {
+  int v, size, mask = 1;
+  FT_PMPI(Comm_rank, MPI_COMM_WORLD, &v);
+  FT_PMPI(Comm_size, MPI_COMM_WORLD, &size);
+  for (; mask < size && !(v & mask); mask <<= 1) /* gather up */
+    if (v + mask < size)
+      line_recv(v + mask);
+  if (v != 0) { /* mask is v's lowest bit: the parent's */
+    line_send(v - mask);
+    line_recv(v - mask);
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) /* release down */
+    if (v + mask < size)
+      line_send(v + mask);
+}
+
 void ft_control_start(struct ft_runtime *rt) {
   FT_PMPI(Irecv, &rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE,
           MPI_ANY_SOURCE, FT_TAG_CONTROL, rt->control, &rt->ctrl_req);

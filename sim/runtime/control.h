@@ -98,6 +98,17 @@ _Static_assert((int)FT_WIRE_STORE == (int)FT_CONTROL_KIND_LIMIT,
 _Static_assert((int)FT_WIRE_GENERIC_END <= (int)FT_WIRE_FAMILY_BASE,
                "the generic kinds end before the families' begin");
 
+/* The start line, at the end of the world's set-up in MPI_Init, on every
+ * rank of the real MPI_COMM_WORLD, services included: a binomial gather of
+ * empty messages to world rank 0 and their release down the same tree
+ * (tag FT_TAG_START_LINE), neither counted nor seen by the protocol. Every
+ * rank leaves it at a time set by the last one to reach it, whatever
+ * MPI_Init did before (a world split or not, the trace's broadcast or not,
+ * the shadow's construction); the application ranks count their run time
+ * from there (completion_time_s counts from the first one out), the service
+ * ranks theirs (scenario times, max_time). */
+void ft_control_start_line(void);
+
 /* One control message, sent as bytes. */
 struct ft_wire {
   int32_t kind; /* a core's control kind, enum ft_wire_kind or a family's
@@ -121,6 +132,7 @@ enum {
   FT_TAG_PAYLOAD,     /* the bytes of ft_control_send_payload */
   FT_TAG_SUMMARY,     /* the summary's reductions at MPI_Finalize
                          (runtime.c), among the application ranks */
+  FT_TAG_START_LINE,  /* ft_control_start_line's empty messages */
   FT_TAG_FAMILY_BASE  /* a family's first tag */
 };
 

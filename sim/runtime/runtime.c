@@ -112,16 +112,19 @@ static void split_world(struct ft_runtime *rt) {
     FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
   rt->control = MPI_COMM_WORLD;
   MPI_Comm mine = MPI_COMM_WORLD;
+  int is_service = rt->world_rank >= rt->app_ranks;
   if (rt->options.service_ranks > 0) {
-    int is_service = rt->world_rank >= rt->app_ranks;
     FT_PMPI(Comm_split, MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
     ft_backend_bench_restart();
-    if (is_service)
-      run_service(rt, mine);
   }
-  rt->app_base = mine;
-  rt->app_world = mine;
-  ft_comm_register_world(rt, mine);
+  if (!is_service) {
+    rt->app_base = mine;
+    rt->app_world = mine;
+    ft_comm_register_world(rt, mine);
+  }
+  ft_control_start_line();
+  if (is_service)
+    run_service(rt, mine);
   if (rt->options.service_ranks == 0) /* the world is the application's */
     rt->control = ft_comm_traffic(ft_comm_get(rt, MPI_COMM_WORLD), 1);
 }
@@ -145,7 +148,6 @@ static int init_common(int *argc, char ***argv) {
   read_options(rt);
   ft_trace_start(rt);
   split_world(rt);
-  ft_coll_start_line(rt);
   ft_record_start(rt);
   start_protocol(rt);
   rt->initialized = 1;

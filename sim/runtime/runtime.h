@@ -605,16 +605,6 @@ double ft_daemon_delay(const struct ft_options *o, uint64_t bytes);
  * family (its driver writes and reads them); there are at most this many. */
 enum { FT_DRIVER_REGIONS = 4 };
 
-/* The start line (coll.c): the application ranks leave MPI_Init at times
- * set by the last one to reach it, whatever MPI_Init did before (a world
- * split or not, the trace's broadcast or not): a binomial gather of empty
- * messages to rank 0 and their release down the same tree, on the world's
- * shadow, neither counted nor seen by the protocol. The completion time
- * counts from the first rank out (runtime.c), so without it that time
- * moved with whatever collective MPI_Init made last. Precondition: the
- * application's world is registered; every application rank calls it. */
-void ft_coll_start_line(struct ft_runtime *rt);
-
 /* Point-to-point on the runtime's own channels, counted (p2p.c); used by
  * collectives (coll.c). */
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
