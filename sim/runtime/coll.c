@@ -71,6 +71,96 @@ static void copy(void *dst, const void *src, int count, MPI_Datatype type) {
           MPI_COMM_SELF, MPI_STATUS_IGNORE);
 }
 
+/* ---- Local reductions ----
+ *
+ * inout = in op inout, what PMPI_Reduce_local computes. But
+ * PMPI_Reduce_local is an SMPI call like a send (SmpiBenchGuard: the
+ * compute timer stopped and restarted, two clock_gettime system calls), and
+ * SMPI's own collectives apply their operation without one: the recursive
+ * doubling of cg's allreduces made a quarter of the run's SMPI calls on 64
+ * ranks (issue 18, item 1; perf probe on smpi_bench_end). The predefined
+ * arithmetic operations on the usual types are applied here, element by
+ * element with the expressions of SMPI's smpi_op.cpp (MAX_OP, MIN_OP,
+ * SUM_OP, PROD_OP), so results are bit-identical; the others go to the
+ * library. Under simulated computation their time is counted with the next
+ * MPI call's instead of this one's. */
+
+enum local_op { LOCAL_SUM, LOCAL_PROD, LOCAL_MAX, LOCAL_MIN, LOCAL_NONE };
+
+static enum local_op local_op_of(MPI_Op op) {
+  if (op == MPI_SUM)
+    return LOCAL_SUM;
+  if (op == MPI_PROD)
+    return LOCAL_PROD;
+  if (op == MPI_MAX)
+    return LOCAL_MAX;
+  return op == MPI_MIN ? LOCAL_MIN : LOCAL_NONE;
+}
+
+typedef long long ft_llong;
+typedef unsigned long long ft_ullong;
+typedef unsigned long ft_ulong;
+
+/* reduce_T(in, inout, n, op): inout[i] = in[i] op inout[i]. */
+#define FT_LOCAL_REDUCE(T)                                                     \
+  static void reduce_##T(const T *a, T *b, int n, enum local_op op) {          \
+    for (int i = 0; i < n; i++)                                                \
+      switch (op) {                                                            \
+      case LOCAL_SUM:                                                          \
+        b[i] += a[i];                                                          \
+        break;                                                                 \
+      case LOCAL_PROD:                                                         \
+        b[i] *= a[i];                                                          \
+        break;                                                                 \
+      case LOCAL_MAX:                                                          \
+        b[i] = a[i] < b[i] ? b[i] : a[i];                                      \
+        break;                                                                 \
+      default:                                                                 \
+        b[i] = a[i] < b[i] ? a[i] : b[i];                                      \
+      }                                                                        \
+  }
+FT_LOCAL_REDUCE(double)
+FT_LOCAL_REDUCE(float)
+FT_LOCAL_REDUCE(int)
+FT_LOCAL_REDUCE(unsigned)
+FT_LOCAL_REDUCE(long)
+FT_LOCAL_REDUCE(ft_ulong)
+FT_LOCAL_REDUCE(ft_llong)
+FT_LOCAL_REDUCE(ft_ullong)
+#undef FT_LOCAL_REDUCE
+
+/* Applies op here when it can: 1 if it did. */
+static int reduce_here(const void *in, void *inout, int n, MPI_Datatype type,
+                       enum local_op op) {
+  if (type == MPI_DOUBLE)
+    reduce_double(in, inout, n, op);
+  else if (type == MPI_FLOAT)
+    reduce_float(in, inout, n, op);
+  else if (type == MPI_INT)
+    reduce_int(in, inout, n, op);
+  else if (type == MPI_UNSIGNED)
+    reduce_unsigned(in, inout, n, op);
+  else if (type == MPI_LONG)
+    reduce_long(in, inout, n, op);
+  else if (type == MPI_UNSIGNED_LONG)
+    reduce_ft_ulong(in, inout, n, op);
+  else if (type == MPI_LONG_LONG || type == MPI_LONG_LONG_INT)
+    reduce_ft_llong(in, inout, n, op);
+  else if (type == MPI_UNSIGNED_LONG_LONG)
+    reduce_ft_ullong(in, inout, n, op);
+  else
+    return 0;
+  return 1;
+}
+
+/* inout = in op inout (count elements of type). */
+static void reduce_local(const void *in, void *inout, int count,
+                         MPI_Datatype type, MPI_Op op) {
+  enum local_op lop = local_op_of(op);
+  if (lop == LOCAL_NONE || !reduce_here(in, inout, count, type, lop))
+    FT_PMPI(Reduce_local, in, inout, count, type, op);
+}
+
 static int vrank(int rank, int root, int size) {
   return (rank - root + size) % size;
 }
@@ -148,7 +238,7 @@ static void reduce_tree(struct ft_runtime *rt, void *acc, int count,
                                      real_rank(v + mask, root, c->size),
                                      TAG_REDUCE, c->coll, MPI_STATUS_IGNORE),
                     "MPI_Recv");
-      FT_PMPI(Reduce_local, tmp, acc, count, type, op); /* acc = tmp op acc */
+      reduce_local(tmp, acc, count, type, op); /* acc = tmp op acc */
     }
   }
   free(base);
@@ -173,7 +263,7 @@ static void reduce_ordered(struct ft_runtime *rt, void *acc, int count,
                                      c->coll, MPI_STATUS_IGNORE),
                     "MPI_Recv");
     if (r > 0)
-      FT_PMPI(Reduce_local, left, x, count, type, op); /* x = left op x */
+      reduce_local(left, x, count, type, op); /* x = left op x */
     copy(left, x, count, type);
   }
   copy(acc, left, count, type);
@@ -226,7 +316,7 @@ static void allreduce_doubling(struct ft_runtime *rt, void *acc, int count,
     ft_pmpi_check(ft_recv_internal(rt, tmp, count, type, r - 1, TAG_ALLREDUCE,
                                    c->coll, MPI_STATUS_IGNORE),
                   "MPI_Recv");
-    FT_PMPI(Reduce_local, tmp, acc, count, type, op);
+    reduce_local(tmp, acc, count, type, op);
   }
   for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
     int peer = newrank ^ mask;
@@ -234,7 +324,7 @@ static void allreduce_doubling(struct ft_runtime *rt, void *acc, int count,
     ft_pmpi_check(ft_sendrecv_internal(acc, count, type, dst, tmp, count, type,
                                        dst, TAG_ALLREDUCE, c->coll),
                   "MPI_Sendrecv");
-    FT_PMPI(Reduce_local, tmp, acc, count, type, op);
+    reduce_local(tmp, acc, count, type, op);
   }
   if (r < 2 * rem && r % 2 == 1)
     ft_pmpi_check(
@@ -574,8 +664,7 @@ static void scan_chain(struct ft_runtime *rt, void *acc, void *prefix,
     ft_pmpi_check(ft_recv_internal(rt, prefix, count, type, c->rank - 1,
                                    TAG_SCAN, c->coll, MPI_STATUS_IGNORE),
                   "MPI_Recv");
-    FT_PMPI(Reduce_local, prefix, acc, count, type,
-            op); /* acc = prefix op acc */
+    reduce_local(prefix, acc, count, type, op); /* acc = prefix op acc */
   }
   if (c->rank + 1 < c->size)
     ft_pmpi_check(

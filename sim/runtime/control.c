@@ -27,6 +27,38 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m) {
                                        .value = m->value}};
 }
 
+/* Up the tree the messages are empty; down it they carry the release's
+ * time (a double). */
+static void line_send(int to, const double *t) {
+  FT_PMPI(Send, t, t ? (int)sizeof *t : 0, MPI_BYTE, to, FT_TAG_START_LINE,
+          MPI_COMM_WORLD);
+}
+
+static void line_recv(int from, double *t) {
+  FT_PMPI(Recv, t, t ? (int)sizeof *t : 0, MPI_BYTE, from, FT_TAG_START_LINE,
+          MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+double ft_control_start_line(void) {
+  int v, size, mask = 1;
+  double t = 0;
+  FT_PMPI(Comm_rank, MPI_COMM_WORLD, &v);
+  FT_PMPI(Comm_size, MPI_COMM_WORLD, &size);
+  for (; mask < size && !(v & mask); mask <<= 1) /* gather up */
+    if (v + mask < size)
+      line_recv(v + mask, NULL);
+  if (v != 0) { /* mask is v's lowest bit: the parent's */
+    line_send(v - mask, NULL);
+    line_recv(v - mask, &t);
+  } else {
+    t = ft_backend_now();
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) /* release down */
+    if (v + mask < size)
+      line_send(v + mask, &t);
+  return t;
+}
+
 void ft_control_start(struct ft_runtime *rt) {
   FT_PMPI(Irecv, &rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE,
           MPI_ANY_SOURCE, FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
@@ -503,8 +535,17 @@ void ft_control_drain(struct ft_runtime *rt) {
   free(expected);
 }
 
+/* Only the protocols that recover send control messages, and they need a
+ * service rank (ft_options_check): a run with neither has no control
+ * traffic to settle, and its ranks skip the drain's all-to-all and the last
+ * barrier (issue 18, item 1: PMPI_Finalize synchronises them anyway). */
+static int quiet_control(const struct ft_runtime *rt) {
+  return !rt->recovering_protocol && rt->world_size == rt->app_ranks;
+}
+
 void ft_settle_control(struct ft_runtime *rt) {
-  ft_control_drain(rt); /* a barrier too */
+  if (!quiet_control(rt))
+    ft_control_drain(rt); /* a barrier too */
   free(rt->ctrl_counts);
   rt->ctrl_counts = NULL;
   if (rt->ctrl_req != MPI_REQUEST_NULL) {
@@ -522,5 +563,6 @@ void ft_settle_control(struct ft_runtime *rt) {
 }
 
 void ft_control_last_barrier(struct ft_runtime *rt) {
-  FT_PMPI(Barrier, rt->control);
+  if (!quiet_control(rt))
+    FT_PMPI(Barrier, rt->control);
 }

@@ -103,6 +103,20 @@ _Static_assert((int)FT_WIRE_STORE == (int)FT_CONTROL_KIND_LIMIT,
 _Static_assert((int)FT_WIRE_GENERIC_END <= (int)FT_WIRE_FAMILY_BASE,
                "the generic kinds end before the families' begin");
 
+/* The start line, at the end of the world's set-up in MPI_Init, on every
+ * rank of the real MPI_COMM_WORLD, services included: a binomial gather of
+ * empty messages to world rank 0 and their release down the same tree
+ * (tag FT_TAG_START_LINE), neither counted nor seen by the protocol. Every
+ * rank leaves it at a time set by the last one to reach it, whatever
+ * MPI_Init did before (a world split or not, the trace's broadcast or not,
+ * the shadow's construction); the application ranks count their run time
+ * from there (completion_time_s counts from the first one out), the service
+ * ranks theirs (scenario times, max_time). Returns the time world rank 0
+ * released the line, which the release carries down: one instant that
+ * every rank knows exactly, the failures' time 0 (fate.h; the dispatcher's
+ * injections count from it too). */
+double ft_control_start_line(void);
+
 /* One control message, sent as bytes. */
 struct ft_wire {
   int32_t kind; /* a core's control kind, enum ft_wire_kind or a family's
@@ -126,6 +140,7 @@ enum {
   FT_TAG_PAYLOAD,     /* the bytes of ft_control_send_payload */
   FT_TAG_SUMMARY,     /* the summary's reductions at MPI_Finalize
                          (runtime.c), among the application ranks */
+  FT_TAG_START_LINE,  /* ft_control_start_line's messages */
   FT_TAG_FAMILY_BASE  /* a family's first tag */
 };
 
@@ -165,12 +180,15 @@ void ft_control_drain(struct ft_runtime *rt);
  * ft_control_drain (a barrier too), so that no rank leaves while a message
  * it sent is still on its way (SimGrid fails the receiver's wait when the
  * sender is gone, and an unmatched message upsets its shutdown), then the
- * control receive is withdrawn and the deferred core messages dropped. */
+ * control receive is withdrawn and the deferred core messages dropped.
+ * A run without service ranks under a protocol that does not recover has
+ * no control traffic: no drain. */
 void ft_settle_control(struct ft_runtime *rt);
 /* The very last step before PMPI_Finalize on every rank, services
  * included: a barrier on the control communicator, after which nothing is
  * in flight (a service finishes its image transfers after
- * ft_settle_control, and SimGrid fails a transfer whose peer has exited). */
+ * ft_settle_control, and SimGrid fails a transfer whose peer has exited);
+ * none in a run without control traffic (see ft_settle_control). */
 void ft_control_last_barrier(struct ft_runtime *rt);
 
 /* Receives and drops the bytes that follow a dropped message `m` on the

@@ -77,6 +77,27 @@ static void start_protocol(struct ft_runtime *rt) {
     rt->driver->start(rt);
 }
 
+/* Issue 18, item 1: every communicator SMPI 3.32 makes broadcasts its id
+ * on itself with the selected bcast (smpi_comm.cpp, Comm::Comm), and
+ * under the `ompi` selector that bcast (mvapich2_knomial_intra_node from
+ * 64 ranks on) first runs Comm::init_smp, two ring allgathers: O(p^2)
+ * messages per communicator, the whole start-up gap at 1,024 ranks. So
+ * the runtime makes only the communicators it needs: the control channel
+ * is the real MPI_COMM_WORLD, which the application never reaches (its
+ * MPI_COMM_WORLD is rt->app_world), and with no service rank the
+ * application's world is MPI_COMM_WORLD itself, as in a plain run; what
+ * is left is the collectives' shadow (comm.c). */
+
+/* Service ranks run their services and never return: the end of
+ * MPI_Init for them. `mine` is the service ranks' communicator. */
+_Noreturn static void run_service(struct ft_runtime *rt, MPI_Comm mine) {
+  ft_service_main(rt, mine);
+  ft_trace_stop(rt);
+  FT_PMPI(Comm_free, &mine);
+  ft_pmpi_check(PMPI_Finalize(), "MPI_Finalize");
+  ft_backend_exit_rank(0);
+}
+
 /* Splits the world: ranks [0, app_ranks) run the application, the last
  * service_ranks ranks run services and never return from MPI_Init. */
 static void split_world(struct ft_runtime *rt) {
@@ -89,34 +110,33 @@ static void split_world(struct ft_runtime *rt) {
              rt->options.service_ranks, rt->world_size);
   if (rt->app_ranks < 1)
     FT_PMPI(Barrier, MPI_COMM_WORLD); /* rank 0 ends the run meanwhile */
+  rt->control = MPI_COMM_WORLD;
+  MPI_Comm mine = MPI_COMM_WORLD;
   int is_service = rt->world_rank >= rt->app_ranks;
-  MPI_Comm mine;
-  FT_PMPI(Comm_split, MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
-  FT_PMPI(Comm_dup, MPI_COMM_WORLD, &rt->control);
-  ft_backend_bench_restart();
-  if (is_service) {
-    ft_service_main(rt, mine);
-    ft_trace_stop(rt);
-    FT_PMPI(Comm_free, &mine);
-    FT_PMPI(Comm_free, &rt->control);
-    ft_pmpi_check(PMPI_Finalize(), "MPI_Finalize");
-    ft_backend_exit_rank(0);
+  if (rt->options.service_ranks > 0) {
+    FT_PMPI(Comm_split, MPI_COMM_WORLD, is_service, rt->world_rank, &mine);
+    ft_backend_bench_restart();
   }
+  if (!is_service) {
+    rt->app_base = mine;
+    rt->app_world = mine;
+    ft_comm_register_world(rt, mine);
+  }
+  rt->init_time = ft_control_start_line();
   if (rt->recovering_protocol && ft_backend_simulated())
     ft_fate_start(&rt->fate, rt->options.scenario, rt->world_rank,
                   rt->app_ranks, rt->init_time);
-  rt->app_base = mine;
-  rt->app_world = mine;
-  ft_comm_register_world(rt, mine);
+  if (is_service)
+    run_service(rt, mine);
+  if (rt->options.service_ranks == 0) /* the world is the application's */
+    rt->control = ft_comm_traffic(ft_comm_get(rt, MPI_COMM_WORLD), 1);
 }
 
 static void finalize_stopped(struct ft_runtime *rt);
 
 static int init_common(int *argc, char ***argv) {
   struct ft_runtime *rt = ft_runtime();
-  /* The scenario's time 0, the same on every rank under SMPI (0, unless
-   * the program computed before MPI_Init): the ranks split and duplicate
-   * the world next, whose calls end at different times on each. */
+  /* Until the start line sets it (split_world): the failures' time 0. */
   rt->init_time = ft_backend_now();
   rt->argc = argc ? *argc : 0;
   rt->argv = argv ? *argv : NULL;

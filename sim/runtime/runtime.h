@@ -214,10 +214,12 @@ struct ft_runtime {
   int world_rank, world_size; /* the real MPI_COMM_WORLD */
   int app_ranks;              /* world ranks [0, app_ranks) run the app */
   MPI_Comm app_world;         /* substitute world: the application's ranks */
-  MPI_Comm control;           /* whole world, for runtime control messages */
+  MPI_Comm control;           /* for runtime control messages: the real
+                                 MPI_COMM_WORLD, or with no service rank (the world
+                                 is the application's) its world's shadow */
   double start_time;          /* end of MPI_Init on this rank */
-  double init_time;           /* end of PMPI_Init: the time 0 of failures
-                                 (the dispatcher's and fate.h's) */
+  double init_time; /* the start line (split_world): the time 0 of failures
+                       (the dispatcher's and fate.h's) */
   const struct ft_protocol_ops *protocol;
   /* The operations its family replaces (driver.h), chosen at start. */
   const struct ft_driver *driver;
@@ -247,8 +249,9 @@ struct ft_runtime {
   int64_t *ctrl_counts;    /* sent to [0, world), then taken from [world,
                               2 world): ft_control_drain */
   struct ft_wire ctrl_msg; /* its buffer */
-  MPI_Comm app_base;       /* the application ranks, never used for traffic:
-                              each incarnation's world is a duplicate */
+  MPI_Comm app_base;       /* the application ranks (MPI_COMM_WORLD with no
+                              service rank): the first incarnation's world,
+                              each later one's is a duplicate */
   int argc;                /* main's arguments, to run it again */
   char **argv;
 

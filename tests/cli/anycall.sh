@@ -173,7 +173,11 @@ midwave_*)
   t1=$(first free ckpt 2)
   if [ "$p" = vcl ]; then t2=$(first free store 2); else t2=$(first free commit 2); fi
   [ -n "$t1" ] && [ -n "$t2" ] || fail "no wave 2 in the failure-free run"
-  t=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.9f", (a + b) / 2 }')
+  # Trace times are absolute; a scenario's are run time, from the end of
+  # MPI_Init (the start line): take the first traced event's time as its
+  # origin (within a few us).
+  t0=$(grep -vh '^#' "$dir"/ev.free.* | sort -n | head -n 1 | cut -d' ' -f1)
+  t=$(awk -v a="$t1" -v b="$t2" -v o="$t0" 'BEGIN { printf "%.9f", (a + b) / 2 - o }')
   echo "wave 2: first checkpoint at $t1, $([ "$p" = vcl ] && echo store || echo commit) at $t2: failure at $t"
   run cg "$p" 0.004 mid "fail 3 at $t\n"
   grep -q ' 0 ckpt 2 ' "$dir"/ev.mid.* || fail "no checkpoint of wave 2 before the failure"

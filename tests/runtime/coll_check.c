@@ -93,6 +93,37 @@ static void check_reductions(MPI_Comm comm, const char *name) {
   CHECK(inplace == want, "%s allreduce in place", name);
 }
 
+/* The predefined operations the runtime applies itself, not through
+ * PMPI_Reduce_local (coll.c, reduce_local), on each type it handles, and on
+ * one it leaves to the library (short): values whose results are exact. */
+#define CHECK_OPS(T, MT)                                                       \
+  do {                                                                         \
+    T v = (T)(rank + 1), p = (T)(rank % 3 == 0 ? 2 : 1), out;                  \
+    MPI_Allreduce(&v, &out, 1, MT, MPI_SUM, comm);                             \
+    CHECK(out == (T)(size * (size + 1) / 2), "%s %s sum", name, #MT);          \
+    MPI_Allreduce(&p, &out, 1, MT, MPI_PROD, comm);                            \
+    CHECK(out == (T)(1 << ((size + 2) / 3)), "%s %s prod", name, #MT);         \
+    MPI_Allreduce(&v, &out, 1, MT, MPI_MAX, comm);                             \
+    CHECK(out == (T)size, "%s %s max", name, #MT);                             \
+    MPI_Allreduce(&v, &out, 1, MT, MPI_MIN, comm);                             \
+    CHECK(out == (T)1, "%s %s min", name, #MT);                                \
+  } while (0)
+
+static void check_local_ops(MPI_Comm comm, const char *name) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  CHECK_OPS(double, MPI_DOUBLE);
+  CHECK_OPS(float, MPI_FLOAT);
+  CHECK_OPS(int, MPI_INT);
+  CHECK_OPS(unsigned, MPI_UNSIGNED);
+  CHECK_OPS(long, MPI_LONG);
+  CHECK_OPS(unsigned long, MPI_UNSIGNED_LONG);
+  CHECK_OPS(long long, MPI_LONG_LONG);
+  CHECK_OPS(unsigned long long, MPI_UNSIGNED_LONG_LONG);
+  CHECK_OPS(short, MPI_SHORT);
+}
+
 static void check_movement(MPI_Comm comm, const char *name) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
@@ -174,6 +205,7 @@ int main(int argc, char **argv) {
     CHECK(size == atoi(argv[1]), "world size %d, expected %s", size, argv[1]);
   check_p2p(MPI_COMM_WORLD);
   check_reductions(MPI_COMM_WORLD, "world");
+  check_local_ops(MPI_COMM_WORLD, "world");
   check_movement(MPI_COMM_WORLD, "world");
   check_datatypes(MPI_COMM_WORLD);
   MPI_Comm half, dup;
