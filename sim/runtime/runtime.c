@@ -123,7 +123,7 @@ static void split_world(struct ft_runtime *rt) {
     ft_comm_register_world(rt, mine);
   }
   rt->init_time = ft_control_start_line();
-  if (rt->recovering_protocol && ft_backend_simulated())
+  if (rt->recovering_protocol && ft_backend_simulated() && !is_service)
     ft_fate_start(&rt->fate, rt->options.scenario, rt->world_rank,
                   rt->app_ranks, rt->init_time);
   if (is_service)
