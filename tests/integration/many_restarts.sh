@@ -27,7 +27,7 @@ run() { # run N: prints the summary line, or fails
   printf 'detection 0.006566762\nseed 15577059119242148764\n' >"$tmp/s$1.txt"
   printf 'exponential 0.004739704\nmax_failures %s\n' "$1" >>"$tmp/s$1.txt"
   "$ftsim" run --np 4 --app cg --platform grid5000 --protocol "$protocol" \
-    --set period=0.002688922 --scenario "$tmp/s$1.txt" \
+    --set period=0.002688922 --scenario "$tmp/s$1.txt" -- --tol 0 --iters 100 \
     >"$tmp/out$1" 2>"$tmp/err$1"
   rc=$?
   line=$(grep '^{' "$tmp/out$1")
