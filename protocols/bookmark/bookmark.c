@@ -722,8 +722,9 @@ const char *const ft_bookmark_controls[FT_BOOKMARK_CONTROL_COUNT] = {
 const struct ft_protocol_ops ft_protocol_bookmark = {
     .name = "bookmark",
     .family = FT_FAMILY_DRAIN,
-    .summary = "coordinated checkpoint (LAM/MPI): staggered all-to-all of "
-               "sent-byte bookmarks, drain the channels, checkpoint them empty",
+    .summary =
+        "coordinated checkpoint (LAM/MPI): staggered all-to-all of "
+        "sent-message bookmarks, drain the channels, checkpoint them empty",
     .state_size = bm_state_size,
     .init = bm_init,
     .step = bm_step,
