@@ -137,13 +137,71 @@ static int64_t *counts(struct ft_runtime *rt) {
   return rt->ctrl_counts;
 }
 
+/* A control message of this rank on its way (ft_control_send), with its
+ * buffer: a synchronous send's transfer starts when the receive matches,
+ * and the bytes are read then. */
+struct ft_sent {
+  MPI_Request req;
+  struct ft_wire *m;
+};
+
+/* The oldest control message of this rank still on its way, or NULL. */
+static struct ft_sent *oldest_send(struct ft_control_state *cs) {
+  return cs->first_send < cs->n_sends ? &cs->sends[cs->first_send] : NULL;
+}
+
+/* The oldest send completed: its buffer is freed. */
+static void pop_send(struct ft_control_state *cs) {
+  free(cs->sends[cs->first_send].m);
+  if (++cs->first_send == cs->n_sends)
+    cs->first_send = cs->n_sends = 0;
+}
+
+/* Keeps a send; the array is compacted when more than half of it is
+ * done. */
+static void push_send(struct ft_control_state *cs, MPI_Request req,
+                      struct ft_wire *m) {
+  if (cs->first_send > 0 && cs->first_send >= cs->n_sends / 2) {
+    memmove(cs->sends, cs->sends + cs->first_send,
+            (cs->n_sends - cs->first_send) * sizeof *cs->sends);
+    cs->n_sends -= cs->first_send;
+    cs->first_send = 0;
+  }
+  cs->sends = ft_reserve(cs->sends, cs->n_sends + 1, &cs->cap_sends,
+                         sizeof *cs->sends, "control sends");
+  cs->sends[cs->n_sends++] = (struct ft_sent){req, m};
+}
+
+/* After the drain: every message sent has been taken, so each wait returns
+ * at once. */
+static void finish_sends(struct ft_control_state *cs) {
+  while (oldest_send(cs)) {
+    FT_PMPI(Wait, &oldest_send(cs)->req, MPI_STATUS_IGNORE);
+    pop_send(cs);
+  }
+  free(cs->sends);
+  cs->sends = NULL;
+  cs->cap_sends = 0;
+}
+
 void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m) {
   trace_control(rt, ">", dest, m);
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
   counts(rt)[dest]++;
-  FT_PMPI(Send, &copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
-          rt->control);
+  if (rt->world_rank >= rt->app_ranks) { /* a service: its waits differ */
+    FT_PMPI(Send, &copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
+            rt->control);
+    return;
+  }
+  struct ft_wire *buf = malloc(sizeof *buf); /* freed by pop_send */
+  if (!buf)
+    ft_fatal("out of memory for a control message");
+  *buf = copy;
+  MPI_Request req;
+  FT_PMPI(Issend, buf, (int)sizeof *buf, MPI_BYTE, dest, FT_TAG_CONTROL,
+          rt->control, &req);
+  push_send(&rt->ctl, req, buf);
 }
 
 /* A payload send still on its way, with its buffer. */
@@ -428,16 +486,27 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     ft_control_fate(rt);
     while (handle_held(rt))
       ;
-    MPI_Request *all = wait_room(rt, n, small);
+    /* The oldest control message sent still on its way, last: it cannot
+     * hide a request of the caller's, and each wait completes the sends
+     * already received, in order, one Waitany each (ft_control_send). */
+    struct ft_sent *sent = oldest_send(&rt->ctl);
+    int m = n + 1 + (sent != NULL);
+    MPI_Request *all = wait_room(rt, m - 1, small);
     all[0] = rt->ctrl_req;
     memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
+    if (sent)
+      all[n + 1] = sent->req;
     /* The application's requests: the library's error for one of them (a
      * truncated receive) is the application's (its status, errors.c), not
      * the runtime's. */
-    (void)PMPI_Waitany(n + 1, all, &index, status ? status : MPI_STATUS_IGNORE);
-    if (index > 0)
+    (void)PMPI_Waitany(m, all, &index, status ? status : MPI_STATUS_IGNORE);
+    if (index > 0 && index <= n)
       ft_pending_done(rt, reqs[index - 1]);
     memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
+    if (index == n + 1) {
+      pop_send(&rt->ctl); /* all[n + 1] is MPI_REQUEST_NULL now */
+      continue;
+    }
     if (index != 0)
       break; /* the caller's bookkeeping first: its deliveries look at
                 ft_control_fate (delivery.c, the families') */
@@ -549,6 +618,7 @@ static int quiet_control(const struct ft_runtime *rt) {
 void ft_settle_control(struct ft_runtime *rt) {
   if (!quiet_control(rt))
     ft_control_drain(rt); /* a barrier too */
+  finish_sends(&rt->ctl);
   free(rt->ctrl_counts);
   rt->ctrl_counts = NULL;
   if (rt->ctrl_req != MPI_REQUEST_NULL) {

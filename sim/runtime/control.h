@@ -25,11 +25,16 @@ struct ft_wire;
  * handle its messages). */
 struct ft_payload;
 struct ft_adopted;
+struct ft_sent;
 struct ft_control_state {
   struct ft_payload *payloads; /* sends of payloads, with their buffers */
   size_t n_payloads, cap_payloads;
   struct ft_adopted *adopted; /* sends of lost lives (ft_control_adopt) */
   size_t n_adopted, cap_adopted;
+  /* An application rank's control messages still on their way, oldest
+   * first (ft_control_send): [first_send, n_sends) of `sends`. */
+  struct ft_sent *sends;
+  size_t first_send, n_sends, cap_sends;
   int trace; /* FTSIM_TRACE_CONTROL: 0 not read yet, 1 unset, 2 set */
   /* Handles a control message a wait took (recovery.c's
    * ft_control_handle); may not return (rollback). Never NULL once
@@ -180,7 +185,9 @@ void ft_control_drain(struct ft_runtime *rt);
  * ft_control_drain (a barrier too), so that no rank leaves while a message
  * it sent is still on its way (SimGrid fails the receiver's wait when the
  * sender is gone, and an unmatched message upsets its shutdown), then the
- * control receive is withdrawn and the deferred core messages dropped.
+ * rank's synchronous control sends are completed (every one was received
+ * by then: ft_control_send), the control receive is withdrawn and the
+ * deferred core messages dropped.
  * A run without service ranks under a protocol that does not recover has
  * no control traffic: no drain. */
 void ft_settle_control(struct ft_runtime *rt);
@@ -198,7 +205,25 @@ void ft_control_last_barrier(struct ft_runtime *rt);
  * dropped unhandled. */
 void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m);
 
-/* Sends `m` to world rank `dest` (small: never blocks for long). */
+/* Sends `m` to world rank `dest`; never blocks. An application rank sends
+ * it synchronously (MPI_Issend: not a detached send, see below) and keeps
+ * the request, completed by its later interruptible waits
+ * (ft_wait_any takes the oldest one along) or at the end of the run
+ * (ft_settle_control, after the drain); a service rank sends it as a
+ * standard send.
+ *
+ * Why not MPI_Send: SimGrid 3.32 (src/kernel/activity/CommImpl.cpp,
+ * CommImpl::detach and CommImpl::finish) keeps every detached
+ * communication, which SMPI makes of any send under
+ * smpi/send-is-detached-thresh, in one list of the whole simulation
+ * (maestro's activities_) and removes each from it by a linear search when
+ * it completes. A Pcl or Vcl wave on p ranks puts p(p-1) markers there at
+ * once (each waits in its receiver's mailbox until the receiver takes it):
+ * 159,600 at 400 ranks, and every completion in the simulation, the
+ * application's included, scanned them (issue 18). A synchronous send is
+ * listed by its sender only. Its simulated cost is the detached send's:
+ * the same mailbox, a transfer that starts when the receive matches, and
+ * the send overhead (smpi/ois instead of smpi/os, both 0 by default). */
 void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m);
 
 /* Sends `m` then `bytes` of `data` (malloc'ed; the call takes it) on
@@ -266,7 +291,8 @@ void ft_control_arrived(struct ft_runtime *rt);
 void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m);
 
 /* Waits until one of the n requests completes, handling control messages
- * meanwhile. Returns the index of the completed request (set to
+ * meanwhile, and completing this rank's control sends already received
+ * (ft_control_send), oldest first. Returns the index of the completed request (set to
  * MPI_REQUEST_NULL, its status in *status unless NULL), or MPI_UNDEFINED
  * when every request is MPI_REQUEST_NULL. May not return (rollback). */
 int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],

@@ -1,0 +1,79 @@
+#!/bin/sh
+# Wall time of each protocol against `none`, failure-free, side by side in
+# one run: the same workload, platform and placement through `ftsim run`,
+# protocol after protocol, REPEAT rounds (the protocols alternate inside a
+# round, so that a machine busy for a while slows them all alike). Prints
+# the best wall time of each (the summary's wall_s), its ratio to none's
+# of the same round set, and the simulated completion time and waves
+# (what the protocol costs on the platform). A benchmark, not a test:
+# nothing here passes or fails on speed.
+#
+# Usage: bench/protocol_scale.sh [-a APP] [-p PLATFORM] [-r REPEAT]
+#                                [-P "PROTOCOLS"] [-s PERIOD] [NP...]
+#   defaults: -a bt -p grid5000 -r 1 -s 2.5,
+#   -P "none pcl vcl pessimist v2 bookmark", NP = 64 400
+#   (bt on 400 ranks runs 14.5 s simulated: period 2.5 makes about 5 waves)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${FTSIM_BUILD_DIR:-$top/build}
+app=bt platform=grid5000 repeat=1 period=2.5 nps=""
+protocols="none pcl vcl pessimist v2 bookmark"
+while [ $# -gt 0 ]; do
+  case $1 in
+    -a) app=$2; shift 2 ;;
+    -p) platform=$2; shift 2 ;;
+    -r) repeat=$2; shift 2 ;;
+    -P) protocols=$2; shift 2 ;;
+    -s) period=$2; shift 2 ;;
+    -*) echo "protocol_scale.sh: unknown option $1" >&2; exit 2 ;;
+    *) nps="$nps $1"; shift ;;
+  esac
+done
+[ -n "$nps" ] || nps="64 400"
+case " $protocols " in
+  *" none "*) ;;
+  *) protocols="none $protocols" ;;
+esac
+[ -x "$build/ftsim" ] ||
+  { echo "protocol_scale.sh: $build/ftsim is not built" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# field NAME FILE: a number of the summary line in FILE.
+field() {
+  sed -n "s/.*\"$1\":\([-0-9.e]*\).*/\1/p" "$2" | tail -1
+}
+
+# run_once PROTOCOL NP: appends "wall_s completion_s waves" to
+# $tmp/PROTOCOL.NP; a run that fails or is not verified stops the benchmark.
+run_once() {
+  p=$1 np=$2
+  "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" \
+    --protocol "$p" --set period="$period" >"$tmp/out" 2>"$tmp/err" ||
+    { echo "protocol_scale.sh: $p on $np ranks failed:" >&2; cat "$tmp/err" >&2
+      exit 1; }
+  grep -q '"verified":true' "$tmp/out" ||
+    { echo "protocol_scale.sh: $p on $np ranks not verified:" >&2
+      cat "$tmp/out" >&2; exit 1; }
+  echo "$(field wall_s "$tmp/out") $(field completion_time_s "$tmp/out")" \
+    "$(field waves "$tmp/out")" >>"$tmp/$p.$np"
+}
+
+printf '%-10s %5s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
+  simulated_s waves
+for np in $nps; do
+  i=0
+  while [ $i -lt "$repeat" ]; do
+    for p in $protocols; do
+      run_once "$p" "$np"
+    done
+    i=$((i + 1))
+  done
+  base=$(awk 'NR == 1 || $1 < w { w = $1 } END { print w }' "$tmp/none.$np")
+  for p in $protocols; do
+    awk -v p="$p" -v n="$np" -v b="$base" '
+      NR == 1 || $1 < w { w = $1; c = $2; v = $3 }
+      END { printf "%-10s %5d  %8.2f %6.2f  %12.6f %5d\n", p, n, w, w / b, c, v }
+    ' "$tmp/$p.$np"
+  done
+done
