@@ -20,6 +20,7 @@ void ft_options_defaults(struct ft_options *options) {
   options->server_map = FT_SERVER_MAP_BLOCK;
   options->event_loggers = 1;
   options->log_batch = 64;
+  options->control_window = 1;
   options->stall_failures = FT_STALL_FAILURES_DEFAULT;
 }
 
@@ -27,7 +28,7 @@ const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
          "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
          "log_batch, copy_mbps, trace, max_time, stall_failures, record, "
-         "record_speed, any_call";
+         "record_speed, any_call, control_window";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -137,6 +138,11 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "log_batch") == 0) {
     *why = "log_batch must be an integer in [1, 65536]";
     return ft_parse_int(value, 1, 65536, &o->log_batch);
+  }
+  if (strcmp(key, "control_window") == 0) {
+    *why = "control_window must be an integer in [1, 32]";
+    return ft_parse_int(value, 1, FT_OPTIONS_CONTROL_WINDOW_MAX,
+                        &o->control_window);
   }
   if (strcmp(key, "copy_mbps") == 0) {
     *why = "copy_mbps must be a number of MB/s in [0, 1e9]";

@@ -40,11 +40,15 @@ struct ft_options {
   int event_loggers; /* service ranks that log events: the last ones;
                         default 1 */
   int log_batch;     /* events shipped at most per message; default 64 */
-  double copy_mbps;  /* memory bandwidth of the sender-based copy (and v2's
-                        copy at the receiver), MB/s; default 0: free */
-  char trace[512];   /* event trace for `ftsim check`: each rank writes
-                        TRACE.<world rank> (sim/runtime/trace.h); default "":
-                        no trace */
+  /* Control receives each rank of a protocol that recovers keeps posted
+   * (at most one per other rank; sim/runtime/control.h,
+   * ft_control_start), in [1, FT_OPTIONS_CONTROL_WINDOW_MAX]; default 1. */
+  int control_window;
+  double copy_mbps; /* memory bandwidth of the sender-based copy (and v2's
+                       copy at the receiver), MB/s; default 0: free */
+  char trace[512];  /* event trace for `ftsim check`: each rank writes
+                       TRACE.<world rank> (sim/runtime/trace.h); default "":
+                       no trace */
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
   double max_time;     /* simulated seconds of run time after which the run
@@ -66,6 +70,9 @@ struct ft_options {
 
 /* The default of stall_failures. */
 #define FT_STALL_FAILURES_DEFAULT 1000
+
+/* The largest control_window. */
+#define FT_OPTIONS_CONTROL_WINDOW_MAX 32
 
 /* How application ranks are spread over the checkpoint servers. */
 enum ft_server_map {

@@ -59,9 +59,39 @@ double ft_control_start_line(void) {
   return t;
 }
 
+static void post_control(struct ft_runtime *rt, MPI_Request *req, int slot) {
+  struct ft_wire *buf = &rt->ctl.window[slot];
+  FT_PMPI(Irecv, buf, (int)sizeof *buf, MPI_BYTE, MPI_ANY_SOURCE,
+          FT_TAG_CONTROL, rt->control, req);
+}
+
+/* How many receives to keep posted: control_window, at most one per other
+ * rank; one in a run without control traffic to speak of. */
+static int window_of(const struct ft_runtime *rt) {
+  int w = rt->options.control_window;
+  if (!rt->recovering_protocol || w <= 1 || rt->world_size <= 2)
+    return 1;
+  if (w > rt->world_size - 1)
+    w = rt->world_size - 1;
+  return w < FT_CONTROL_WINDOW ? w : FT_CONTROL_WINDOW;
+}
+
 void ft_control_start(struct ft_runtime *rt) {
-  FT_PMPI(Irecv, &rt->ctrl_msg, (int)sizeof rt->ctrl_msg, MPI_BYTE,
-          MPI_ANY_SOURCE, FT_TAG_CONTROL, rt->control, &rt->ctrl_req);
+  struct ft_control_state *cs = &rt->ctl;
+  if (rt->ctrl_req == MPI_REQUEST_NULL) {
+    if (cs->n_ahead > 0) { /* the next one moves up; its slot follows */
+      rt->ctrl_req = cs->ahead[0];
+      memmove(cs->ahead, cs->ahead + 1,
+              (size_t)(cs->n_ahead - 1) * sizeof *cs->ahead);
+      cs->n_ahead--;
+      cs->head = (cs->head + 1) % FT_CONTROL_WINDOW;
+    } else {
+      post_control(rt, &rt->ctrl_req, cs->head);
+    }
+  }
+  for (int w = window_of(rt); cs->n_ahead + 1 < w; cs->n_ahead++)
+    post_control(rt, &cs->ahead[cs->n_ahead],
+                 (cs->head + 1 + cs->n_ahead) % FT_CONTROL_WINDOW);
 }
 
 /* The generic kinds' names (enum ft_wire_kind, without FT_WIRE_). */
@@ -189,7 +219,12 @@ void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m) {
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
   counts(rt)[dest]++;
-  if (rt->world_rank >= rt->app_ranks) { /* a service: its waits differ */
+  /* A service's waits go through the backend's waiter; and a service
+   * always receives, so a standard send to it is taken at once: the
+   * synchronous send's completion would cost one more wait (pessimist, bt
+   * on 64 ranks: 10% more CPU time when every event shipped to the event
+   * logger was one). */
+  if (rt->world_rank >= rt->app_ranks || dest >= rt->app_ranks) {
     FT_PMPI(Send, &copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
             rt->control);
     return;
@@ -300,7 +335,7 @@ void ft_control_finish_payloads(struct ft_control_state *cs) {
 }
 
 struct ft_wire ft_control_take(struct ft_runtime *rt) {
-  struct ft_wire m = rt->ctrl_msg;
+  struct ft_wire m = rt->ctl.window[rt->ctl.head];
   if (m.from >= 0 && m.from < rt->world_size)
     counts(rt)[rt->world_size + m.from]++;
   ft_control_start(rt);
@@ -625,6 +660,11 @@ void ft_settle_control(struct ft_runtime *rt) {
     FT_PMPI(Cancel, &rt->ctrl_req);
     FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
   }
+  for (int i = 0; i < rt->ctl.n_ahead; i++) { /* every message was taken */
+    FT_PMPI(Cancel, &rt->ctl.ahead[i]);
+    FT_PMPI(Wait, &rt->ctl.ahead[i], MPI_STATUS_IGNORE);
+  }
+  rt->ctl.n_ahead = 0;
   free(rt->deferred);
   rt->deferred = NULL;
   struct ft_control_state *cs = &rt->ctl;

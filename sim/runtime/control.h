@@ -14,18 +14,36 @@
 #include <stdint.h>
 
 #include "ft_protocol.h"
+#include "options.h"
 
 struct ft_runtime;
-struct ft_wire;
+
+/* One control message, sent as bytes. */
+struct ft_wire {
+  int32_t kind; /* a core's control kind, enum ft_wire_kind or a family's
+                   wire kind (from FT_WIRE_FAMILY_BASE) */
+  int32_t from; /* world rank of the sender */
+  int32_t to;   /* application rank for core messages */
+  int32_t wave;
+  int32_t inc; /* incarnation of the sender's view */
+  int32_t pad_;
+  int64_t value;
+  double x[4];
+};
+
+struct ft_payload;
+struct ft_adopted;
+struct ft_sent;
+
+/* Control receives a rank keeps posted at most (ft_control_start; the
+ * option control_window). */
+enum { FT_CONTROL_WINDOW = FT_OPTIONS_CONTROL_WINDOW_MAX };
 
 /* This module's state (control.c), held by the rank's struct ft_runtime
  * (ctl): payload sends still on their way, whether to print control
  * messages, and the two upcalls of its waits, installed by runtime.c at
  * MPI_Init (docs/layers.md: the control plane sits below the modules that
  * handle its messages). */
-struct ft_payload;
-struct ft_adopted;
-struct ft_sent;
 struct ft_control_state {
   struct ft_payload *payloads; /* sends of payloads, with their buffers */
   size_t n_payloads, cap_payloads;
@@ -35,6 +53,12 @@ struct ft_control_state {
    * first (ft_control_send): [first_send, n_sends) of `sends`. */
   struct ft_sent *sends;
   size_t first_send, n_sends, cap_sends;
+  /* The posted control receives: the runtime's ctrl_req (the oldest, into
+   * slot `head` of `window`), then `ahead`, oldest first, each into the
+   * next slot (ft_control_start). */
+  struct ft_wire window[FT_CONTROL_WINDOW];
+  MPI_Request ahead[FT_CONTROL_WINDOW - 1];
+  int head, n_ahead;
   int trace; /* FTSIM_TRACE_CONTROL: 0 not read yet, 1 unset, 2 set */
   /* Handles a control message a wait took (recovery.c's
    * ft_control_handle); may not return (rollback). Never NULL once
@@ -122,19 +146,6 @@ _Static_assert((int)FT_WIRE_GENERIC_END <= (int)FT_WIRE_FAMILY_BASE,
  * injections count from it too). */
 double ft_control_start_line(void);
 
-/* One control message, sent as bytes. */
-struct ft_wire {
-  int32_t kind; /* a core's control kind, enum ft_wire_kind or a family's
-                   wire kind (from FT_WIRE_FAMILY_BASE) */
-  int32_t from; /* world rank of the sender */
-  int32_t to;   /* application rank for core messages */
-  int32_t wave;
-  int32_t inc; /* incarnation of the sender's view */
-  int32_t pad_;
-  int64_t value;
-  double x[4];
-};
-
 /* Tags on the control communicator: the generic ones, then a family's
  * own from FT_TAG_FAMILY_BASE, in its directory's header (their numbers
  * overlap, as the families' kinds do). */
@@ -168,12 +179,27 @@ struct ft_wire ft_wire_of_control(const struct ft_control *c, int inc);
 /* The CONTROL event that gives a core the message carried by `m`. */
 struct ft_event ft_event_of_wire(const struct ft_wire *m);
 
-/* Posts the control receive of this rank (once, at MPI_Init). */
+/* Posts this rank's control receives (at MPI_Init, and after a message was
+ * taken): the runtime's ctrl_req, which the waits watch, then, under a
+ * protocol that recovers, control_window - 1 more behind it (the option;
+ * at most one per other rank), all MPI_ANY_SOURCE on FT_TAG_CONTROL, so
+ * that messages queued for this rank travel side by side. SimGrid's SMPI
+ * 3.32 starts a message's transfer only when a receive matches it
+ * (backend.h, ft_backend_transfer_waits_for_receive): with one receive
+ * posted a wave's p - 1 markers reach a rank one latency after the other
+ * (bt on 400 ranks of grid5000: 5.6 s of simulated time per pcl wave),
+ * where a real MPI sends such small messages eagerly; with more, they
+ * cross the network together, and SimGrid's bandwidth sharing solves for
+ * all of them at every event (the same run: about twice the CPU time with
+ * 32). Messages are still taken in the order the receives matched them,
+ * which is each sender's order (MPI's non-overtaking rule). Precondition:
+ * ctrl_req is MPI_REQUEST_NULL (its message, if any, was taken). */
 struct ft_runtime;
 void ft_control_start(struct ft_runtime *rt);
 
-/* The control receive completed: returns its message, after posting the
- * receive again (and tracing the message, see ft_control_trace). */
+/* The control receive (ctrl_req) completed: returns its message, after
+ * moving the next posted receive into ctrl_req and posting one more (and
+ * tracing the message, see ft_control_trace). */
 struct ft_wire ft_control_take(struct ft_runtime *rt);
 
 /* At the end of the run, on every rank (services included): receives and
@@ -205,12 +231,13 @@ void ft_control_last_barrier(struct ft_runtime *rt);
  * dropped unhandled. */
 void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m);
 
-/* Sends `m` to world rank `dest`; never blocks. An application rank sends
- * it synchronously (MPI_Issend: not a detached send, see below) and keeps
- * the request, completed by its later interruptible waits
+/* Sends `m` to world rank `dest`; never blocks. From an application rank
+ * to another, synchronously (MPI_Issend: not a detached send, see below),
+ * keeping the request, completed by the rank's later interruptible waits
  * (ft_wait_any takes the oldest one along) or at the end of the run
- * (ft_settle_control, after the drain); a service rank sends it as a
- * standard send.
+ * (ft_settle_control, after the drain); from or to a service rank, which
+ * always receives (its messages do not wait in a mailbox), as a standard
+ * send.
  *
  * Why not MPI_Send: SimGrid 3.32 (src/kernel/activity/CommImpl.cpp,
  * CommImpl::detach and CommImpl::finish) keeps every detached
@@ -292,9 +319,10 @@ void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m);
 
 /* Waits until one of the n requests completes, handling control messages
  * meanwhile, and completing this rank's control sends already received
- * (ft_control_send), oldest first. Returns the index of the completed request (set to
- * MPI_REQUEST_NULL, its status in *status unless NULL), or MPI_UNDEFINED
- * when every request is MPI_REQUEST_NULL. May not return (rollback). */
+ * (ft_control_send), oldest first. Returns the index of the completed request
+ * (set to MPI_REQUEST_NULL, its status in *status unless NULL), or
+ * MPI_UNDEFINED when every request is MPI_REQUEST_NULL. May not return
+ * (rollback). */
 int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
                 MPI_Status *status);
 

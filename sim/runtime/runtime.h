@@ -245,10 +245,10 @@ struct ft_runtime {
   int track_deliveries;    /* DELIVERED events / daemon model: delivery.c */
   int servers;             /* checkpoint servers: the service ranks */
   int incarnation;         /* 0, then one more at every rollback */
-  MPI_Request ctrl_req;    /* the posted control receive */
+  MPI_Request ctrl_req;    /* the oldest posted control receive (its
+                              buffer and the others': ctl) */
   int64_t *ctrl_counts;    /* sent to [0, world), then taken from [world,
                               2 world): ft_control_drain */
-  struct ft_wire ctrl_msg; /* its buffer */
   MPI_Comm app_base;       /* the application ranks (MPI_COMM_WORLD with no
                               service rank): the first incarnation's world,
                               each later one's is a duplicate */

@@ -10,9 +10,9 @@
 # Runs RUN_SMPI (tests/run_smpi.sh) on PLATFORM: PROGRAM on NP ranks and one
 # service rank, FTSIM_OPTIONS protocol=PROTOCOL,period=PERIOD, with SMPI's
 # request log on, and fails when a send of a control message (tag 1,
-# FT_TAG_CONTROL; 64 bytes, struct ft_wire) from an application rank (pid
-# <= NP) was detached, or when the run sent none (the check would prove
-# nothing).
+# FT_TAG_CONTROL; 64 bytes, struct ft_wire) from an application rank to
+# another (pids <= NP) was detached, or when the run sent none (the check
+# would prove nothing).
 #
 # Usage: control_not_detached.sh RUN_SMPI PLATFORM NP PROTOCOL PERIOD PROGRAM
 set -u
@@ -39,10 +39,11 @@ awk -v np="$np" '
       if ($i == "request") p = $(i + 1)
       if ($i == "size") s = $(i + 2)
       if ($i == "src") src = $(i + 2)
+      if ($i == "dst") dst = $(i + 2)
       if ($i == "tag") t = $(i + 2)
     }
-    sub(",", "", s); sub(",", "", src); sub(",", "", t)
-    control[p] = (s == 64 && t == 1 && src + 0 <= np + 0)
+    sub(",", "", s); sub(",", "", src); sub(",", "", dst); sub(",", "", t)
+    control[p] = (s == 64 && t == 1 && src + 0 <= np + 0 && dst + 0 <= np + 0)
     sends += control[p]
   }
   /Send request .* is detached/ {
@@ -54,6 +55,6 @@ awk -v np="$np" '
 ' "$tmp/out" >"$tmp/counts"
 read -r sends detached <"$tmp/counts"
 echo "control_not_detached: $protocol on $np ranks: $sends control sends" \
-  "from application ranks, $detached detached"
+  "between application ranks, $detached detached"
 [ "$sends" -gt 0 ] || { echo "no control send seen: nothing checked"; exit 1; }
 [ "$detached" -eq 0 ]

@@ -182,7 +182,8 @@ Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
               "service_ranks, period, image_mb, scenario, ckpt_dir, "
               "server_map, daemon_latency_us, daemon_copy_mbps, "
               "event_loggers, log_batch, copy_mbps, trace, max_time, "
-              "stall_failures, record, record_speed, any_call)");
+              "stall_failures, record, record_speed, any_call, "
+              "control_window)");
   parse_fails(BASE "set log_batch=0\n",
               "dir/s.txt:5: field 'set': log_batch must be an integer in [1, "
               "65536]");

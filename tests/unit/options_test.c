@@ -45,7 +45,7 @@ Test(options, unknown_key_is_an_error) {
                         "ckpt_dir, server_map, daemon_latency_us, "
                         "daemon_copy_mbps, event_loggers, log_batch, "
                         "copy_mbps, trace, max_time, stall_failures, record, "
-                        "record_speed, any_call)");
+                        "record_speed, any_call, control_window)");
 }
 
 Test(options, reads_the_trace_prefix) {
