@@ -3,10 +3,12 @@
 # one run: the same workload, platform and placement through `ftsim run`,
 # protocol after protocol, REPEAT rounds (the protocols alternate inside a
 # round, so that a machine busy for a while slows them all alike). Prints
-# the best wall time of each (the summary's wall_s), its ratio to none's
-# of the same round set, and the simulated completion time and waves
-# (what the protocol costs on the platform). A benchmark, not a test:
-# nothing here passes or fails on speed.
+# the best wall time of each (the summary's wall_s) and its ratio to
+# none's, the best CPU time of the run (user + system, GNU time; "-"
+# without /usr/bin/time) and its ratio (steadier than wall time on a
+# shared machine), and the simulated completion time and waves (what the
+# protocol costs on the platform). A benchmark, not a test: nothing here
+# passes or fails on speed.
 #
 # Usage: bench/protocol_scale.sh [-a APP] [-p PLATFORM] [-r REPEAT]
 #                                [-P "PROTOCOLS"] [-s PERIOD] [NP...]
@@ -44,23 +46,31 @@ field() {
   sed -n "s/.*\"$1\":\([-0-9.e]*\).*/\1/p" "$2" | tail -1
 }
 
-# run_once PROTOCOL NP: appends "wall_s completion_s waves" to
-# $tmp/PROTOCOL.NP; a run that fails or is not verified stops the benchmark.
+timer=""
+[ -x /usr/bin/time ] && timer="/usr/bin/time -f %U+%S -o $tmp/cpu"
+
+# run_once PROTOCOL NP: appends "wall_s cpu_s completion_s waves" to
+# $tmp/PROTOCOL.NP (cpu_s -1: not measured); a run that fails or is not
+# verified stops the benchmark.
 run_once() {
   p=$1 np=$2
-  "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" \
+  echo -1 >"$tmp/cpu"
+  # shellcheck disable=SC2086 # $timer is words
+  $timer "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" \
     --protocol "$p" --set period="$period" >"$tmp/out" 2>"$tmp/err" ||
     { echo "protocol_scale.sh: $p on $np ranks failed:" >&2; cat "$tmp/err" >&2
       exit 1; }
   grep -q '"verified":true' "$tmp/out" ||
     { echo "protocol_scale.sh: $p on $np ranks not verified:" >&2
       cat "$tmp/out" >&2; exit 1; }
-  echo "$(field wall_s "$tmp/out") $(field completion_time_s "$tmp/out")" \
+  cpu=$(tail -n 1 "$tmp/cpu" | awk -F+ 'NF == 2 { print $1 + $2; next }
+    { print -1 }')
+  echo "$(field wall_s "$tmp/out") $cpu $(field completion_time_s "$tmp/out")" \
     "$(field waves "$tmp/out")" >>"$tmp/$p.$np"
 }
 
-printf '%-10s %5s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
-  simulated_s waves
+printf '%-10s %5s  %8s %6s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
+  cpu_s ratio simulated_s waves
 for np in $nps; do
   i=0
   while [ $i -lt "$repeat" ]; do
@@ -69,11 +79,18 @@ for np in $nps; do
     done
     i=$((i + 1))
   done
-  base=$(awk 'NR == 1 || $1 < w { w = $1 } END { print w }' "$tmp/none.$np")
+  base=$(awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 }
+    END { print w, c }' "$tmp/none.$np")
   for p in $protocols; do
     awk -v p="$p" -v n="$np" -v b="$base" '
-      NR == 1 || $1 < w { w = $1; c = $2; v = $3 }
-      END { printf "%-10s %5d  %8.2f %6.2f  %12.6f %5d\n", p, n, w, w / b, c, v }
-    ' "$tmp/$p.$np"
+      NR == 1 || $1 < w { w = $1; t = $3; v = $4 }
+      NR == 1 || $2 < c { c = $2 }
+      END {
+        split(b, base, " ")
+        if (c < 0 || base[2] <= 0) cpu = sprintf("%8s %6s", "-", "-")
+        else cpu = sprintf("%8.2f %6.2f", c, c / base[2])
+        printf "%-10s %5d  %8.2f %6.2f  %s  %12.6f %5d\n", p, n, w,
+          w / base[1], cpu, t, v
+      }' "$tmp/$p.$np"
   done
 done
