@@ -49,6 +49,11 @@ double ft_backend_now_charged(void);
  * record --real` passes the machine's, record_speed). */
 double ft_backend_host_speed(void);
 
+/* Bandwidth in MB/s (10^6 bytes) of the route from the calling rank's
+ * host to world rank `world_rank`'s: its slowest link (SMPI), 0 when not
+ * known (a real MPI, or a rank this backend cannot place). */
+double ft_backend_route_mbps(int world_rank);
+
 /* Fortran's special addresses (MPI_IN_PLACE, MPI_STATUS_IGNORE,
  * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
  * SMPI and Open MPI). Each returns non-zero when `p` is that address. */

@@ -30,6 +30,11 @@ _Noreturn void ft_backend_abort(int code) {
 
 double ft_backend_host_speed(void) { return 0; }
 
+double ft_backend_route_mbps(int world_rank) {
+  (void)world_rank;
+  return 0;
+}
+
 double ft_backend_now_charged(void) { return PMPI_Wtime(); }
 
 const char *ft_backend_host_name(void) {

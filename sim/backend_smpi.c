@@ -85,6 +85,18 @@ double ft_backend_now_charged(void) {
 
 double ft_backend_host_speed(void) { return sg_host_get_speed(sg_host_self()); }
 
+/* smpirun starts rank r as actor r + 1, named "r"; the name is checked, so
+ * that another layout gives 0 (unknown) rather than another host. */
+double ft_backend_route_mbps(int world_rank) {
+  sg_actor_t a = sg_actor_by_pid(world_rank + 1);
+  char name[32];
+  snprintf(name, sizeof name, "%d", world_rank);
+  if (!a || strcmp(sg_actor_get_name(a), name) != 0)
+    return 0;
+  return sg_host_get_route_bandwidth(sg_host_self(), sg_actor_get_host(a)) /
+         1e6;
+}
+
 /* SimGrid's Fortran sentinels (libsimgrid: mpi_in_place_, ...). */
 extern int mpi_in_place_, mpi_status_ignore_, mpi_statuses_ignore_, mpi_bottom_;
 

@@ -21,12 +21,14 @@ void ft_options_defaults(struct ft_options *options) {
   options->event_loggers = 1;
   options->log_batch = 64;
   options->stall_failures = FT_STALL_FAILURES_DEFAULT;
+  options->sb_cache_kb = 512;
 }
 
 const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
          "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
-         "log_batch, copy_mbps, trace, max_time, stall_failures, record, "
+         "log_batch, copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, sb_cache_kb, "
+         "trace, max_time, stall_failures, record, "
          "record_speed, any_call";
 }
 
@@ -141,6 +143,19 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "copy_mbps") == 0) {
     *why = "copy_mbps must be a number of MB/s in [0, 1e9]";
     return parse_double(value, 0, 1e9, &o->copy_mbps);
+  }
+  if (strcmp(key, "sb_bus_mbps") == 0) {
+    *why = "sb_bus_mbps must be a number of MB/s in [0, 1e9] (0: off)";
+    return parse_double(value, 0, 1e9, &o->sb_bus_mbps);
+  }
+  if (strcmp(key, "sb_bus_cache_mbps") == 0) {
+    *why = "sb_bus_cache_mbps must be a number of MB/s in [0, 1e9] (0: "
+           "sb_bus_mbps)";
+    return parse_double(value, 0, 1e9, &o->sb_bus_cache_mbps);
+  }
+  if (strcmp(key, "sb_cache_kb") == 0) {
+    *why = "sb_cache_kb must be a number of kB (1024 bytes) in [0, 1e9]";
+    return parse_double(value, 0, 1e9, &o->sb_cache_kb);
   }
   if (strcmp(key, "max_time") == 0) {
     *why = "max_time must be a number of seconds in [0, 1e9] (0: no limit)";

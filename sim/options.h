@@ -42,9 +42,18 @@ struct ft_options {
   int log_batch;     /* events shipped at most per message; default 64 */
   double copy_mbps;  /* memory bandwidth of the sender-based copy (and v2's
                         copy at the receiver), MB/s; default 0: free */
-  char trace[512];   /* event trace for `ftsim check`: each rank writes
-                        TRACE.<world rank> (sim/runtime/trace.h); default "":
-                        no trace */
+  /* The sender-based copy and the NIC's DMA share the sender's memory bus
+   * (pessimist-openmpi-v, section 4.4: "Myrinet 2G already exhibits
+   * imperfect overlap between memory copies and network transmission"): a
+   * logged message leaves its sender at most this fast, MB/s, or at its
+   * route's bandwidth if slower (Ethernet: "bandwidth is unchanged");
+   * default 0: no contention (perfect overlap). */
+  double sb_bus_mbps;       /* messages larger than sb_cache_kb */
+  double sb_bus_cache_mbps; /* messages that fit: default 0, sb_bus_mbps */
+  double sb_cache_kb;       /* the copy's cache; default 512 */
+  char trace[512];          /* event trace for `ftsim check`: each rank writes
+                               TRACE.<world rank> (sim/runtime/trace.h); default "":
+                               no trace */
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
   double max_time;     /* simulated seconds of run time after which the run

@@ -44,8 +44,9 @@ Test(options, unknown_key_is_an_error) {
                         "protocol, service_ranks, period, image_mb, scenario, "
                         "ckpt_dir, server_map, daemon_latency_us, "
                         "daemon_copy_mbps, event_loggers, log_batch, "
-                        "copy_mbps, trace, max_time, stall_failures, record, "
-                        "record_speed, any_call)");
+                        "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
+                        "sb_cache_kb, trace, max_time, stall_failures, "
+                        "record, record_speed, any_call)");
 }
 
 Test(options, reads_the_trace_prefix) {
@@ -80,6 +81,24 @@ Test(options, reads_the_daemon_cost_model) {
                -1);
   cr_assert_str_eq(err, "field 1 'daemon_copy_mbps=-1': daemon_copy_mbps must "
                         "be a number of MB/s in [0, 1e9] (out of range)");
+}
+
+Test(options, reads_the_memory_bus_model) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_float_eq(o.sb_bus_mbps, 0, 1e-12);
+  cr_assert_float_eq(o.sb_bus_cache_mbps, 0, 1e-12);
+  cr_assert_float_eq(o.sb_cache_kb, 512, 1e-12);
+  cr_assert_eq(ft_options_parse("sb_bus_mbps=168.3,sb_bus_cache_mbps=208,"
+                                "sb_cache_kb=256",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_float_eq(o.sb_bus_mbps, 168.3, 1e-12);
+  cr_assert_float_eq(o.sb_bus_cache_mbps, 208, 1e-12);
+  cr_assert_float_eq(o.sb_cache_kb, 256, 1e-12);
+  cr_assert_eq(ft_options_parse("sb_bus_mbps=fast", &o, err, sizeof err), -1);
+  cr_assert_str_eq(
+      err, "field 1 'sb_bus_mbps=fast': sb_bus_mbps must be a "
+           "number of MB/s in [0, 1e9] (0: off) (not a decimal number)");
 }
 
 Test(options, checkpoint_defaults) {
