@@ -24,7 +24,8 @@
 /* An image on its way in (STORE) or out (IMAGE). */
 struct transfer {
   int rank, wave, inc, incoming;
-  uint64_t seq; /* an incoming image's transfer number (x[1] of its STORE) */
+  uint64_t seq;  /* an incoming image's transfer number (x[1] of its STORE) */
+  double disk_s; /* an incoming image's disk write (storage), seconds */
   void *bytes;
   size_t size;
   MPI_Request req;
@@ -87,6 +88,14 @@ static struct transfer *new_transfer(struct service *s) {
   return t;
 }
 
+/* `flag` when this run's images go to a server's disk (storage=servers or
+ * shared), else 0. */
+static int storage_disk(const struct service *s, int flag) {
+  int storage = s->rt->options.storage;
+  return storage == FT_STORAGE_SERVERS || storage == FT_STORAGE_SHARED ? flag
+                                                                       : 0;
+}
+
 /* Every STORE is received, even a stale one: transfers between a pair are
  * matched in order, so skipping one would shift the next. */
 static void on_store(struct service *s, const struct ft_wire *m) {
@@ -102,9 +111,11 @@ static void on_store(struct service *s, const struct ft_wire *m) {
     ft_fatal("checkpoint server: out of memory for %zu bytes", t->size);
   FT_PMPI(Irecv, t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
           s->rt->control, &t->req);
-  t->padding = m->x[0] >= 1 ? ft_backend_padding_receive(
-                                  t->rank, s->rt->world_rank, (uint64_t)m->x[1])
-                            : NULL;
+  t->padding = m->x[0] >= 1
+                   ? ft_backend_padding_receive_disk(
+                         t->rank, s->rt->world_rank, (uint64_t)m->x[1], m->x[0],
+                         storage_disk(s, FT_PADDING_DISK_WRITE), &t->disk_s)
+                   : NULL;
   if (t->padding)
     ft_backend_padding_notify(t->padding, s->waiter);
 }
@@ -121,7 +132,8 @@ static void stored(struct service *s, const struct transfer *t) {
   send_wire(t->rank, (struct ft_wire){.kind = FT_WIRE_STORED,
                                       .wave = t->wave,
                                       .inc = t->inc,
-                                      .value = (int64_t)t->seq});
+                                      .value = (int64_t)t->seq,
+                                      .x = {t->disk_s}});
 }
 
 /* Sends rank its image of `wave`, or value -1 when there is none. */
@@ -152,13 +164,18 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
     ft_fatal("checkpoint server: out of memory for %zu bytes", size);
   memcpy(t->bytes, img, size);
   answer.value = (int64_t)size;
-  answer.x[0] = s->rt->options.image_mb * 1e6;
+  /* storage=local: the rank reads its own disk (recovery.c), nothing
+   * modelled travels. */
+  answer.x[0] = s->rt->options.storage == FT_STORAGE_LOCAL
+                    ? 0
+                    : s->rt->options.image_mb * 1e6;
   answer.x[1] = (double)s->paddings_sent;
   send_wire(m->from, answer);
   FT_PMPI(Isend, t->bytes, (int)size, MPI_BYTE, m->from, FT_TAG_IMAGE,
           s->rt->control, &t->req);
-  ft_backend_padding_forget(ft_backend_padding_send(
-      s->rt->world_rank, m->from, s->paddings_sent++, answer.x[0]));
+  ft_backend_padding_forget(ft_backend_padding_send_disk(
+      s->rt->world_rank, m->from, s->paddings_sent++, answer.x[0],
+      storage_disk(s, FT_PADDING_DISK_READ), NULL));
 }
 
 /* Finishes the transfers whose request completed (ft_backend_wait set it

@@ -42,7 +42,7 @@ Test(options, unknown_key_is_an_error) {
   cr_assert_eq(ft_options_parse("periode=30", &o, err, sizeof err), -1);
   cr_assert_str_eq(err, "field 1 'periode=30': unknown key 'periode' (known: "
                         "protocol, service_ranks, period, image_mb, scenario, "
-                        "ckpt_dir, server_map, daemon_latency_us, "
+                        "ckpt_dir, server_map, storage, daemon_latency_us, "
                         "daemon_copy_mbps, event_loggers, log_batch, "
                         "copy_mbps, trace, max_time, stall_failures, record, "
                         "record_speed, any_call)");
