@@ -277,6 +277,26 @@ static void drop_images(struct ft_runtime *rt, int newer_than) {
       ft_release_local_image(rt, &rt->images[i]);
 }
 
+/* A rank the failure spared rolls back to its image of `wave` too, which
+ * it kept in memory; under a storage that uses disks it pays for reading
+ * it back as the papers' processes did (sc06 section 4.1: "If a failure
+ * occurs, all MPI processes restart from the local checkpoint stored on the
+ * disk if it exists; otherwise they obtain it from the checkpoint
+ * server"): from its node's disk (servers, local), or from the file server
+ * (shared: there is no local copy), whose copy replaces the one in
+ * memory. */
+static void survivor_read_back(struct ft_runtime *rt, int wave) {
+  int storage = rt->options.storage;
+  if (wave <= 0 || !ft_storage_uses_disks(storage))
+    return;
+  if (storage == FT_STORAGE_SHARED) {
+    drop_images(rt, -1);
+    fetch_image(rt, wave);
+  } else {
+    rt->restart_read_s += ft_backend_disk_read(ft_image_modelled_bytes(rt));
+  }
+}
+
 static void restore_memory(struct ft_runtime *rt) {
   int wave = rt->rollback_wave;
   if (rt->dead) {
@@ -287,6 +307,7 @@ static void restore_memory(struct ft_runtime *rt) {
     rt->dead = 0;
   } else {
     drop_images(rt, wave);
+    survivor_read_back(rt, wave);
   }
   if (wave > 0 && !ft_local_image_of(rt, wave))
     ft_fatal("rank %d has no image of committed wave %d", rt->world_rank, wave);
