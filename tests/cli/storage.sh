@@ -18,6 +18,12 @@
 #   shared           no local write; the file server's disk (0.2 s each)
 #   network_default  no storage setting = storage=network: same summary,
 #                    no storage fields
+#   replay_footprint a replay's image is its recorded footprint (cg, 2
+#                    ranks, image_mb 0; storage=network): the failed rank's
+#                    restart fetches that many modelled bytes back, so
+#                    recovery_s - detection - restart >= 0.9 x footprint /
+#                    gige's 930.4 Mb/s. Before, the server sent image_mb
+#                    (0) back: 0.3 ms instead of 7.2 ms.
 #   bogus            storage=bogus: exit 2 naming the field, nothing run
 #   no_disk          storage=servers on hosts without <disk>: exit 2
 #                    naming the host and the setting, nothing run
@@ -126,6 +132,23 @@ network_default)
   strip() { sed 's/"wall_s":[0-9.e+-]*//' "$1"; }
   [ "$(strip "$dir/a")" = "$(strip "$dir/b")" ] ||
     fail "default differs from storage=network"
+  ;;
+replay_footprint)
+  "$ftsim" record --platform gige --np 2 --app cg -o "$dir/t" > /dev/null \
+    2> "$dir/err" || { cat "$dir/err"; fail "record"; }
+  fp=$("$ftsim" trace-info "$dir/t" 2> /dev/null |
+    sed -n 's/^rank 1:.* peak memory \([0-9]*\) B.*/\1/p')
+  [ -n "$fp" ] && [ "$fp" -gt 100000 ] || fail "no footprint for rank 1 ($fp)"
+  printf 'detection 0.001\nrestart 0.001\nfail 1 at 0.017\n' > "$dir/sc.txt"
+  "$ftsim" run --platform gige --replay "$dir/t" --protocol pcl \
+    --set period=0.001 --scenario "$dir/sc.txt" > "$dir/a" 2> "$dir/a.err" ||
+    { cat "$dir/a.err"; fail "replay: exit $?"; }
+  [ "$(field rollbacks "$dir/a")" = 1 ] || fail "expected one rollback"
+  [ "$(field waves "$dir/a")" -ge 1 ] || fail "no wave committed"
+  fetch=$(awk -v r="$(field recovery_s "$dir/a")" 'BEGIN { print r - 0.002 }')
+  want=$(awk -v f="$fp" 'BEGIN { print f / (930.4e6 / 8) }')
+  awk -v a="$fetch" -v w="$want" 'BEGIN { exit !(a >= 0.9 * w && a <= 2 * w) }' ||
+    fail "the restart's fetch took $fetch s, expected about $want s"
   ;;
 bogus | no_disk)
   set -- --set storage=bogus
