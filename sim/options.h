@@ -76,8 +76,8 @@ enum ft_server_map {
 };
 
 /* Where checkpoint images go (README, "Checkpoint storage"). Only the
- * SMPI backend models disks; in reference mode every value behaves as
- * network (the servers write real files). */
+ * SMPI backend models disks (`ftsim run --real` refuses any value but
+ * network: the servers write real files). */
 enum ft_storage {
   FT_STORAGE_NETWORK, /* to the rank's checkpoint server over the network,
                          no disk (the behaviour before disks were modelled) */

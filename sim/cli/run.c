@@ -412,6 +412,12 @@ static int resolve(struct run *r) {
     return rc;
   if (ft_options_check(&r->options, err, sizeof err))
     return complain(FT_EXIT_USAGE, "options %s: %s", r->options_text, err);
+  if (r->args.real && ft_storage_uses_disks(r->options.storage))
+    return complain(FT_EXIT_USAGE,
+                    "--set storage=%s: disks are modelled in simulation only "
+                    "(with --real the servers write real image files to "
+                    "ckpt_dir: leave storage at network)",
+                    ft_storage_name(r->options.storage));
   if (r->options.trace[0] &&
       ft_paths_check_output(r->options.trace, err, sizeof err))
     return complain(FT_EXIT_USAGE, "--trace %s: %s", r->options.trace, err);

@@ -27,6 +27,8 @@
 #   bogus            storage=bogus: exit 2 naming the field, nothing run
 #   no_disk          storage=servers on hosts without <disk>: exit 2
 #                    naming the host and the setting, nothing run
+#   real             storage=local with --real (no modelled disk): exit 2
+#                    naming the setting, nothing run
 # Usage: storage.sh FTSIM CASE
 set -u
 ftsim=$1 case=$2
@@ -150,18 +152,22 @@ replay_footprint)
   awk -v a="$fetch" -v w="$want" 'BEGIN { exit !(a >= 0.9 * w && a <= 2 * w) }' ||
     fail "the restart's fetch took $fetch s, expected about $want s"
   ;;
-bogus | no_disk)
+bogus | no_disk | real)
   set -- --set storage=bogus
   plat=$dir/two.xml want="storage=bogus: storage must be network, servers"
   if [ "$case" = no_disk ]; then
     set -- --set storage=servers
     plat=$dir/bare.xml want="host 't-1' (rank 0) has no <disk>, and storage=servers"
   fi
+  if [ "$case" = real ]; then
+    set -- --set storage=local --real
+    want="--set storage=local: disks are modelled in simulation only"
+  fi
   "$ftsim" run --platform "$plat" --np 2 --app ring --protocol pcl "$@" \
     > "$dir/out" 2> "$dir/err"
   rc=$?
   [ $rc = 2 ] || fail "exit $rc, expected 2"
-  grep -qF "$want" "$dir/err" || { cat "$dir/err"; fail "no message '$want'"; }
+  grep -qF -- "$want" "$dir/err" || { cat "$dir/err"; fail "no message '$want'"; }
   [ -s "$dir/out" ] && fail "something ran"
   grep -q "^ring:" "$dir/err" && fail "the app ran"
   ;;
