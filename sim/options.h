@@ -29,6 +29,8 @@ struct ft_options {
   char ckpt_dir[512]; /* reference mode: where servers write images;
                          default "ftsim-ckpt" */
   int server_map;     /* enum ft_server_map; default FT_SERVER_MAP_BLOCK */
+  int storage;        /* enum ft_storage: where images are written; default
+                         FT_STORAGE_NETWORK */
   /* Implementation cost model, apart from the protocol's own cost: MPICH-V
    * routes every message through a communication daemon (pcl-vs-vcl-sc06,
    * section 4.1), which adds a fixed delay and copies on the sender and on
@@ -81,6 +83,27 @@ enum ft_server_map {
   FT_SERVER_MAP_BLOCK,  /* ranks [0, n/s) to server 0, the next block... */
   FT_SERVER_MAP_CYCLIC, /* rank r to server r mod s */
 };
+
+/* Where checkpoint images go (README, "Checkpoint storage"). Only the
+ * SMPI backend models disks (`ftsim run --real` refuses any value but
+ * network: the servers write real files). */
+enum ft_storage {
+  FT_STORAGE_NETWORK, /* to the rank's checkpoint server over the network,
+                         no disk (the behaviour before disks were modelled) */
+  FT_STORAGE_SERVERS, /* local disk (a forked clone writes it: the rank goes
+                         on), then the server and its disk (sc06 4.1) */
+  FT_STORAGE_SHARED,  /* one file server (NFS-like): every rank's image goes
+                         over the network to the first service rank's host
+                         and its disk; no local copy */
+  FT_STORAGE_LOCAL,   /* the node's disk only, the rank blocked meanwhile
+                         (BLCR under LAM/MPI, lam-mpi-blcr 4.2) */
+};
+
+/* The setting's name ("network", "servers", "shared", "local"). */
+const char *ft_storage_name(int storage);
+
+/* Whether `storage` needs a <disk> on the hosts of the run. */
+int ft_storage_uses_disks(int storage);
 
 /* The server (0-based) that stores `rank`'s images, among `servers`
  * servers for `ranks` application ranks. Precondition: servers >= 1. */
