@@ -221,9 +221,9 @@ void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m) {
   counts(rt)[dest]++;
   /* A service's waits go through the backend's waiter; and a service
    * always receives, so a standard send to it is taken at once: the
-   * synchronous send's completion would cost one more wait (pessimist, bt
-   * on 64 ranks: 10% more CPU time when every event shipped to the event
-   * logger was one). */
+   * synchronous send's completion would cost one more wait (bt on 64
+   * ranks, a protocol that ships its events to a service: 10% more CPU
+   * time when each shipment was one). */
   if (rt->world_rank >= rt->app_ranks || dest >= rt->app_ranks) {
     FT_PMPI(Send, &copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
             rt->control);

@@ -187,7 +187,7 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m);
  * 3.32 starts a message's transfer only when a receive matches it
  * (backend.h, ft_backend_transfer_waits_for_receive): with one receive
  * posted a wave's p - 1 markers reach a rank one latency after the other
- * (bt on 400 ranks of grid5000: 5.6 s of simulated time per pcl wave),
+ * (bt on 400 ranks of grid5000: 5.6 s of simulated time per wave),
  * where a real MPI sends such small messages eagerly; with more, they
  * cross the network together, and SimGrid's bandwidth sharing solves for
  * all of them at every event (the same run: about twice the CPU time with
@@ -244,7 +244,7 @@ void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m);
  * communication, which SMPI makes of any send under
  * smpi/send-is-detached-thresh, in one list of the whole simulation
  * (maestro's activities_) and removes each from it by a linear search when
- * it completes. A Pcl or Vcl wave on p ranks puts p(p-1) markers there at
+ * it completes. A coordinated wave on p ranks puts p(p-1) markers there at
  * once (each waits in its receiver's mailbox until the receiver takes it):
  * 159,600 at 400 ranks, and every completion in the simulation, the
  * application's included, scanned them (issue 18). A synchronous send is
