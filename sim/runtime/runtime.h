@@ -528,8 +528,10 @@ void ft_comm_replay_creations(struct ft_runtime *rt);
  * caught up with its first run's creations; 0 otherwise (a creation to
  * make). */
 int ft_comm_take_replayed(struct ft_runtime *rt, MPI_Comm *newcomm);
-/* Message logging: how many creations of communicators main() has made in
- * this rank's first run (saved with a checkpoint taken at a safe point). */
+/* Message logging: how many creations of communicators main()'s current
+ * run has passed, made or given back (ft_comm_take_replayed); saved with a
+ * checkpoint taken at a safe point. Creations a lost life made beyond that
+ * point are not counted: the run has yet to reach them. */
 int64_t ft_comm_creations(const struct ft_comms *cs);
 /* Message logging: main() stands at the safe point of a checkpoint taken
  * after `made` creations: its next creations return the ones its first run
