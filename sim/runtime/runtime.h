@@ -241,18 +241,18 @@ struct ft_runtime {
   size_t n_persistent, cap_persistent;
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
-  int recovering_protocol; /* non-zero: interruptible waits, services */
-  int track_deliveries;    /* DELIVERED events / daemon model: delivery.c */
-  int servers;             /* checkpoint servers: the service ranks */
-  int incarnation;         /* 0, then one more at every rollback */
-  MPI_Request ctrl_req;    /* the posted control receive */
-  int64_t *ctrl_counts;    /* sent to [0, world), then taken from [world,
-                              2 world): ft_control_drain */
-  struct ft_wire ctrl_msg; /* its buffer */
-  MPI_Comm app_base;       /* the application ranks (MPI_COMM_WORLD with no
-                              service rank): the first incarnation's world,
-                              each later one's is a duplicate */
-  int argc;                /* main's arguments, to run it again */
+  int recovering_protocol;     /* non-zero: interruptible waits, services */
+  int track_deliveries;        /* DELIVERED events / daemon model: delivery.c */
+  int servers;                 /* checkpoint servers: the service ranks */
+  int incarnation;             /* 0, then one more at every rollback */
+  MPI_Request ctrl_req;        /* the posted control receive */
+  int64_t *ctrl_counts;        /* sent to [0, world), then taken from [world,
+                                  2 world): ft_control_drain */
+  struct ft_wire_msg ctrl_msg; /* its buffer */
+  MPI_Comm app_base;           /* the application ranks (MPI_COMM_WORLD with no
+                                  service rank): the first incarnation's world,
+                                  each later one's is a duplicate */
+  int argc;                    /* main's arguments, to run it again */
   char **argv;
 
   /* Application state (checkpoint.c). */
