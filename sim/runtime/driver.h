@@ -219,7 +219,8 @@ struct ft_driver {
   /* The tag of the bytes that follow `m`, a message of one of the
    * family's wire kinds, on the control communicator (one of its own tags,
    * from FT_TAG_FAMILY_BASE, or FT_TAG_PAYLOAD for ft_control_send_payload's
-   * bytes), or 0 when none follow: how ft_control_discard drops them at
+   * bytes, unless they rode in the message: `carried`), or 0 when none
+   * follow: how ft_control_discard drops them at
    * the end of a run, on every rank, services included. NULL: no kind of
    * the family's carries bytes. */
   int (*wire_payload)(const struct ft_wire *m);

@@ -241,18 +241,18 @@ struct ft_runtime {
   size_t n_persistent, cap_persistent;
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
-  int recovering_protocol; /* non-zero: interruptible waits, services */
-  int track_deliveries;    /* DELIVERED events / daemon model: delivery.c */
-  int servers;             /* checkpoint servers: the service ranks */
-  int incarnation;         /* 0, then one more at every rollback */
-  MPI_Request ctrl_req;    /* the posted control receive */
-  int64_t *ctrl_counts;    /* sent to [0, world), then taken from [world,
-                              2 world): ft_control_drain */
-  struct ft_wire ctrl_msg; /* its buffer */
-  MPI_Comm app_base;       /* the application ranks (MPI_COMM_WORLD with no
-                              service rank): the first incarnation's world,
-                              each later one's is a duplicate */
-  int argc;                /* main's arguments, to run it again */
+  int recovering_protocol;     /* non-zero: interruptible waits, services */
+  int track_deliveries;        /* DELIVERED events / daemon model: delivery.c */
+  int servers;                 /* checkpoint servers: the service ranks */
+  int incarnation;             /* 0, then one more at every rollback */
+  MPI_Request ctrl_req;        /* the posted control receive */
+  int64_t *ctrl_counts;        /* sent to [0, world), then taken from [world,
+                                  2 world): ft_control_drain */
+  struct ft_wire_msg ctrl_msg; /* its buffer */
+  MPI_Comm app_base;           /* the application ranks (MPI_COMM_WORLD with no
+                                  service rank): the first incarnation's world,
+                                  each later one's is a duplicate */
+  int argc;                    /* main's arguments, to run it again */
   char **argv;
 
   /* Application state (checkpoint.c). */
@@ -534,8 +534,10 @@ void ft_comm_replay_creations(struct ft_runtime *rt);
  * caught up with its first run's creations; 0 otherwise (a creation to
  * make). */
 int ft_comm_take_replayed(struct ft_runtime *rt, MPI_Comm *newcomm);
-/* Message logging: how many creations of communicators main() has made in
- * this rank's first run (saved with a checkpoint taken at a safe point). */
+/* Message logging: how many creations of communicators main()'s current
+ * run has passed, made or given back (ft_comm_take_replayed); saved with a
+ * checkpoint taken at a safe point. Creations a lost life made beyond that
+ * point are not counted: the run has yet to reach them. */
 int64_t ft_comm_creations(const struct ft_comms *cs);
 /* Message logging: main() stands at the safe point of a checkpoint taken
  * after `made` creations: its next creations return the ones its first run

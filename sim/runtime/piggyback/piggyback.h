@@ -32,11 +32,11 @@ enum ft_pb_wire {
                                                follows) */
   FT_WIRE_PB_SUPPRESS, /* ... one suppress entry: value = the message id
                           (in your epoch) */
-  FT_WIRE_PB_LATE      /* ... one late message: value = packed bytes (they
-                          follow on FT_TAG_PAYLOAD), wave = its piggyback's
-                          epoch, x = 2 * communicator + coll, my rank
-                          in it, tag,
-                          2 * id + amLogging */
+  FT_WIRE_PB_LATE      /* ... one late message: value = packed bytes
+                          (ft_control_send_payload: in it or after it),
+                          wave = its piggyback's epoch, x = 2 *
+                          communicator + coll, my rank in it, tag, 2 * id +
+                          amLogging */
 };
 
 /* The image region of the family (suppress list, decisions, late
