@@ -81,7 +81,9 @@ one() {
   [ "$fails" = 0 ] || set -- "$@" --scenario one-failure
   load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo null)
   # shellcheck disable=SC2086 # the app's arguments are words
-  line=$("$FTSIM" crosscheck "$@" -- $args 2>"$OUT/last.err" | tail -n 1)
+  # </dev/null: mpirun reads stdin, which is the list of cases here.
+  line=$("$FTSIM" crosscheck "$@" -- $args </dev/null 2>"$OUT/last.err" |
+    tail -n 1)
   case $line in
     '{'*) ;;
     *) echo "crosscheck.sh: $app $proto failures=$fails failed:" >&2
