@@ -1,5 +1,5 @@
 /* `ftsim crosscheck` (see crosscheck.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* getloadavg */
 #include "crosscheck.h"
 
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,13 +32,26 @@ struct xc {
   bool host_speed_given;
   struct ft_xc_samples s[2][FT_XC_NMETRICS]; /* [real?][metric] */
   char first_json[2][8192];                  /* one JSON line per mode */
+  struct ft_xc_samples cpu, wall; /* real runs: CPU of every process, wall */
+  double load;                    /* 1-minute load average at the start */
 };
 
 /* One child's output: its JSON line and its other lines (for errors). */
 struct child {
   char json[8192];
   struct ft_strv lines;
+  double cpu_s;  /* user + system time of the child and all it waited for */
+  double wall_s; /* its wall-clock time */
 };
+
+/* User + system seconds of the waited-for descendants so far. */
+static double children_cpu(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+    return 0;
+  return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+         (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
 
 static int fail(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -209,7 +223,10 @@ static int run_child(const struct xc *x, bool real, bool dry, struct child *c) {
   struct ft_launch_result res;
   char err[1024];
   run_argv(x, real, dry, &argv);
+  double cpu0 = children_cpu();
   int rc = ft_launch_run(argv.items, on_line, c, &res, err, sizeof err);
+  c->cpu_s = children_cpu() - cpu0;
+  c->wall_s = res.wall_s;
   ft_strv_free(&argv);
   if (rc)
     return fail(FT_EXIT_FAILED, "%s", err);
@@ -261,6 +278,10 @@ static int run_all(struct xc *x) {
       int rc = run_child(x, real, false, &c);
       if (!rc)
         record(x, real, c.json);
+      if (!rc && real && x->cpu.n < FT_XC_MAX_RUNS) {
+        x->cpu.x[x->cpu.n++] = c.cpu_s;
+        x->wall.x[x->wall.n++] = c.wall_s;
+      }
       ft_strv_free(&c.lines);
       if (rc)
         return rc;
@@ -288,6 +309,19 @@ static struct row row_of(const struct xc *x, int m) {
   return r;
 }
 
+/* How busy the real runs kept the cores: on a machine shared with other
+ * jobs the ranks wait for a core, which no platform file models. */
+static void print_share(const struct xc *x) {
+  double cpu, wall, lo, hi;
+  ft_xc_summarize(&x->cpu, &cpu, &lo, &hi);
+  ft_xc_summarize(&x->wall, &wall, &lo, &hi);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  printf("# real runs: CPU time of all their processes %.3g s (median) in "
+         "%.3g s of wall time: %.2f of %ld cores busy; load average %.2f at "
+         "the start\n",
+         cpu, wall, wall > 0 ? cpu / wall : 0, cores, x->load);
+}
+
 static void print_table(const struct xc *x) {
   char app[256], protocol[64];
   double ranks = 0;
@@ -313,6 +347,7 @@ static void print_table(const struct xc *x) {
     printf("%-18s %14s %29s %14s %9s\n",
            ft_xc_metric_name((enum ft_xc_metric_id)m), real, spread, sim, err);
   }
+  print_share(x);
 }
 
 /* A JSON number, or null for NAN / a missing value. */
@@ -335,6 +370,12 @@ static void print_json(const struct xc *x) {
   json_num("real_max_s", t.ok[1], t.max[1]);
   json_num("simulated_s", t.ok[0], t.med[0]);
   json_num("error", !isnan(t.error), t.error);
+  double cpu, wall, lo, hi;
+  ft_xc_summarize(&x->cpu, &cpu, &lo, &hi);
+  ft_xc_summarize(&x->wall, &wall, &lo, &hi);
+  json_num("real_cpu_s", x->cpu.n > 0, cpu);
+  json_num("real_wall_s", x->wall.n > 0, wall);
+  json_num("load_avg", x->load >= 0, x->load);
   for (int m = 0; m < FT_XC_NMETRICS; m++) {
     struct row r = row_of(x, m);
     char key[64];
@@ -365,6 +406,8 @@ static int crosscheck(struct xc *x, int argc, char **argv) {
     return fail(FT_EXIT_FAILED, "cannot find this program: %s",
                 strerror(errno));
   x->self[n] = '\0';
+  if (getloadavg(&x->load, 1) != 1)
+    x->load = -1;
   if ((rc = check_both(x)) || (rc = run_all(x)))
     return rc;
   print_table(x);
