@@ -16,10 +16,11 @@
 # flops (NAS counts / DAXPY speed) would compare a model of the kernel, not
 # the simulator (README, "Cross-check against this machine").
 #   default: K = 3 runs per mode (CROSSCHECK_REPEAT), sizes of 0.1-3 s
-#   --quick: cg only, none and pcl failure-free and pcl with a failure,
-#            K = 1, small sizes (ctest: the JSON lines and the errors are
+#   --quick: cg only, none and pcl failure-free and pcl with a failure
+#            (rank 1 at 2 ms, period 1 ms), K = 1, small sizes (ctest: the JSON lines and the errors are
 #            computed; nothing is asserted about their size)
-# Writes DIR (default crosscheck-out): runs.jsonl (crosscheck's JSON line
+# Writes DIR (default crosscheck-out): ftsim-ckpt/ (the real runs'
+# images), runs.jsonl (crosscheck's JSON line
 # per case), crosscheck.tsv (the table), crosscheck.gp and crosscheck.svg
 # (the figure, if gnuplot is installed). Prints the table.
 # Exit status: 0 every case ran, 1 a case failed (the others still run),
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --quick) QUICK=1 ;;
     -o) [ $# -ge 2 ] || die "-o: missing directory"; OUT=$2; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     -*) die "unknown option '$1'" ;;
     *) BUILD=$1 ;;
   esac
@@ -43,11 +44,15 @@ while [ $# -gt 0 ]; do
 done
 FTSIM=$BUILD/ftsim
 [ -x "$FTSIM" ] || die "no $FTSIM (build ftsim, or give BUILD_DIR)"
+FTSIM=$(cd "$BUILD" && pwd)/ftsim
 mkdir -p "$OUT" || die "cannot create $OUT"
+OUT=$(cd "$OUT" && pwd)
 
+SCENARIO=one-failure PERIOD=0.2
 if [ "$QUICK" = 1 ]; then
-  REPEAT=1
-  CASES="cg|2|--iters 30 --tol 0 --size 2000 --flops 0"
+  REPEAT=1 PERIOD=0.001 SCENARIO=$OUT/quick-failure.txt
+  printf 'detection 0.0001\nrestart 0.001\nfail 1 at 0.002\n' >"$SCENARIO"
+  CASES="cg|2|--iters 100 --tol 0 --size 2000 --flops 0"
   PROTOCOLS="none pcl" FAILING="pcl"
 else
   CASES="cg|2|--iters 300 --tol 0 --size 20000 --flops 0
@@ -77,13 +82,14 @@ one() {
   app=$1 np=$2 proto=$3 fails=$4 args=$5
   set -- --repeat "$REPEAT" --app "$app" --np "$np" --protocol "$proto" \
     --compute measured
-  [ "$proto" = none ] || set -- "$@" --set period=0.2
-  [ "$fails" = 0 ] || set -- "$@" --scenario one-failure
+  [ "$proto" = none ] || set -- "$@" --set period="$PERIOD"
+  [ "$fails" = 0 ] || set -- "$@" --scenario "$SCENARIO"
   load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo null)
   # shellcheck disable=SC2086 # the app's arguments are words
-  # </dev/null: mpirun reads stdin, which is the list of cases here.
-  line=$("$FTSIM" crosscheck "$@" -- $args </dev/null 2>"$OUT/last.err" |
-    tail -n 1)
+  # </dev/null: mpirun reads stdin, which is the list of cases here; in
+  # OUT, where the real runs write their images (ckpt_dir, ./ftsim-ckpt).
+  line=$(cd "$OUT" && "$FTSIM" crosscheck "$@" -- $args </dev/null \
+    2>"$OUT/last.err" | tail -n 1)
   case $line in
     '{'*) ;;
     *) echo "crosscheck.sh: $app $proto failures=$fails failed:" >&2
