@@ -21,6 +21,7 @@
 #define PATH_LEN 4096
 #define SMALL_BYTES "1048576"
 #define LARGE_BYTES "8388608"
+#define TESTS "100000" /* unsuccessful MPI_Test calls timed */
 
 struct calib {
   const char *out; /* -o, or NULL: ft_machine_platform_file */
@@ -46,7 +47,9 @@ void ft_calibrate_usage(FILE *out) {
           "  - the one-way latency (1 byte) and bandwidth (8 MiB) between two\n"
           "    ranks of a real ping-pong under mpirun -np 2 (Open MPI's\n"
           "    shared-memory transport), N round trips per size (default\n"
-          "    200), with <build>/analysis/real/calibrate ($%s).\n"
+          "    200), and the time of an MPI_Test that finds nothing (SMPI\n"
+          "    charges 100 us by default), with\n"
+          "    <build>/analysis/real/calibrate ($%s).\n"
           "The file (default $%s, else $XDG_CONFIG_HOME/ftsim/platform.xml,\n"
           "else ~/.config/ftsim/platform.xml; here %s) has one\n"
           "1-core host per core (--np N: N hosts instead), local-1..N, and\n"
@@ -161,7 +164,8 @@ static int pingpong(struct calib *c, const char *prog, struct ft_strv *argv) {
   ft_strv_push(argv, prog);
   ft_strv_push(argv, "-r");
   ft_strv_pushf(argv, "%d", c->rounds);
-  const char *tail[] = {"-s", SMALL_BYTES, "-s", LARGE_BYTES, "0:1"};
+  const char *tail[] = {"-s", SMALL_BYTES, "-s", LARGE_BYTES,
+                        "-t", TESTS,       "0:1"};
   for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
     ft_strv_push(argv, tail[i]);
   if (ft_launch_run(argv->items, on_line, c, &res, err, sizeof err))
@@ -199,16 +203,17 @@ static int measure(struct calib *c, const char *prog) {
   ft_strv_free(&argv);
   if (rc)
     return rc;
-  if (ft_machine_parse_pingpong(c->line, &m.lat_s, &m.bw_bps, &m.bw_bytes, err,
-                                sizeof err) ||
+  if (ft_machine_parse_pingpong(c->line, &m.lat_s, &m.bw_bps, &m.bw_bytes,
+                                &m.test_s, err, sizeof err) ||
       ft_machine_check(&m, err, sizeof err))
     return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
   if ((rc = write_file(c, &m)))
     return rc;
-  printf("{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
-         "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld}\n",
-         c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
-         m.bw_bytes);
+  printf(
+      "{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
+      "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld,\"test_us\":%.6g}\n",
+      c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
+      m.bw_bytes, m.test_s * 1e6);
   return FT_EXIT_OK;
 }
 

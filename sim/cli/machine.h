@@ -21,6 +21,8 @@ struct ft_machine {
   double lat_s;         /* one-way time of a 1-byte message, seconds */
   double bw_bps;        /* bandwidth of the largest message, bit/s */
   long bw_bytes;        /* the size at which bw_bps was measured */
+  double test_s;        /* one MPI_Test that finds nothing, seconds (0: not
+                           measured, SMPI's default stays) */
   const char *pingpong; /* the command line of the ping-pong, for the comment */
 };
 
@@ -31,12 +33,15 @@ struct ft_machine {
 int ft_machine_platform_file(char *out, size_t len);
 
 /* Parses the ping-pong's line (analysis/calibrate.c)
- *   "pair HOST_A HOST_B lat_us X bw_mbps@S1 Y1 [bw_mbps@S2 Y2 ...]"
- * into the latency in seconds and the bandwidth in bit/s at the largest
- * size. Returns 0, or -1 with "expected 'pair A B lat_us X bw_mbps@S Y',
- * got '...'" (or "latency ... must be > 0") in `err`. */
+ *   "pair HOST_A HOST_B lat_us X bw_mbps@S1 Y1 [bw_mbps@S2 Y2 ...]
+ *    [test_us Z]"
+ * into the latency in seconds, the bandwidth in bit/s at the largest size
+ * and the time of one unsuccessful MPI_Test in seconds (0 without
+ * test_us). Returns 0, or -1 with "expected 'pair A B lat_us X bw_mbps@S
+ * Y', got '...'" (or "latency ... must be > 0") in `err`. */
 int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
-                              long *bw_bytes, char *err, size_t errlen);
+                              long *bw_bytes, double *test_s, char *err,
+                              size_t errlen);
 
 /* Checks m's values: hosts 1..4096, cores >= 1, speed, latency and
  * bandwidth finite and > 0. Returns 0, or -1 naming the field in `err`. */
@@ -47,7 +52,8 @@ int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
  * FT_MACHINE_SERVICE_HOSTS service hosts local-service-1.., each with one
  * SPLITDUPLEX link of bw_bps and lat_s / 2 (a route crosses two), the
  * zones joined by a free link, as platforms/cluster_zone.sh writes them;
- * linear SMPI model (lat-factor and bw-factor 1), no TCP cross traffic.
+ * linear SMPI model (lat-factor and bw-factor 1), no TCP cross traffic,
+ * and when test_s > 0 smpi/test and smpi/iprobe = test_s.
  * Returns 0, or -1 if a write failed. */
 int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
 

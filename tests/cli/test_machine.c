@@ -26,31 +26,39 @@ static struct ft_machine sample(void) {
 }
 
 Test(machine, parses_the_pingpong_line_at_its_largest_size) {
-  double lat, bw;
+  double lat, bw, test;
   long bytes;
   cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3023 "
                                          "bw_mbps@1048576 5565.3 "
                                          "bw_mbps@8388608 6719.85",
-                                         &lat, &bw, &bytes, err, sizeof err),
+                                         &lat, &bw, &bytes, &test, err,
+                                         sizeof err),
                0, "%s", err);
   cr_assert_float_eq(lat, 0.3023e-6, 1e-12);
   cr_assert_float_eq(bw, 6719.85e6, 1);
   cr_assert_eq(bytes, 8388608);
+  cr_assert_float_eq(test, 0, 1e-15);
+  cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3 bw_mbps@8 5 "
+                                         "test_us 0.0567",
+                                         &lat, &bw, &bytes, &test, err,
+                                         sizeof err),
+               0, "%s", err);
+  cr_assert_float_eq(test, 0.0567e-6, 1e-15);
 }
 
 Test(machine, refuses_a_malformed_or_zero_pingpong_line) {
-  double lat, bw;
+  double lat, bw, test;
   long bytes;
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us x", &lat, &bw, &bytes,
-                                         err, sizeof err),
+                                         &test, err, sizeof err),
                -1);
   cr_assert(strstr(err, "expected 'pair A B lat_us X bw_mbps@S Y'"), "%s", err);
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 0 bw_mbps@8 5", &lat,
-                                         &bw, &bytes, err, sizeof err),
+                                         &bw, &bytes, &test, err, sizeof err),
                -1);
   cr_assert(strstr(err, "must be > 0"), "%s", err);
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 1", &lat, &bw, &bytes,
-                                         err, sizeof err),
+                                         &test, err, sizeof err),
                -1);
 }
 
@@ -79,11 +87,26 @@ Test(machine, writes_hosts_links_and_speed) {
   cr_assert(!strstr(text, "local-4\""));
   cr_assert(strstr(text, "<host id=\"local-service-2\""));
   cr_assert(strstr(text, "smpi/lat-factor\" value=\"0:1\""));
+  cr_assert(!strstr(text, "smpi/test"), "no test_s: SMPI's default stays");
   double slope = (8388608 * 8.0 / 8e9 - 1e-6) / (8388608 - 1.0);
   char want[128];
   snprintf(want, sizeof want, "bandwidth=\"%.6gBps\" latency=\"%.6gs\"",
            1 / slope, (1e-6 - 17 * slope) / 2);
   cr_assert(strstr(text, want), "want %s in %s", want, text);
+  free(text);
+}
+
+Test(machine, sets_the_measured_test_cost) {
+  struct ft_machine m = sample();
+  m.test_s = 5e-8;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<prop id=\"smpi/test\" value=\"5e-08\"/>"), "%s",
+            text);
+  cr_assert(strstr(text, "<prop id=\"smpi/iprobe\" value=\"5e-08\"/>"));
   free(text);
 }
 
