@@ -133,6 +133,7 @@ static void capture(struct ft_runtime *rt, int wave, int64_t index) {
   pb->captured.size = size;
   pb->captured.index = index;
   pb->captured.wave = wave;
+  ft_pb_capture_creations(pb);
   struct ft_pb_events swap = pb->suppress;
   pb->suppress = pb->early;
   pb->early = swap;
@@ -159,7 +160,7 @@ static void store(struct ft_runtime *rt, const struct ft_update *u) {
   void *region = malloc(bytes);
   if (!region)
     ft_fatal("rank %d: out of memory for its c3 log", rt->world_rank);
-  ft_pb_region_write(pb, region);
+  ft_pb_region_write(pb, c->index, region);
   regions[c->n] = (struct ft_image_region){
       .id = FT_PB_REGION, .ptr = region, .bytes = bytes};
   pb->recorded += pb->n_late;
@@ -196,6 +197,7 @@ static void pb_rollback(struct ft_runtime *rt) {
   pb->early.n = pb->suppress.n = pb->decisions.n = 0;
   ft_pb_clear_log(pb);
   ft_pb_reset_restore(pb);
+  ft_pb_forget_creations(pb); /* main() runs again from the top */
 }
 
 static void pb_figures(const struct ft_runtime *rt,
@@ -233,7 +235,8 @@ const struct ft_driver ft_pb_driver = {.name = "piggyback",
                                        .resuming = ft_pb_resuming,
                                        .restored = ft_pb_restored,
                                        .safe_point = ft_pb_flush,
-                                       .comm_made = ft_pb_flush,
+                                       .comm_made = ft_pb_comm_made,
+                                       .comm_freed = ft_pb_comm_freed,
                                        .on_control = ft_pb_on_control,
                                        .rollback = pb_rollback,
                                        .settle = ft_pb_settle,
