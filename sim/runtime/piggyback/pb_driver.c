@@ -44,6 +44,7 @@ static void pb_delivering(struct ft_runtime *rt, const struct ft_comm *c,
           MPI_STATUS_IGNORE);
   rt->pb.last_peer = e->peer;
   rt->pb.last = e->piggyback;
+  rt->pb.deliveries++;
 }
 
 /* After a rollback to a checkpoint, main() runs again from the top to its
@@ -182,8 +183,10 @@ static void pb_update(struct ft_runtime *rt, const struct ft_update *u,
                                                      .value = pb->last.id});
   for (size_t i = 0;
        stage == FT_STAGE_STATE && (u->flags & FT_UPDATE_LOG) && i < u->n_events;
-       i++)
+       i++) {
     push_event(&pb->decisions, &u->events[i]);
+    pb->logged++;
+  }
   if (stage == FT_STAGE_END && (u->flags & FT_UPDATE_STORE))
     store(rt, u);
 }
@@ -204,6 +207,8 @@ static void pb_figures(const struct ft_runtime *rt,
                        struct ft_family_figures *f) {
   f->recorded += rt->pb.recorded;
   f->replayed += rt->pb.replayed;
+  f->events += rt->pb.logged;
+  f->deliveries += rt->pb.deliveries;
 }
 
 /* The family's wire kinds by name (driver.h, wire_name). */

@@ -87,6 +87,8 @@ struct ft_pb {
   size_t n_to_resend, cap_to_resend, n_resent, cap_resent;
   /* The summary's figures. */
   uint64_t recorded, replayed, suppressed;
+  uint64_t logged, deliveries; /* decisions logged (events_logged), the
+                                  application's deliveries */
 };
 
 #endif /* FT_PB_STATE_H */
