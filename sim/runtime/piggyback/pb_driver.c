@@ -23,6 +23,7 @@ static int pb_app_send(struct ft_runtime *rt, const struct ft_update *u,
   ft_pb_flush(rt);
   if (u->flags & FT_UPDATE_SUPPRESS) {
     rt->pb.suppressed++;
+    ft_trace_suppress(rt, c->name, 0, ft_comm_app_rank(c, dest), tag);
     return 1;
   }
   if (!(u->flags & FT_UPDATE_PIGGYBACK))
@@ -72,6 +73,7 @@ static int pb_coll_send(struct ft_runtime *rt, struct ft_comm *c, int dest,
   }
   if (u.flags & FT_UPDATE_SUPPRESS) {
     rt->pb.suppressed++;
+    ft_trace_suppress(rt, c->name, 1, ft_comm_app_rank(c, dest), tag);
     return 1;
   }
   FT_PMPI(Send, &u.piggyback, (int)sizeof u.piggyback, MPI_BYTE, dest,
