@@ -78,6 +78,8 @@ void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
                        .wildcard = ticket.wildcard};
   if (rt->driver->delivering)
     rt->driver->delivering(rt, c, status, &e);
+  if (ft_prologue_hidden(rt))
+    return; /* made before the checkpoint (driver.h, hide_prologue) */
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
   if ((u.flags & FT_UPDATE_RECORD) && rt->driver->record) /* before a STORE

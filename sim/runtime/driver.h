@@ -234,6 +234,13 @@ struct ft_driver {
   /* The part the family's service ranks play besides the generic
    * dispatcher and checkpoint servers (service_role.h), or NULL: none. */
   const struct ft_service_role *service;
+  /* 1: after a rollback to a checkpoint, the core does not see the
+   * application's point-to-point calls of main()'s prologue (from the top to
+   * the first safe point, where the image is restored): they were made
+   * before the checkpoint, by every rank alike (the piggyback family: its
+   * core counts message ids from the checkpoint; app_send still gets an
+   * update with an empty piggyback). 0: it sees them. */
+  int hide_prologue;
 };
 
 /* 1 when a failure restarts the failed rank alone (restart set). */

@@ -50,9 +50,11 @@ static int app_send(struct ft_runtime *rt, int count, MPI_Datatype type,
                        .peer = ft_comm_app_rank(c, dest),
                        .tag = tag,
                        .bytes = bytes};
-  struct ft_update u;
-  ft_core_decide(rt, &e, &u);
-  ft_apply_update(rt, &u);
+  struct ft_update u = {.flags = FT_UPDATE_PASS | FT_UPDATE_PIGGYBACK};
+  if (!ft_prologue_hidden(rt)) {
+    ft_core_decide(rt, &e, &u);
+    ft_apply_update(rt, &u);
+  }
   int suppressed =
       rt->driver->app_send && rt->driver->app_send(rt, &u, dest, tag, c);
   if (!suppressed)
@@ -83,7 +85,7 @@ static struct ft_recv_ticket app_recv(struct ft_runtime *rt, int count,
                                       MPI_Datatype type, int *source, int *tag,
                                       MPI_Comm comm) {
   struct ft_recv_ticket t = {0};
-  if (*source == MPI_PROC_NULL)
+  if (*source == MPI_PROC_NULL || ft_prologue_hidden(rt))
     return t;
   struct ft_comm *c = ft_comm_get(rt, comm);
   struct ft_event e = {

@@ -653,6 +653,13 @@ static inline void ft_protocol_event(struct ft_runtime *rt,
       .type = type, .peer = peer, .tag = tag, .bytes = bytes};
   ft_core_step(rt, &event);
 }
+/* 1 while the core must not see the application's point-to-point calls:
+ * main()'s prologue after a rollback to a checkpoint, under a family that
+ * hides it (driver.h, hide_prologue). */
+static inline int ft_prologue_hidden(const struct ft_runtime *rt) {
+  return rt->driver->hide_prologue && rt->restore_pending &&
+         rt->restore_wave > 0;
+}
 /* Feeds one event to the core and leaves its update in *u, not applied:
  * the caller does what only it can (RECORD), then ft_apply_update. */
 void ft_core_decide(struct ft_runtime *rt, struct ft_event *event,

@@ -49,13 +49,15 @@ static void pb_delivering(struct ft_runtime *rt, const struct ft_comm *c,
 }
 
 /* After a rollback to a checkpoint, main() runs again from the top to its
- * first safe point, where the image is restored: the collectives of that
+ * first safe point, where the image is restored: the messages of that
  * prologue were made before the checkpoint, by every rank alike, and are
- * not messages of the restored epoch (the core does not see them; they
- * still carry an empty piggyback, so that every message of the shadow has
- * one whatever the receiver's state). */
+ * not messages of the restored epoch (the core does not see them,
+ * hide_prologue; they still carry an empty piggyback, so that every message
+ * has one whatever the receiver's state). Before, an application that sent
+ * in its prologue deadlocked after any failure: the core numbered those
+ * sends as the first of the restored epoch and suppressed them. */
 static int in_prologue(const struct ft_runtime *rt) {
-  return rt->restore_pending && rt->restore_wave > 0;
+  return ft_prologue_hidden(rt);
 }
 
 /* A collective's message, as the application's (piggyback.h): the core
@@ -250,4 +252,5 @@ const struct ft_driver ft_pb_driver = {.name = "piggyback",
                                        .finish = ft_pb_finish,
                                        .figures = pb_figures,
                                        .wire_name = pb_wire_name,
-                                       .wire_payload = pb_wire_payload};
+                                       .wire_payload = pb_wire_payload,
+                                       .hide_prologue = 1};
