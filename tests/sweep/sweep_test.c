@@ -134,7 +134,7 @@ Test(sweep_file_errors, messages_name_file_line_and_field) {
               "dir/s.txt:5: field 'ranks': given twice (first on line 4)");
   parse_fails("protocols none vcx\n",
               "dir/s.txt:1: field 'protocols': unknown protocol 'vcx' (known: "
-              "none, pcl, vcl, pessimist, v2, bookmark)");
+              "none, pcl, vcl, pessimist, v2, bookmark, c3)");
   parse_fails(
       BASE "periods 0.1 -1\n",
       "dir/s.txt:5: field 'periods': expected seconds in [0, 1e9], got '-1' "
@@ -182,7 +182,7 @@ Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
               "service_ranks, period, image_mb, scenario, ckpt_dir, "
               "server_map, storage, daemon_latency_us, daemon_copy_mbps, "
               "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
-              "sb_bus_cache_mbps, sb_cache_kb, trace, max_time, "
+              "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
               "stall_failures, record, record_speed, any_call, "
               "control_window)");
   parse_fails(BASE "set log_batch=0\n",
