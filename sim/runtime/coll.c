@@ -8,15 +8,17 @@
  * run (issue 18, item 3). Kept from before, as SMPI's own: a reduction of
  * a non-commutative operation is linear, in rank order, at the root
  * (allreduce: then a bcast); gatherv and scatterv linear at the root;
- * alltoallw and the MPI_IN_PLACE alltoallv by pairwise exchange. Scan and
+ * alltoallw linear, as SMPI's (ialltoallw). Scan and
  * exscan run along a chain in rank order (SMPI's send every rank's data
  * to every higher rank), reduce_scatter as a reduce to rank 0 and a
  * scatterv (the selector's non-overlapping algorithm, at every size).
  * Every rank posts receives from named sources only, so successive
  * collectives on one communicator cannot cross. Their operations are the
  * runtime's own: an error code stops the run (ft_pmpi_check). */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll_algo.h"
 #include "coll_select.h"
@@ -322,28 +324,40 @@ static void free_blocks(void **blocks, int n) {
   free(blocks);
 }
 
-static int alltoall_in_place(struct ft_runtime *rt, void *rbuf,
-                             const int rcounts[], const int rdispls[],
-                             MPI_Datatype rtype, const MPI_Datatype rtypes[],
-                             struct ft_comm *c) {
-  int n = c->size, r = c->rank;
+/* The n packed blocks in one buffer, block i at offs[i] (bytes). */
+static char *packed_copy(void **blocks, const int bytes[], int offs[], int n) {
+  size_t total = 0;
+  for (int i = 0; i < n; i++)
+    total += (size_t)bytes[i];
+  char *copy = malloc(total + 1);
+  if (!copy || total > INT_MAX)
+    ft_fatal("an all-to-all with MPI_IN_PLACE of %zu bytes", total);
+  for (int i = 0, at = 0; i < n; at += bytes[i++]) {
+    offs[i] = at;
+    memcpy(copy + at, blocks[i], (size_t)bytes[i]);
+  }
+  return copy;
+}
+
+/* MPI_Alltoallv with MPI_IN_PLACE: the blocks packed into one copy (byte
+ * displacements), then the selector's algorithm as without it. */
+static int alltoallv_in_place(struct ft_runtime *rt, void *rbuf,
+                              const int rcounts[], const int rdispls[],
+                              MPI_Datatype rtype, struct ft_comm *c) {
+  int n = c->size;
   int *bytes = malloc((size_t)n * sizeof *bytes);
-  if (!bytes)
+  int *offs = malloc((size_t)n * sizeof *offs);
+  if (!bytes || !offs)
     ft_fatal("out of memory in an all-to-all with MPI_IN_PLACE");
   void **blocks =
-      in_place_blocks(rt, rbuf, rcounts, rdispls, rtype, rtypes, c, bytes);
-  for (int i = 0; i < n; i++) {
-    int dst = (r + i) % n, src = (r - i + n) % n;
-    void *into = rtypes ? (char *)rbuf + rdispls[src]
-                        : ft_coll_at(rbuf, rdispls[src], rtype);
-    ft_pmpi_check(ft_sendrecv_internal(blocks[dst], bytes[dst], MPI_PACKED, dst,
-                                       into, rcounts[src],
-                                       rtypes ? rtypes[src] : rtype, src,
-                                       FT_TAG_ALLTOALL, c->coll),
-                  "MPI_Sendrecv");
-  }
+      in_place_blocks(rt, rbuf, rcounts, rdispls, rtype, NULL, c, bytes);
+  char *copy = packed_copy(blocks, bytes, offs, n);
+  ft_coll_alltoallv(rt, copy, bytes, offs, MPI_PACKED, rbuf, rcounts, rdispls,
+                    rtype, c);
   free_blocks(blocks, n);
+  free(copy);
   free(bytes);
+  free(offs);
   return MPI_SUCCESS;
 }
 
@@ -354,7 +368,7 @@ static int alltoallv_call(struct ft_runtime *rt, const void *sbuf,
                           MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (sbuf == MPI_IN_PLACE)
-    return alltoall_in_place(rt, rbuf, rcounts, rdispls, rtype, NULL, c);
+    return alltoallv_in_place(rt, rbuf, rcounts, rdispls, rtype, c);
   ft_coll_alltoallv(rt, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
                     rtype, c);
   return MPI_SUCCESS;
@@ -368,21 +382,61 @@ static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
   return MPI_SUCCESS;
 }
 
-static int alltoallw_pairwise(const void *sbuf, const int scounts[],
-                              const int sdispls[], const MPI_Datatype stypes[],
-                              void *rbuf, const int rcounts[],
-                              const int rdispls[], const MPI_Datatype rtypes[],
-                              struct ft_comm *c) {
-  int n = c->size, r = c->rank;
-  for (int i = 0; i < n; i++) { /* displacements in bytes */
-    int dst = (r + i) % n, src = (r - i + n) % n;
-    ft_pmpi_check(ft_sendrecv_internal(
-                      (const char *)sbuf + sdispls[dst], scounts[dst],
-                      stypes[dst], dst, (char *)rbuf + rdispls[src],
-                      rcounts[src], rtypes[src], src, FT_TAG_ALLTOALL, c->coll),
-                  "MPI_Sendrecv");
-  }
-  return MPI_SUCCESS;
+/* SMPI's alltoallw (colls::ialltoallw): the block for itself copied, the
+ * receives from every other rank posted, then the sends, in rank order;
+ * displacements in bytes. */
+static void alltoallw_linear(struct ft_runtime *rt, const void *sbuf,
+                             const int scounts[], const int sdispls[],
+                             const MPI_Datatype stypes[], void *rbuf,
+                             const int rcounts[], const int rdispls[],
+                             const MPI_Datatype rtypes[], struct ft_comm *c) {
+  int n = c->size, r = c->rank, k = 0;
+  if (scounts[r] > 0 && rcounts[r] > 0)
+    FT_PMPI(Sendrecv, (const char *)sbuf + sdispls[r], scounts[r], stypes[r], 0,
+            0, (char *)rbuf + rdispls[r], rcounts[r], rtypes[r], 0, 0,
+            MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  struct ft_coll_recv *in = malloc((size_t)n * sizeof *in);
+  MPI_Request *reqs = malloc((size_t)n * 2 * sizeof *reqs);
+  if (!in || !reqs)
+    ft_fatal("out of memory in an all-to-all");
+  for (int i = 0; i < n; i++)
+    if (i != r) {
+      in[k] = (struct ft_coll_recv){i, (char *)rbuf + rdispls[i], rcounts[i],
+                                    rtypes[i]};
+      ft_coll_irecv(&in[k], FT_TAG_ALLTOALL, c, &reqs[k]);
+      k++;
+    }
+  for (int i = 0; i < n; i++)
+    if (i != r)
+      ft_coll_isend((const char *)sbuf + sdispls[i], scounts[i], stypes[i], i,
+                    FT_TAG_ALLTOALL, c, &reqs[k++]);
+  ft_coll_complete(rt, c, k, reqs, n - 1, in, FT_TAG_ALLTOALL);
+  free(in);
+  free(reqs);
+}
+
+/* MPI_IN_PLACE: the blocks packed into one copy sent as MPI_PACKED. */
+static void alltoallw_in_place(struct ft_runtime *rt, void *rbuf,
+                               const int rcounts[], const int rdispls[],
+                               const MPI_Datatype rtypes[], struct ft_comm *c) {
+  int n = c->size;
+  int *bytes = malloc((size_t)n * sizeof *bytes);
+  int *offs = malloc((size_t)n * sizeof *offs);
+  MPI_Datatype *packed = calloc((size_t)n, sizeof *packed);
+  if (!bytes || !offs || !packed)
+    ft_fatal("out of memory in an all-to-all with MPI_IN_PLACE");
+  void **blocks = in_place_blocks(rt, rbuf, rcounts, rdispls, MPI_DATATYPE_NULL,
+                                  rtypes, c, bytes);
+  char *copy = packed_copy(blocks, bytes, offs, n);
+  for (int i = 0; i < n; i++)
+    packed[i] = MPI_PACKED;
+  alltoallw_linear(rt, copy, bytes, offs, packed, rbuf, rcounts, rdispls,
+                   rtypes, c);
+  free_blocks(blocks, n);
+  free(copy);
+  free(bytes);
+  free(offs);
+  free(packed);
 }
 
 static int alltoallw_call(struct ft_runtime *rt, const void *sbuf,
@@ -390,11 +444,13 @@ static int alltoallw_call(struct ft_runtime *rt, const void *sbuf,
                           const MPI_Datatype stypes[], void *rbuf,
                           const int rcounts[], const int rdispls[],
                           const MPI_Datatype rtypes[], MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
   if (sbuf == MPI_IN_PLACE)
-    return alltoall_in_place(rt, rbuf, rcounts, rdispls, MPI_DATATYPE_NULL,
-                             rtypes, ft_comm_get(rt, comm));
-  return alltoallw_pairwise(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
-                            rdispls, rtypes, ft_comm_get(rt, comm));
+    alltoallw_in_place(rt, rbuf, rcounts, rdispls, rtypes, c);
+  else
+    alltoallw_linear(rt, sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls,
+                     rtypes, c);
+  return MPI_SUCCESS;
 }
 
 /* ---- Scan and exscan: a chain in rank order ---- */
