@@ -49,6 +49,11 @@ double ft_backend_now_charged(void);
  * record --real` passes the machine's, record_speed). */
 double ft_backend_host_speed(void);
 
+/* Bandwidth in MB/s (10^6 bytes) of the route from the calling rank's
+ * host to world rank `world_rank`'s: its slowest link (SMPI), 0 when not
+ * known (a real MPI, or a rank this backend cannot place). */
+double ft_backend_route_mbps(int world_rank);
+
 /* Fortran's special addresses (MPI_IN_PLACE, MPI_STATUS_IGNORE,
  * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
  * SMPI and Open MPI). Each returns non-zero when `p` is that address. */
@@ -105,6 +110,28 @@ int ft_backend_transfer_waits_for_receive(void);
  * 1 byte; reference mode). */
 void *ft_backend_padding_send(int from, int to, uint64_t seq, double bytes);
 
+/* What a modelled transfer does with the disks of its hosts (SMPI: the
+ * first <disk> of the host, SimGrid's sg_disk_read/sg_disk_write, shared
+ * with every other I/O on that disk; reference mode: nothing). Flags. */
+enum {
+  FT_PADDING_LOCAL_WRITE = 1, /* sender: write the bytes to its own host's
+                                 disk first (sc06 section 4.1: the forked
+                                 clone "writes its local checkpoint to a
+                                 file"), without blocking the caller */
+  FT_PADDING_DISK_READ = 2,   /* sender: read them from its host's disk
+                                 first (a server sending an image back) */
+  FT_PADDING_DISK_WRITE = 4,  /* receiver: write them to its host's disk
+                                 once they all arrived, before the end is
+                                 reported (a server storing an image) */
+};
+
+/* ft_backend_padding_send, with the disk work `disk` (FT_PADDING_LOCAL_WRITE
+ * and/or FT_PADDING_DISK_READ; 0: none). When `write_s` is not NULL the
+ * seconds the local write took are added to *write_s, which must stay
+ * valid for the whole run (a rank's runtime field). */
+void *ft_backend_padding_send_disk(int from, int to, uint64_t seq, double bytes,
+                                   int disk, double *write_s);
+
 /* The sender rolled back: the transfer stops after the piece in flight and
  * its receiver sees it end, cut. Releases the handle (NULL: nothing). */
 void ft_backend_padding_cut(void *send_handle);
@@ -116,6 +143,21 @@ void ft_backend_padding_forget(void *send_handle);
  * rank (world rank `to`). Returns a handle for ft_backend_padding_done, or
  * NULL when there is nothing to wait for (reference mode). */
 void *ft_backend_padding_receive(int from, int to, uint64_t seq);
+
+/* ft_backend_padding_receive for `bytes` modelled bytes, with the disk work
+ * `disk` (FT_PADDING_DISK_WRITE or 0). The seconds the write took are
+ * stored in *write_s (not NULL) before the transfer is reported ended; it
+ * must stay valid until then. */
+void *ft_backend_padding_receive_disk(int from, int to, uint64_t seq,
+                                      double bytes, int disk, double *write_s);
+
+/* Blocks the calling rank while `bytes` modelled bytes are written to
+ * (ft_backend_disk_write) or read from (_read) the first disk of its host;
+ * returns the simulated seconds it took, contention with the host's other
+ * I/O included. A host without a disk is fatal (the launcher checks the
+ * platform first). Reference mode: nothing, 0. */
+double ft_backend_disk_write(double bytes);
+double ft_backend_disk_read(double bytes);
 
 /* What ft_backend_padding_done says of an ended transfer. */
 enum { FT_PADDING_WHOLE = 1, FT_PADDING_CUT = 2 };

@@ -30,6 +30,11 @@ _Noreturn void ft_backend_abort(int code) {
 
 double ft_backend_host_speed(void) { return 0; }
 
+double ft_backend_route_mbps(int world_rank) {
+  (void)world_rank;
+  return 0;
+}
+
 double ft_backend_now_charged(void) { return PMPI_Wtime(); }
 
 const char *ft_backend_host_name(void) {
@@ -79,6 +84,33 @@ void *ft_backend_padding_send(int from, int to, uint64_t seq, double bytes) {
   (void)seq;
   (void)bytes;
   return NULL;
+}
+
+void *ft_backend_padding_send_disk(int from, int to, uint64_t seq, double bytes,
+                                   int disk, double *write_s) {
+  (void)disk;
+  (void)write_s;
+  return ft_backend_padding_send(from, to, seq, bytes);
+}
+
+void *ft_backend_padding_receive_disk(int from, int to, uint64_t seq,
+                                      double bytes, int disk, double *write_s) {
+  (void)bytes;
+  (void)disk;
+  if (write_s)
+    *write_s = 0;
+  return ft_backend_padding_receive(from, to, seq);
+}
+
+/* Reference mode writes real images (image_file.c): no modelled disk. */
+double ft_backend_disk_write(double bytes) {
+  (void)bytes;
+  return 0;
+}
+
+double ft_backend_disk_read(double bytes) {
+  (void)bytes;
+  return 0;
 }
 
 void ft_backend_padding_cut(void *send_handle) { (void)send_handle; }

@@ -2,6 +2,7 @@
 #include <mpi.h>
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
+#include <simgrid/disk.h>
 #include <simgrid/engine.h>
 #include <simgrid/exec.h>
 #include <simgrid/host.h>
@@ -85,6 +86,18 @@ double ft_backend_now_charged(void) {
 
 double ft_backend_host_speed(void) { return sg_host_get_speed(sg_host_self()); }
 
+/* smpirun starts rank r as actor r + 1, named "r"; the name is checked, so
+ * that another layout gives 0 (unknown) rather than another host. */
+double ft_backend_route_mbps(int world_rank) {
+  sg_actor_t a = sg_actor_by_pid(world_rank + 1);
+  char name[32];
+  snprintf(name, sizeof name, "%d", world_rank);
+  if (!a || strcmp(sg_actor_get_name(a), name) != 0)
+    return 0;
+  return sg_host_get_route_bandwidth(sg_host_self(), sg_actor_get_host(a)) /
+         1e6;
+}
+
 /* SimGrid's Fortran sentinels (libsimgrid: mpi_in_place_, ...). */
 extern int mpi_in_place_, mpi_status_ignore_, mpi_statuses_ignore_, mpi_bottom_;
 
@@ -112,6 +125,43 @@ void ft_backend_sleep(double seconds) {
     bench_resume();
   }
 }
+
+/* ---- Disks ---- */
+
+double ft_smpi_disk_io(double bytes, int write) {
+  if (bytes < 1)
+    return 0;
+  sg_host_t host = sg_host_self();
+  unsigned int n = 0;
+  sg_disk_t *disks = NULL;
+  sg_host_get_disks(host, &n, &disks);
+  sg_disk_t disk = n > 0 ? disks[0] : NULL;
+  free(disks);
+  if (!disk) {
+    fprintf(stderr,
+            "ftsim: host '%s' has no <disk> in the platform file, and the "
+            "run's storage setting writes images to it\n",
+            sg_host_get_name(host));
+    ft_backend_abort(1);
+  }
+  double start = simgrid_get_clock();
+  if (write)
+    sg_disk_write(disk, (sg_size_t)bytes);
+  else
+    sg_disk_read(disk, (sg_size_t)bytes);
+  return simgrid_get_clock() - start;
+}
+
+static double disk_io_paused(double bytes, int write) {
+  bench_pause(); /* a SimGrid call lets the other actors run */
+  double seconds = ft_smpi_disk_io(bytes, write);
+  bench_resume();
+  return seconds;
+}
+
+double ft_backend_disk_write(double bytes) { return disk_io_paused(bytes, 1); }
+
+double ft_backend_disk_read(double bytes) { return disk_io_paused(bytes, 0); }
 
 int ft_backend_transfer_waits_for_receive(void) {
   return sg_cfg_get_int("smpi/async-small-thresh") == 0;

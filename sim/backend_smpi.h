@@ -10,6 +10,13 @@
 void ft_smpi_bench_pause(void);
 void ft_smpi_bench_resume(void);
 
+/* Reads (write == 0) or writes `bytes` modelled bytes on the first disk of
+ * the calling actor's host, blocking that actor; returns the simulated
+ * seconds it took (0 under 1 byte). A host without a disk ends the run
+ * with a message naming it. The caller pauses the benchmark timer when it
+ * is a rank. */
+double ft_smpi_disk_io(double bytes, int write);
+
 /* Wakes `w`'s wait once (a modelled transfer ended). */
 void ft_smpi_waiter_wake(struct ft_waiter *w);
 

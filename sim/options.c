@@ -21,12 +21,15 @@ void ft_options_defaults(struct ft_options *options) {
   options->event_loggers = 1;
   options->log_batch = 64;
   options->stall_failures = FT_STALL_FAILURES_DEFAULT;
+  options->sb_cache_kb = 512;
 }
 
 const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
-         "server_map, daemon_latency_us, daemon_copy_mbps, event_loggers, "
-         "log_batch, copy_mbps, trace, max_time, stall_failures, record, "
+         "server_map, storage, daemon_latency_us, daemon_copy_mbps, "
+         "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
+         "sb_bus_cache_mbps, sb_cache_kb, trace, max_time, stall_failures, "
+         "record, "
          "record_speed, any_call";
 }
 
@@ -142,6 +145,19 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
     *why = "copy_mbps must be a number of MB/s in [0, 1e9]";
     return parse_double(value, 0, 1e9, &o->copy_mbps);
   }
+  if (strcmp(key, "sb_bus_mbps") == 0) {
+    *why = "sb_bus_mbps must be a number of MB/s in [0, 1e9] (0: off)";
+    return parse_double(value, 0, 1e9, &o->sb_bus_mbps);
+  }
+  if (strcmp(key, "sb_bus_cache_mbps") == 0) {
+    *why = "sb_bus_cache_mbps must be a number of MB/s in [0, 1e9] (0: "
+           "sb_bus_mbps)";
+    return parse_double(value, 0, 1e9, &o->sb_bus_cache_mbps);
+  }
+  if (strcmp(key, "sb_cache_kb") == 0) {
+    *why = "sb_cache_kb must be a number of kB (1024 bytes) in [0, 1e9]";
+    return parse_double(value, 0, 1e9, &o->sb_cache_kb);
+  }
   if (strcmp(key, "max_time") == 0) {
     *why = "max_time must be a number of seconds in [0, 1e9] (0: no limit)";
     return parse_double(value, 0, FT_TIME_MAX_S, &o->max_time);
@@ -173,6 +189,15 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "ckpt_dir") == 0) {
     *why = "ckpt_dir must be a directory path (under 512 bytes)";
     return parse_path(value, o->ckpt_dir, sizeof o->ckpt_dir);
+  }
+  if (strcmp(key, "storage") == 0) {
+    *why = "storage must be network, servers, shared or local";
+    for (int s = FT_STORAGE_NETWORK; s <= FT_STORAGE_LOCAL; s++)
+      if (strcmp(value, ft_storage_name(s)) == 0) {
+        o->storage = s;
+        return 0;
+      }
+    return -1;
   }
   if (strcmp(key, "server_map") == 0) {
     *why = "server_map must be block or cyclic";
@@ -286,6 +311,20 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
                     o->event_loggers, o->service_ranks, o->event_loggers);
   return 0;
 }
+
+const char *ft_storage_name(int storage) {
+  static const char *const names[] = {
+      [FT_STORAGE_NETWORK] = "network",
+      [FT_STORAGE_SERVERS] = "servers",
+      [FT_STORAGE_SHARED] = "shared",
+      [FT_STORAGE_LOCAL] = "local",
+  };
+  return storage >= FT_STORAGE_NETWORK && storage <= FT_STORAGE_LOCAL
+             ? names[storage]
+             : "?";
+}
+
+int ft_storage_uses_disks(int storage) { return storage != FT_STORAGE_NETWORK; }
 
 int ft_options_server_of(int map, int rank, int ranks, int servers) {
   if (map == FT_SERVER_MAP_CYCLIC)

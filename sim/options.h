@@ -29,6 +29,8 @@ struct ft_options {
   char ckpt_dir[512]; /* reference mode: where servers write images;
                          default "ftsim-ckpt" */
   int server_map;     /* enum ft_server_map; default FT_SERVER_MAP_BLOCK */
+  int storage;        /* enum ft_storage: where images are written; default
+                         FT_STORAGE_NETWORK */
   /* Implementation cost model, apart from the protocol's own cost: MPICH-V
    * routes every message through a communication daemon (pcl-vs-vcl-sc06,
    * section 4.1), which adds a fixed delay and copies on the sender and on
@@ -42,9 +44,18 @@ struct ft_options {
   int log_batch;     /* events shipped at most per message; default 64 */
   double copy_mbps;  /* memory bandwidth of the sender-based copy (and v2's
                         copy at the receiver), MB/s; default 0: free */
-  char trace[512];   /* event trace for `ftsim check`: each rank writes
-                        TRACE.<world rank> (sim/runtime/trace.h); default "":
-                        no trace */
+  /* The sender-based copy and the NIC's DMA share the sender's memory bus
+   * (pessimist-openmpi-v, section 4.4: "Myrinet 2G already exhibits
+   * imperfect overlap between memory copies and network transmission"): a
+   * logged message leaves its sender at most this fast, MB/s, or at its
+   * route's bandwidth if slower (Ethernet: "bandwidth is unchanged");
+   * default 0: no contention (perfect overlap). */
+  double sb_bus_mbps;       /* messages larger than sb_cache_kb */
+  double sb_bus_cache_mbps; /* messages that fit: default 0, sb_bus_mbps */
+  double sb_cache_kb;       /* the copy's cache; default 512 */
+  char trace[512];          /* event trace for `ftsim check`: each rank writes
+                               TRACE.<world rank> (sim/runtime/trace.h); default "":
+                               no trace */
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
   double max_time;     /* simulated seconds of run time after which the run
@@ -72,6 +83,27 @@ enum ft_server_map {
   FT_SERVER_MAP_BLOCK,  /* ranks [0, n/s) to server 0, the next block... */
   FT_SERVER_MAP_CYCLIC, /* rank r to server r mod s */
 };
+
+/* Where checkpoint images go (README, "Checkpoint storage"). Only the
+ * SMPI backend models disks (`ftsim run --real` refuses any value but
+ * network: the servers write real files). */
+enum ft_storage {
+  FT_STORAGE_NETWORK, /* to the rank's checkpoint server over the network,
+                         no disk (the behaviour before disks were modelled) */
+  FT_STORAGE_SERVERS, /* local disk (a forked clone writes it: the rank goes
+                         on), then the server and its disk (sc06 4.1) */
+  FT_STORAGE_SHARED,  /* one file server (NFS-like): every rank's image goes
+                         over the network to the first service rank's host
+                         and its disk; no local copy */
+  FT_STORAGE_LOCAL,   /* the node's disk only, the rank blocked meanwhile
+                         (BLCR under LAM/MPI, lam-mpi-blcr 4.2) */
+};
+
+/* The setting's name ("network", "servers", "shared", "local"). */
+const char *ft_storage_name(int storage);
+
+/* Whether `storage` needs a <disk> on the hosts of the run. */
+int ft_storage_uses_disks(int storage);
 
 /* The server (0-based) that stores `rank`'s images, among `servers`
  * servers for `ranks` application ranks. Precondition: servers >= 1. */

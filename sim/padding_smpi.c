@@ -16,7 +16,15 @@
  *
  * Cutting costs at most the piece in flight (1/16 of the image); pieces
  * add at most 15 latencies to a whole transfer. Pump and fetch actors are
- * daemons: a transfer nobody takes does not keep the simulation alive. */
+ * daemons: a transfer nobody takes does not keep the simulation alive.
+ *
+ * Disks (the run's storage setting, README "Checkpoint storage"): the pump
+ * may first write the bytes to its host's disk (the local checkpoint file)
+ * or read them from it (a server sending an image back), and the fetcher
+ * write them to its host's disk once whole (a server storing an image).
+ * Each is one whole-image I/O before or after the network transfer, not
+ * pipelined with it; the disk's bandwidth is shared by SimGrid with every
+ * other I/O of that disk (the ranks of a node, the clients of a server). */
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/host.h>
@@ -67,14 +75,23 @@ static void start_daemon(const char *name, void (*code)(int, char **),
 struct padding_send {
   sg_mailbox_t mailbox;
   double bytes;
-  int cut;       /* the sender rolled back: stop at the next piece */
-  int finished;  /* the pump sent its last piece */
-  int forgotten; /* the sender let go of the handle: the pump frees it */
+  int disk;        /* FT_PADDING_LOCAL_WRITE, FT_PADDING_DISK_READ */
+  double *write_s; /* where the local write's seconds are added, or NULL */
+  int cut;         /* the sender rolled back: stop at the next piece */
+  int finished;    /* the pump sent its last piece */
+  int forgotten;   /* the sender let go of the handle: the pump frees it */
 };
 
 static void pump(int argc, char **argv) {
   struct padding_send *h = ft_smpi_pointer_arg(argv);
   (void)argc;
+  if ((h->disk & FT_PADDING_LOCAL_WRITE) && !h->cut) {
+    double s = ft_smpi_disk_io(h->bytes, 1);
+    if (h->write_s)
+      *h->write_s += s;
+  }
+  if ((h->disk & FT_PADDING_DISK_READ) && !h->cut)
+    (void)ft_smpi_disk_io(h->bytes, 0);
   int pieces = h->bytes < FT_PADDING_PIECES ? 1 : FT_PADDING_PIECES, sent = 0;
   double piece = h->bytes / pieces;
   for (; sent < pieces - 1 && !h->cut; sent++)
@@ -90,6 +107,11 @@ static void pump(int argc, char **argv) {
 }
 
 void *ft_backend_padding_send(int from, int to, uint64_t seq, double bytes) {
+  return ft_backend_padding_send_disk(from, to, seq, bytes, 0, NULL);
+}
+
+void *ft_backend_padding_send_disk(int from, int to, uint64_t seq, double bytes,
+                                   int disk, double *write_s) {
   if (bytes < 1)
     return NULL;
   struct padding_send *h = calloc(1, sizeof *h);
@@ -98,6 +120,8 @@ void *ft_backend_padding_send(int from, int to, uint64_t seq, double bytes) {
     ft_backend_abort(1);
   }
   h->bytes = bytes;
+  h->disk = disk;
+  h->write_s = write_s;
   ft_smpi_bench_pause();
   h->mailbox = mailbox_of(from, to, seq);
   start_daemon("ftsim-pump", pump, h);
@@ -124,6 +148,9 @@ void ft_backend_padding_forget(void *handle) { let_go(handle, 0); }
 
 struct padding_receive {
   sg_mailbox_t mailbox;
+  double bytes;             /* written to the host's disk when whole, if disk */
+  int disk;                 /* FT_PADDING_DISK_WRITE or 0 */
+  double *write_s;          /* the write's seconds go there, or NULL */
   sg_sem_t ended;           /* released once, at the last piece */
   int outcome;              /* 0 in flight, FT_PADDING_WHOLE or _CUT */
   int fetched;              /* the fetcher touches the handle no more */
@@ -137,6 +164,11 @@ static void fetch(int argc, char **argv) {
   while (piece == MORE_PIECE)
     piece = sg_mailbox_get(h->mailbox);
   h->outcome = piece == CUT_PIECE ? FT_PADDING_CUT : FT_PADDING_WHOLE;
+  if (h->outcome == FT_PADDING_WHOLE && (h->disk & FT_PADDING_DISK_WRITE)) {
+    double s = ft_smpi_disk_io(h->bytes, 1);
+    if (h->write_s)
+      *h->write_s = s;
+  }
   sg_sem_release(h->ended); /* a simcall: other actors may run */
   struct ft_waiter *w = h->waiter;
   h->fetched = 1; /* no simcall from here to the end: h may be freed */
@@ -145,9 +177,17 @@ static void fetch(int argc, char **argv) {
 }
 
 void *ft_backend_padding_receive(int from, int to, uint64_t seq) {
+  return ft_backend_padding_receive_disk(from, to, seq, 0, 0, NULL);
+}
+
+void *ft_backend_padding_receive_disk(int from, int to, uint64_t seq,
+                                      double bytes, int disk, double *write_s) {
   struct padding_receive *h = calloc(1, sizeof *h);
   if (!h)
     return NULL;
+  h->bytes = bytes;
+  h->disk = disk;
+  h->write_s = write_s;
   ft_smpi_bench_pause();
   h->mailbox = mailbox_of(from, to, seq);
   h->ended = sg_sem_init(0);

@@ -11,9 +11,15 @@ platform=$1 np=$2 services=$3 expect=$4
 shift 4
 hosts=$(mktemp) out=$(mktemp)
 trap 'rm -f "$hosts" "$out"' EXIT
-names=$(grep -o 'prefix="[^"]*"\( suffix="[^"]*"\)\? radical="[^"]*"' "$platform" |
-  sed 's/prefix="\([^"]*\)".* radical="\([0-9]*\)-\([0-9]*\)"/\1 \2 \3/' |
-  while read -r p a b; do seq -f "$p%g" "$a" "$b"; done)
+# Host names in file order: <host id="..."> (the shipped platforms spell
+# their clusters out, platforms/cluster_zone.sh), or a <cluster>'s prefix
+# and radical range.
+names=$(grep -o '<host id="[^"]*"\|prefix="[^"]*"\( suffix="[^"]*"\)\? radical="[^"]*"' "$platform" |
+  sed 's/<host id="\([^"]*\)"/\1/;
+       s/prefix="\([^"]*\)".* radical="\([0-9]*\)-\([0-9]*\)"/\1 \2 \3/' |
+  while read -r p a b; do
+    if [ -n "${a:-}" ]; then seq -f "$p%g" "$a" "$b"; else echo "$p"; fi
+  done)
 printf '%s\n' "$names" | grep -v -- '-service-' | head -n "$np" > "$hosts"
 printf '%s\n' "$names" | grep -- '-service-' | head -n "$services" >> "$hosts"
 opts="service_ranks=$services${FTSIM_OPTIONS:+,$FTSIM_OPTIONS}"

@@ -3,6 +3,7 @@
 #include "platform_hosts.h"
 
 #include <errno.h>
+#include <simgrid/disk.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <stdio.h>
@@ -57,8 +58,9 @@ int ft_host_name_cmp(const char *a, const char *b) {
   return c ? c : strcmp(a, b);
 }
 
-/* In the child: loads the platform with SimGrid, writes one host name per
- * line to `fd`, exits 0. SimGrid aborts the child on a bad file. */
+/* In the child: loads the platform with SimGrid, writes one line per host
+ * to `fd`, its name then a tab and its number of disks, exits 0. SimGrid
+ * aborts the child on a bad file. */
 static _Noreturn void list_in_child(const char *path, int fd) {
   struct rlimit no_core = {0, 0};
   setrlimit(RLIMIT_CORE, &no_core); /* an abort here is a parse error */
@@ -70,8 +72,13 @@ static _Noreturn void list_in_child(const char *path, int fd) {
   FILE *out = fdopen(fd, "w");
   sg_host_t *list = sg_host_list();
   size_t n = sg_host_count();
-  for (size_t i = 0; out && i < n; i++)
-    fprintf(out, "%s\n", sg_host_get_name(list[i]));
+  for (size_t i = 0; out && i < n; i++) {
+    unsigned int disks = 0;
+    sg_disk_t *d = NULL;
+    sg_host_get_disks(list[i], &disks, &d);
+    free(d);
+    fprintf(out, "%s\t%u\n", sg_host_get_name(list[i]), disks);
+  }
   _exit(out && fclose(out) == 0 ? 0 : 1);
 }
 
@@ -93,12 +100,19 @@ static char *read_all(int fd) {
   return buf;
 }
 
-static void split_lines(const char *text, struct ft_strv *out) {
+/* The child's lines "name\tdisks": names to `out`, those with no disk also
+ * to `diskless` (when not NULL). */
+static void split_lines(const char *text, struct ft_strv *out,
+                        struct ft_strv *diskless) {
   for (const char *p = text; *p;) {
     const char *nl = strchr(p, '\n');
     size_t len = nl ? (size_t)(nl - p) : strlen(p);
-    if (len)
-      ft_strv_pushn(out, p, len);
+    const char *tab = memchr(p, '\t', len);
+    size_t name = tab ? (size_t)(tab - p) : len;
+    if (name)
+      ft_strv_pushn(out, p, name);
+    if (name && diskless && tab && tab[1] == '0')
+      ft_strv_pushn(diskless, p, name);
     p += len + (nl ? 1 : 0);
   }
 }
@@ -114,6 +128,12 @@ static int wait_exit(pid_t pid) {
 
 int ft_platform_hosts_load(const char *path, struct ft_strv *hosts, char *err,
                            size_t errlen) {
+  return ft_platform_hosts_load_disks(path, hosts, NULL, err, errlen);
+}
+
+int ft_platform_hosts_load_disks(const char *path, struct ft_strv *hosts,
+                                 struct ft_strv *diskless, char *err,
+                                 size_t errlen) {
   int fds[2];
   if (access(path, R_OK) != 0) {
     snprintf(err, errlen, "cannot read platform file '%s': %s", path,
@@ -135,7 +155,7 @@ int ft_platform_hosts_load(const char *path, struct ft_strv *hosts, char *err,
   close(fds[0]);
   int rc = wait_exit(pid);
   if (rc == 0) {
-    split_lines(text, hosts);
+    split_lines(text, hosts, diskless);
     ft_strv_sort(hosts, ft_host_name_cmp);
   } else {
     snprintf(err, errlen,

@@ -22,6 +22,13 @@
 int ft_platform_hosts_load(const char *path, struct ft_strv *hosts, char *err,
                            size_t errlen);
 
+/* ft_platform_hosts_load, and also fills the empty `diskless` (not NULL)
+ * with the hosts that declare no <disk> (in SimGrid's order), for the
+ * storage settings that write images to disks. Same errors. */
+int ft_platform_hosts_load_disks(const char *path, struct ft_strv *hosts,
+                                 struct ft_strv *diskless, char *err,
+                                 size_t errlen);
+
 /* strcmp, except that runs of digits compare as numbers ("a-2" < "a-10");
  * names that differ only by leading zeros fall back to strcmp. */
 int ft_host_name_cmp(const char *a, const char *b);

@@ -412,6 +412,12 @@ static int resolve(struct run *r) {
     return rc;
   if (ft_options_check(&r->options, err, sizeof err))
     return complain(FT_EXIT_USAGE, "options %s: %s", r->options_text, err);
+  if (r->args.real && ft_storage_uses_disks(r->options.storage))
+    return complain(FT_EXIT_USAGE,
+                    "--set storage=%s: disks are modelled in simulation only "
+                    "(with --real the servers write real image files to "
+                    "ckpt_dir: leave storage at network)",
+                    ft_storage_name(r->options.storage));
   if (r->options.trace[0] &&
       ft_paths_check_output(r->options.trace, err, sizeof err))
     return complain(FT_EXIT_USAGE, "--trace %s: %s", r->options.trace, err);
@@ -425,15 +431,39 @@ static int resolve(struct run *r) {
   return resolve_app(r);
 }
 
+/* storage=servers|shared|local writes images to the disks of the run's
+ * hosts: each host the placement uses must declare one. */
+static int check_disks(const struct run *r, const struct ft_strv *diskless) {
+  if (!ft_storage_uses_disks(r->options.storage))
+    return FT_EXIT_OK;
+  for (size_t i = 0; i < r->placement.ranks; i++)
+    for (size_t j = 0; j < diskless->count; j++)
+      if (strcmp(r->placement.rank_host[i], diskless->items[j]) == 0)
+        return complain(FT_EXIT_USAGE,
+                        "platform %s: host '%s' (rank %zu) has no <disk>, "
+                        "and storage=%s writes checkpoint images to the "
+                        "disks of the run's hosts (set storage=network, or "
+                        "give each host a <disk>: platforms/cluster_zone.sh)",
+                        r->platform_file, diskless->items[j], i,
+                        ft_storage_name(r->options.storage));
+  return FT_EXIT_OK;
+}
+
 static int place(struct run *r) {
   char err[1024];
-  if (ft_platform_hosts_load(r->platform_file, &r->hosts, err, sizeof err))
+  struct ft_strv diskless = {0};
+  if (ft_platform_hosts_load_disks(r->platform_file, &r->hosts, &diskless, err,
+                                   sizeof err))
     return complain(FT_EXIT_USAGE, "%s", err);
+  int rc = FT_EXIT_OK;
   if (ft_placement_build((const char *const *)r->hosts.items, r->hosts.count,
                          r->args.np, r->options.service_ranks, &r->placement,
                          err, sizeof err))
-    return complain(FT_EXIT_USAGE, "platform %s: %s", r->platform_file, err);
-  return FT_EXIT_OK;
+    rc = complain(FT_EXIT_USAGE, "platform %s: %s", r->platform_file, err);
+  else
+    rc = check_disks(r, &diskless);
+  ft_strv_free(&diskless);
+  return rc;
 }
 
 /* Opens --hostfile-out, or a new temporary file (its name in r->hostfile). */

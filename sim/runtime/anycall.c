@@ -374,6 +374,8 @@ static void progress_test(struct ft_runtime *rt) {
   FT_PMPI(Test, &ac->rx[ac->rx_head], &flag, &st);
   if (flag) {
     ft_pending_done(rt, old);
+    ft_control_fate(rt); /* the test took time: a rank that failed in it
+                            takes nothing (cli/anycall_bt_pcl) */
     on_wire(rt, &st);
   }
   poll_control(rt);

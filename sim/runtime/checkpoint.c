@@ -29,6 +29,8 @@ size_t ft_checkpoint_regions(const struct ft_runtime *rt,
 }
 
 int ft_server_of(const struct ft_runtime *rt, int rank) {
+  if (rt->options.storage == FT_STORAGE_SHARED)
+    return rt->app_ranks; /* the one file server */
   return rt->app_ranks + ft_options_server_of(rt->options.server_map, rank,
                                               rt->app_ranks, rt->servers);
 }
@@ -95,14 +97,37 @@ static struct ft_local_image *free_slot(struct ft_runtime *rt) {
   return slot;
 }
 
-/* Sends the image in `slot` to this rank's server: an announcement, the
- * bytes, and (simulation) the modelled process image. */
-static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
-  int server = ft_server_of(rt, rt->world_rank);
+double ft_image_modelled_bytes(const struct ft_runtime *rt) {
   /* image_mb when set, else (a replay in any-call mode) the recorded
    * footprint: what BLCR would write of the process now. */
-  double padding =
-      rt->options.image_mb > 0 ? rt->options.image_mb * 1e6 : rt->ac.footprint;
+  return rt->options.image_mb > 0 ? rt->options.image_mb * 1e6
+                                  : rt->ac.footprint;
+}
+
+/* The modelled image's way to storage (README, "Checkpoint storage"):
+ * returns the bytes that travel to the server. storage=local writes them to
+ * this host's disk, the rank blocked as BLCR stops the process (lam-mpi-blcr
+ * 4.2: "The underlying checkpointer then writes the process image to stable
+ * storage"), and sends none. */
+static double store_locally(struct ft_runtime *rt, double modelled) {
+  if (rt->options.storage != FT_STORAGE_LOCAL)
+    return modelled;
+  rt->ckpt_write_s += ft_backend_disk_write(modelled);
+  return 0;
+}
+
+/* Sends the image in `slot` to this rank's server: an announcement, the
+ * bytes, and (simulation) the modelled process image. storage=servers
+ * writes it to the local disk first, in the background: from sc06 section
+ * 4.1, "it duplicates its state by calling the fork system call. The
+ * forked process calls the checkpoint library to create the checkpoint
+ * file while the initial MPI process can continue the computation". */
+static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
+  int server = ft_server_of(rt, rt->world_rank);
+  double modelled = ft_image_modelled_bytes(rt);
+  double padding = store_locally(rt, modelled);
+  int disk =
+      rt->options.storage == FT_STORAGE_SERVERS ? FT_PADDING_LOCAL_WRITE : 0;
   uint64_t seq = rt->paddings_sent++;
   slot->seq = seq;
   struct ft_wire m = {.kind = FT_WIRE_STORE,
@@ -113,8 +138,9 @@ static void upload(struct ft_runtime *rt, struct ft_local_image *slot) {
   ft_control_send(rt, server, &m);
   FT_PMPI(Isend, slot->bytes, (int)slot->size, MPI_BYTE, server, FT_TAG_IMAGE,
           rt->control, &slot->upload);
-  slot->padding = ft_backend_padding_send(rt->world_rank, server, seq, padding);
-  rt->ckpt_bytes += (uint64_t)slot->size + (uint64_t)padding;
+  slot->padding = ft_backend_padding_send_disk(
+      rt->world_rank, server, seq, padding, disk, &rt->ckpt_write_s);
+  rt->ckpt_bytes += (uint64_t)slot->size + (uint64_t)modelled;
 }
 
 void ft_checkpoint_write(struct ft_runtime *rt, int wave, int64_t index,

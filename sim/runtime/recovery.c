@@ -91,6 +91,7 @@ static void on_rollback(struct ft_runtime *rt, const struct ft_wire *m) {
 }
 
 static void on_stored(struct ft_runtime *rt, const struct ft_wire *m) {
+  rt->ckpt_write_s += m->x[0]; /* the server's disk write (storage) */
   ft_local_image_stored(rt, (uint64_t)m->value);
   if (m->inc != rt->incarnation || !rt->running)
     return;
@@ -182,6 +183,17 @@ static int image_life(const struct ft_runtime *rt) {
   return rt->driver->life ? rt->driver->life(rt) : rt->incarnation;
 }
 
+/* The image's read-back, counted under a storage that uses disks: its
+ * transfer from the server's disk (done since `start`), or its read from
+ * this host's disk (storage=local), the rank blocked meanwhile. */
+static void read_back(struct ft_runtime *rt, double start) {
+  int storage = rt->options.storage;
+  if (storage == FT_STORAGE_LOCAL)
+    rt->restart_read_s += ft_backend_disk_read(ft_image_modelled_bytes(rt));
+  else if (ft_storage_uses_disks(storage))
+    rt->restart_read_s += ft_backend_now() - start;
+}
+
 static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
   int server = m->from;
   rt->image_asks--; /* answers come in the order of the requests */
@@ -189,6 +201,7 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
   void *bytes = m->value < 0 ? NULL : malloc(size ? size : 1);
   if (m->value >= 0 && !bytes)
     ft_fatal("rank %d: out of memory for its image", rt->world_rank);
+  double start = ft_backend_now();
   if (bytes) {
     void *padding = m->x[0] >= 1
                         ? ft_backend_padding_receive(server, rt->world_rank,
@@ -203,6 +216,8 @@ static void receive_image(struct ft_runtime *rt, const struct ft_wire *m) {
     free(bytes); /* the answer to an abandoned request */
     return;
   }
+  if (bytes)
+    read_back(rt, start);
   rt->image_offer = *m;
   rt->image_bytes = bytes;
   rt->image_offered = 1;
@@ -262,6 +277,26 @@ static void drop_images(struct ft_runtime *rt, int newer_than) {
       ft_release_local_image(rt, &rt->images[i]);
 }
 
+/* A rank the failure spared rolls back to its image of `wave` too, which
+ * it kept in memory; under a storage that uses disks it pays for reading
+ * it back as the papers' processes did (sc06 section 4.1: "If a failure
+ * occurs, all MPI processes restart from the local checkpoint stored on the
+ * disk if it exists; otherwise they obtain it from the checkpoint
+ * server"): from its node's disk (servers, local), or from the file server
+ * (shared: there is no local copy), whose copy replaces the one in
+ * memory. */
+static void survivor_read_back(struct ft_runtime *rt, int wave) {
+  int storage = rt->options.storage;
+  if (wave <= 0 || !ft_storage_uses_disks(storage))
+    return;
+  if (storage == FT_STORAGE_SHARED) {
+    drop_images(rt, -1);
+    fetch_image(rt, wave);
+  } else {
+    rt->restart_read_s += ft_backend_disk_read(ft_image_modelled_bytes(rt));
+  }
+}
+
 static void restore_memory(struct ft_runtime *rt) {
   int wave = rt->rollback_wave;
   if (rt->dead) {
@@ -272,6 +307,7 @@ static void restore_memory(struct ft_runtime *rt) {
     rt->dead = 0;
   } else {
     drop_images(rt, wave);
+    survivor_read_back(rt, wave);
   }
   if (wave > 0 && !ft_local_image_of(rt, wave))
     ft_fatal("rank %d has no image of committed wave %d", rt->world_rank, wave);

@@ -189,6 +189,7 @@ struct run_totals {
   unsigned long long ac[4];   /* the any-call transport's figures */
   unsigned long long heap_peak, heap_released, stack_gap; /* max, sum, max */
   unsigned long long images_held, image_asks;             /* max, max */
+  double storage_s[2];    /* ckpt_write_s, restart_read_s: sums */
   int reported, verified; /* ranks that reported; ranks that said "verified" */
 };
 
@@ -279,6 +280,12 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   summary_reduce(rt, local, sum, 15, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
   summary_reduce(rt, flags, counts, 2, MPI_INT, MPI_SUM);
   reduce_memory(rt, &t);
+  if (ft_storage_uses_disks(rt->options.storage)) { /* else no such fields:
+                                                       the same messages as
+                                                       before disks */
+    double mine[2] = {rt->ckpt_write_s, rt->restart_read_s};
+    summary_reduce(rt, mine, t.storage_s, 2, MPI_DOUBLE, MPI_SUM);
+  }
   start = -max[1];
   t.completion_s = max[0] - start;
   t.messages = sum[0];
@@ -332,6 +339,11 @@ static void print_summary(const struct ft_runtime *rt,
          t->deliveries ? (double)t->events / (double)t->deliveries : 0.0,
          t->sb_bytes, t->el_messages, t->heap_peak, t->heap_released,
          t->stack_gap, t->images_held, t->image_asks);
+  if (ft_storage_uses_disks(rt->options.storage))
+    printf(",\"storage\":\"%s\",\"ckpt_write_s\":%.9f,"
+           "\"restart_read_s\":%.9f",
+           ft_storage_name(rt->options.storage), t->storage_s[0],
+           t->storage_s[1]);
   if (rt->ac.core_mode) /* a replay checkpointing at any call */
     printf(",\"ckpt_calls\":%llu,\"ckpt_in_flight\":%llu,"
            "\"deferred_msgs\":%llu,\"queued_msgs\":%llu",

@@ -336,6 +336,12 @@ struct ft_runtime {
   uint64_t waves_committed; /* rank 0 (pcl; vcl: the scheduler's, from
                                FINISH); message logging: this rank's */
   uint64_t ckpt_bytes;      /* image bytes sent, modelled ones included */
+  double ckpt_write_s;      /* storage (not network): seconds of disk writes of
+                               this rank's images, the local one and the
+                               server's (from its STORED) */
+  double restart_read_s;    /* storage: seconds this rank waited for its
+                               image's modelled bytes at a restart (the disk
+                               read, and the transfer unless local) */
   struct ft_failure_figures failures; /* rank 0, from the dispatcher */
 
   uint64_t trace_run; /* the run's identity in its trace (trace.h) */
@@ -691,8 +697,14 @@ struct ft_local_image *ft_local_image_of(struct ft_runtime *rt, int wave);
 /* Restores the protected buffers from `image` (size bytes); aborts the run
  * with a clear error when they do not match. */
 void ft_restore_image(struct ft_runtime *rt, const void *image, size_t size);
-/* World rank of the checkpoint server of application rank `rank`. */
+/* World rank of the checkpoint server of application rank `rank` (under
+ * storage=shared the first service rank for every rank: the file
+ * server). */
 int ft_server_of(const struct ft_runtime *rt, int rank);
+
+/* The modelled size in bytes of this rank's process image (what BLCR would
+ * write): image_mb, else in any-call mode the recorded footprint. */
+double ft_image_modelled_bytes(const struct ft_runtime *rt);
 /* World rank of the dispatcher (the first service rank). */
 int ft_dispatcher(const struct ft_runtime *rt);
 

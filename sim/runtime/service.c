@@ -24,7 +24,9 @@
 /* An image on its way in (STORE) or out (IMAGE). */
 struct transfer {
   int rank, wave, inc, incoming;
-  uint64_t seq; /* an incoming image's transfer number (x[1] of its STORE) */
+  uint64_t seq;    /* an incoming image's transfer number (x[1] of its STORE) */
+  double disk_s;   /* an incoming image's disk write (storage), seconds */
+  double modelled; /* an incoming image's modelled bytes (x[0] of STORE) */
   void *bytes;
   size_t size;
   MPI_Request req;
@@ -46,11 +48,21 @@ struct dispatcher {
                                 with the role */
 };
 
+/* The modelled size of a rank's two stored images (the store's two
+ * generations): a restart sends back what the checkpoint sent, which in an
+ * any-call replay is the footprint recorded at that checkpoint, not
+ * image_mb. */
+struct modelled_sizes {
+  int wave[2];
+  double bytes[2];
+};
+
 struct service {
   struct ft_runtime *rt;
   int index; /* among the services */
   struct ft_image_store *store;
-  struct transfer **transfers; /* each where its request is waited for */
+  struct modelled_sizes *modelled; /* per application rank */
+  struct transfer **transfers;     /* each where its request is waited for */
   size_t n_transfers, cap_transfers;
   MPI_Request **waited; /* the control receive, then the transfers' */
   size_t cap_waited;
@@ -87,6 +99,14 @@ static struct transfer *new_transfer(struct service *s) {
   return t;
 }
 
+/* `flag` when this run's images go to a server's disk (storage=servers or
+ * shared), else 0. */
+static int storage_disk(const struct service *s, int flag) {
+  int storage = s->rt->options.storage;
+  return storage == FT_STORAGE_SERVERS || storage == FT_STORAGE_SHARED ? flag
+                                                                       : 0;
+}
+
 /* Every STORE is received, even a stale one: transfers between a pair are
  * matched in order, so skipping one would shift the next. */
 static void on_store(struct service *s, const struct ft_wire *m) {
@@ -96,17 +116,43 @@ static void on_store(struct service *s, const struct ft_wire *m) {
   t->inc = m->inc;
   t->incoming = 1;
   t->seq = (uint64_t)m->x[1];
+  t->modelled = m->x[0];
   t->size = (size_t)m->value;
   t->bytes = malloc(t->size ? t->size : 1);
   if (!t->bytes)
     ft_fatal("checkpoint server: out of memory for %zu bytes", t->size);
   FT_PMPI(Irecv, t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
           s->rt->control, &t->req);
-  t->padding = m->x[0] >= 1 ? ft_backend_padding_receive(
-                                  t->rank, s->rt->world_rank, (uint64_t)m->x[1])
-                            : NULL;
+  t->padding = m->x[0] >= 1
+                   ? ft_backend_padding_receive_disk(
+                         t->rank, s->rt->world_rank, (uint64_t)m->x[1], m->x[0],
+                         storage_disk(s, FT_PADDING_DISK_WRITE), &t->disk_s)
+                   : NULL;
   if (t->padding)
     ft_backend_padding_notify(t->padding, s->waiter);
+}
+
+/* Remembers the modelled size of `rank`'s image of `wave`, in the older of
+ * its two slots (or the one of the same wave). */
+static void remember_modelled(struct service *s, int rank, int wave,
+                              double bytes) {
+  struct modelled_sizes *m = &s->modelled[rank];
+  int i = m->wave[0] == wave         ? 0
+          : m->wave[1] == wave       ? 1
+          : m->wave[0] <= m->wave[1] ? 0
+                                     : 1;
+  m->wave[i] = wave;
+  m->bytes[i] = bytes;
+}
+
+/* The modelled size of `rank`'s image of `wave`: as it was stored, else
+ * image_mb. */
+static double modelled_of(const struct service *s, int rank, int wave) {
+  const struct modelled_sizes *m = &s->modelled[rank];
+  for (int i = 0; i < 2; i++)
+    if (m->wave[i] == wave && wave > 0)
+      return m->bytes[i];
+  return s->rt->options.image_mb * 1e6;
 }
 
 /* An image arrived whole: keep it (unless its run was abandoned) and tell
@@ -118,10 +164,12 @@ static void stored(struct service *s, const struct transfer *t) {
   if (ft_store_put(s->store, t->rank, t->wave, t->bytes, t->size, err,
                    sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
+  remember_modelled(s, t->rank, t->wave, t->modelled);
   send_wire(t->rank, (struct ft_wire){.kind = FT_WIRE_STORED,
                                       .wave = t->wave,
                                       .inc = t->inc,
-                                      .value = (int64_t)t->seq});
+                                      .value = (int64_t)t->seq,
+                                      .x = {t->disk_s}});
 }
 
 /* Sends rank its image of `wave`, or value -1 when there is none. */
@@ -152,13 +200,18 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
     ft_fatal("checkpoint server: out of memory for %zu bytes", size);
   memcpy(t->bytes, img, size);
   answer.value = (int64_t)size;
-  answer.x[0] = s->rt->options.image_mb * 1e6;
+  /* storage=local: the rank reads its own disk (recovery.c), nothing
+   * modelled travels. */
+  answer.x[0] = s->rt->options.storage == FT_STORAGE_LOCAL
+                    ? 0
+                    : modelled_of(s, m->from, answer.wave);
   answer.x[1] = (double)s->paddings_sent;
   send_wire(m->from, answer);
   FT_PMPI(Isend, t->bytes, (int)size, MPI_BYTE, m->from, FT_TAG_IMAGE,
           s->rt->control, &t->req);
-  ft_backend_padding_forget(ft_backend_padding_send(
-      s->rt->world_rank, m->from, s->paddings_sent++, answer.x[0]));
+  ft_backend_padding_forget(ft_backend_padding_send_disk(
+      s->rt->world_rank, m->from, s->paddings_sent++, answer.x[0],
+      storage_disk(s, FT_PADDING_DISK_READ), NULL));
 }
 
 /* Finishes the transfers whose request completed (ft_backend_wait set it
@@ -565,6 +618,9 @@ static void open_store(struct service *s) {
   s->store = ft_store_create(rt->app_ranks, dir, err, sizeof err);
   if (!s->store)
     ft_fatal("checkpoint server %d: %s", s->index, err);
+  s->modelled = calloc((size_t)rt->app_ranks, sizeof *s->modelled);
+  if (!s->modelled)
+    ft_fatal("checkpoint server %d: out of memory", s->index);
   for (int r = 0; r < rt->app_ranks; r++)
     if (ft_server_of(rt, r) == rt->world_rank) {
       ft_store_serve(s->store, r);
@@ -606,6 +662,7 @@ static void close_service(struct service *s) {
     ft_scenario_free(&s->d->scenario);
   free(s->transfers);
   free(s->waited);
+  free(s->modelled);
 }
 
 void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {

@@ -74,3 +74,27 @@ Test(cli_platform_hosts, file_simgrid_rejects) {
   cr_assert_str_eq(err, want);
   cr_assert_eq(v.count, 0);
 }
+
+/* Storage (README, "Checkpoint storage"): the hosts without a <disk>. */
+Test(cli_platform_hosts, lists_hosts_without_a_disk) {
+  struct ft_strv v = FT_STRV_INIT, bare = FT_STRV_INIT;
+  cr_assert_eq(ft_platform_hosts_load_disks(FT_TEST_PLATFORMS "/somedisks.xml",
+                                            &v, &bare, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(v.count, 3);
+  cr_assert_str_eq(v.items[1], "node-2");
+  cr_assert_eq(bare.count, 1);
+  cr_assert_str_eq(bare.items[0], "node-2");
+  ft_strv_free(&v);
+  ft_strv_free(&bare);
+}
+
+Test(cli_platform_hosts, tiny_has_no_disk) {
+  struct ft_strv v = FT_STRV_INIT, bare = FT_STRV_INIT;
+  cr_assert_eq(ft_platform_hosts_load_disks(FT_TEST_PLATFORMS "/tiny.xml", &v,
+                                            &bare, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(bare.count, v.count);
+  ft_strv_free(&v);
+  ft_strv_free(&bare);
+}

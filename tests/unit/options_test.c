@@ -1,5 +1,6 @@
 /* Unit tests of the FTSIM_OPTIONS parser (sim/options.c). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "options.h"
@@ -42,10 +43,11 @@ Test(options, unknown_key_is_an_error) {
   cr_assert_eq(ft_options_parse("periode=30", &o, err, sizeof err), -1);
   cr_assert_str_eq(err, "field 1 'periode=30': unknown key 'periode' (known: "
                         "protocol, service_ranks, period, image_mb, scenario, "
-                        "ckpt_dir, server_map, daemon_latency_us, "
+                        "ckpt_dir, server_map, storage, daemon_latency_us, "
                         "daemon_copy_mbps, event_loggers, log_batch, "
-                        "copy_mbps, trace, max_time, stall_failures, record, "
-                        "record_speed, any_call)");
+                        "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
+                        "sb_cache_kb, trace, max_time, stall_failures, "
+                        "record, record_speed, any_call)");
 }
 
 Test(options, reads_the_trace_prefix) {
@@ -82,6 +84,24 @@ Test(options, reads_the_daemon_cost_model) {
                         "be a number of MB/s in [0, 1e9] (out of range)");
 }
 
+Test(options, reads_the_memory_bus_model) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_float_eq(o.sb_bus_mbps, 0, 1e-12);
+  cr_assert_float_eq(o.sb_bus_cache_mbps, 0, 1e-12);
+  cr_assert_float_eq(o.sb_cache_kb, 512, 1e-12);
+  cr_assert_eq(ft_options_parse("sb_bus_mbps=168.3,sb_bus_cache_mbps=208,"
+                                "sb_cache_kb=256",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_float_eq(o.sb_bus_mbps, 168.3, 1e-12);
+  cr_assert_float_eq(o.sb_bus_cache_mbps, 208, 1e-12);
+  cr_assert_float_eq(o.sb_cache_kb, 256, 1e-12);
+  cr_assert_eq(ft_options_parse("sb_bus_mbps=fast", &o, err, sizeof err), -1);
+  cr_assert_str_eq(
+      err, "field 1 'sb_bus_mbps=fast': sb_bus_mbps must be a "
+           "number of MB/s in [0, 1e9] (0: off) (not a decimal number)");
+}
+
 Test(options, checkpoint_defaults) {
   cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
   cr_assert_float_eq(o.period, 0, 1e-12);
@@ -89,6 +109,26 @@ Test(options, checkpoint_defaults) {
   cr_assert_str_eq(o.scenario, "");
   cr_assert_str_eq(o.ckpt_dir, "ftsim-ckpt");
   cr_assert_eq(o.server_map, FT_SERVER_MAP_BLOCK);
+}
+
+/* README, "Checkpoint storage". */
+Test(options, reads_the_storage) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_eq(o.storage, FT_STORAGE_NETWORK);
+  cr_assert_not(ft_storage_uses_disks(o.storage));
+  const char *names[] = {"network", "servers", "shared", "local"};
+  for (int s = 0; s < 4; s++) {
+    char text[64];
+    snprintf(text, sizeof text, "storage=%s", names[s]);
+    cr_assert_eq(ft_options_parse(text, &o, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(o.storage, s);
+    cr_assert_str_eq(ft_storage_name(o.storage), names[s]);
+    cr_assert_eq(ft_storage_uses_disks(o.storage), s != FT_STORAGE_NETWORK);
+  }
+  cr_assert_eq(
+      ft_options_parse("protocol=pcl,storage=nfs", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 2 'storage=nfs': storage must be network, "
+                        "servers, shared or local");
 }
 
 Test(options, negative_period_names_the_field) {

@@ -196,10 +196,13 @@ void ft_ml_serve(struct ft_runtime *rt, struct ft_ml_channels *mc,
       ch->resend_next = ch->resend_from + 1; /* its checkpoint has those */
     if (ch->resend_next > ch->resend_to)
       break;
-    if (ft_control_fate_left(rt) == 0) { /* this rank failed meanwhile: */
-      ch->resend_next = 0;               /* it resends no more */
-      ft_control_fate(rt);
-    }
+    /* This rank failed meanwhile: it resends no more in this life, but the
+     * peer still waits for the rest. resend_next stays where it is, like
+     * the wire counts, so that the re-execution rebuilding those messages
+     * (ft_ml_log_add) sends them (soak seed 17: pessimist, fring, rank 1
+     * died between its answer to rank 0's restart and the resend, and
+     * rank 0 waited for ever). */
+    ft_control_fate(rt);
     struct ft_ml_entry *e = find_entry(ch, ch->resend_next);
     if (!e)
       return; /* a re-execution of mine will rebuild it */

@@ -78,6 +78,7 @@ struct ft_ml {
   struct ft_ml_ops ops;
   struct ft_ml_replay replay;
   struct ft_ml_answers answers;
+  double *route_mbps; /* per world rank, 0: not asked yet (sb_bus_mbps) */
 };
 
 #endif /* FT_ML_STATE_H */
