@@ -12,10 +12,14 @@ bin=$1 platform=$2 np=$3 tol=$4
 shift 4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-grep -o 'prefix="[^"]*"\( suffix="[^"]*"\)\? radical="[^"]*"' "$platform" |
-  sed 's/prefix="\([^"]*\)".* radical="\([0-9]*\)-\([0-9]*\)"/\1 \2 \3/' |
-  while read -r p a b; do seq -f "$p%g" "$a" "$b"; done |
-  grep -v -- '-service-' | head -n "$np" >"$tmp/hosts"
+# Host names in file order, as tests/run_smpi.sh reads them: <host id>, or
+# a <cluster>'s prefix and radical range.
+grep -o '<host id="[^"]*"\|prefix="[^"]*"\( suffix="[^"]*"\)\? radical="[^"]*"' "$platform" |
+  sed 's/<host id="\([^"]*\)"/\1/;
+       s/prefix="\([^"]*\)".* radical="\([0-9]*\)-\([0-9]*\)"/\1 \2 \3/' |
+  while read -r p a b; do
+    if [ -n "${a:-}" ]; then seq -f "$p%g" "$a" "$b"; else echo "$p"; fi
+  done | grep -v -- '-service-' | head -n "$np" >"$tmp/hosts"
 for mode in plain smpi; do
   FTSIM_OPTIONS=protocol=none smpirun -np "$np" -platform "$platform" \
     -hostfile "$tmp/hosts" --cfg=smpi/simulate-computation:no \
