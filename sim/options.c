@@ -28,9 +28,8 @@ const char *ft_options_known_keys(void) {
   return "protocol, service_ranks, period, image_mb, scenario, ckpt_dir, "
          "server_map, storage, daemon_latency_us, daemon_copy_mbps, "
          "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
-         "sb_bus_cache_mbps, sb_cache_kb, trace, max_time, stall_failures, "
-         "record, "
-         "record_speed, any_call";
+         "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
+         "stall_failures, record, record_speed, any_call";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -157,6 +156,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "sb_cache_kb") == 0) {
     *why = "sb_cache_kb must be a number of kB (1024 bytes) in [0, 1e9]";
     return parse_double(value, 0, 1e9, &o->sb_cache_kb);
+  }
+  if (strcmp(key, "el_rtt_us") == 0) {
+    *why = "el_rtt_us must be a number of microseconds in [0, 1e6]";
+    return parse_double(value, 0, 1e6, &o->el_rtt_us);
   }
   if (strcmp(key, "max_time") == 0) {
     *why = "max_time must be a number of seconds in [0, 1e9] (0: no limit)";

@@ -53,9 +53,16 @@ struct ft_options {
   double sb_bus_mbps;       /* messages larger than sb_cache_kb */
   double sb_bus_cache_mbps; /* messages that fit: default 0, sb_bus_mbps */
   double sb_cache_kb;       /* the copy's cache; default 512 */
-  char trace[512];          /* event trace for `ftsim check`: each rank writes
-                               TRACE.<world rank> (sim/runtime/trace.h); default "":
-                               no trace */
+  /* The implementation's cost of reaching the event logger, beyond the
+   * platform's round trip: a send that the protocol holds until the
+   * logger's acks leaves no earlier than el_rtt_us after the acks came
+   * (MPICH-V2's daemon talks to its event logger over TCP: pessimist-
+   * openmpi-v, section 4.2, "40us latency increase to reach 183us"), µs;
+   * default 0: the platform's round trip only. */
+  double el_rtt_us;
+  char trace[512]; /* event trace for `ftsim check`: each rank writes
+                      TRACE.<world rank> (sim/runtime/trace.h); default "":
+                      no trace */
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
   double max_time;     /* simulated seconds of run time after which the run

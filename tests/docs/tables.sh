@@ -50,13 +50,18 @@ compare() {
 
 # The summary line's fields: README's table and a real run's JSON line,
 # with the fields only a replay checkpointing at any MPI call prints (its
-# row says "only in a replay that checkpoints at any MPI call") from one.
+# row says "only in a replay that checkpoints at any MPI call") from one,
+# and those only a run with disks prints (storage other than network).
 first_column 'The summary line has these fields' | names >"$work/summary.readme"
 fields() { tail -n 1 | grep -o '"[a-z_0-9]*":' | tr -d '":'; }
 "$ftsim" run --np 2 -- --iters 3 2>/dev/null | fields >"$work/fields"
 "$ftsim" record --np 2 --app ring -o "$work/ring" >/dev/null 2>&1 &&
   "$ftsim" run --replay "$work/ring" --protocol pcl 2>/dev/null | fields |
   grep -E '^(ckpt_calls|ckpt_in_flight|deferred_msgs|queued_msgs)$' >>"$work/fields"
+# ... and the storage fields, printed when storage is not `network`.
+"$ftsim" run --np 2 --platform gige --protocol pcl --set storage=local \
+  -- --iters 3 2>/dev/null | fields |
+  grep -E '^(storage|ckpt_write_s|restart_read_s)$' >>"$work/fields"
 sort -u "$work/fields" >"$work/summary.code"
 compare 'summary fields (ftsim run)' "$work/summary.readme" "$work/summary.code"
 

@@ -182,7 +182,7 @@ Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
               "service_ranks, period, image_mb, scenario, ckpt_dir, "
               "server_map, storage, daemon_latency_us, daemon_copy_mbps, "
               "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
-              "sb_bus_cache_mbps, sb_cache_kb, trace, max_time, "
+              "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
               "stall_failures, record, record_speed, any_call)");
   parse_fails(BASE "set log_batch=0\n",
               "dir/s.txt:5: field 'set': log_batch must be an integer in [1, "

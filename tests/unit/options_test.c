@@ -41,13 +41,14 @@ Test(options, unknown_protocol_names_the_field_and_the_known_ones) {
 
 Test(options, unknown_key_is_an_error) {
   cr_assert_eq(ft_options_parse("periode=30", &o, err, sizeof err), -1);
-  cr_assert_str_eq(err, "field 1 'periode=30': unknown key 'periode' (known: "
-                        "protocol, service_ranks, period, image_mb, scenario, "
-                        "ckpt_dir, server_map, storage, daemon_latency_us, "
-                        "daemon_copy_mbps, event_loggers, log_batch, "
-                        "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
-                        "sb_cache_kb, trace, max_time, stall_failures, "
-                        "record, record_speed, any_call)");
+  cr_assert_str_eq(err,
+                   "field 1 'periode=30': unknown key 'periode' (known: "
+                   "protocol, service_ranks, period, image_mb, scenario, "
+                   "ckpt_dir, server_map, storage, daemon_latency_us, "
+                   "daemon_copy_mbps, event_loggers, log_batch, "
+                   "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
+                   "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
+                   "record, record_speed, any_call)");
 }
 
 Test(options, reads_the_trace_prefix) {
@@ -100,6 +101,17 @@ Test(options, reads_the_memory_bus_model) {
   cr_assert_str_eq(
       err, "field 1 'sb_bus_mbps=fast': sb_bus_mbps must be a "
            "number of MB/s in [0, 1e9] (0: off) (not a decimal number)");
+}
+
+Test(options, reads_the_event_loggers_cost) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_float_eq(o.el_rtt_us, 0, 1e-12);
+  cr_assert_eq(ft_options_parse("el_rtt_us=74.8", &o, err, sizeof err), 0, "%s",
+               err);
+  cr_assert_float_eq(o.el_rtt_us, 74.8, 1e-12);
+  cr_assert_eq(ft_options_parse("el_rtt_us=-1", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'el_rtt_us=-1': el_rtt_us must be a number "
+                        "of microseconds in [0, 1e6] (out of range)");
 }
 
 Test(options, checkpoint_defaults) {

@@ -23,8 +23,10 @@ static void ml_update(struct ft_runtime *rt, const struct ft_update *u,
     ft_ml_ship(rt, u->events, u->n_events);
   if (u->flags & FT_UPDATE_WAIT_LOGGED)
     rt->ml_state.waiting = 1;
-  if (u->flags & FT_UPDATE_RELEASE)
+  if (u->flags & FT_UPDATE_RELEASE) {
     rt->ml_state.waiting = 0;
+    rt->ml_state.acked_at = ft_backend_now();
+  }
 }
 
 /* Any-call mode (a replay that checkpoints at any call): the requests

@@ -147,6 +147,17 @@ static int put_on_wire(struct ft_runtime *rt, struct ft_ml_channel *ch,
   return rc;
 }
 
+/* The implementation's cost of the event logger's round trip (option
+ * el_rtt_us): the acks count from el_rtt_us after they came. Counted from
+ * when the rank took them, which is late by whatever computation it did
+ * after they arrived. */
+static void logger_cost(struct ft_runtime *rt) {
+  double ready = rt->ml_state.acked_at + rt->options.el_rtt_us * 1e-6;
+  double now = ft_backend_now();
+  if (rt->options.el_rtt_us > 0 && ready > now)
+    ft_control_sleep(rt, ready - now);
+}
+
 /* "every event is safely logged before any MPI send can progress"; "every
  * outgoing payload is copied to the sender's volatile log". A send the
  * wire already had (a re-execution's) only rebuilds its log entry. */
@@ -169,6 +180,7 @@ int ft_ml_isend(struct ft_runtime *rt, const void *buf, int count,
                         .tag = tag};
   while (rt->ml_state.waiting)
     ft_wait_control(rt);
+  logger_cost(rt);
   void *data =
       ft_pack_copy(rt, buf, count, type, ft_comm_traffic(c, coll), &packed);
   int bytes = (int)packed; /* at most INT_MAX (ft_pack_copy) */
