@@ -13,6 +13,8 @@
 #include "coll_algo.h"
 #include "coll_select.h"
 
+static size_t plain_size(MPI_Datatype type);
+
 /* ---- Buffers ---- */
 
 MPI_Aint ft_coll_extent(MPI_Datatype type) {
@@ -141,8 +143,9 @@ void ft_coll_reduce_local(const void *in, void *inout, int count,
 }
 
 size_t ft_coll_bytes(int count, MPI_Datatype type) {
-  int size = 0;
-  FT_PMPI(Type_size, type, &size);
+  int size = (int)plain_size(type);
+  if (!size)
+    FT_PMPI(Type_size, type, &size);
   return count > 0 && size > 0 ? (size_t)count * (size_t)size : 0;
 }
 
@@ -722,16 +725,40 @@ void ft_coll_reduce_commutative(struct ft_runtime *rt, void *acc, int count,
 /* ---- Gather and scatter on a binomial tree (SMPI's gather-ompi.cpp,
  * scatter-ompi.cpp), on packed blocks ---- */
 
-/* Packs count x type at src into dst (count x size bytes). */
-static void pack_into(void *dst, const void *src, int count, MPI_Datatype type,
-                      struct ft_comm *c) {
+/* The size of a predefined contiguous type, 0 for the others: their packed
+ * form is a copy, with no SMPI call (each one stops and restarts SMPI's
+ * compute timer: issue 18, item 1). */
+static size_t plain_size(MPI_Datatype type) {
+  if (type == MPI_BYTE || type == MPI_PACKED || type == MPI_CHAR ||
+      type == MPI_UNSIGNED_CHAR)
+    return 1;
+  if (type == MPI_INT || type == MPI_UNSIGNED || type == MPI_FLOAT)
+    return 4;
+  if (type == MPI_DOUBLE || type == MPI_LONG || type == MPI_UNSIGNED_LONG ||
+      type == MPI_LONG_LONG || type == MPI_UNSIGNED_LONG_LONG)
+    return 8;
+  return 0;
+}
+
+void ft_coll_pack(void *dst, const void *src, int count, MPI_Datatype type,
+                  struct ft_comm *c) {
+  size_t plain = plain_size(type);
+  if (plain && count > 0) {
+    memcpy(dst, src, plain * (size_t)count);
+    return;
+  }
   int bytes = (int)ft_coll_bytes(count, type), position = 0;
   if (bytes > 0)
     FT_PMPI(Pack, src, count, type, dst, bytes, &position, c->coll);
 }
 
-static void unpack_from(void *dst, const void *src, int count,
-                        MPI_Datatype type, struct ft_comm *c) {
+void ft_coll_unpack(void *dst, const void *src, int count, MPI_Datatype type,
+                    struct ft_comm *c) {
+  size_t plain = plain_size(type);
+  if (plain && count > 0) {
+    memcpy(dst, src, plain * (size_t)count);
+    return;
+  }
   int bytes = (int)ft_coll_bytes(count, type), position = 0;
   if (bytes > 0)
     FT_PMPI(Unpack, src, bytes, &position, dst, count, type, c->coll);
@@ -755,7 +782,7 @@ void ft_coll_gather_binomial(struct ft_runtime *rt, const void *mine, int count,
   char *tmp = malloc(block * (size_t)held + 1);
   if (!tmp)
     ft_fatal("out of memory in a gather");
-  pack_into(tmp, mine, count, type, c); /* blocks v, v + 1, ... */
+  ft_coll_pack(tmp, mine, count, type, c); /* blocks v, v + 1, ... */
   size_t at = block;
   for (int k = 0; k < t.n; k++) {
     int n = subtree_blocks(v, vrank(t.children[k], root, size), size);
@@ -767,7 +794,7 @@ void ft_coll_gather_binomial(struct ft_runtime *rt, const void *mine, int count,
     ft_coll_send(tmp, (int)at, MPI_BYTE, t.parent, FT_TAG_GATHER, c);
   else /* the root: virtual rank i is rank (i + root) % size */
     for (int i = 0; i < size; i++)
-      unpack_from(
+      ft_coll_unpack(
           ft_coll_at(rbuf, (MPI_Aint)real_rank(i, root, size) * count, type),
           tmp + block * (size_t)i, count, type, c);
   free(tmp);
@@ -787,7 +814,7 @@ void ft_coll_scatter_binomial(struct ft_runtime *rt, const void *sbuf,
     ft_fatal("out of memory in a scatter");
   if (t.parent < 0) /* the root packs in virtual rank order */
     for (int i = 0; i < size; i++)
-      pack_into(
+      ft_coll_pack(
           tmp + block * (size_t)i,
           ft_coll_at(sbuf, (MPI_Aint)real_rank(i, root, size) * count, type),
           count, type, c);
@@ -801,6 +828,6 @@ void ft_coll_scatter_binomial(struct ft_runtime *rt, const void *sbuf,
                  MPI_BYTE, t.children[k], FT_TAG_SCATTER, c);
   }
   if (mine != MPI_IN_PLACE)
-    unpack_from(mine, tmp, count, type, c);
+    ft_coll_unpack(mine, tmp, count, type, c);
   free(tmp);
 }

@@ -45,6 +45,13 @@ void *ft_coll_scratch(int count, MPI_Datatype type, void **base);
 /* Copies `count` elements of `type` from src to dst (same layout; nothing
  * when dst == src). */
 void ft_coll_copy(void *dst, const void *src, int count, MPI_Datatype type);
+/* Packs count x type at src into dst (count x its size bytes), and back:
+ * a copy for the predefined contiguous types, MPI_Pack / MPI_Unpack on
+ * c's shadow for the others. */
+void ft_coll_pack(void *dst, const void *src, int count, MPI_Datatype type,
+                  struct ft_comm *c);
+void ft_coll_unpack(void *dst, const void *src, int count, MPI_Datatype type,
+                    struct ft_comm *c);
 /* inout = in op inout, count elements of type, bit-identical to what
  * PMPI_Reduce_local computes (the usual arithmetic ones are applied here,
  * without an SMPI call). */

@@ -277,22 +277,17 @@ static void alltoall_pairwise(const void *sbuf, const struct blocks *s,
   }
 }
 
-/* Packs block i of every rank (count x type at i x count) into dst. */
+/* Packs block `index` (count x type at index x count) into dst. */
 static void pack_block(char *dst, const void *buf, int index, int count,
                        MPI_Datatype type, struct ft_comm *c) {
-  int bytes = (int)ft_coll_bytes(count, type), position = 0;
-  if (bytes > 0)
-    FT_PMPI(Pack, ft_coll_at(buf, (MPI_Aint)index * count, type), count, type,
-            dst, bytes, &position, c->coll);
+  ft_coll_pack(dst, ft_coll_at(buf, (MPI_Aint)index * count, type), count, type,
+               c);
 }
 
 static void unpack_block(void *buf, int index, const char *src, int count,
                          MPI_Datatype type, struct ft_comm *c) {
-  int bytes = (int)ft_coll_bytes(count, type), position = 0;
-  if (bytes > 0)
-    FT_PMPI(Unpack, src, bytes, &position,
-            ft_coll_at(buf, (MPI_Aint)index * count, type), count, type,
-            c->coll);
+  ft_coll_unpack(ft_coll_at(buf, (MPI_Aint)index * count, type), src, count,
+                 type, c);
 }
 
 /* Bruck's alltoall (SMPI's alltoall__bruck): the blocks rotated by this
@@ -561,21 +556,17 @@ void ft_coll_allgatherv(struct ft_runtime *rt, const void *sbuf, int scount,
     total += p.len[i];
   }
   p.all = alloc_or_die(total, "an allgather");
-  int position = 0;
-  if (sbuf == MPI_IN_PLACE && p.len[r] > 0)
-    FT_PMPI(Pack, ft_coll_at(rbuf, displs[r], rtype), counts[r], rtype,
-            p.all + p.off[r], (int)p.len[r], &position, c->coll);
-  else if (sbuf != MPI_IN_PLACE && p.len[r] > 0)
-    FT_PMPI(Pack, sbuf, scount, stype, p.all + p.off[r], (int)p.len[r],
-            &position, c->coll);
+  if (sbuf == MPI_IN_PLACE)
+    ft_coll_pack(p.all + p.off[r], ft_coll_at(rbuf, displs[r], rtype),
+                 counts[r], rtype, c);
+  else
+    ft_coll_pack(p.all + p.off[r], sbuf, scount, stype, c);
   if (n > 1)
     allgather_run(rt, &p, total, regular, c);
-  for (int i = 0; i < n; i++) {
-    position = 0;
-    if (p.len[i] > 0 && !(i == r && sbuf == MPI_IN_PLACE))
-      FT_PMPI(Unpack, p.all + p.off[i], (int)p.len[i], &position,
-              ft_coll_at(rbuf, displs[i], rtype), counts[i], rtype, c->coll);
-  }
+  for (int i = 0; i < n; i++)
+    if (!(i == r && sbuf == MPI_IN_PLACE))
+      ft_coll_unpack(ft_coll_at(rbuf, displs[i], rtype), p.all + p.off[i],
+                     counts[i], rtype, c);
   free(p.all);
   free(p.off);
   free(p.len);
