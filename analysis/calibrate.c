@@ -10,14 +10,17 @@
  *       every host can reach rank 0's host); under SMPI, rank 0 also prints
  *       "platform_host NAME" for every host the platform declares (SimGrid
  *       lists them sorted by name, not in the XML's order).
- *   calibrate [-r ROUNDS] [-s BYTES]... A:B [C:D ...]
+ *   calibrate [-r ROUNDS] [-s BYTES]... [-t TESTS] A:B [C:D ...]
  *       ranks A and B ping-pong (the others wait at a barrier), then C and D,
  *       and so on.  A prints one line per pair:
  *         pair HOST_A HOST_B lat_us X bw_mbps@BYTES Y ...
  *       lat_us is the one-way time of a 1-byte message; bw_mbps@S is
  *       S * 8 / one-way time of an S-byte message, in 10^6 bit/s (NetPIPE's
  *       Mbps).  Each is averaged over ROUNDS round trips (default 20) after
- *       one untimed warm-up round trip.  Default size: 1 MiB.
+ *       one untimed warm-up round trip.  Default size: 1 MiB.  With -t,
+ *       the line ends with "test_us Z": the time of one MPI_Test that
+ *       finds nothing, averaged over TESTS calls (ftsim calibrate sets
+ *       smpi/test and smpi/iprobe from it).
  */
 #include <mpi.h>
 #ifdef FTSIM_SMPI
@@ -32,6 +35,7 @@ enum { MAX_SIZES = 8, NAME_LEN = MPI_MAX_PROCESSOR_NAME };
 
 struct options {
   int rounds;
+  long tests; /* -t: unsuccessful MPI_Test calls to time (0: none) */
   int nsizes;
   long sizes[MAX_SIZES];
   int first_pair; /* index in argv of the first A:B argument */
@@ -62,6 +66,29 @@ static double one_way_time(char *buf, int bytes, int peer, int initiator,
     }
   }
   return (MPI_Wtime() - t0) / (2.0 * rounds);
+}
+
+/* Seconds per MPI_Test call that finds nothing: the initiator posts a
+ * receive its peer satisfies only after `tests` calls (told by a message),
+ * so that every timed call is unsuccessful. */
+static double test_time(long tests, int peer, int initiator) {
+  char token = 0;
+  if (!initiator) {
+    MPI_Recv(&token, 1, MPI_CHAR, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&token, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
+    return 0;
+  }
+  MPI_Request req;
+  int flag = 0;
+  MPI_Irecv(&token, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD, &req);
+  double t0 = MPI_Wtime();
+  for (long i = 0; i < tests && !flag; i++)
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+  double t = (MPI_Wtime() - t0) / (double)tests;
+  MPI_Send(&token, 1, MPI_CHAR, peer, 4, MPI_COMM_WORLD);
+  if (!flag)
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  return t;
 }
 
 /* This rank's processor name (the SMPI host), zero-padded to NAME_LEN. */
@@ -100,6 +127,7 @@ static int parse_positive(const char *arg, long max, long *out) {
 
 static int parse_options(int argc, char **argv, struct options *o) {
   o->rounds = 20;
+  o->tests = 0;
   o->nsizes = 0;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i += 2) {
@@ -108,6 +136,8 @@ static int parse_options(int argc, char **argv, struct options *o) {
       return -1;
     if (strcmp(argv[i], "-r") == 0)
       o->rounds = (int)v;
+    else if (strcmp(argv[i], "-t") == 0)
+      o->tests = v;
     else if (strcmp(argv[i], "-s") == 0 && o->nsizes < MAX_SIZES)
       o->sizes[o->nsizes++] = v;
     else
@@ -144,11 +174,14 @@ static void measure_pair(const struct options *o, struct pair_spec pair,
     double t = one_way_time(buf, (int)o->sizes[i], peer, initiator, o->rounds);
     bw[i] = (double)o->sizes[i] * 8.0 / t / 1e6;
   }
+  double test = o->tests ? test_time(o->tests, peer, initiator) : 0;
   if (!initiator)
     return;
   printf("pair %s %s lat_us %.4f", mine, theirs, lat * 1e6);
   for (int i = 0; i < o->nsizes; i++)
     printf(" bw_mbps@%ld %.4f", o->sizes[i], bw[i]);
+  if (o->tests)
+    printf(" test_us %.6f", test * 1e6);
   printf("\n");
   fflush(stdout);
 }

@@ -9,10 +9,12 @@ extern const struct ft_protocol_ops ft_protocol_vcl;
 extern const struct ft_protocol_ops ft_protocol_pessimist;
 extern const struct ft_protocol_ops ft_protocol_v2;
 extern const struct ft_protocol_ops ft_protocol_bookmark;
+extern const struct ft_protocol_ops ft_protocol_c3;
 
 static const struct ft_protocol_ops *const registry[] = {
     &ft_protocol_none,      &ft_protocol_pcl, &ft_protocol_vcl,
     &ft_protocol_pessimist, &ft_protocol_v2,  &ft_protocol_bookmark,
+    &ft_protocol_c3,
 };
 
 /* Test-only variants with deliberate bugs (protocols/bugs/bugs.c): only

@@ -27,8 +27,10 @@
  *                     already holds (an early message) is sent again
  *                     (c3-collectives, section 2.3: "process Q must
  *                     suppress sending it"); its receiver gets it twice.
- *                     c3 has no runtime driver yet: caught by the seeded
- *                     cluster (tests/unit/c3_cluster.c), not by a run.
+ *                     Caught by the seeded cluster
+ *                     (tests/unit/c3_cluster.c) and, on a written trace,
+ *                     by ftsim check (a send where a `suppress` was due);
+ *                     its runs stop on the receivers' cores.
  *  bookmark-bug-nodrain  bookmark that checkpoints as soon as the
  *                     bookmarks are exchanged, without draining: each
  *                     peer's "sent" bookmark is read as the bytes already

@@ -87,6 +87,9 @@ struct channel {
                         after the rollback that began `inc`, by its
                         number in the restored wave's incarnation */
   size_t n_restored, cap_restored;
+  uint32_t *supps; /* the piggyback family: lines of the sends its sender
+                      suppressed (held by the receiver's checkpoint) */
+  size_t n_supps, cap_supps;
 };
 
 /* A safe point (wave unused), checkpoint, rollback or restore. */
@@ -141,6 +144,7 @@ void ft_check_free(struct ft_check *ck) {
   for (size_t i = 0; i < ck->n_chans; i++) {
     free(ck->chans[i].sends);
     free(ck->chans[i].dels);
+    free(ck->chans[i].supps);
     free(ck->chans[i].recs);
     free(ck->chans[i].restored);
   }
@@ -335,6 +339,33 @@ static int read_message(struct reader *rd, int inc, int deliver, int resend) {
   return 0;
 }
 
+/* suppress: a send the sender did not carry out (the piggyback family),
+ * numbered apart from the channel's sends. */
+static int read_suppress(struct reader *rd, int inc) {
+  struct ft_check *ck = rd->ck;
+  int comm, coll, peer, tag;
+  int64_t seq, bytes;
+  if (expect_fields(rd, 10, MSG_FIELDS) ||
+      int32_field(rd, 4, "comm", 0, INT32_MAX, &comm) ||
+      channel_kind(rd, 5, &coll) ||
+      int32_field(rd, 6, "peer", 0, ck->ranks - 1, &peer) ||
+      int32_field(rd, 7, "tag", INT32_MIN, INT32_MAX, &tag) ||
+      int_field(rd, 8, "seq", 1, INT64_MAX, &seq) ||
+      int_field(rd, 9, "bytes", 0, INT64_MAX, &bytes))
+    return -1;
+  if (rd->rank >= ck->ranks)
+    return bad(rd, NULL, "the scheduler's trace holds a message");
+  struct channel *c = channel(ck, inc, comm, coll, rd->rank, peer, tag, 1);
+  if ((uint64_t)seq != c->n_supps + 1)
+    return bad(rd, "seq",
+               "expected %zu (suppressed send %zu of channel comm %d %s "
+               "%d->%d tag %d in incarnation %d), got %lld",
+               c->n_supps + 1, c->n_supps + 1, comm, coll ? "c" : "p", rd->rank,
+               peer, tag, inc, (long long)seq);
+  PUSH(c->supps, c->n_supps, c->cap_supps, (uint32_t)rd->line);
+  return 0;
+}
+
 static int read_chanrec(struct reader *rd, int inc) {
   int wave, comm, coll, peer, tag;
   int64_t seq;
@@ -494,6 +525,8 @@ static int read_record(struct reader *rd) {
     return read_message(rd, inc, 1, 0);
   if (strcmp(kind, "resend") == 0)
     return read_message(rd, inc, 0, 1);
+  if (strcmp(kind, "suppress") == 0)
+    return read_suppress(rd, inc);
   if (strcmp(kind, "safe") == 0 || strcmp(kind, "restore") == 0 ||
       strcmp(kind, "ckpt") == 0 || strcmp(kind, "rollback") == 0)
     return read_mark(rd, inc, time, kind, t);
@@ -803,11 +836,16 @@ static int cut_of(struct checker *c, const struct commit *cm) {
  * delivered twice, as for its late messages (R+1..S: its log's, sent
  * again). */
 static void cut_counts(const struct checker *c, const struct channel *ch,
-                       size_t *S, size_t *R) {
+                       size_t *S, size_t *R, size_t *early) {
   *S = sends_before(ch->sends, ch->n_sends, c->kpos[ch->src]);
   *R = lines_before_u32(ch->dels, ch->n_dels, c->kpos[ch->dst]);
-  if (c->ck->family == FT_FAMILY_PIGGYBACK && *R > *S)
+  if (early)
+    *early = 0;
+  if (c->ck->family == FT_FAMILY_PIGGYBACK && *R > *S) {
+    if (early)
+      *early = *R - *S;
     *S = *R;
+  }
 }
 
 static int check_channel_state(struct checker *c, const struct commit *cm,
@@ -880,7 +918,7 @@ static int check_commit(struct checker *c, const struct commit *cm) {
     if (ch->inc != cm->inc)
       continue;
     size_t S, R;
-    cut_counts(c, ch, &S, &R);
+    cut_counts(c, ch, &S, &R, NULL);
     if (R > S)
       return violation(
           c, "orphan",
@@ -983,6 +1021,48 @@ static int check_replayed_channel(struct checker *c, const struct channel *ch,
   return 0;
 }
 
+/* The piggyback family's early messages of the restored cut (`early` on
+ * ch's channel: received before the receiver's checkpoint, sent after the
+ * sender's) are held by the receiver's checkpoint: the sender's
+ * re-execution suppresses them (c3-collectives, section 3.3: "each
+ * processor passes its list of messageID's to their sender processors so
+ * that resending these messages can be suppressed"), before any new send
+ * of the channel. A new send before the last of them is suppressed sends
+ * an early message again (duplicate: the receiver will not expect it, or
+ * takes it for the next); suppressing more than the early ones loses a
+ * message the receiver never had (lost). */
+static int check_suppressed(struct checker *c, const struct channel *ch,
+                            int wave, size_t early) {
+  const struct ft_check *ck = c->ck;
+  char id[160];
+  if (ch->n_supps > early)
+    return violation(
+        c, "lost",
+        "after the rollback to wave %d, rank %d suppressed %zu sends of "
+        "channel comm %d %s %d->%d tag %d (the last at %s:%u), but only %zu "
+        "were early at the cut: the receiver never had the others",
+        wave, ch->src, ch->n_supps, ch->comm, ch->coll ? "c" : "p", ch->src,
+        ch->dst, ch->tag, file_of(ck, ch->src), ch->supps[ch->n_supps - 1],
+        early);
+  if (early == 0)
+    return 0;
+  uint32_t rs = resume_line(&ck->rank[ch->src], ch->inc, wave);
+  uint32_t last = ch->n_supps == early ? ch->supps[early - 1] : UINT32_MAX;
+  for (size_t q = 0; q < ch->n_sends; q++) {
+    const struct send_line *s = &ch->sends[q];
+    if (s->resend || s->line < rs || s->line > last)
+      continue;
+    return violation(
+        c, "duplicate",
+        "after the rollback to wave %d, rank %d sent %s (%s:%u) with %zu of "
+        "the %zu early messages of its channel at the cut not suppressed: "
+        "the receiver's checkpoint holds them, so one is sent again",
+        wave, ch->src, msg_id(id, sizeof id, ch, (int64_t)q + 1),
+        file_of(ck, ch->src), s->line, early - ch->n_supps, early);
+  }
+  return 0;
+}
+
 /* The commit a rollback to `wave` starting incarnation `inc` restores: the
  * latest commit of that wave in an earlier incarnation, or NULL. */
 static const struct commit *restored_commit(const struct ft_check *ck, int inc,
@@ -1042,13 +1122,14 @@ static int check_rollback(struct checker *c, int inc) {
     const struct channel *ch = &ck->chans[i];
     if (ch->inc != inc)
       continue;
-    size_t S = 0, R = 0;
+    size_t S = 0, R = 0, early = 0;
     const struct channel *base = cm ? channel(ck, cm->inc, ch->comm, ch->coll,
                                               ch->src, ch->dst, ch->tag, 0)
                                     : NULL;
     if (base)
-      cut_counts(c, base, &S, &R);
-    if (check_replayed_channel(c, ch, wave, S, R))
+      cut_counts(c, base, &S, &R, &early);
+    if (check_replayed_channel(c, ch, wave, S, R) ||
+        check_suppressed(c, ch, wave, early))
       return -1;
   }
   c->res->rollbacks++;
@@ -1094,7 +1175,7 @@ static int check_final_replay(struct checker *c, int inc) {
     if (base->inc != cm->inc)
       continue;
     size_t S, R;
-    cut_counts(c, base, &S, &R);
+    cut_counts(c, base, &S, &R, NULL);
     const struct channel *now = channel(ck, inc, base->comm, base->coll,
                                         base->src, base->dst, base->tag, 0);
     size_t resent = resends_of(now) + (now ? now->n_restored : 0);

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "calibrate_cmd.h"
 #include "check.h"
+#include "crosscheck.h"
 #include "host_speed.h"
 #include "listing.h"
 #include "outcome.h"
@@ -28,6 +30,10 @@ static int help(int argc, char **argv, const struct ft_dirs *dirs) {
     ft_check_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "host-speed") == 0)
     ft_host_speed_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "calibrate") == 0)
+    ft_calibrate_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "crosscheck") == 0)
+    ft_crosscheck_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "soak") == 0)
     ft_soak_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "trace-info") == 0)
@@ -64,6 +70,10 @@ int main(int argc, char **argv) {
     return ft_check_main(argc - 2, argv + 2);
   if (strcmp(cmd, "host-speed") == 0)
     return ft_host_speed_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "calibrate") == 0)
+    return ft_calibrate_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "crosscheck") == 0)
+    return ft_crosscheck_main(argc - 2, argv + 2);
   if (strcmp(cmd, "soak") == 0)
     return ft_soak_main(argc - 2, argv + 2);
   if (strcmp(cmd, "trace-info") == 0)
@@ -80,7 +90,8 @@ int main(int argc, char **argv) {
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
           "ftsim: unknown command '%s' (commands: run, record, sweep, analyze, "
-          "plot, check, host-speed, soak, trace-info, protocols, platforms, "
+          "plot, check, host-speed, calibrate, crosscheck, soak, trace-info, "
+          "protocols, platforms, "
           "apps, help)\n",
           cmd);
   return FT_EXIT_USAGE;

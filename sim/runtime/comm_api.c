@@ -18,8 +18,8 @@ static int made(struct ft_runtime *rt, struct ft_gate_call *call,
   int rc = ft_record_comm_made(
       rt, ft_gate_create(rt, call, newcomm), op, call->user, newcomm,
       split ? call->color : FT_RT_UNKNOWN, split ? call->key : FT_RT_UNKNOWN);
-  if (rt->driver->comm_made)
-    rt->driver->comm_made(rt);
+  if (rt->driver->comm_made && rc == MPI_SUCCESS)
+    rt->driver->comm_made(rt, call, *newcomm);
   return rc;
 }
 
@@ -174,6 +174,8 @@ int MPI_Comm_free(MPI_Comm *comm) {
     return MPI_SUCCESS;
   }
   ft_record_comm_free(rt, comm);
+  if (rt->driver->comm_freed)
+    rt->driver->comm_freed(rt, ft_comm_lookup(rt, *comm));
   ft_comm_forget(rt, *comm);
   return ft_record_exit(rt, PMPI_Comm_free(comm));
 }

@@ -141,6 +141,7 @@ void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m) {
   trace_control(rt, ">", dest, m);
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
+  copy.carried = 0;
   counts(rt)[dest]++;
   FT_PMPI(Send, &copy, (int)sizeof copy, MPI_BYTE, dest, FT_TAG_CONTROL,
           rt->control);
@@ -169,6 +170,61 @@ static void progress_payloads(struct ft_control_state *cs, int wait) {
   cs->n_payloads = kept;
 }
 
+/* A payload carried in its control message: one send. */
+static void send_carried(struct ft_runtime *rt, int dest,
+                         const struct ft_wire *m, void *data, size_t bytes) {
+  trace_control(rt, ">", dest, m);
+  struct ft_wire_msg msg;
+  msg.w = *m;
+  msg.w.from = rt->world_rank;
+  msg.w.carried = (int32_t)bytes + 1;
+  memcpy(msg.data, data, bytes);
+  free(data);
+  counts(rt)[dest]++;
+  FT_PMPI(Send, &msg, (int)(sizeof msg.w + bytes), MPI_BYTE, dest,
+          FT_TAG_CONTROL, rt->control);
+}
+
+/* A payload carried by a message taken, until its handler asks for it. */
+struct ft_carried {
+  int from;
+  size_t bytes;
+  void *data;
+};
+
+static void keep_carried(struct ft_control_state *cs,
+                         const struct ft_wire_msg *msg) {
+  size_t bytes = (size_t)msg->w.carried - 1;
+  if (bytes > FT_CONTROL_INLINE)
+    ft_fatal("a control message from rank %d carries %zu bytes (at most %d)",
+             msg->w.from, bytes, FT_CONTROL_INLINE);
+  void *data = malloc(bytes ? bytes : 1);
+  if (!data)
+    ft_fatal("out of memory for a control payload of %zu bytes", bytes);
+  memcpy(data, msg->data, bytes);
+  cs->carried = ft_reserve(cs->carried, cs->n_carried + 1, &cs->cap_carried,
+                           sizeof *cs->carried, "carried control payloads");
+  cs->carried[cs->n_carried++] =
+      (struct ft_carried){.from = msg->w.from, .bytes = bytes, .data = data};
+}
+
+/* The oldest payload `from` carried (malloc'ed), `bytes` long. */
+static void *take_carried(struct ft_control_state *cs, int from, size_t bytes) {
+  for (size_t i = 0; i < cs->n_carried; i++) {
+    if (cs->carried[i].from != from)
+      continue;
+    struct ft_carried c = cs->carried[i];
+    memmove(&cs->carried[i], &cs->carried[i + 1],
+            (cs->n_carried - i - 1) * sizeof c);
+    cs->n_carried--;
+    if (c.bytes != bytes)
+      ft_fatal("a control payload from rank %d has %zu bytes, %zu expected",
+               from, c.bytes, bytes);
+    return c.data;
+  }
+  ft_fatal("no control payload from rank %d to take", from);
+}
+
 void ft_control_send_payload(struct ft_runtime *rt, int dest,
                              const struct ft_wire *m, void *data,
                              size_t bytes) {
@@ -179,6 +235,10 @@ void ft_control_send_payload(struct ft_runtime *rt, int dest,
    * every 256 payloads (v2, cg on 8 ranks: 0.236 s instead of 0.210 s). A
    * wait injects no time, and these sends (to the event loggers and
    * servers, which always receive) are done or nearly. */
+  if (bytes <= FT_CONTROL_INLINE) {
+    send_carried(rt, dest, m, data, bytes);
+    return;
+  }
   if (cs->n_payloads >= 256)
     progress_payloads(cs, 1);
   cs->payloads = ft_reserve(cs->payloads, cs->n_payloads + 1, &cs->cap_payloads,
@@ -219,6 +279,8 @@ int ft_control_release_adopted(struct ft_control_state *cs, uint64_t key) {
 
 void *ft_control_payload(struct ft_runtime *rt, const struct ft_wire *m,
                          size_t bytes) {
+  if (m->carried > 0)
+    return take_carried(&rt->ctl, m->from, bytes);
   void *data = malloc(bytes ? bytes : 1);
   if (!data)
     ft_fatal("out of memory for a control payload of %zu bytes", bytes);
@@ -238,13 +300,20 @@ void ft_control_finish_payloads(struct ft_control_state *cs) {
   }
   free(cs->adopted);
   cs->adopted = NULL;
+  for (size_t i = 0; i < cs->n_carried; i++)
+    free(cs->carried[i].data);
+  free(cs->carried);
+  cs->carried = NULL;
+  cs->n_carried = cs->cap_carried = 0;
   cs->n_adopted = cs->cap_adopted = 0;
 }
 
 struct ft_wire ft_control_take(struct ft_runtime *rt) {
-  struct ft_wire m = rt->ctrl_msg;
+  struct ft_wire m = rt->ctrl_msg.w;
   if (m.from >= 0 && m.from < rt->world_size)
     counts(rt)[rt->world_size + m.from]++;
+  if (m.carried > 0)
+    keep_carried(&rt->ctl, &rt->ctrl_msg);
   ft_control_start(rt);
   trace_control(rt, "<", m.from, &m);
   return m;
@@ -504,6 +573,10 @@ static int payload_tag(const struct ft_runtime *rt, const struct ft_wire *m) {
 
 void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m) {
   int tag = payload_tag(rt, m), bytes = 0;
+  if (m->carried > 0) {
+    free(take_carried(&rt->ctl, m->from, (size_t)m->carried - 1));
+    return;
+  }
   if (!tag || m->from < 0 || m->from >= rt->world_size)
     return;
   int images = m->kind == FT_WIRE_STORE || m->kind == FT_WIRE_IMAGE;

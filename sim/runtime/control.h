@@ -43,6 +43,11 @@ struct ft_control_state {
    * order, by the next waits. */
   struct ft_wire *held;
   size_t n_held, cap_held, first_held;
+  /* Payloads carried by control messages taken but not handled yet, in
+   * arrival order (ft_control_payload takes the oldest of a sender's, as
+   * MPI's order pairs a separate payload with its message). */
+  struct ft_carried *carried;
+  size_t n_carried, cap_carried;
 };
 
 /* The runtime's own message kinds, beyond the cores' (below
@@ -124,10 +129,27 @@ struct ft_wire {
   int32_t from; /* world rank of the sender */
   int32_t to;   /* application rank for core messages */
   int32_t wave;
-  int32_t inc; /* incarnation of the sender's view */
-  int32_t pad_;
+  int32_t inc;     /* incarnation of the sender's view */
+  int32_t carried; /* 1 + the bytes of its payload that follow it in the
+                      same message (ft_control_send_payload), 0: none
+                      there (no payload, or one of its own) */
   int64_t value;
   double x[4];
+};
+
+/* A payload this small rides in the control message itself: one message,
+ * as Open MPI-V's events travel ("The two events are merged into a single
+ * message to the event logger", pessimist-openmpi-v, section 4.2). Under
+ * SMPI a message's transfer starts when its receive is posted, and the
+ * payload's receive is posted only once the control message is taken: a
+ * separate payload cost a second latency (the event logger's round trip
+ * took 12.2 us instead of 8.1 on myrinet). */
+enum { FT_CONTROL_INLINE = 448 };
+
+/* The control receive's buffer: a message and what it may carry. */
+struct ft_wire_msg {
+  struct ft_wire w;
+  unsigned char data[FT_CONTROL_INLINE];
 };
 
 /* Tags on the control communicator: the generic ones, then a family's
@@ -137,7 +159,8 @@ enum {
   FT_TAG_CONTROL = 1, /* struct ft_wire */
   FT_TAG_IMAGE,       /* image bytes (rank <-> server) */
   FT_TAG_PADDING,     /* modelled image bytes (simulation only) */
-  FT_TAG_PAYLOAD,     /* the bytes of ft_control_send_payload */
+  FT_TAG_PAYLOAD,     /* the bytes of ft_control_send_payload beyond
+                         FT_CONTROL_INLINE */
   FT_TAG_SUMMARY,     /* the summary's reductions at MPI_Finalize
                          (runtime.c), among the application ranks */
   FT_TAG_START_LINE,  /* ft_control_start_line's messages */
@@ -191,22 +214,27 @@ void ft_settle_control(struct ft_runtime *rt);
  * none in a run without control traffic (see ft_settle_control). */
 void ft_control_last_barrier(struct ft_runtime *rt);
 
-/* Receives and drops the bytes that follow a dropped message `m` on the
- * control communicator (an image and its modelled bytes, or what a
- * family's kind carries: its driver's wire_payload tells the tag), so that
- * their sender's send completes: for the end of a run, where messages are
- * dropped unhandled. */
+/* Drops the bytes of a dropped message `m`: those it carried (kept since
+ * it was taken), or those that follow it on the control communicator (an
+ * image and its modelled bytes, or what a family's kind carries: its
+ * driver's wire_payload tells the tag), received so that their sender's
+ * send completes: for the end of a run, where messages are dropped
+ * unhandled. */
 void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m);
 
 /* Sends `m` to world rank `dest` (small: never blocks for long). */
 void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m);
 
-/* Sends `m` then `bytes` of `data` (malloc'ed; the call takes it) on
- * FT_TAG_PAYLOAD, without blocking: the receiver takes the bytes when it
+/* Sends `m` with `bytes` of `data` (malloc'ed; the call takes it): in the
+ * same message when at most FT_CONTROL_INLINE, else after it on
+ * FT_TAG_PAYLOAD without blocking. The receiver takes the bytes when it
  * handles `m` (ft_control_payload). */
 void ft_control_send_payload(struct ft_runtime *rt, int dest,
                              const struct ft_wire *m, void *data, size_t bytes);
-/* Receives the bytes that follow `m` (malloc'ed, `bytes` long). */
+/* The bytes of `m` (malloc'ed, `bytes` long): those it carried, the
+ * oldest kept from its sender, or else received from the message that
+ * follows it on FT_TAG_PAYLOAD. Aborts when what it carried is not `bytes`
+ * long. */
 void *ft_control_payload(struct ft_runtime *rt, const struct ft_wire *m,
                          size_t bytes);
 /* Takes over `req`, a send still on its way on the control communicator,

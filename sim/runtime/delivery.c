@@ -24,18 +24,24 @@ struct ft_posted {
   int count;
   MPI_Datatype type;
   MPI_Comm user;
+  struct ft_recv_ticket ticket;
 };
 
 /* This module's state: the rank's (struct ft_runtime.deliveries). */
 void ft_delivery_posted(struct ft_runtime *rt, MPI_Request req, void *buf,
-                        int count, MPI_Datatype type, MPI_Comm user) {
+                        int count, MPI_Datatype type, MPI_Comm user,
+                        struct ft_recv_ticket ticket) {
   if (req == MPI_REQUEST_NULL)
     return;
   struct ft_deliveries *d = (&rt->deliveries);
   d->posted = ft_reserve(d->posted, d->n_posted + 1, &d->cap_posted,
                          sizeof *d->posted, "posted receives");
-  d->posted[d->n_posted++] = (struct ft_posted){
-      .req = req, .buf = buf, .count = count, .type = type, .user = user};
+  d->posted[d->n_posted++] = (struct ft_posted){.req = req,
+                                                .buf = buf,
+                                                .count = count,
+                                                .type = type,
+                                                .user = user,
+                                                .ticket = ticket};
 }
 
 void ft_delivery_forget_all(struct ft_deliveries *d) { d->n_posted = 0; }
@@ -49,7 +55,7 @@ double ft_daemon_delay(const struct ft_options *o, uint64_t bytes) {
 
 void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
                       MPI_Datatype type, MPI_Comm user,
-                      const MPI_Status *status) {
+                      const MPI_Status *status, struct ft_recv_ticket ticket) {
   if (status->MPI_SOURCE < 0) /* MPI_PROC_NULL, or an empty status */
     return;
   if (rt->recovering_protocol)
@@ -67,9 +73,13 @@ void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
   struct ft_event e = {.type = FT_EVENT_DELIVERED,
                        .peer = peer,
                        .tag = status->MPI_TAG,
-                       .bytes = (uint64_t)(bytes > 0 ? bytes : 0)};
+                       .bytes = (uint64_t)(bytes > 0 ? bytes : 0),
+                       .id = ticket.id,
+                       .wildcard = ticket.wildcard};
   if (rt->driver->delivering)
     rt->driver->delivering(rt, c, status, &e);
+  if (ft_prologue_hidden(rt))
+    return; /* made before the checkpoint (driver.h, hide_prologue) */
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
   if ((u.flags & FT_UPDATE_RECORD) && rt->driver->record) /* before a STORE
@@ -94,7 +104,7 @@ void ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
                            const MPI_Status *status) {
   struct ft_posted p;
   if (take_posted((&rt->deliveries), req, &p))
-    ft_delivery_done(rt, p.buf, p.count, p.type, p.user, status);
+    ft_delivery_done(rt, p.buf, p.count, p.type, p.user, status, p.ticket);
 }
 
 void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req) {

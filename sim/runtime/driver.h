@@ -38,6 +38,7 @@ struct ft_wire;
 struct ft_image_region;
 struct ft_local_image;
 struct ft_event;
+struct ft_gate_call;
 
 /* When ft_apply_update hands a core update to the family. The outputs are
  * carried in a fixed order: the family's STATE stage, the core's control
@@ -163,10 +164,17 @@ struct ft_driver {
   void (*coll_delivered)(struct ft_runtime *rt, struct ft_comm *c, int source,
                          int tag, void *buf, int count, MPI_Datatype type,
                          const MPI_Status *status);
-  /* A communicator creation of the application returned (comm_api.c): the
-   * family may use it now (the piggyback family sends again the late
-   * messages of the communicators main() makes again after a rollback). */
-  void (*comm_made)(struct ft_runtime *rt);
+  /* A communicator creation `call` of the application returned
+   * successfully (comm_api.c), `made` being its result (maybe
+   * MPI_COMM_NULL), registered: the family may record it and use it now
+   * (the piggyback family keeps its creations for its images and sends
+   * again the late messages of the communicators main() makes again after a
+   * rollback). */
+  void (*comm_made)(struct ft_runtime *rt, const struct ft_gate_call *call,
+                    MPI_Comm made);
+  /* MPI_Comm_free of the application's communicator c, before the runtime
+   * forgets it (comm_api.c). */
+  void (*comm_freed)(struct ft_runtime *rt, const struct ft_comm *c);
   /* The resumption of a rollback of every rank (recovery.c), after the
    * settle, right before ROLLBACK `e` (its wave and index set) is fed to
    * the core: the family exchanges with the other ranks what the restore
@@ -219,13 +227,21 @@ struct ft_driver {
   /* The tag of the bytes that follow `m`, a message of one of the
    * family's wire kinds, on the control communicator (one of its own tags,
    * from FT_TAG_FAMILY_BASE, or FT_TAG_PAYLOAD for ft_control_send_payload's
-   * bytes), or 0 when none follow: how ft_control_discard drops them at
+   * bytes, unless they rode in the message: `carried`), or 0 when none
+   * follow: how ft_control_discard drops them at
    * the end of a run, on every rank, services included. NULL: no kind of
    * the family's carries bytes. */
   int (*wire_payload)(const struct ft_wire *m);
   /* The part the family's service ranks play besides the generic
    * dispatcher and checkpoint servers (service_role.h), or NULL: none. */
   const struct ft_service_role *service;
+  /* 1: after a rollback to a checkpoint, the core does not see the
+   * application's point-to-point calls of main()'s prologue (from the top to
+   * the first safe point, where the image is restored): they were made
+   * before the checkpoint, by every rank alike (the piggyback family: its
+   * core counts message ids from the checkpoint; app_send still gets an
+   * update with an empty piggyback). 0: it sees them. */
+  int hide_prologue;
 };
 
 /* 1 when a failure restarts the failed rank alone (restart set). */

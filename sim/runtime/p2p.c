@@ -50,9 +50,11 @@ static int app_send(struct ft_runtime *rt, int count, MPI_Datatype type,
                        .peer = ft_comm_app_rank(c, dest),
                        .tag = tag,
                        .bytes = bytes};
-  struct ft_update u;
-  ft_core_decide(rt, &e, &u);
-  ft_apply_update(rt, &u);
+  struct ft_update u = {.flags = FT_UPDATE_PASS | FT_UPDATE_PIGGYBACK};
+  if (!ft_prologue_hidden(rt)) {
+    ft_core_decide(rt, &e, &u);
+    ft_apply_update(rt, &u);
+  }
   int suppressed =
       rt->driver->app_send && rt->driver->app_send(rt, &u, dest, tag, c);
   if (!suppressed)
@@ -74,15 +76,33 @@ static int suppressed_request(MPI_Request *request) {
   return MPI_SUCCESS;
 }
 
-static void app_recv(struct ft_runtime *rt, int count, MPI_Datatype type,
-                     int source, int tag, MPI_Comm comm) {
-  if (source == MPI_PROC_NULL)
-    return;
-  int peer = source == MPI_ANY_SOURCE
-                 ? -1
-                 : ft_comm_app_rank(ft_comm_get(rt, comm), source);
-  ft_protocol_event(rt, FT_EVENT_APP_RECV, peer, tag == MPI_ANY_TAG ? -1 : tag,
-                    payload_bytes(count, type));
+/* The application posts a receive: APP_RECV to the core, whose ticket
+ * (the receive's id, wildcard) goes back with DELIVERED. A wildcard receive
+ * whose match the core logged before a rollback (REPLAY, c3-collectives,
+ * section 2.3: "these events can be replayed during recovery") is narrowed
+ * to the logged source and tag (*source: a rank of comm). */
+static struct ft_recv_ticket app_recv(struct ft_runtime *rt, int count,
+                                      MPI_Datatype type, int *source, int *tag,
+                                      MPI_Comm comm) {
+  struct ft_recv_ticket t = {0};
+  if (*source == MPI_PROC_NULL || ft_prologue_hidden(rt))
+    return t;
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_event e = {
+      .type = FT_EVENT_APP_RECV,
+      .peer = *source == MPI_ANY_SOURCE ? -1 : ft_comm_app_rank(c, *source),
+      .tag = *tag == MPI_ANY_TAG ? -1 : *tag,
+      .bytes = payload_bytes(count, type),
+      .wildcard = *source == MPI_ANY_SOURCE || *tag == MPI_ANY_TAG};
+  struct ft_update u;
+  ft_core_decide(rt, &e, &u);
+  ft_apply_update(rt, &u);
+  t = (struct ft_recv_ticket){.id = u.id, .wildcard = e.wildcard};
+  if (u.flags & FT_UPDATE_REPLAY) {
+    *source = ft_comm_rank_of(c, u.replay.peer);
+    *tag = u.replay.tag;
+  }
+  return t;
 }
 
 /* The application's nonblocking operation with MPI_PROC_NULL completes at
@@ -301,7 +321,7 @@ static int recv_call(struct ft_runtime *rt, void *buf, int count,
                       0, &req);
     return rt->driver->wait(rt, &req, status);
   }
-  app_recv(rt, count, type, source, tag, comm);
+  struct ft_recv_ticket t = app_recv(rt, count, type, &source, &tag, comm);
   if (!rt->track_deliveries)
     return ft_recv_internal(rt, buf, count, type, source, tag,
                             ft_comm_inner(rt, comm), status);
@@ -309,7 +329,7 @@ static int recv_call(struct ft_runtime *rt, void *buf, int count,
   int rc = ft_recv_internal(rt, buf, count, type, source, tag,
                             ft_comm_inner(rt, comm), &st);
   if (consumed(rc) && source != MPI_PROC_NULL)
-    ft_delivery_done(rt, buf, count, type, comm, &st);
+    ft_delivery_done(rt, buf, count, type, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
@@ -321,13 +341,13 @@ static int irecv_call(struct ft_runtime *rt, void *buf, int count,
   if (rt->driver->irecv)
     return rt->driver->irecv(rt, buf, count, type, source, tag,
                              ft_comm_get(rt, comm), 0, request);
-  app_recv(rt, count, type, source, tag, comm);
+  struct ft_recv_ticket t = app_recv(rt, count, type, &source, &tag, comm);
   int rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
                       request);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 0, source, tag);
   if (rc == MPI_SUCCESS && rt->track_deliveries && source != MPI_PROC_NULL)
-    ft_delivery_posted(rt, *request, buf, count, type, comm);
+    ft_delivery_posted(rt, *request, buf, count, type, comm, t);
   return rc;
 }
 
@@ -363,7 +383,7 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                            rtype, source, rtag, ft_comm_get(rt, comm), 0,
                            status);
   int suppressed = app_send(rt, scount, stype, dest, stag, comm);
-  app_recv(rt, rcount, rtype, source, rtag, comm);
+  struct ft_recv_ticket t = app_recv(rt, rcount, rtype, &source, &rtag, comm);
   MPI_Status st;
   int rc = suppressed
                ? ft_recv_internal(rt, rbuf, rcount, rtype, source, rtag,
@@ -371,7 +391,7 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                : sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount,
                           rtype, source, rtag, ft_comm_inner(rt, comm), &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
-    ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st);
+    ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
@@ -386,7 +406,7 @@ static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
     return driver_sendrecv(rt, buf, count, type, dest, stag, buf, count, type,
                            source, rtag, ft_comm_get(rt, comm), 0, status);
   int suppressed = app_send(rt, count, type, dest, stag, comm);
-  app_recv(rt, count, type, source, rtag, comm);
+  struct ft_recv_ticket t = app_recv(rt, count, type, &source, &rtag, comm);
   MPI_Status st;
   MPI_Comm inner = ft_comm_inner(rt, comm);
   int rc = suppressed ? ft_recv_internal(rt, buf, count, type, source, rtag,
@@ -397,7 +417,7 @@ static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
                : PMPI_Sendrecv_replace(buf, count, type, dest, stag, source,
                                        rtag, inner, &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
-    ft_delivery_done(rt, buf, count, type, comm, &st);
+    ft_delivery_done(rt, buf, count, type, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;

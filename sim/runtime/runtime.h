@@ -241,18 +241,18 @@ struct ft_runtime {
   size_t n_persistent, cap_persistent;
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
-  int recovering_protocol; /* non-zero: interruptible waits, services */
-  int track_deliveries;    /* DELIVERED events / daemon model: delivery.c */
-  int servers;             /* checkpoint servers: the service ranks */
-  int incarnation;         /* 0, then one more at every rollback */
-  MPI_Request ctrl_req;    /* the posted control receive */
-  int64_t *ctrl_counts;    /* sent to [0, world), then taken from [world,
-                              2 world): ft_control_drain */
-  struct ft_wire ctrl_msg; /* its buffer */
-  MPI_Comm app_base;       /* the application ranks (MPI_COMM_WORLD with no
-                              service rank): the first incarnation's world,
-                              each later one's is a duplicate */
-  int argc;                /* main's arguments, to run it again */
+  int recovering_protocol;     /* non-zero: interruptible waits, services */
+  int track_deliveries;        /* DELIVERED events / daemon model: delivery.c */
+  int servers;                 /* checkpoint servers: the service ranks */
+  int incarnation;             /* 0, then one more at every rollback */
+  MPI_Request ctrl_req;        /* the posted control receive */
+  int64_t *ctrl_counts;        /* sent to [0, world), then taken from [world,
+                                  2 world): ft_control_drain */
+  struct ft_wire_msg ctrl_msg; /* its buffer */
+  MPI_Comm app_base;           /* the application ranks (MPI_COMM_WORLD with no
+                                  service rank): the first incarnation's world,
+                                  each later one's is a duplicate */
+  int argc;                    /* main's arguments, to run it again */
   char **argv;
 
   /* Application state (checkpoint.c). */
@@ -534,8 +534,10 @@ void ft_comm_replay_creations(struct ft_runtime *rt);
  * caught up with its first run's creations; 0 otherwise (a creation to
  * make). */
 int ft_comm_take_replayed(struct ft_runtime *rt, MPI_Comm *newcomm);
-/* Message logging: how many creations of communicators main() has made in
- * this rank's first run (saved with a checkpoint taken at a safe point). */
+/* Message logging: how many creations of communicators main()'s current
+ * run has passed, made or given back (ft_comm_take_replayed); saved with a
+ * checkpoint taken at a safe point. Creations a lost life made beyond that
+ * point are not counted: the run has yet to reach them. */
 int64_t ft_comm_creations(const struct ft_comms *cs);
 /* Message logging: main() stands at the safe point of a checkpoint taken
  * after `made` creations: its next creations return the ones its first run
@@ -587,10 +589,19 @@ MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll);
 
 /* Deliveries (delivery.c): what the application receives, told to the core
  * as DELIVERED events once the receive completed. */
-/* A receive the application posted with MPI_Irecv: remembered until one of
- * the completion calls reports it. */
+/* A receive of the application as the core saw it at APP_RECV: the id it
+ * gave it (update.id) and whether it was posted with MPI_ANY_SOURCE or
+ * MPI_ANY_TAG, told back to the core at DELIVERED (event.id, .wildcard):
+ * c3 logs a wildcard receive's match by that id while it logs. */
+struct ft_recv_ticket {
+  int64_t id;
+  int wildcard;
+};
+/* A receive the application posted with MPI_Irecv: remembered, with its
+ * ticket, until one of the completion calls reports it. */
 void ft_delivery_posted(struct ft_runtime *rt, MPI_Request req, void *buf,
-                        int count, MPI_Datatype type, MPI_Comm user);
+                        int count, MPI_Datatype type, MPI_Comm user,
+                        struct ft_recv_ticket ticket);
 /* A receive of the application completed with `status`: a posted one
  * (request handle `req` as it was before completion; not one of the
  * application's: nothing happens) ... */
@@ -603,10 +614,10 @@ void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req);
 int ft_delivery_is_posted(struct ft_runtime *rt, MPI_Request req);
 /* Forgets every posted receive (a rollback abandons them). */
 void ft_delivery_forget_all(struct ft_deliveries *d);
-/* ... or a blocking one, into buf/count/type on `user`. */
+/* ... or a blocking one, into buf/count/type on `user`, with its ticket. */
 void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
                       MPI_Datatype type, MPI_Comm user,
-                      const MPI_Status *status);
+                      const MPI_Status *status, struct ft_recv_ticket ticket);
 /* The implementation cost model (options daemon_*): the delay a message of
  * `bytes` costs on one side, in seconds (0 when off). */
 double ft_daemon_delay(const struct ft_options *o, uint64_t bytes);
@@ -656,6 +667,13 @@ static inline void ft_protocol_event(struct ft_runtime *rt,
   struct ft_event event = {
       .type = type, .peer = peer, .tag = tag, .bytes = bytes};
   ft_core_step(rt, &event);
+}
+/* 1 while the core must not see the application's point-to-point calls:
+ * main()'s prologue after a rollback to a checkpoint, under a family that
+ * hides it (driver.h, hide_prologue). */
+static inline int ft_prologue_hidden(const struct ft_runtime *rt) {
+  return rt->driver->hide_prologue && rt->restore_pending &&
+         rt->restore_wave > 0;
 }
 /* Feeds one event to the core and leaves its update in *u, not applied:
  * the caller does what only it can (RECORD), then ft_apply_update. */

@@ -20,7 +20,7 @@ int ft_trace_on(struct ft_runtime *rt) { return (&rt->trace)->enabled; }
 
 /* ---- Sequence numbers per channel ---- */
 
-enum { DIR_SEND, DIR_RECV };
+enum { DIR_SEND, DIR_RECV, DIR_SUPPRESS };
 
 struct chan_key {
   int comm, coll, peer, tag, dir;
@@ -296,6 +296,13 @@ void ft_trace_resend_(struct ft_runtime *rt, int comm, int coll, int peer,
   struct ft_trace_state *t = (&rt->trace);
   message(rt, t, "resend", comm, coll, peer, tag,
           next_seq(t, comm, coll, peer, tag, DIR_SEND), bytes);
+}
+
+void ft_trace_suppress_(struct ft_runtime *rt, int comm, int coll, int peer,
+                        int tag) {
+  struct ft_trace_state *t = (&rt->trace);
+  message(rt, t, "suppress", comm, coll, peer, tag,
+          next_seq(t, comm, coll, peer, tag, DIR_SUPPRESS), 0);
 }
 
 /* ---- Protocol events ---- */

@@ -81,6 +81,8 @@ void ft_trace_coll_delivery_(struct ft_runtime *rt, MPI_Comm inner, int source,
 void ft_trace_event_(struct ft_runtime *rt, const struct ft_event *e);
 void ft_trace_update_(struct ft_runtime *rt, const struct ft_update *u);
 void ft_trace_restore_(struct ft_runtime *rt, const struct ft_local_image *img);
+void ft_trace_suppress_(struct ft_runtime *rt, int comm, int coll, int peer,
+                        int tag);
 void ft_trace_resend_(struct ft_runtime *rt, int comm, int coll, int peer,
                       int tag, uint64_t bytes);
 void ft_trace_commit_(struct ft_runtime *rt, int wave, int inc);
@@ -156,6 +158,16 @@ static inline void ft_trace_resend_on(struct ft_runtime *rt, int comm, int coll,
                                       int peer, int tag, uint64_t bytes) {
   if (ft_trace_on(rt))
     ft_trace_resend_(rt, comm, coll, peer, tag, bytes);
+}
+/* A send of the application (coll 0) or of a collective on the
+ * communicator's shadow (coll 1) to `peer` with `tag` on the communicator
+ * named `comm` is not carried out after a rollback: the receiver's
+ * checkpoint holds it (the piggyback family's suppress list, c3). Its own
+ * numbering per channel, apart from the sends'. */
+static inline void ft_trace_suppress(struct ft_runtime *rt, int comm, int coll,
+                                     int peer, int tag) {
+  if (ft_trace_on(rt))
+    ft_trace_suppress_(rt, comm, coll, peer, tag);
 }
 /* The checkpoint scheduler (a service rank) commits `wave`. */
 static inline void ft_trace_commit(struct ft_runtime *rt, int wave, int inc) {

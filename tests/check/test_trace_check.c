@@ -305,14 +305,20 @@ Test(trace_check, checkpoint_in_the_call_restored_into) {
  * orphan. */
 #define EARLY(family, rank)                                                    \
   "# ftsim-trace 3 rank " #rank " ranks 2 protocol p family " family RUN
-#define EARLY_0(family)                                                        \
+/* Rank 0 re-executes from its checkpoint: its early message is suppressed
+ * (a `suppress` line, SUPPRESS: c3's suppress list), then its next one
+ * goes. */
+#define EARLY_0_UNTIL_RESTORE(family)                                          \
   EARLY(family, 0)                                                             \
   "0.1 0 0 safe 1\n"                                                           \
   "0.1 0 0 ckpt 1 1\n"                                                         \
   "0.2 0 0 send 0 p 1 7 1 8\n"                                                 \
   "0.5 0 0 commit 1 0\n"                                                       \
   "1.0 0 1 rollback 1 1\n"                                                     \
-  "1.1 0 1 restore 1 1\n"                                                      \
+  "1.1 0 1 restore 1 1\n"
+#define EARLY_0(family)                                                        \
+  EARLY_0_UNTIL_RESTORE(family)                                                \
+  "1.15 0 1 suppress 0 p 1 7 1 0\n"                                            \
   "1.2 0 1 send 0 p 1 7 1 8\n" END(0, 1)
 #define EARLY_1(family)                                                        \
   EARLY(family, 1)                                                             \
@@ -330,6 +336,36 @@ Test(trace_check, early_message_of_a_piggyback_cut_is_suppressed) {
   cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
   cr_assert_eq(res.waves, 1);
   cr_assert_eq(res.rollbacks, 1);
+}
+
+/* The planted bug of c3-bug-nosuppress (protocols/bugs/bugs.c): after the
+ * rollback rank 0 sends its early message again instead of suppressing it
+ * (issue 17: "C3's recovery line is consistent once late messages are
+ * replayed and early ones suppressed (no loss, no duplicate)"). */
+Test(trace_check, early_message_sent_again_is_a_duplicate) {
+  const char *t[] = {
+      EARLY_0_UNTIL_RESTORE("piggyback") "1.2 0 1 send 0 p 1 7 1 8\n" END(0, 1),
+      EARLY_1("piggyback")};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "duplicate");
+  cr_assert(strstr(res.message, "1 of the 1 early messages of its channel at "
+                                "the cut not suppressed"),
+            "%s", res.message);
+}
+
+/* ... and suppressing a message the receiver's checkpoint does not hold
+ * loses it. */
+Test(trace_check, suppressing_more_than_the_early_messages_loses_one) {
+  const char *t[] = {
+      EARLY_0_UNTIL_RESTORE("piggyback") "1.15 0 1 suppress 0 p 1 7 1 0\n"
+                                         "1.16 0 1 suppress 0 p 1 7 2 0\n"
+                                         "1.2 0 1 send 0 p 1 7 1 8\n" END(0, 1),
+      EARLY_1("piggyback")};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "lost", "%s", res.message);
+  cr_assert(strstr(res.message, "suppressed 2 sends"), "%s", res.message);
 }
 
 Test(trace_check, early_message_is_an_orphan_in_other_families) {

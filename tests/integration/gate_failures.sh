@@ -1,7 +1,8 @@
 #!/bin/sh
 # Failures aimed at the communicator creations of gate_check
 # (tests/runtime/gate_check.c), or at the calls of calls_check
-# (tests/runtime/calls_check.c): one run per failure time, from FIRST to LAST
+# (tests/runtime/calls_check.c), or at the wildcard receives of
+# wildcard_check (tests/runtime/wildcard_check.c): one run per failure time, from FIRST to LAST
 # seconds by STEP, the victim turning over the ranks, so that failures land
 # just before, during and just after each MPI_Comm_split, _dup, _create,
 # MPI_Cart_create, collective and MPI_Finalize. Every run must end verified

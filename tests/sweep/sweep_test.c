@@ -134,7 +134,7 @@ Test(sweep_file_errors, messages_name_file_line_and_field) {
               "dir/s.txt:5: field 'ranks': given twice (first on line 4)");
   parse_fails("protocols none vcx\n",
               "dir/s.txt:1: field 'protocols': unknown protocol 'vcx' (known: "
-              "none, pcl, vcl, pessimist, v2, bookmark)");
+              "none, pcl, vcl, pessimist, v2, bookmark, c3)");
   parse_fails(
       BASE "periods 0.1 -1\n",
       "dir/s.txt:5: field 'periods': expected seconds in [0, 1e9], got '-1' "

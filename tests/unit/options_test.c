@@ -36,7 +36,7 @@ Test(options, unknown_protocol_names_the_field_and_the_known_ones) {
       ft_options_parse("service_ranks=1,protocol=pcll", &o, err, sizeof err),
       -1);
   cr_assert_str_eq(err, "field 2 'protocol=pcll': unknown protocol 'pcll' "
-                        "(known: none, pcl, vcl, pessimist, v2, bookmark)");
+                        "(known: none, pcl, vcl, pessimist, v2, bookmark, c3)");
 }
 
 Test(options, unknown_key_is_an_error) {
@@ -234,7 +234,8 @@ Test(options, max_time_needs_a_dispatcher) {
   cr_assert_eq(ft_options_parse("max_time=5", &o, err, sizeof err), 0);
   cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
   cr_assert_str_eq(err, "max_time=5: protocol none has no dispatcher to stop "
-                        "the run (pcl, vcl, pessimist, v2 and bookmark do)");
+                        "the run (pcl, vcl, pessimist, v2, bookmark and c3 "
+                        "do)");
   cr_assert_eq(ft_options_parse("protocol=pcl,service_ranks=1,max_time=5", &o,
                                 err, sizeof err),
                0);

@@ -183,8 +183,8 @@ Test(registry, recovering_names_list_every_protocol_that_recovers) {
   char buf[512];
   size_t n = ft_protocol_recovering_names(buf, sizeof buf, ", ", " and ");
   cr_assert_eq(n, strlen(buf));
-  cr_assert_eq(strncmp(buf, "pcl, vcl, pessimist, v2, bookmark, ", 35), 0, "%s",
-               buf);
+  cr_assert_eq(strncmp(buf, "pcl, vcl, pessimist, v2, bookmark, c3, ", 39), 0,
+               "%s", buf);
   cr_assert_null(strstr(buf, "none"), "%s", buf);
   cr_assert_not_null(
       strstr(buf, ", pessimist-bug-nowait and bookmark-bug-nodrain"), "%s",

@@ -47,8 +47,9 @@
 #include "runtime/service_role.h"
 
 /* The family's own wire kinds (control.h: numbered from
- * FT_WIRE_FAMILY_BASE). Those marked "records" carry `value` records on
- * FT_TAG_PAYLOAD (ft_control_send_payload). */
+ * FT_WIRE_FAMILY_BASE). Those marked "records" carry `value` records
+ * (ft_control_send_payload): in the message itself up to
+ * FT_CONTROL_INLINE bytes, else on FT_TAG_PAYLOAD. */
 enum ft_ml_wire {
   FT_WIRE_ML_LOG = FT_WIRE_FAMILY_BASE, /* rank -> event logger: value
                                            events (records) */

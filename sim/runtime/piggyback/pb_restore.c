@@ -17,9 +17,10 @@
  * (FT_LOGGED_MATCH), its log's late messages (FT_LOGGED_DELIVERY) and the
  * suppress entries it received (FT_LOGGED_SUPPRESS) at the resumption.
  *
- * The region: three counts (uint32) each followed by its entries: the
- * suppress list and the decisions as struct ft_logged_event, the late
- * messages as struct late_header then the packed bytes. An image is read
+ * The region: the suppress list and the decisions (a uint32 count, then
+ * the entries as struct ft_logged_event), the communicator creations
+ * (pb_comms.c), and the late messages (a uint32 count, then each as struct
+ * late_header and the packed bytes). An image is read
  * back by the binary that wrote it (the same process under SMPI). */
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,8 @@ void ft_pb_clear_log(struct ft_pb *pb) {
 
 size_t ft_pb_region_size(const struct ft_pb *pb) {
   size_t size =
-      12 + (pb->suppress.n + pb->decisions.n) * sizeof(struct ft_logged_event);
+      12 + (pb->suppress.n + pb->decisions.n) * sizeof(struct ft_logged_event) +
+      ft_pb_creations_size(pb);
   for (size_t i = 0; i < pb->n_late; i++)
     size += sizeof(struct late_header) + pb->late[i].bytes;
   return size;
@@ -105,9 +107,10 @@ static unsigned char *put_events(unsigned char *p,
   return p + 4 + l->n * sizeof *l->at;
 }
 
-void ft_pb_region_write(const struct ft_pb *pb, void *dst) {
+void ft_pb_region_write(const struct ft_pb *pb, int64_t index, void *dst) {
   unsigned char *p = put_events(dst, &pb->suppress);
   p = put_events(p, &pb->decisions);
+  p = ft_pb_creations_write(pb, index, p);
   uint32_t n = (uint32_t)pb->n_late;
   memcpy(p, &n, 4);
   p += 4;
@@ -133,6 +136,7 @@ struct region {
   const struct ft_logged_event *suppress, *decisions;
   size_t n_suppress, n_decisions, n_late;
   const unsigned char *late;
+  const unsigned char *creations, *end; /* NULL: none (the start) */
 };
 
 static const unsigned char *get_events(struct ft_runtime *rt,
@@ -162,6 +166,12 @@ static void parse(struct ft_runtime *rt, const struct ft_local_image *img,
   const unsigned char *p = found, *end = p + bytes;
   p = get_events(rt, p, end, &r->suppress, &r->n_suppress);
   p = get_events(rt, p, end, &r->decisions, &r->n_decisions);
+  r->creations = p;
+  r->end = end;
+  struct ft_pb_creations skip = {0};
+  p = ft_pb_creations_read(rt, p, end, &skip);
+  free(skip.at);
+  free(skip.members);
   uint32_t n = 0;
   if (end - p < 4)
     ft_fatal("rank %d: its image's c3 region is truncated", rt->world_rank);
@@ -271,9 +281,25 @@ void ft_pb_flush(struct ft_runtime *rt) {
   pb->n_to_resend = out;
 }
 
+int ft_pb_resending(const struct ft_pb *pb, int comm) {
+  for (size_t i = 0; i < pb->n_to_resend; i++)
+    if (pb->to_resend[i].comm == comm)
+      return 1;
+  for (size_t i = 0; i < pb->n_resent; i++)
+    if (pb->resent[i].comm == comm)
+      return 1;
+  return 0;
+}
+
 void ft_pb_restored(struct ft_runtime *rt, const struct ft_local_image *img) {
-  (void)img; /* read at the resumption */
-  ft_pb_flush(rt);
+  struct region r;
+  parse(rt, img, &r); /* the rest was read at the resumption */
+  struct ft_pb_creations made = {0};
+  if (r.creations)
+    ft_pb_creations_read(rt, r.creations, r.end, &made);
+  ft_pb_make_again(rt, &made);
+  free(made.at);
+  free(made.members);
 }
 
 void ft_pb_finish(struct ft_runtime *rt) {

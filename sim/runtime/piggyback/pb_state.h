@@ -28,6 +28,33 @@ struct ft_pb_late {
   MPI_Request req; /* its send again in flight, or MPI_REQUEST_NULL */
 };
 
+/* A communicator creation main() made (a dup, split, cart... on the
+ * communicator named `parent`), kept from the start of the run so that a
+ * restore can make again those made before the rank's checkpoint: MPI
+ * opaque objects are not in the image, and C3 re-creates them at restart
+ * (c3-collectives, section 2.4: "the MPI library has internal state that
+ * may need to be saved with checkpoints"; pb_comms.c). */
+struct ft_pb_creation {
+  int32_t kind;   /* enum ft_gate_kind */
+  int32_t parent; /* the parent's name (ft_comm.name) */
+  int32_t name;   /* the communicator made, -1 for MPI_COMM_NULL */
+  int32_t freed;  /* 0 while alive; once the application freed it, 1 + the
+                     rank's safe points then (in an image: 1, freed before
+                     the checkpoint) */
+  int32_t color, key, ndims, reorder;
+  int32_t dims[8], periods[8]; /* FT_GATE_MAX_DIMS */
+  int32_t n_members, first;    /* create, create_group: the group's members
+                                  (application ranks) at members[first..] */
+};
+
+/* The creations made so far, and the group members they name. */
+struct ft_pb_creations {
+  struct ft_pb_creation *at;
+  size_t n, cap;
+  int32_t *members;
+  size_t n_members, cap_members;
+};
+
 /* A growing array of logged events (suppress entries, decisions). */
 struct ft_pb_events {
   struct ft_logged_event *at;
@@ -41,6 +68,10 @@ struct ft_pb {
    * and late messages logged after it. */
   struct ft_state_copy captured;
   struct ft_pb_events early, suppress, decisions;
+  /* The communicators main() made since the start, and how many of them
+   * (and of their members) were made before the captured safe point. */
+  struct ft_pb_creations made;
+  size_t captured_creations, captured_members;
   struct ft_pb_late *late;
   size_t n_late, cap_late;
   /* The delivery the core is deciding on: its sender and piggyback. */
@@ -56,6 +87,8 @@ struct ft_pb {
   size_t n_to_resend, cap_to_resend, n_resent, cap_resent;
   /* The summary's figures. */
   uint64_t recorded, replayed, suppressed;
+  uint64_t logged, deliveries; /* decisions logged (events_logged), the
+                                  application's deliveries */
 };
 
 #endif /* FT_PB_STATE_H */

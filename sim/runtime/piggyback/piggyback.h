@@ -32,11 +32,11 @@ enum ft_pb_wire {
                                                follows) */
   FT_WIRE_PB_SUPPRESS, /* ... one suppress entry: value = the message id
                           (in your epoch) */
-  FT_WIRE_PB_LATE      /* ... one late message: value = packed bytes (they
-                          follow on FT_TAG_PAYLOAD), wave = its piggyback's
-                          epoch, x = 2 * communicator + coll, my rank
-                          in it, tag,
-                          2 * id + amLogging */
+  FT_WIRE_PB_LATE      /* ... one late message: value = packed bytes
+                          (ft_control_send_payload: in it or after it),
+                          wave = its piggyback's epoch, x = 2 *
+                          communicator + coll, my rank in it, tag, 2 * id +
+                          amLogging */
 };
 
 /* The image region of the family (suppress list, decisions, late
@@ -62,9 +62,10 @@ void ft_pb_record_coll(struct ft_runtime *rt, int peer, const struct ft_comm *c,
                        int tag, const void *buf, int count, MPI_Datatype type,
                        const MPI_Status *status);
 /* The family's region of the image being stored: size, then written into
- * dst (size bytes): suppress list, decisions, late messages. */
+ * dst (size bytes): suppress list, decisions, the communicator creations
+ * made before the captured safe point `index`, late messages. */
 size_t ft_pb_region_size(const struct ft_pb *pb);
-void ft_pb_region_write(const struct ft_pb *pb, void *dst);
+void ft_pb_region_write(const struct ft_pb *pb, int64_t index, void *dst);
 /* Drops what the log holds (after a STORE, at a rollback). */
 void ft_pb_clear_log(struct ft_pb *pb);
 /* The resumption of a rollback (the driver's resuming hook): every rank
@@ -75,6 +76,9 @@ void ft_pb_resuming(struct ft_runtime *rt, struct ft_event *e);
  * again the late messages their receivers handed back, before the
  * application goes on. */
 void ft_pb_restored(struct ft_runtime *rt, const struct ft_local_image *img);
+/* 1 when a late message of communicator `comm` (its name) is still to be
+ * sent again, or sent again and maybe in flight; 0 otherwise. */
+int ft_pb_resending(const struct ft_pb *pb, int comm);
 /* Sends again the late messages handed back whose communicator exists
  * (main() creates some after its first safe point), before anything new
  * of this rank: called at every send, safe point and communicator
@@ -89,6 +93,40 @@ void ft_pb_reset_restore(struct ft_pb *pb);
  * not sent again (its communicator never made again) stops the run. */
 void ft_pb_settle(struct ft_runtime *rt, int wait);
 void ft_pb_finish(struct ft_runtime *rt);
+
+/* ---- Communicators (pb_comms.c) ---- */
+
+/* The driver's comm_made hook: records the creation `call` of the
+ * application, which made `made` (maybe MPI_COMM_NULL), then sends again
+ * the late messages handed back whose communicator now exists. */
+void ft_pb_comm_made(struct ft_runtime *rt, const struct ft_gate_call *call,
+                     MPI_Comm made);
+/* The driver's comm_freed hook: the application freed c; its creation is
+ * marked freed (at the rank's current safe point count). */
+void ft_pb_comm_freed(struct ft_runtime *rt, const struct ft_comm *c);
+/* At a capture: the creations made so far are those of the checkpoint. */
+void ft_pb_capture_creations(struct ft_pb *pb);
+/* At a rollback: main() runs again from the top, with no creation made. */
+void ft_pb_forget_creations(struct ft_pb *pb);
+/* The captured creations in the image: the bytes they take, written at p
+ * (those freed before safe point `index` marked freed; returns the end),
+ * read back from p (at most up to end) into *out (its arrays grown with
+ * ft_reserve; the caller frees them; returns the end). A truncated region
+ * is fatal. */
+size_t ft_pb_creations_size(const struct ft_pb *pb);
+unsigned char *ft_pb_creations_write(const struct ft_pb *pb, int64_t index,
+                                     unsigned char *p);
+const unsigned char *ft_pb_creations_read(struct ft_runtime *rt,
+                                          const unsigned char *p,
+                                          const unsigned char *end,
+                                          struct ft_pb_creations *out);
+/* The restore (restored hook), at the first safe point after a rollback:
+ * makes again, through their gates and in their order, the creations of
+ * `img` (the image's) this run of main() has not made before its first
+ * safe point, sending again the late messages of each as soon as it exists;
+ * a creation that differs from the image's, or one made again with another
+ * name than the first run's, is fatal. */
+void ft_pb_make_again(struct ft_runtime *rt, const struct ft_pb_creations *img);
 
 /* ---- Driver (pb_driver.c) ---- */
 

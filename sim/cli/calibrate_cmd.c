@@ -1,0 +1,234 @@
+/* `ftsim calibrate` (see calibrate_cmd.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "calibrate_cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ftsim_cli_config.h"
+#include "host_speed.h"
+#include "launch.h"
+#include "machine.h"
+#include "options.h"
+#include "outcome.h"
+#include "paths.h"
+#include "strv.h"
+
+#define PATH_LEN 4096
+#define SMALL_BYTES "1048576"
+#define LARGE_BYTES "8388608"
+#define TESTS "100000" /* unsuccessful MPI_Test calls timed */
+
+struct calib {
+  const char *out; /* -o, or NULL: ft_machine_platform_file */
+  int np;          /* --np, or 0: the core count */
+  int repeat;      /* --repeat: DAXPY runs */
+  int rounds;      /* --rounds: ping-pong round trips per size */
+  char file[PATH_LEN];
+  char line[1024]; /* the ping-pong's "pair ..." line */
+};
+
+void ft_calibrate_usage(FILE *out) {
+  char file[PATH_LEN];
+  if (ft_machine_platform_file(file, sizeof file))
+    snprintf(file, sizeof file, "(name too long)");
+  fprintf(out,
+          "Usage: ftsim calibrate [-o FILE] [--np N] [--repeat R] "
+          "[--rounds N]\n"
+          "\n"
+          "Measures this machine and writes its SimGrid platform file:\n"
+          "  - the online cores (sysconf);\n"
+          "  - one core's speed: the median of R (default %d) DAXPY runs in\n"
+          "    L1 cache, as ftsim host-speed measures it;\n"
+          "  - the one-way latency (1 byte) and bandwidth (8 MiB) between two\n"
+          "    ranks of a real ping-pong under mpirun -np 2 (Open MPI's\n"
+          "    shared-memory transport), N round trips per size (default\n"
+          "    200), and the time of an MPI_Test that finds nothing (SMPI\n"
+          "    charges 100 us by default), with\n"
+          "    <build>/analysis/real/calibrate ($%s).\n"
+          "The file (default $%s, else $XDG_CONFIG_HOME/ftsim/platform.xml,\n"
+          "else ~/.config/ftsim/platform.xml; here %s) has one\n"
+          "1-core host per core (--np N: N hosts instead), local-1..N, and\n"
+          "%d service hosts; ftsim crosscheck simulates on it.\n"
+          "Exit status: 0 written, 1 the ping-pong failed, 2 bad arguments\n"
+          "or output (nothing measured).\n",
+          FT_HOST_SPEED_REPEATS, FT_ENV_PINGPONG, FT_ENV_PLATFORM_CONF, file,
+          FT_MACHINE_SERVICE_HOSTS);
+}
+
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* "ftsim: calibrate: <text> (see ftsim calibrate --help)"; FT_EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  fputs("ftsim: calibrate: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputs(" (see ftsim calibrate --help)\n", stderr);
+  return FT_EXIT_USAGE;
+}
+
+/* One option at argv[*i]: 0 taken, 1 help, or an exit status. */
+static int parse_one(struct calib *c, int argc, char **argv, int *i) {
+  const char *o = argv[*i];
+  if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
+    return 1;
+  bool takes = strcmp(o, "-o") == 0 || strcmp(o, "--output") == 0 ||
+               strcmp(o, "--np") == 0 || strcmp(o, "--repeat") == 0 ||
+               strcmp(o, "--rounds") == 0;
+  if (!takes)
+    return usage_error("unknown option '%s'", o);
+  if (*i + 1 >= argc)
+    return usage_error("%s: missing value", o);
+  const char *v = argv[++*i];
+  if (o[1] == 'o' || strcmp(o, "--output") == 0) {
+    c->out = v;
+    return 0;
+  }
+  int *dst = strcmp(o, "--np") == 0       ? &c->np
+             : strcmp(o, "--repeat") == 0 ? &c->repeat
+                                          : &c->rounds;
+  long max = dst == &c->np ? 4096 : dst == &c->repeat ? 100 : 100000;
+  if (ft_parse_int(v, 1, max, dst))
+    return usage_error("%s: expected an integer from 1 to %ld, got '%s'", o,
+                       max, v);
+  return 0;
+}
+
+/* mkdir of the file's directory and the one above it (as host.conf's). */
+static void make_parents(const char *path) {
+  char dir[PATH_LEN];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash || slash == dir)
+    return;
+  *slash = '\0';
+  char *up = strrchr(dir, '/');
+  if (up && up != dir) {
+    *up = '\0';
+    mkdir(dir, 0700);
+    *up = '/';
+  }
+  mkdir(dir, 0700);
+}
+
+/* The output file and the ping-pong program, checked before measuring. */
+static int check_paths(struct calib *c, const char **prog) {
+  char err[PATH_LEN + 256];
+  if (c->out)
+    snprintf(c->file, sizeof c->file, "%s", c->out);
+  else if (ft_machine_platform_file(c->file, sizeof c->file))
+    return usage_error("the platform file name is too long");
+  if (!c->out)
+    make_parents(c->file);
+  if (ft_paths_check_output(c->file, err, sizeof err))
+    return usage_error("-o %s: %s", c->file, err);
+  const char *env = getenv(FT_ENV_PINGPONG);
+  *prog = env && *env ? env : FTSIM_CLI_PINGPONG;
+  if (access(*prog, X_OK) != 0)
+    return usage_error("no ping-pong program %s (build the reference mode: "
+                       "cmake -DFTSIM_REAL_MPI=ON; or set FTSIM_PINGPONG): %s",
+                       *prog, strerror(errno));
+  return FT_EXIT_OK;
+}
+
+static void on_line(void *ctx, enum ft_stream stream, const char *line,
+                    size_t len) {
+  struct calib *c = ctx;
+  if (stream == FT_STREAM_STDOUT && strncmp(line, "pair ", 5) == 0 &&
+      !c->line[0]) {
+    snprintf(c->line, sizeof c->line, "%.*s", (int)len, line);
+    return;
+  }
+  fprintf(stderr, "%.*s\n", (int)len, line);
+}
+
+/* Runs the ping-pong: mpirun --oversubscribe -np 2 PROG -r N -s 1 MiB
+ * -s 8 MiB 0:1. */
+static int pingpong(struct calib *c, const char *prog, struct ft_strv *argv) {
+  struct ft_dirs dirs;
+  char err[1024];
+  struct ft_launch_result res;
+  ft_dirs_get(&dirs);
+  const char *words[] = {dirs.mpirun, "--oversubscribe", "-np", "2"};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    ft_strv_push(argv, words[i]);
+  if (geteuid() == 0)
+    ft_strv_push(argv, "--allow-run-as-root");
+  ft_strv_push(argv, prog);
+  ft_strv_push(argv, "-r");
+  ft_strv_pushf(argv, "%d", c->rounds);
+  const char *tail[] = {"-s", SMALL_BYTES, "-s", LARGE_BYTES,
+                        "-t", TESTS,       "0:1"};
+  for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
+    ft_strv_push(argv, tail[i]);
+  if (ft_launch_run(argv->items, on_line, c, &res, err, sizeof err))
+    return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
+  if (!res.exited || res.status != 0 || !c->line[0])
+    return fprintf(stderr, "ftsim: calibrate: the ping-pong (%s) %s %d%s\n",
+                   argv->items[0],
+                   res.exited ? "exited with status" : "was killed by signal",
+                   res.status, c->line[0] ? "" : " and printed no 'pair' line"),
+           FT_EXIT_FAILED;
+  return FT_EXIT_OK;
+}
+
+static int write_file(const struct calib *c, const struct ft_machine *m) {
+  FILE *f = fopen(c->file, "w");
+  int bad = !f || ft_machine_write_platform(m, f) != 0;
+  if ((f && fclose(f) != 0) || bad)
+    return fprintf(stderr, "ftsim: calibrate: cannot write %s: %s\n", c->file,
+                   strerror(errno)),
+           FT_EXIT_FAILED;
+  return FT_EXIT_OK;
+}
+
+static int measure(struct calib *c, const char *prog) {
+  struct ft_strv argv = {0};
+  char err[1024], host[256] = "this machine", cmd[512];
+  struct ft_machine m = {.name = host, .pingpong = cmd};
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  m.cores = cores > 0 && cores < 1 << 20 ? (int)cores : 1;
+  m.hosts = c->np ? c->np : m.cores;
+  gethostname(host, sizeof host - 1);
+  m.speed = ft_host_speed_measure(c->repeat, NULL);
+  int rc = pingpong(c, prog, &argv);
+  snprintf(cmd, sizeof cmd, "mpirun -np 2 %s, %d round trips", prog, c->rounds);
+  ft_strv_free(&argv);
+  if (rc)
+    return rc;
+  if (ft_machine_parse_pingpong(c->line, &m.lat_s, &m.bw_bps, &m.bw_bytes,
+                                &m.test_s, err, sizeof err) ||
+      ft_machine_check(&m, err, sizeof err))
+    return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
+  if ((rc = write_file(c, &m)))
+    return rc;
+  printf(
+      "{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
+      "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld,\"test_us\":%.6g}\n",
+      c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
+      m.bw_bytes, m.test_s * 1e6);
+  return FT_EXIT_OK;
+}
+
+int ft_calibrate_main(int argc, char **argv) {
+  struct calib c = {.repeat = FT_HOST_SPEED_REPEATS, .rounds = 200};
+  const char *prog = NULL;
+  for (int i = 0; i < argc; i++) {
+    int rc = parse_one(&c, argc, argv, &i);
+    if (rc == 1) {
+      ft_calibrate_usage(stdout);
+      return FT_EXIT_OK;
+    }
+    if (rc)
+      return rc;
+  }
+  int rc = check_paths(&c, &prog);
+  return rc ? rc : measure(&c, prog);
+}

@@ -1,0 +1,199 @@
+/* This machine as a SimGrid platform (see machine.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "machine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errmsg.h"
+
+/* SMPI's per-message envelope (smpi_request.cpp: "payload_size_ = size_ +
+ * 16;//MPI enveloppe size"), which the simulated link carries too. */
+#define ENVELOPE 16.0
+#define MAX_HOSTS 4096
+
+static const char *env(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
+int ft_machine_platform_file(char *out, size_t len) {
+  const char *conf = env(FT_ENV_PLATFORM_CONF), *xdg = env("XDG_CONFIG_HOME");
+  const char *home = env("HOME");
+  int n = conf   ? snprintf(out, len, "%s", conf)
+          : xdg  ? snprintf(out, len, "%s/ftsim/platform.xml", xdg)
+          : home ? snprintf(out, len, "%s/.config/ftsim/platform.xml", home)
+                 : snprintf(out, len, "ftsim-platform.xml");
+  return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* One "bw_mbps@S Y" pair at `p` (or "test_us Z", into *test_us, with
+ * *size 0): 0 and *p past it, 1 at the end, -1. */
+static int next_bw(const char **p, long *size, double *mbps, double *test_us) {
+  int used = 0;
+  while (**p == ' ')
+    (*p)++;
+  if (!**p || **p == '\n')
+    return 1;
+  *size = 0;
+  if (sscanf(*p, "test_us %lf%n", test_us, &used) == 1) {
+    *p += used;
+    return 0;
+  }
+  if (sscanf(*p, "bw_mbps@%ld %lf%n", size, mbps, &used) != 2)
+    return -1;
+  *p += used;
+  return 0;
+}
+
+int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
+                              long *bw_bytes, double *test_s, char *err,
+                              size_t errlen) {
+  char a[256], b[256];
+  double lat_us = 0, mbps = 0, best = 0, test_us = 0;
+  long size = 0, best_size = 0;
+  int used = 0, rc = 0;
+  if (sscanf(line, "pair %255s %255s lat_us %lf%n", a, b, &lat_us, &used) != 3)
+    rc = -1;
+  const char *p = line + used;
+  while (rc == 0 && (rc = next_bw(&p, &size, &mbps, &test_us)) == 0)
+    if (size > best_size)
+      best_size = size, best = mbps;
+  if (rc < 0 || best_size <= 0)
+    return ft_errmsg(err, errlen, "ping-pong", 0, NULL,
+                     "expected 'pair A B lat_us X bw_mbps@S Y', got '%.200s'",
+                     line);
+  if (!(lat_us > 0) || !(best > 0) || !isfinite(lat_us) || !isfinite(best))
+    return ft_errmsg(err, errlen, "ping-pong", 0, NULL,
+                     "latency and bandwidth must be > 0, got '%.200s'", line);
+  if (test_us < 0 || !isfinite(test_us))
+    return ft_errmsg(err, errlen, "ping-pong", 0, NULL,
+                     "test_us must be >= 0, got '%.200s'", line);
+  *test_s = test_us * 1e-6;
+  *lat_s = lat_us * 1e-6;
+  *bw_bps = best * 1e6;
+  *bw_bytes = best_size;
+  return 0;
+}
+
+static int positive(double x) { return isfinite(x) && x > 0; }
+
+int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen) {
+  if (m->hosts < 1 || m->hosts > MAX_HOSTS)
+    return ft_errmsg(err, errlen, "calibration", 0, "hosts",
+                     "expected 1 to %d, got %d", MAX_HOSTS, m->hosts);
+  if (m->cores < 1)
+    return ft_errmsg(err, errlen, "calibration", 0, "cores",
+                     "expected >= 1, got %d", m->cores);
+  if (!positive(m->speed))
+    return ft_errmsg(err, errlen, "calibration", 0, "speed",
+                     "expected flop/s > 0, got %g", m->speed);
+  if (!positive(m->lat_s) || !positive(m->bw_bps) || m->bw_bytes <= 0)
+    return ft_errmsg(err, errlen, "calibration", 0, "ping-pong",
+                     "expected latency and bandwidth > 0, got %g s, %g bit/s",
+                     m->lat_s, m->bw_bps);
+  return 0;
+}
+
+/* The links' values such that SMPI's linear model, one-way time =
+ * 2 link_lat + (size + ENVELOPE) * 8 / link_bw, gives back both measures:
+ * lat_s for 1 byte and bw_bytes * 8 / bw_bps for bw_bytes. */
+static void link_values(const struct ft_machine *m, double *lat, double *bw) {
+  double t_big = (double)m->bw_bytes * 8.0 / m->bw_bps;
+  double slope = (t_big - m->lat_s) / ((double)m->bw_bytes - 1.0);
+  if (!(slope > 0)) /* the measures contradict a line: keep the bandwidth */
+    slope = 8.0 / m->bw_bps;
+  *bw = 1.0 / slope; /* seconds per byte -> bytes per second */
+  double route = m->lat_s - (1.0 + ENVELOPE) * slope;
+  *lat = (route > 0 ? route : m->lat_s * 0.5) / 2.0;
+}
+
+static void write_zone(FILE *out, const char *id, const char *prefix, int n,
+                       const struct ft_machine *m, double lat, double bw) {
+  fprintf(out, "    <zone id=\"%s\" routing=\"Cluster\">\n", id);
+  for (int i = 1; i <= n; i++) {
+    fprintf(out,
+            "      <host id=\"%s%d\" speed=\"%.6gf\" core=\"1\"/>\n"
+            "      <link id=\"%s_link_%d\" bandwidth=\"%.6gBps\" "
+            "latency=\"%.6gs\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+            "      <host_link id=\"%s%d\" up=\"%s_link_%d_UP\" "
+            "down=\"%s_link_%d_DOWN\"/>\n",
+            prefix, i, m->speed, id, i, bw, lat, prefix, i, id, i, id, i);
+  }
+  fprintf(out, "      <router id=\"%s-router\"/>\n    </zone>\n", id);
+}
+
+static void write_header(const struct ft_machine *m, FILE *out, double lat,
+                         double bw) {
+  fprintf(out,
+          "<?xml version='1.0'?>\n"
+          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+          "<!--\n"
+          "  Written by 'ftsim calibrate' on %s (platforms/README.md,\n"
+          "  \"This machine\"); regenerate it rather than edit it.\n"
+          "  Measured: %d cores; one core runs DAXPY at %.6g flop/s;\n"
+          "  Open MPI's ping-pong between two ranks (%s):\n"
+          "  1 byte one-way %.6g us, %.6g Mb/s at %ld bytes.\n"
+          "  Model: one host per core (%d compute hosts %s1..%d, 1 core\n"
+          "  each; more ranks than hosts share a host's core), %d service\n"
+          "  hosts, every host with one full-duplex link of %.6g MB/s and\n"
+          "  %.6g us (a route crosses two: the measured latency less SMPI's\n"
+          "  16-byte envelope). Not modelled: the memory bus and caches the\n"
+          "  cores share (concurrent copies each get the link's bandwidth),\n"
+          "  the cores the service ranks and mpirun take on the real machine.\n"
+          "-->\n"
+          "<platform version=\"4.1\">\n"
+          "  <config id=\"ftsim-machine-calibration\">\n"
+          "    <prop id=\"smpi/lat-factor\" value=\"0:1\"/>\n"
+          "    <prop id=\"smpi/bw-factor\" value=\"0:1\"/>\n"
+          "    <prop id=\"network/crosstraffic\" value=\"no\"/>\n",
+          m->name ? m->name : "this machine", m->cores, m->speed,
+          m->pingpong ? m->pingpong : "mpirun -np 2", m->lat_s * 1e6,
+          m->bw_bps * 1e-6, m->bw_bytes, m->hosts, FT_MACHINE_PREFIX, m->hosts,
+          FT_MACHINE_SERVICE_HOSTS, bw * 1e-6, lat * 1e6);
+  if (m->test_s > 0) /* SMPI's default charges 100 us per call */
+    fprintf(out,
+            "    <!-- One MPI_Test that finds nothing, measured: %.6g us; an\n"
+            "         MPI_Iprobe is charged the same. -->\n"
+            "    <prop id=\"smpi/test\" value=\"%.6g\"/>\n"
+            "    <prop id=\"smpi/iprobe\" value=\"%.6g\"/>\n",
+            m->test_s * 1e6, m->test_s, m->test_s);
+  fprintf(out, "  </config>\n");
+}
+
+int ft_machine_write_platform(const struct ft_machine *m, FILE *out) {
+  double lat, bw;
+  link_values(m, &lat, &bw);
+  write_header(m, out, lat, bw);
+  fprintf(out, "  <zone id=\"local\" routing=\"Full\">\n");
+  write_zone(out, "local-nodes", FT_MACHINE_PREFIX, m->hosts, m, lat, bw);
+  write_zone(out, "local-svc", FT_MACHINE_PREFIX "service-",
+             FT_MACHINE_SERVICE_HOSTS, m, lat, bw);
+  fprintf(out,
+          "    <link id=\"local-switch\" bandwidth=\"1Tbps\" latency=\"0us\" "
+          "sharing_policy=\"FATPIPE\"/>\n"
+          "    <zoneRoute src=\"local-nodes\" dst=\"local-svc\" "
+          "gw_src=\"local-nodes-router\" gw_dst=\"local-svc-router\">\n"
+          "      <link_ctn id=\"local-switch\"/>\n"
+          "    </zoneRoute>\n"
+          "  </zone>\n"
+          "</platform>\n");
+  return ferror(out) ? -1 : 0;
+}
+
+int ft_machine_read_speed(const char *path, double *speed) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return -1;
+  char line[1024];
+  int rc = 1;
+  while (rc == 1 && fgets(line, sizeof line, f)) {
+    const char *s = strstr(line, "<host ");
+    s = s ? strstr(s, " speed=\"") : NULL;
+    if (s && (*speed = strtod(s + 8, NULL)) > 0)
+      rc = 0;
+  }
+  fclose(f);
+  return rc;
+}

@@ -1,0 +1,65 @@
+/* This machine as a SimGrid platform: what `ftsim calibrate` measured (cores,
+ * a core's speed, the latency and bandwidth of Open MPI's shared-memory
+ * transport between two ranks) and the platform file written from it.
+ * Pure: no MPI, no clock; the file name is the only environment read. */
+#ifndef FT_CLI_MACHINE_H
+#define FT_CLI_MACHINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define FT_ENV_PLATFORM_CONF "FTSIM_PLATFORM_CONF" /* the calibrated file */
+#define FT_MACHINE_PREFIX "local-"
+#define FT_MACHINE_SERVICE_HOSTS 2
+
+/* What the calibration measured. */
+struct ft_machine {
+  const char *name;     /* this machine's host name, for the comment */
+  int cores;            /* online cores */
+  int hosts;            /* compute hosts to write (--np; default: cores) */
+  double speed;         /* flop/s of one core on the reference kernel */
+  double lat_s;         /* one-way time of a 1-byte message, seconds */
+  double bw_bps;        /* bandwidth of the largest message, bit/s */
+  long bw_bytes;        /* the size at which bw_bps was measured */
+  double test_s;        /* one MPI_Test that finds nothing, seconds (0: not
+                           measured, SMPI's default stays) */
+  const char *pingpong; /* the command line of the ping-pong, for the comment */
+};
+
+/* Writes into `out` the calibrated platform file's name:
+ * $FTSIM_PLATFORM_CONF, else $XDG_CONFIG_HOME/ftsim/platform.xml, else
+ * $HOME/.config/ftsim/platform.xml, else ./ftsim-platform.xml (next to the
+ * host speed file of host_speed.h). Returns 0, or -1 when it does not fit. */
+int ft_machine_platform_file(char *out, size_t len);
+
+/* Parses the ping-pong's line (analysis/calibrate.c)
+ *   "pair HOST_A HOST_B lat_us X bw_mbps@S1 Y1 [bw_mbps@S2 Y2 ...]
+ *    [test_us Z]"
+ * into the latency in seconds, the bandwidth in bit/s at the largest size
+ * and the time of one unsuccessful MPI_Test in seconds (0 without
+ * test_us). Returns 0, or -1 with "expected 'pair A B lat_us X bw_mbps@S
+ * Y', got '...'" (or "latency ... must be > 0") in `err`. */
+int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
+                              long *bw_bytes, double *test_s, char *err,
+                              size_t errlen);
+
+/* Checks m's values: hosts 1..4096, cores >= 1, speed, latency and
+ * bandwidth finite and > 0. Returns 0, or -1 naming the field in `err`. */
+int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
+
+/* Writes the platform (SimGrid 4.1) for `m` (checked): `hosts` compute
+ * hosts local-1 .. local-N, 1 core of `speed` each, and
+ * FT_MACHINE_SERVICE_HOSTS service hosts local-service-1.., each with one
+ * SPLITDUPLEX link of bw_bps and lat_s / 2 (a route crosses two), the
+ * zones joined by a free link, as platforms/cluster_zone.sh writes them;
+ * linear SMPI model (lat-factor and bw-factor 1), no TCP cross traffic,
+ * and when test_s > 0 smpi/test and smpi/iprobe = test_s.
+ * Returns 0, or -1 if a write failed. */
+int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
+
+/* Reads back the compute hosts' speed (flop/s) from a platform file this
+ * module wrote (the first speed="..f" attribute). Returns 0, 1 when the
+ * file has none, -1 when it cannot be read. */
+int ft_machine_read_speed(const char *path, double *speed);
+
+#endif /* FT_CLI_MACHINE_H */

@@ -1,0 +1,45 @@
+#!/bin/sh
+# calibrate.sh FTSIM SMPIRUN SIMULATED_PINGPONG: `ftsim calibrate` writes a
+# platform that SimGrid loads (smpirun on it), with one compute host per
+# core (or --np N), and on which the simulated ping-pong gives back the
+# latency and bandwidth the real one measured (within 3%: the file's
+# numbers, not a wall-clock timing; SMPI's times are deterministic).
+set -u
+FTSIM=$1 SMPIRUN=$2 PINGPONG=$3
+dir=$(mktemp -d "${TMPDIR:-/tmp}/ftsim-calib-XXXXXX") || exit 2
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+FTSIM_PLATFORM_CONF=$dir/p.xml "$FTSIM" calibrate --repeat 1 --rounds 20 \
+  >"$dir/out" 2>"$dir/err" || { cat "$dir/err"; fail "calibrate exited $?"; }
+cat "$dir/out"
+json=$(cat "$dir/out")
+num() { printf '%s\n' "$json" | sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p"; }
+lat=$(num lat_us) bw=$(num bw_mbps) hosts=$(num hosts)
+[ "$hosts" = "$(getconf _NPROCESSORS_ONLN)" ] || fail "hosts $hosts, not the core count"
+[ "$(grep -c '<host id="local-[0-9]' "$dir/p.xml")" = "$hosts" ] ||
+  fail "the file does not have $hosts compute hosts"
+
+printf 'local-1\nlocal-%s\nlocal-service-1\n' "$hosts" >"$dir/hosts"
+"$SMPIRUN" -np 3 -platform "$dir/p.xml" -hostfile "$dir/hosts" \
+  --cfg=smpi/privatization:dlopen --log=root.thres:warning \
+  "$PINGPONG" -r 5 -s 8388608 0:1 0:2 >"$dir/sim" 2>"$dir/simerr" ||
+  { cat "$dir/simerr"; fail "smpirun on the calibrated file failed"; }
+cat "$dir/sim"
+[ "$(grep -c '^pair' "$dir/sim")" = 2 ] || fail "expected 2 pair lines"
+awk -v lat="$lat" -v bw="$bw" '
+  function off(a, b) { d = (a - b) / b; return d < 0 ? -d : d }
+  /^pair/ { n++; if (off($5, lat) > 0.03 || off($7, bw) > 0.03) {
+    printf "FAIL: %s: %s us, %s Mb/s against %s us, %s Mb/s measured\n",
+      $2 "-" $3, $5, $7, lat, bw; bad = 1 } }
+  END { exit bad }' "$dir/sim" || exit 1
+
+# --np 5: five compute hosts, loaded by SimGrid too.
+"$FTSIM" calibrate -o "$dir/p5.xml" --np 5 --repeat 1 --rounds 5 >/dev/null \
+  2>&1 || fail "calibrate --np 5 failed"
+printf 'local-5\nlocal-service-2\n' >"$dir/h5"
+"$SMPIRUN" -np 2 -platform "$dir/p5.xml" -hostfile "$dir/h5" \
+  --cfg=smpi/privatization:dlopen --log=root.thres:warning \
+  "$PINGPONG" -r 2 0:1 >"$dir/sim5" 2>&1 || { cat "$dir/sim5"; fail "p5"; }
+grep -q '^pair local-5 local-service-2' "$dir/sim5" || fail "no local-5"
+echo "OK"

@@ -1,0 +1,172 @@
+/* Unit tests of this machine's platform file (machine.h) and of
+ * crosscheck's numbers (crosscheck_stats.h): issue 20, items 1 and 2. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crosscheck_stats.h"
+#include "machine.h"
+
+static char err[1024];
+
+static struct ft_machine sample(void) {
+  struct ft_machine m = {.name = "node",
+                         .cores = 2,
+                         .hosts = 3,
+                         .speed = 5e9,
+                         .lat_s = 1e-6,
+                         .bw_bps = 8e9,
+                         .bw_bytes = 8388608,
+                         .pingpong = "test"};
+  return m;
+}
+
+Test(machine, parses_the_pingpong_line_at_its_largest_size) {
+  double lat, bw, test;
+  long bytes;
+  cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3023 "
+                                         "bw_mbps@1048576 5565.3 "
+                                         "bw_mbps@8388608 6719.85",
+                                         &lat, &bw, &bytes, &test, err,
+                                         sizeof err),
+               0, "%s", err);
+  cr_assert_float_eq(lat, 0.3023e-6, 1e-12);
+  cr_assert_float_eq(bw, 6719.85e6, 1);
+  cr_assert_eq(bytes, 8388608);
+  cr_assert_float_eq(test, 0, 1e-15);
+  cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3 bw_mbps@8 5 "
+                                         "test_us 0.0567",
+                                         &lat, &bw, &bytes, &test, err,
+                                         sizeof err),
+               0, "%s", err);
+  cr_assert_float_eq(test, 0.0567e-6, 1e-15);
+}
+
+Test(machine, refuses_a_malformed_or_zero_pingpong_line) {
+  double lat, bw, test;
+  long bytes;
+  cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us x", &lat, &bw, &bytes,
+                                         &test, err, sizeof err),
+               -1);
+  cr_assert(strstr(err, "expected 'pair A B lat_us X bw_mbps@S Y'"), "%s", err);
+  cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 0 bw_mbps@8 5", &lat,
+                                         &bw, &bytes, &test, err, sizeof err),
+               -1);
+  cr_assert(strstr(err, "must be > 0"), "%s", err);
+  cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 1", &lat, &bw, &bytes,
+                                         &test, err, sizeof err),
+               -1);
+}
+
+Test(machine, check_names_the_field) {
+  struct ft_machine m = sample();
+  m.hosts = 0;
+  cr_assert_eq(ft_machine_check(&m, err, sizeof err), -1);
+  cr_assert(strstr(err, "field 'hosts'"), "%s", err);
+  m = sample();
+  m.speed = NAN;
+  cr_assert_eq(ft_machine_check(&m, err, sizeof err), -1);
+  cr_assert(strstr(err, "field 'speed'"), "%s", err);
+}
+
+/* The links carry half the route latency less the 17 bytes' time, and the
+ * bandwidth that gives back the measured time at bw_bytes. */
+Test(machine, writes_hosts_links_and_speed) {
+  struct ft_machine m = sample();
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<host id=\"local-3\" speed=\"5e+09f\" core=\"1\"/>"),
+            "%s", text);
+  cr_assert(!strstr(text, "local-4\""));
+  cr_assert(strstr(text, "<host id=\"local-service-2\""));
+  cr_assert(strstr(text, "smpi/lat-factor\" value=\"0:1\""));
+  cr_assert(!strstr(text, "smpi/test"), "no test_s: SMPI's default stays");
+  double slope = (8388608 * 8.0 / 8e9 - 1e-6) / (8388608 - 1.0);
+  char want[128];
+  snprintf(want, sizeof want, "bandwidth=\"%.6gBps\" latency=\"%.6gs\"",
+           1 / slope, (1e-6 - 17 * slope) / 2);
+  cr_assert(strstr(text, want), "want %s in %s", want, text);
+  free(text);
+}
+
+Test(machine, sets_the_measured_test_cost) {
+  struct ft_machine m = sample();
+  m.test_s = 5e-8;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<prop id=\"smpi/test\" value=\"5e-08\"/>"), "%s",
+            text);
+  cr_assert(strstr(text, "<prop id=\"smpi/iprobe\" value=\"5e-08\"/>"));
+  free(text);
+}
+
+Test(machine, reads_the_speed_back) {
+  char path[] = "/tmp/ftsim-machine-XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fdopen(fd, "w");
+  struct ft_machine m = sample();
+  ft_machine_write_platform(&m, f);
+  fclose(f);
+  double speed = 0;
+  cr_assert_eq(ft_machine_read_speed(path, &speed), 0);
+  cr_assert_float_eq(speed, 5e9, 1);
+  unlink(path);
+}
+
+Test(machine, default_file_follows_the_environment) {
+  char out[256];
+  setenv(FT_ENV_PLATFORM_CONF, "/x/p.xml", 1);
+  cr_assert_eq(ft_machine_platform_file(out, sizeof out), 0);
+  cr_assert_str_eq(out, "/x/p.xml");
+  unsetenv(FT_ENV_PLATFORM_CONF);
+  setenv("XDG_CONFIG_HOME", "/cfg", 1);
+  cr_assert_eq(ft_machine_platform_file(out, sizeof out), 0);
+  cr_assert_str_eq(out, "/cfg/ftsim/platform.xml");
+}
+
+Test(crosscheck, reads_numbers_and_derives_time_per_wave) {
+  const char *j = "{\"protocol\":\"pcl\",\"app\":\"cg\",\"completion_time_s\""
+                  ":2.5,\"waves\":4,\"bytes\":100,\"recovery_s\":0.0}";
+  double v;
+  cr_assert_eq(ft_xc_metric_of(j, FT_XC_COMPLETION, &v), 0);
+  cr_assert_float_eq(v, 2.5, 1e-12);
+  cr_assert_eq(ft_xc_metric_of(j, FT_XC_WAVE_TIME, &v), 0);
+  cr_assert_float_eq(v, 0.625, 1e-12);
+  cr_assert_eq(ft_xc_metric_of(j, FT_XC_CKPT_BYTES, &v), -1);
+  char s[16];
+  ft_xc_json_string(j, "app", s, sizeof s);
+  cr_assert_str_eq(s, "cg");
+  ft_xc_json_string(j, "nope", s, sizeof s);
+  cr_assert_str_eq(s, "?");
+  cr_assert_eq(ft_xc_json_number("{\"platform\":null}", "platform", &v), -1);
+}
+
+Test(crosscheck, no_waves_no_time_per_wave) {
+  double v;
+  cr_assert_eq(ft_xc_metric_of("{\"completion_time_s\":1,\"waves\":0}",
+                               FT_XC_WAVE_TIME, &v),
+               -1);
+}
+
+Test(crosscheck, median_spread_and_error) {
+  struct ft_xc_samples s = {.n = 4, .x = {3, 1, 4, 2}};
+  double med, lo, hi;
+  ft_xc_summarize(&s, &med, &lo, &hi);
+  cr_assert_float_eq(med, 2.5, 1e-12);
+  cr_assert_float_eq(lo, 1, 1e-12);
+  cr_assert_float_eq(hi, 4, 1e-12);
+  cr_assert_float_eq(s.x[0], 3, 1e-12); /* left unsorted */
+  cr_assert_float_eq(ft_xc_error(1.1, 1.0), 0.1, 1e-12);
+  cr_assert_float_eq(ft_xc_error(0, 0), 0, 1e-12);
+  cr_assert(isnan(ft_xc_error(1, 0)));
+}
