@@ -2,8 +2,9 @@
 # Overhead of ftsim's runtime: the same workload, same platform, same
 # placement, run under smpirun as a plain SMPI program (no interposition) and
 # through ftsim's runtime with protocol `none`, side by side in one run.
-# Prints wall time (best of REPEAT runs) and peak memory of each, and their
-# ratios. A benchmark, not a test: nothing here passes or fails on speed.
+# Prints wall time (best of REPEAT runs), peak memory and the workload's
+# own simulated time of each, and their ratios. A benchmark, not a test:
+# nothing here passes or fails on speed.
 #
 # Usage: bench/overhead.sh [-a APP] [-p PLATFORM] [-r REPEAT] [-s SELECTOR]
 #                          [NP...] [-- APP ARGS]
@@ -35,7 +36,8 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# run_once MODE NP [APP ARGS]: prints "wall_s peak_mb" of one simulation.
+# run_once MODE NP [APP ARGS]: prints "wall_s peak_mb sim_s" of one
+# simulation (sim_s: the workload's own measure, "... in S s", simulated).
 run_once() {
   mode=$1 np=$2
   shift 2
@@ -47,10 +49,13 @@ run_once() {
     --log=root.thres:warning "$build/apps/$mode/$app" "$@" \
     >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
   ! grep -q 'Deadlock detected' "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-  sed -n 's/^wall_s=\([0-9.]*\) peak_mb=\([0-9.]*\)$/\1 \2/p' "$tmp/err"
+  sim=$(sed -n 's/.* in \([0-9.]*\) s[,:].*/\1/p' "$tmp/out" | head -n 1)
+  sed -n "s/^wall_s=\\([0-9.]*\\) peak_mb=\\([0-9.]*\\)\$/\\1 \\2 ${sim:-0}/p" \
+    "$tmp/err"
 }
 
-# best MODE NP [APP ARGS]: best wall time and largest peak over REPEAT runs.
+# best MODE NP [APP ARGS]: best wall time, largest peak and the simulated
+# time (the same in every run) over REPEAT runs.
 best() {
   i=0
   : >"$tmp/runs"
@@ -58,18 +63,19 @@ best() {
     run_once "$@" >>"$tmp/runs"
     i=$((i + 1))
   done
-  awk 'NR == 1 || $1 < w { w = $1 } $2 > m { m = $2 } END { print w, m }' \
+  awk 'NR == 1 || $1 < w { w = $1 } $2 > m { m = $2 } { s = $3 }
+    END { print w, m, s }' \
     "$tmp/runs"
 }
 
-printf '%-6s %5s  %9s %9s %6s  %9s %9s %6s\n' app ranks plain_s ftsim_s ratio \
-  plain_MB ftsim_MB ratio
+printf '%-6s %5s  %9s %9s %6s  %9s %9s %6s  %10s %10s %7s\n' app ranks \
+  plain_s ftsim_s ratio plain_MB ftsim_MB ratio plain_sim ftsim_sim ratio
 for np in $nps; do
   "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" --dry-run \
     --hostfile-out "$tmp/hosts" >/dev/null
   plain=$(best plain "$np" "$@")
   ftsim=$(best smpi "$np" "$@")
   echo "$plain $ftsim" | awk -v a="$app" -v n="$np" '{
-    printf "%-6s %5d  %9.2f %9.2f %6.3f  %9.1f %9.1f %6.3f\n",
-      a, n, $1, $3, $3 / $1, $2, $4, $4 / $2 }'
+    printf "%-6s %5d  %9.2f %9.2f %6.3f  %9.1f %9.1f %6.3f  %10.6f %10.6f %7.4f\n",
+      a, n, $1, $4, $4 / $1, $2, $5, $5 / $2, $3, $6, ($3 > 0 ? $6 / $3 : 0) }'
 done

@@ -33,7 +33,7 @@ endfunction()
 # calls it, which is how `ftsim run --compute auto` tells modelled from
 # measured computation.
 set(runtime_deps ftsim_options ftsim_protocols ftsim_image ftsim_rtrace_model ftsim_scenario
-  ftsim_failure_trace ftsim_errmsg ftsim_anycall_wire)
+  ftsim_failure_trace ftsim_errmsg ftsim_anycall_wire ftsim_coll_select)
 ftsim_package_archive(ftsim_smpi ftsim_runtime_smpi ${runtime_deps})
 ftsim_package_archive(ftsim_compute ftsim_compute_smpi)
 if(FTSIM_REAL_MPI)

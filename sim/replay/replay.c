@@ -446,6 +446,35 @@ static MPI_Op op_of(const struct rp *p, const struct ft_rt_coll *e) {
   return (e->flags & FT_RT_NONCOMMUTATIVE) ? p->noncommutative : MPI_BOR;
 }
 
+/* The elements a commutative reduction of `bytes` is replayed in. The
+ * recording keeps bytes, not the type, and the runtime picks some
+ * algorithms by the count of elements (SMPI's lr allreduce: fewer elements
+ * than ranks is a reduce + bcast): 8-byte elements (doubles and longs, most
+ * reductions) when they divide the bytes, 4-byte ones then, bytes else;
+ * MPI_BOR is defined on all three. csched.c's elem_bytes is the same. */
+static MPI_Datatype elem_of(uint64_t bytes, int *count) {
+  MPI_Datatype t = bytes % 8 == 0   ? MPI_UNSIGNED_LONG_LONG
+                   : bytes % 4 == 0 ? MPI_UNSIGNED
+                                    : MPI_BYTE;
+  *count = count_of(bytes % 8 == 0   ? bytes / 8
+                    : bytes % 4 == 0 ? bytes / 4
+                                     : bytes);
+  return t;
+}
+
+/* A reduction of e->sent bytes (op_of's operation). */
+static void reduce_of(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
+                      int root) {
+  int count = count_of(e->sent);
+  MPI_Datatype t = MPI_BYTE;
+  if (!(e->flags & FT_RT_NONCOMMUTATIVE))
+    t = elem_of(e->sent, &count);
+  if (root < 0)
+    MPI_Allreduce(p->sbuf, p->rbuf, count, t, op_of(p, e), c);
+  else
+    MPI_Reduce(p->sbuf, p->rbuf, count, t, op_of(p, e), root, c);
+}
+
 /* Rooted collectives: bcast, reduce, gather, scatter. */
 static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
                       uint64_t n) {
@@ -458,8 +487,7 @@ static void do_rooted(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
               c);
     return;
   case FT_RT_REDUCE:
-    MPI_Reduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, op_of(p, e),
-               e->root, c);
+    reduce_of(p, e, c, e->root);
     return;
   case FT_RT_GATHER:
     MPI_Gather(p->sbuf, count_of(e->sent), MPI_BYTE, p->rbuf,
@@ -520,10 +548,21 @@ static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
     cnt = take_counts(p, n);
     MPI_Reduce_scatter(p->sbuf, p->rbuf, cnt, MPI_BYTE, op_of(p, e), c);
     break;
-  default: /* FT_RT_ALLTOALLV, FT_RT_ALLTOALLW */
+  default: /* FT_RT_ALLTOALLV, FT_RT_ALLTOALLW (their own algorithms) */
     cnt = take_counts(p, n);
     cnt2 = take_counts(p, n);
-    MPI_Alltoallv(p->sbuf, cnt, dz, MPI_BYTE, p->rbuf, cnt2, dz, MPI_BYTE, c);
+    if (e->op == FT_RT_ALLTOALLV) {
+      MPI_Alltoallv(p->sbuf, cnt, dz, MPI_BYTE, p->rbuf, cnt2, dz, MPI_BYTE, c);
+      break;
+    }
+    MPI_Datatype *bytes = malloc(n * sizeof *bytes);
+    if (!bytes)
+      rp_fatal(p, "out of memory for an alltoallw's types");
+    for (uint64_t i = 0; bytes && i < n; i++)
+      bytes[i] = MPI_BYTE;
+    if (bytes)
+      MPI_Alltoallw(p->sbuf, cnt, dz, bytes, p->rbuf, cnt2, dz, bytes, c);
+    free(bytes);
   }
   free(cnt);
   free(cnt2);
@@ -544,8 +583,7 @@ static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
     MPI_Barrier(c);
     return;
   case FT_RT_ALLREDUCE:
-    MPI_Allreduce(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, op_of(p, e),
-                  c);
+    reduce_of(p, e, c, -1);
     return;
   case FT_RT_SCAN:
     MPI_Scan(p->sbuf, p->rbuf, count_of(e->sent), MPI_BYTE, MPI_BOR, c);

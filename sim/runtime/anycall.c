@@ -240,6 +240,8 @@ static void arrive(struct ft_runtime *rt, struct ft_ac_msg m) {
  * per sender. */
 static void release_held(struct ft_runtime *rt) {
   struct ft_ac *ac = &rt->ac;
+  if (ac->held.n)
+    ft_control_fate(rt); /* nothing arrives for a rank that failed */
   for (size_t i = 0; i < ac->held.n;) {
     struct ft_ac_msg m = ac->held.v[i];
     int earlier = 0;

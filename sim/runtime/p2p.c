@@ -540,6 +540,27 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
   return rc;
 }
 
+int ft_isend_internal(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *req) {
+  struct ft_runtime *rt = ft_runtime();
+  if (rt->driver->isend) {
+    int coll;
+    struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
+    return rt->driver->isend(rt, buf, count, type, dest, tag, c, coll, req);
+  }
+  if (rt->recovering_protocol)
+    ft_control_fate(rt); /* a rank that failed sends nothing */
+  *req = MPI_REQUEST_NULL;
+  if (coll_send(rt, comm, dest, tag))
+    return MPI_SUCCESS;
+  ft_count_send(count, type);
+  ft_trace_coll_send(rt, comm, dest, tag, count, type);
+  int rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
+  if (rc == MPI_SUCCESS)
+    ft_pending_add(rt, *req, comm, 1, dest, tag);
+  return rc;
+}
+
 int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req) {
   struct ft_runtime *rt = ft_runtime();

@@ -634,6 +634,13 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
                          int dest, void *rbuf, int rcount, MPI_Datatype rtype,
                          int source, int tag, MPI_Comm comm);
 void ft_count_send(int count, MPI_Datatype type);
+/* MPI_Isend on a runtime channel, counted, traced and seen by the family
+ * as ft_send_internal's send (*req is MPI_REQUEST_NULL when the family
+ * suppressed it); complete it with ft_waitall_internal (or the driver's
+ * wait). Used by the collectives where SMPI's algorithms post sends
+ * without waiting (coll_algo.h). */
+int ft_isend_internal(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *req);
 /* MPI_Irecv on a runtime channel (message logging sees it). */
 int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req);
