@@ -2,10 +2,13 @@
 # The option control_window (issue 18, item 2): with W control receives
 # posted, the markers queued for a rank cross the network together instead
 # of one latency after the other (SMPI 3.32 starts a transfer only when a
-# receive matches it). The same run of PROTOCOL (cg, 16 ranks of grid5000,
+# receive matches it). The same run of PROTOCOL (cg, 32 ranks of grid5000,
 # three waves or more) with control_window=1 and =15 must both verify,
 # commit the same number of waves, and the second must complete earlier in
-# simulated time (deterministic: no wall time is compared).
+# simulated time (deterministic: no wall time is compared). 32 ranks: at
+# 16, since the collectives follow SMPI's selector, vcl's window gains
+# nothing (its markers do not hold the application: 0.0555884 s against
+# 0.0555912 s with the window).
 #
 # Usage: control_window.sh FTSIM PROTOCOL
 set -u
@@ -14,7 +17,7 @@ ftsim=$1 protocol=$2
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for w in 1 15; do
-  if ! "$ftsim" run --platform grid5000 --np 16 --app cg --protocol "$protocol" \
+  if ! "$ftsim" run --platform grid5000 --np 32 --app cg --protocol "$protocol" \
     --set period=0.005 --set control_window=$w >"$tmp/out.$w" 2>"$tmp/err.$w"; then
     echo "control_window: the run with control_window=$w failed"
     tail -n 5 "$tmp/err.$w"
