@@ -101,23 +101,6 @@ static int parse_one(struct calib *c, int argc, char **argv, int *i) {
   return 0;
 }
 
-/* mkdir of the file's directory and the one above it (as host.conf's). */
-static void make_parents(const char *path) {
-  char dir[PATH_LEN];
-  snprintf(dir, sizeof dir, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (!slash || slash == dir)
-    return;
-  *slash = '\0';
-  char *up = strrchr(dir, '/');
-  if (up && up != dir) {
-    *up = '\0';
-    mkdir(dir, 0700);
-    *up = '/';
-  }
-  mkdir(dir, 0700);
-}
-
 /* The output file and the ping-pong program, checked before measuring. */
 static int check_paths(struct calib *c, const char **prog) {
   char err[PATH_LEN + 256];
@@ -126,7 +109,7 @@ static int check_paths(struct calib *c, const char **prog) {
   else if (ft_machine_platform_file(c->file, sizeof c->file))
     return usage_error("the platform file name is too long");
   if (!c->out)
-    make_parents(c->file);
+    ft_config_make_parents(c->file);
   if (ft_paths_check_output(c->file, err, sizeof err))
     return usage_error("-o %s: %s", c->file, err);
   const char *env = getenv(FT_ENV_PINGPONG);

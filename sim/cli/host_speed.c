@@ -147,9 +147,7 @@ int ft_host_speed_load(const char *path, double *flops, char *err,
                            FT_HOST_SPEED_KEY);
 }
 
-/* mkdir of the directory part of `path` and of its parent (0700, as
- * $XDG_CONFIG_HOME asks); existing directories are fine. */
-static void make_parents(const char *path) {
+void ft_config_make_parents(const char *path) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s", path);
   char *slash = strrchr(dir, '/');
@@ -167,7 +165,7 @@ static void make_parents(const char *path) {
 
 int ft_host_speed_store(const char *path, double flops, int repeats, char *err,
                         size_t errlen) {
-  make_parents(path);
+  ft_config_make_parents(path);
   FILE *f = fopen(path, "w");
   if (!f)
     return ft_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));

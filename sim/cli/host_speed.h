@@ -66,4 +66,10 @@ int ft_host_speed_main(int argc, char **argv);
 /* The help text of `ftsim host-speed`. */
 void ft_host_speed_usage(FILE *out);
 
+/* mkdir of the directory part of `path` and of its parent (0700, as
+ * $XDG_CONFIG_HOME asks: ~/.config/ftsim/ for host.conf and `ftsim
+ * calibrate`'s platform.xml); existing directories are fine, failures are
+ * left to the caller's fopen. */
+void ft_config_make_parents(const char *path);
+
 #endif /* FT_CLI_HOST_SPEED_H */
