@@ -3,7 +3,8 @@
 # `ftsim check` on the trace. With KIND "ok" the run must succeed (as
 # run_smpi.sh checks it) and the check exit 0; otherwise (a protocol with a
 # deliberate bug, whose run may fail, deadlock or give a wrong result) the
-# check must exit 1 and name violation KIND.
+# check must exit 1 and name violation KIND (an extended regular
+# expression: "orphan|channel-state" accepts either).
 # Usage: bug_run.sh FTSIM RUN_SMPI KIND OPTIONS PLATFORM NP PROGRAM [ARGS...]
 set -u
 ftsim=$1 run_smpi=$2 kind=$3 options=$4 platform=$5 np=$6
@@ -24,5 +25,5 @@ if [ "$kind" = ok ]; then
   exit 0
 fi
 [ $crc -eq 1 ] || { echo "bug_run.sh: check exited $crc, expected 1"; exit 1; }
-grep -q "violation ($kind)" "$tmp/check" ||
+grep -Eq "violation \(($kind)\)" "$tmp/check" ||
   { echo "bug_run.sh: the violation is not '$kind'"; exit 1; }
