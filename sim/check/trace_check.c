@@ -575,10 +575,10 @@ int ft_check_header(const char *line, struct ft_trace_header *h, char *err,
              "# ftsim-trace 3 rank %d ranks %d protocol %31s family %31s run "
              "%16llx%n",
              &h->rank, &h->ranks, h->protocol, family, &run, &used) != 5 ||
-      line[used] != '\0') {
+      (line[used] != '\0' && strcmp(line + used, " mode real") != 0)) {
     snprintf(err, len,
              "expected '# ftsim-trace 3 rank R ranks N protocol P family F "
-             "run ID'");
+             "run ID [mode real]'");
     return -1;
   }
   if (ft_family_parse(family, &h->family) != 0) {
@@ -586,6 +586,7 @@ int ft_check_header(const char *line, struct ft_trace_header *h, char *err,
     return -1;
   }
   h->run = run;
+  h->real = line[used] != '\0';
   if (h->ranks < 1 || h->ranks > 1 << 20 || h->rank < 0 || h->rank > h->ranks) {
     snprintf(err, len, "rank %d of %d ranks", h->rank, h->ranks);
     return -1;

@@ -88,10 +88,13 @@ struct ft_trace_header {
   char protocol[32];
   enum ft_family family; /* which rules apply (ft_protocol.h) */
   uint64_t run;
+  int real; /* " mode real" at the end: a run under a real MPI (its clock
+               runs between a look at the failure time and the act) */
 };
 
 /* Parses `line` (no newline) as a header
- * "# ftsim-trace 3 rank R ranks N protocol P family F run ID". Returns 0,
+ * "# ftsim-trace 3 rank R ranks N protocol P family F run ID [mode real]".
+ * Returns 0,
  * or -1 with the reason in err (a version other than 3, an unknown
  * family). */
 int ft_check_header(const char *line, struct ft_trace_header *h, char *err,

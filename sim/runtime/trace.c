@@ -168,10 +168,11 @@ static void open_file(struct ft_trace_state *t, struct ft_runtime *rt) {
   setvbuf(t->out, NULL, _IOFBF, 1 << 16);
   fprintf(t->out,
           "# ftsim-trace 3 rank %d ranks %d protocol %s family %s run "
-          "%016llx\n",
+          "%016llx%s\n",
           rank, rt->app_ranks, rt->protocol ? rt->protocol->name : "none",
           rt->protocol ? ft_family_name(rt->protocol->family) : "none",
-          (unsigned long long)rt->trace_run);
+          (unsigned long long)rt->trace_run,
+          ft_backend_simulated() ? "" : " mode real");
 }
 
 /* Starts a record of `t`: time, rank, incarnation, kind. */

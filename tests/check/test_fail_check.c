@@ -94,3 +94,34 @@ Test(fail_check, a_fail_record_naming_no_rank_is_malformed) {
   cr_assert(strstr(r.message, "t.2:2: field 'rank'"), "%s", r.message);
   remove_traces(prefix, 3);
 }
+
+/* Under a real MPI (header " mode real"), a record stamped a little after
+ * the failure is an act begun before it (the clock runs between the look
+ * and the act); 20 ms after is not. Simulated: even 0.5 ms is named. */
+#define HREAL                                                                  \
+  "# ftsim-trace 3 rank 1 ranks 2 protocol pcl family x run 1 mode real\n"
+
+Test(fail_check, real_clock_slack_covers_an_act_stamped_just_after) {
+  struct ft_check_result r;
+  cr_assert_eq(run(HREAL "0.5005 1 0 ctl-send done 0 1 0\n"
+                         "0.7 1 1 rollback 0 0\n9.0 1 1 end\n",
+                   &r),
+               FT_CHECK_OK, "%s", r.message);
+}
+
+Test(fail_check, real_clock_slack_is_bounded) {
+  struct ft_check_result r;
+  cr_assert_eq(run(HREAL "0.52 1 0 ctl-send done 0 1 0\n"
+                         "0.7 1 1 rollback 0 0\n9.0 1 1 end\n",
+                   &r),
+               FT_CHECK_VIOLATION);
+  cr_assert_str_eq(r.kind, "after-failure");
+}
+
+Test(fail_check, simulated_has_no_slack) {
+  struct ft_check_result r;
+  cr_assert_eq(run(H(1) "0.5005 1 0 ctl-send done 0 1 0\n"
+                        "0.7 1 1 rollback 0 0\n9.0 1 1 end\n",
+                   &r),
+               FT_CHECK_VIOLATION);
+}

@@ -462,7 +462,7 @@ Test(trace_check, malformed_inputs) {
        "t.0:1: field 'header': trace format 2, this checker reads 3"},
       {"# ftsim-trace 3 rank 0 ranks 2 protocol pcl run 00000000000000aa\n",
        "t.0:1: field 'header': expected '# ftsim-trace 3 rank R ranks N "
-       "protocol P family F run ID'"},
+       "protocol P family F run ID [mode real]'"},
       {"# ftsim-trace 3 rank 0 ranks 2 protocol pcl family blocking" RUN,
        "t.0:1: field 'header': unknown protocol family 'blocking'"},
   };
