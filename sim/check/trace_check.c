@@ -305,21 +305,31 @@ static int channel_kind(struct reader *rd, int i, int *coll) {
 
 static const char MSG_FIELDS[] = "COMM CH PEER TAG SEQ BYTES";
 
+/* The fields of a message record (send, resend, deliver, suppress), read
+ * and checked; -1 with the error set. */
+static int message_fields(struct reader *rd, int *comm, int *coll, int *peer,
+                          int *tag, int64_t *seq) {
+  int64_t bytes;
+  if (expect_fields(rd, 10, MSG_FIELDS) ||
+      int32_field(rd, 4, "comm", 0, INT32_MAX, comm) ||
+      channel_kind(rd, 5, coll) ||
+      int32_field(rd, 6, "peer", 0, rd->ck->ranks - 1, peer) ||
+      int32_field(rd, 7, "tag", INT32_MIN, INT32_MAX, tag) ||
+      int_field(rd, 8, "seq", 1, INT64_MAX, seq) ||
+      int_field(rd, 9, "bytes", 0, INT64_MAX, &bytes))
+    return -1;
+  if (rd->rank >= rd->ck->ranks)
+    return bad(rd, NULL, "the scheduler's trace holds a message");
+  return 0;
+}
+
 /* send, resend, deliver. */
 static int read_message(struct reader *rd, int inc, int deliver, int resend) {
   struct ft_check *ck = rd->ck;
   int comm, coll, peer, tag;
-  int64_t seq, bytes;
-  if (expect_fields(rd, 10, MSG_FIELDS) ||
-      int32_field(rd, 4, "comm", 0, INT32_MAX, &comm) ||
-      channel_kind(rd, 5, &coll) ||
-      int32_field(rd, 6, "peer", 0, ck->ranks - 1, &peer) ||
-      int32_field(rd, 7, "tag", INT32_MIN, INT32_MAX, &tag) ||
-      int_field(rd, 8, "seq", 1, INT64_MAX, &seq) ||
-      int_field(rd, 9, "bytes", 0, INT64_MAX, &bytes))
+  int64_t seq;
+  if (message_fields(rd, &comm, &coll, &peer, &tag, &seq))
     return -1;
-  if (rd->rank >= ck->ranks)
-    return bad(rd, NULL, "the scheduler's trace holds a message");
   int src = deliver ? peer : rd->rank, dst = deliver ? rd->rank : peer;
   struct channel *c = channel(ck, inc, comm, coll, src, dst, tag, 1);
   size_t have = deliver ? c->n_dels : c->n_sends;
@@ -344,17 +354,9 @@ static int read_message(struct reader *rd, int inc, int deliver, int resend) {
 static int read_suppress(struct reader *rd, int inc) {
   struct ft_check *ck = rd->ck;
   int comm, coll, peer, tag;
-  int64_t seq, bytes;
-  if (expect_fields(rd, 10, MSG_FIELDS) ||
-      int32_field(rd, 4, "comm", 0, INT32_MAX, &comm) ||
-      channel_kind(rd, 5, &coll) ||
-      int32_field(rd, 6, "peer", 0, ck->ranks - 1, &peer) ||
-      int32_field(rd, 7, "tag", INT32_MIN, INT32_MAX, &tag) ||
-      int_field(rd, 8, "seq", 1, INT64_MAX, &seq) ||
-      int_field(rd, 9, "bytes", 0, INT64_MAX, &bytes))
+  int64_t seq;
+  if (message_fields(rd, &comm, &coll, &peer, &tag, &seq))
     return -1;
-  if (rd->rank >= ck->ranks)
-    return bad(rd, NULL, "the scheduler's trace holds a message");
   struct channel *c = channel(ck, inc, comm, coll, rd->rank, peer, tag, 1);
   if ((uint64_t)seq != c->n_supps + 1)
     return bad(rd, "seq",

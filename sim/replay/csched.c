@@ -383,25 +383,38 @@ static void reduce_any(struct bld *b, const struct ft_csched_spec *s,
 
 /* ---- Allreduce (coll_exchange.c ft_coll_allreduce_commutative) ---- */
 
+/* The fold of a non-power-of-two size (coll_exchange.c's fold_in): sets
+ * *pof2, *rem and *nr (this rank among the pof2 that go on); returns 1 for
+ * an even rank of the first 2 x rem, whose whole schedule is its send up
+ * and the result's receive back. */
+static int fold_in(struct bld *b, uint64_t n, uint64_t me, uint64_t bytes,
+                   uint64_t *pof2, uint64_t *rem, uint64_t *nr) {
+  *pof2 = 1;
+  while (*pof2 * 2 <= n)
+    *pof2 *= 2;
+  *rem = n - *pof2;
+  int folded = me < 2 * *rem;
+  *nr = folded ? me / 2 : me - *rem;
+  if (folded && me % 2 == 0) {
+    one(b, 1, me + 1, bytes);
+    one(b, 0, me + 1, bytes);
+    return 1;
+  }
+  if (folded)
+    one(b, 0, me - 1, bytes);
+  return 0;
+}
+
 /* Recursive doubling over the largest power of two pof2 <= n; the first
  * 2 x (n - pof2) ranks fold in pairs first. */
 static void allreduce_doubling(struct bld *b, uint64_t n, uint64_t me,
                                uint64_t bytes) {
-  uint64_t pof2 = 1;
-  while (pof2 * 2 <= n)
-    pof2 *= 2;
-  uint64_t rem = n - pof2;
-  int folded = me < 2 * rem;
-  if (folded && me % 2 == 0) {
-    one(b, 1, me + 1, bytes);
-    one(b, 0, me + 1, bytes);
+  uint64_t pof2, rem, nr;
+  if (fold_in(b, n, me, bytes, &pof2, &rem, &nr))
     return;
-  }
-  if (folded)
-    one(b, 0, me - 1, bytes);
-  uint64_t newrank = folded ? me / 2 : me - rem;
+  int folded = me < 2 * rem;
   for (uint64_t mask = 1; mask < pof2; mask <<= 1) {
-    uint64_t peer = newrank ^ mask;
+    uint64_t peer = nr ^ mask;
     uint64_t dst = peer < rem ? peer * 2 + 1 : peer + rem;
     pair(b, dst, bytes, dst, bytes);
   }
@@ -414,19 +427,11 @@ static void allreduce_doubling(struct bld *b, uint64_t n, uint64_t me,
  * last one takes the rest; on-line the blocks are whole elements). */
 static void allreduce_rab(struct bld *b, uint64_t n, uint64_t me,
                           uint64_t bytes) {
-  uint64_t pof2 = 1;
-  while (pof2 * 2 <= n)
-    pof2 *= 2;
-  uint64_t rem = n - pof2;
-  int folded = me < 2 * rem;
-  if (folded && me % 2 == 0) {
-    one(b, 1, me + 1, bytes);
-    one(b, 0, me + 1, bytes);
+  uint64_t pof2, rem, nr;
+  if (fold_in(b, n, me, bytes, &pof2, &rem, &nr))
     return;
-  }
-  if (folded)
-    one(b, 0, me - 1, bytes);
-  uint64_t nr = folded ? me / 2 : me - rem, each = bytes / pof2;
+  int folded = me < 2 * rem;
+  uint64_t each = bytes / pof2;
 #define CNT(i) ((i) == pof2 - 1 ? bytes - each * (pof2 - 1) : each)
   uint64_t send_idx = 0, recv_idx = 0, last_idx = pof2;
   for (uint64_t mask = 1; mask < pof2;) {

@@ -22,6 +22,40 @@ static void *alloc_or_die(size_t bytes, const char *what) {
 
 /* ---- Allreduce ---- */
 
+/* The fold of a non-power-of-two size before recursive doubling or
+ * halving (SMPI's rdb and rab): of the first 2 x rem ranks, each even one
+ * sends its `acc` to the odd one above, which combines it (`tmp` is
+ * scratch). Sets *pof2, the largest power of two <= size, and *rem, the
+ * ranks above it; returns this rank's number among the pof2 that go on,
+ * -1 for a rank folded away. */
+static int fold_in(struct ft_runtime *rt, void *acc, void *tmp, int count,
+                   MPI_Datatype type, MPI_Op op, struct ft_comm *c, int *pof2,
+                   int *rem) {
+  int r = c->rank;
+  *pof2 = 1;
+  while (*pof2 * 2 <= c->size)
+    *pof2 *= 2;
+  *rem = c->size - *pof2;
+  if (r < 2 * *rem && r % 2 == 0)
+    ft_coll_send(acc, count, type, r + 1, FT_TAG_ALLREDUCE, c);
+  if (r < 2 * *rem && r % 2 == 1) {
+    ft_coll_recv(rt, tmp, count, type, r - 1, FT_TAG_ALLREDUCE, c);
+    ft_coll_reduce_local(tmp, acc, count, type, op);
+  }
+  return r < 2 * *rem ? (r % 2 ? r / 2 : -1) : r - *rem;
+}
+
+/* The fold's end: each odd rank of the first 2 x rem gives the result back
+ * to the even one below it. */
+static void fold_out(struct ft_runtime *rt, void *acc, int count,
+                     MPI_Datatype type, int rem, struct ft_comm *c) {
+  int r = c->rank;
+  if (r < 2 * rem && r % 2 == 1)
+    ft_coll_send(acc, count, type, r - 1, FT_TAG_ALLREDUCE, c);
+  if (r < 2 * rem && r % 2 == 0)
+    ft_coll_recv(rt, acc, count, type, r + 1, FT_TAG_ALLREDUCE, c);
+}
+
 /* Recursive doubling (SMPI's allreduce__rdb); a non-power-of-two size
  * first folds its extra ranks into their even neighbours. Every rank
  * combines the same two partial results at every step, so all end
@@ -29,18 +63,9 @@ static void *alloc_or_die(size_t bytes, const char *what) {
 static void allreduce_doubling(struct ft_runtime *rt, void *acc, int count,
                                MPI_Datatype type, MPI_Op op,
                                struct ft_comm *c) {
-  int pof2 = 1, r = c->rank;
-  while (pof2 * 2 <= c->size)
-    pof2 *= 2;
-  int rem = c->size - pof2,
-      newrank = r < 2 * rem ? (r % 2 ? r / 2 : -1) : r - rem;
+  int pof2, rem;
   void *base, *tmp = ft_coll_scratch(count, type, &base);
-  if (r < 2 * rem && r % 2 == 0)
-    ft_coll_send(acc, count, type, r + 1, FT_TAG_ALLREDUCE, c);
-  if (r < 2 * rem && r % 2 == 1) {
-    ft_coll_recv(rt, tmp, count, type, r - 1, FT_TAG_ALLREDUCE, c);
-    ft_coll_reduce_local(tmp, acc, count, type, op);
-  }
+  int newrank = fold_in(rt, acc, tmp, count, type, op, c, &pof2, &rem);
   for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
     int peer = newrank ^ mask;
     int dst = peer < rem ? peer * 2 + 1 : peer + rem;
@@ -48,10 +73,7 @@ static void allreduce_doubling(struct ft_runtime *rt, void *acc, int count,
                      FT_TAG_ALLREDUCE, c);
     ft_coll_reduce_local(tmp, acc, count, type, op);
   }
-  if (r < 2 * rem && r % 2 == 1)
-    ft_coll_send(acc, count, type, r - 1, FT_TAG_ALLREDUCE, c);
-  if (r < 2 * rem && r % 2 == 0)
-    ft_coll_recv(rt, acc, count, type, r + 1, FT_TAG_ALLREDUCE, c);
+  fold_out(rt, acc, count, type, rem, c);
   free(base);
 }
 
@@ -157,18 +179,9 @@ static void rab_doubling(void *acc, MPI_Datatype type, const int cnts[],
 static void allreduce_rabenseifner(struct ft_runtime *rt, void *acc, int count,
                                    MPI_Datatype type, MPI_Op op,
                                    struct ft_comm *c) {
-  int pof2 = 1, r = c->rank;
-  while (pof2 * 2 <= c->size)
-    pof2 *= 2;
-  int rem = c->size - pof2,
-      newrank = r < 2 * rem ? (r % 2 ? r / 2 : -1) : r - rem;
+  int pof2, rem;
   void *base, *tmp = ft_coll_scratch(count, type, &base);
-  if (r < 2 * rem && r % 2 == 0)
-    ft_coll_send(acc, count, type, r + 1, FT_TAG_ALLREDUCE, c);
-  if (r < 2 * rem && r % 2 == 1) {
-    ft_coll_recv(rt, tmp, count, type, r - 1, FT_TAG_ALLREDUCE, c);
-    ft_coll_reduce_local(tmp, acc, count, type, op);
-  }
+  int newrank = fold_in(rt, acc, tmp, count, type, op, c, &pof2, &rem);
   if (newrank >= 0) {
     int *cnts = alloc_or_die((size_t)pof2 * sizeof *cnts, "an allreduce");
     int *disps = alloc_or_die((size_t)pof2 * sizeof *disps, "an allreduce");
@@ -184,10 +197,7 @@ static void allreduce_rabenseifner(struct ft_runtime *rt, void *acc, int count,
     free(cnts);
     free(disps);
   }
-  if (r < 2 * rem && r % 2 == 1)
-    ft_coll_send(acc, count, type, r - 1, FT_TAG_ALLREDUCE, c);
-  if (r < 2 * rem && r % 2 == 0)
-    ft_coll_recv(rt, acc, count, type, r + 1, FT_TAG_ALLREDUCE, c);
+  fold_out(rt, acc, count, type, rem, c);
   free(base);
 }
 
