@@ -85,6 +85,19 @@ void ft_backend_bench_restart(void);
  * after a single completion (MPI-3.1, 3.2.5): MPI_SUCCESS there. */
 int ft_backend_status_error(const MPI_Status *status);
 
+/* Reference mode's kill failures (README, "Real failures: kill and
+ * relaunch"): arms a kernel timer (timer_create on CLOCK_MONOTONIC,
+ * SIGEV_SIGNAL) that sends SIGKILL to the calling process `seconds` of
+ * wall time from now: the kernel kills it wherever it is, computing or
+ * blocked in MPI, and nothing of it runs after. Returns a handle for
+ * ft_backend_kill_cancel, or NULL when the timer cannot be armed (the
+ * caller reports it). Under SMPI it does nothing and returns NULL: a
+ * simulated failure is logical (turning a host off aborts SimGrid). */
+void *ft_backend_kill_after(double seconds);
+
+/* Disarms and frees a kill timer (NULL: nothing). */
+void ft_backend_kill_cancel(void *handle);
+
 /* Sleeps `seconds` (simulated under SMPI, real otherwise). */
 void ft_backend_sleep(double seconds);
 

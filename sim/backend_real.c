@@ -1,6 +1,7 @@
 /* Backend for a real MPI, reference mode (see backend.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -76,6 +77,35 @@ void ft_backend_sleep(double seconds) {
                         .tv_nsec =
                             (long)((seconds - (double)(time_t)seconds) * 1e9)};
   nanosleep(&ts, NULL);
+}
+
+void *ft_backend_kill_after(double seconds) {
+  timer_t *t = malloc(sizeof *t);
+  struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL};
+  if (!t || timer_create(CLOCK_MONOTONIC, &ev, t) != 0) {
+    free(t);
+    return NULL;
+  }
+  if (seconds < 1e-9)
+    seconds = 1e-9; /* 0 would disarm it: due now */
+  struct itimerspec when = {
+      .it_value = {.tv_sec = (time_t)seconds,
+                   .tv_nsec =
+                       (long)((seconds - (double)(time_t)seconds) * 1e9)}};
+  if (timer_settime(*t, 0, &when, NULL) != 0) {
+    timer_delete(*t);
+    free(t);
+    return NULL;
+  }
+  return t;
+}
+
+void ft_backend_kill_cancel(void *handle) {
+  timer_t *t = handle;
+  if (!t)
+    return;
+  timer_delete(*t);
+  free(t);
 }
 
 void *ft_backend_padding_send(int from, int to, uint64_t seq, double bytes) {

@@ -331,3 +331,11 @@ int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
 int ft_backend_status_error(const MPI_Status *status) {
   return status->MPI_ERROR;
 }
+
+/* Simulated failures are logical (backend.h). */
+void *ft_backend_kill_after(double seconds) {
+  (void)seconds;
+  return NULL;
+}
+
+void ft_backend_kill_cancel(void *handle) { (void)handle; }

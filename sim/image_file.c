@@ -130,11 +130,13 @@ static int sync_dir(const char *dir, char *err, size_t errlen) {
   return 0;
 }
 
-int ft_image_file_write(const char *dir, int rank, int wave, const void *img,
-                        size_t bytes, char *err, size_t errlen) {
-  char path[PATH_MAX], tmp[PATH_MAX];
-  if (image_paths(dir, rank, wave, path, tmp, sizeof path, err, errlen) < 0 ||
-      write_tmp(tmp, img, bytes, err, errlen) < 0)
+static int slurp(const char *path, void **img, size_t *bytes, char *err,
+                 size_t errlen);
+
+/* Writes tmp, renames it over path and syncs dir. */
+static int replace(const char *dir, const char *path, const char *tmp,
+                   const void *data, size_t bytes, char *err, size_t errlen) {
+  if (write_tmp(tmp, data, bytes, err, errlen) < 0)
     return -1;
   if (rename(tmp, path) < 0) {
     sys_fail(err, errlen, path, "rename");
@@ -142,6 +144,31 @@ int ft_image_file_write(const char *dir, int rank, int wave, const void *img,
     return -1;
   }
   return sync_dir(dir, err, errlen);
+}
+
+int ft_image_file_write(const char *dir, int rank, int wave, const void *img,
+                        size_t bytes, char *err, size_t errlen) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  if (image_paths(dir, rank, wave, path, tmp, sizeof path, err, errlen) < 0)
+    return -1;
+  return replace(dir, path, tmp, img, bytes, err, errlen);
+}
+
+int ft_file_write_atomic(const char *dir, const char *name, const void *data,
+                         size_t bytes, char *err, size_t errlen) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+  int t = snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, name);
+  if (n < 0 || t < 0 || (size_t)t >= sizeof tmp) {
+    snprintf(err, errlen, "%s: path too long for %s", dir, name);
+    return -1;
+  }
+  return replace(dir, path, tmp, data, bytes, err, errlen);
+}
+
+int ft_file_read_all(const char *path, void **data, size_t *bytes, char *err,
+                     size_t errlen) {
+  return slurp(path, data, bytes, err, errlen);
 }
 
 static int read_all(int fd, unsigned char *p, size_t bytes) {

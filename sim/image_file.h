@@ -50,4 +50,18 @@ int ft_image_file_read(const char *dir, int rank, int wave, void **img,
 int ft_image_file_remove(const char *dir, int rank, int wave, char *err,
                          size_t errlen);
 
+/* Atomically replaces DIR/NAME with data[0..bytes), the way images are
+ * written (NAME.tmp, fsync, rename, fsync of dir). Precondition: dir
+ * exists. Returns 0, or -1 with the path, the failed call and strerror in
+ * err. */
+int ft_file_write_atomic(const char *dir, const char *name, const void *data,
+                         size_t bytes, char *err, size_t errlen);
+
+/* Reads the whole file at path into a new malloc'ed buffer (*bytes long;
+ * the caller frees *data). Returns 0, or -1 with "PATH: CALL: strerror" in
+ * err (errno is left as the failed call set it: ENOENT for a missing
+ * file). */
+int ft_file_read_all(const char *path, void **data, size_t *bytes, char *err,
+                     size_t errlen);
+
 #endif /* FT_IMAGE_FILE_H */

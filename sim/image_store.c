@@ -209,6 +209,46 @@ int ft_store_commit_rank(struct ft_image_store *store, int rank, int wave,
   return 0;
 }
 
+/* Reads and verifies rank's file of wave; fills *g. */
+static int adopt_one(const struct ft_image_store *s, int rank, int wave,
+                     struct generation *g, char *err, size_t errlen) {
+  void *img = NULL;
+  size_t bytes = 0;
+  struct ft_image_info info;
+  if (ft_image_file_read(s->dir, rank, wave, &img, &bytes, &info, err, errlen) <
+      0)
+    return -1;
+  free(img);
+  *g = (struct generation){wave, bytes, info.crc, NULL};
+  return 0;
+}
+
+int ft_store_adopt(struct ft_image_store *store, int wave, char *err,
+                   size_t errlen) {
+  if (!store->dir) {
+    snprintf(err, errlen, "a memory store has no files to adopt");
+    return -1;
+  }
+  if (wave <= 0)
+    return 0;
+  struct generation *g = calloc((size_t)store->ranks, sizeof *g);
+  if (!g) {
+    snprintf(err, errlen, "out of memory adopting wave %d", wave);
+    return -1;
+  }
+  for (int r = 0; r < store->ranks; r++)
+    if (serves(store, r) && adopt_one(store, r, wave, &g[r], err, errlen) < 0) {
+      free(g);
+      return -1;
+    }
+  for (int r = 0; r < store->ranks; r++)
+    if (serves(store, r))
+      store->rank[r].committed = g[r];
+  store->committed_wave = wave;
+  free(g);
+  return 0;
+}
+
 int ft_store_committed_of(const struct ft_image_store *store, int rank) {
   return rank >= 0 && rank < store->ranks ? store->rank[rank].committed.wave
                                           : 0;

@@ -71,6 +71,19 @@ int ft_store_commit(struct ft_image_store *store, int wave, char *err,
 int ft_store_commit_rank(struct ft_image_store *store, int rank, int wave,
                          char *err, size_t errlen);
 
+/* File mode, a relaunched run (README, "Real failures: kill and
+ * relaunch"): makes `wave`, whose files an earlier process of this run
+ * wrote in the store's directory, the committed generation of every served
+ * rank. Each file is read and verified first (ft_image_file_read: its
+ * checksum, size, rank and wave), so that a missing, truncated or corrupt
+ * image is refused here, never served. wave 0: nothing to adopt. Returns
+ * 0, or -1 with nothing changed and the read's message naming the file:
+ *   "ftsim-ckpt/rank-1.wave-3.img: open: No such file or directory";
+ *   "ftsim-ckpt/rank-1.wave-3.img: checksum mismatch: ..."
+ * Memory mode: -1 ("a memory store has no files to adopt"). */
+int ft_store_adopt(struct ft_image_store *store, int wave, char *err,
+                   size_t errlen);
+
 /* The rank's committed wave (either commit), 0 when none. */
 int ft_store_committed_of(const struct ft_image_store *store, int rank);
 

@@ -30,7 +30,8 @@ const char *ft_options_known_keys(void) {
          "server_map, storage, daemon_latency_us, daemon_copy_mbps, "
          "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
-         "stall_failures, record, record_speed, any_call, control_window";
+         "stall_failures, record, record_speed, any_call, control_window, "
+         "failure, relaunch";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -208,6 +209,20 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
       }
     return -1;
   }
+  if (strcmp(key, "failure") == 0) {
+    *why = "failure must be logical or kill";
+    if (strcmp(value, "logical") == 0)
+      o->failure = FT_FAILURE_LOGICAL;
+    else if (strcmp(value, "kill") == 0)
+      o->failure = FT_FAILURE_KILL;
+    else
+      return -1;
+    return 0;
+  }
+  if (strcmp(key, "relaunch") == 0) {
+    *why = "relaunch must be an integer in [0, 1000000]";
+    return ft_parse_int(value, 0, 1000000, &o->relaunch);
+  }
   if (strcmp(key, "server_map") == 0) {
     *why = "server_map must be block or cyclic";
     if (strcmp(value, "block") == 0)
@@ -313,6 +328,22 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
                     "service_ranks=%d: protocol %s needs at least one service "
                     "rank (its checkpoint server and dispatcher)",
                     o->service_ranks, o->protocol);
+  if (o->failure == FT_FAILURE_KILL &&
+      (!ft_protocol_recovers(p) || ft_protocol_restarts_alone(p)))
+    return complain(err, errlen,
+                    "failure=kill: protocol %s %s (kill failures relaunch "
+                    "the whole job from its committed wave: pcl, vcl, "
+                    "bookmark and c3)",
+                    o->protocol,
+                    ft_protocol_recovers(p)
+                        ? "restarts the failed rank alone while the others "
+                          "keep their state, which a relaunched job cannot "
+                          "do: its failures stay logical"
+                        : "does not recover from failures");
+  if (o->relaunch > 0 && o->failure != FT_FAILURE_KILL)
+    return complain(err, errlen,
+                    "relaunch=%d: only a run with failure=kill is relaunched",
+                    o->relaunch);
   if (ft_protocol_restarts_alone(p) && o->event_loggers > o->service_ranks)
     return complain(err, errlen,
                     "event_loggers=%d but service_ranks=%d: the event loggers "

@@ -84,6 +84,23 @@ struct ft_options {
   int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
                           core accepts it (a replay, sim/ft_anycall.h; `ftsim
                           run --replay` sets it); default 0: at safe points */
+  int failure;         /* enum ft_failure_mode: what a scenario's failure does;
+                          default FT_FAILURE_LOGICAL */
+  int relaunch;        /* failure=kill: the number of this launch of the run, 0
+                          first; `ftsim run --real` sets it when it relaunches a
+                          killed job (its ranks load the committed wave from
+                          ckpt_dir); default 0 */
+};
+
+/* What a failure of the scenario does (README, "Real failures: kill and
+ * relaunch"). */
+enum ft_failure_mode {
+  FT_FAILURE_LOGICAL, /* the victim drops its state and recovers in place
+                         (simulation, and reference mode by default) */
+  FT_FAILURE_KILL,    /* reference mode: the victim is SIGKILLed at its
+                         wall-clock time, mpirun ends the job, and `ftsim
+                         run --real` relaunches it from the images on disk
+                         (pcl, vcl, bookmark, c3) */
 };
 
 /* The default of stall_failures. */
@@ -145,7 +162,10 @@ int ft_parse_int(const char *s, long min, long max, int *out);
  * least one service rank, message logging (pessimist, v2) at least
  * event_loggers service ranks, max_time > 0 a protocol that recovers (its
  * dispatcher stops the run), record only with protocol none (a recording
- * is of the program, not of a protocol). Returns 0, or -1 with a message naming
+ * is of the program, not of a protocol), failure=kill a protocol that
+ * rolls every rank back (pcl, vcl, bookmark, c3: message logging restarts
+ * one rank, which a relaunched job cannot), relaunch > 0 failure=kill.
+ * Returns 0, or -1 with a message naming
  * the keys, e.g. "event_loggers=3 but service_ranks=1: the event loggers are
  * service ranks (service_ranks=3 or more)". */
 int ft_options_check(const struct ft_options *options, char *err,

@@ -592,3 +592,38 @@ int ft_failures_next(struct ft_failure_stream *st, struct ft_failure *out) {
   draw(st);
   return 1;
 }
+
+int ft_failures_nth(const struct ft_scenario *s, int ranks, int n,
+                    struct ft_failure *out) {
+  struct ft_failure_stream st;
+  if (n < 0)
+    return 0;
+  ft_failures_start(&st, s, ranks);
+  for (int i = 0; i <= n; i++)
+    if (!ft_failures_next(&st, out))
+      return 0;
+  return 1;
+}
+
+int ft_failures_span(const char *path, int ranks, int relaunch, double *origin,
+                     struct ft_failure *ends, char *err, size_t errlen) {
+  struct ft_scenario sc;
+  struct ft_failure before = {.time = 0, .rank = -1};
+  *origin = 0;
+  if (!*path)
+    return 0;
+  if (ft_scenario_load(path, &sc, err, errlen) != 0)
+    return -1;
+  if (relaunch > 0 && !ft_failures_nth(&sc, ranks, relaunch - 1, &before)) {
+    snprintf(err, errlen,
+             "relaunch=%d: scenario %s has fewer than %d failures: no kill "
+             "ended launch %d",
+             relaunch, path, relaunch, relaunch - 1);
+    ft_scenario_free(&sc);
+    return -1;
+  }
+  *origin = before.time;
+  int more = ft_failures_nth(&sc, ranks, relaunch, ends);
+  ft_scenario_free(&sc);
+  return more;
+}

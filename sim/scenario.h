@@ -161,4 +161,22 @@ void ft_failures_start(struct ft_failure_stream *st,
  * past its run. */
 int ft_failures_next(struct ft_failure_stream *st, struct ft_failure *out);
 
+/* The failure number `n` (0-based) of `s`'s stream for `ranks` ranks, as
+ * ft_failures_next gives them: writes it into `out` and returns 1, or
+ * returns 0 when the stream has fewer (or n < 0). Reference mode's kill
+ * failures (README, "Real failures"): launch n of a run ends at failure
+ * n, and its time 0 is failure n - 1's time. */
+int ft_failures_nth(const struct ft_scenario *s, int ranks, int n,
+                    struct ft_failure *out);
+
+/* Loads the scenario `path` for `ranks` ranks and finds launch
+ * `relaunch`'s span: *origin, the run time at which it starts (failure
+ * relaunch - 1's time, 0 for launch 0), and *ends, the failure that ends
+ * it (failure number `relaunch`). Returns 1 when such a failure exists, 0
+ * when the launch runs to the end (no more failures, or path ""), -1 when
+ * the scenario cannot be read or has fewer than `relaunch` failures
+ * (message in err). */
+int ft_failures_span(const char *path, int ranks, int relaunch, double *origin,
+                     struct ft_failure *ends, char *err, size_t errlen);
+
 #endif /* FT_SCENARIO_H */

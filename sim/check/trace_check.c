@@ -109,6 +109,9 @@ struct rank_trace {
   int last_inc;
   int ended, end_inc; /* its end record was read; its incarnation */
   uint32_t end_line;
+  int launch;     /* the launch of its file read last (a relaunched run) */
+  uint32_t lines; /* lines read, every launch's file: a continuation's
+                     lines are numbered after them */
 };
 
 struct commit {
@@ -131,8 +134,23 @@ struct ft_check {
   struct commit *commits;
   size_t n_commits, cap_commits;
   uint64_t events, messages;
-  int stopped; /* the dispatcher's stop record: the run could not progress */
+  int stopped;    /* the dispatcher's stop record: the run could not progress */
+  int run_launch; /* the launch whose header set `run` */
+  /* A run relaunched after kills (failure=kill; ft_check_next_launch):
+   * each rank's files of launches 0..N read as one history. */
+  int launch;      /* the launch whose files are being read */
+  int killed;      /* 1: that launch was killed (not the last) */
+  double offset;   /* added to its times: they start at 0 again */
+  double max_time; /* the latest time read so far, offset included */
 };
+
+/* The files read next are of the next launch of a relaunched run (killed:
+ * not the last launch): times go on after the launch before's latest. */
+static void next_launch(struct ft_check *ck, int killed) {
+  ck->launch++;
+  ck->killed = killed;
+  ck->offset = ck->max_time + 1.0;
+}
 
 struct ft_check *ft_check_new(void) {
   return calloc(1, sizeof(struct ft_check));
@@ -506,6 +524,9 @@ static int read_record(struct reader *rd) {
   double time = strtod(rd->tok[0], &end);
   if (errno || end == rd->tok[0] || *end || !(time >= 0))
     return bad(rd, "time", "expected seconds >= 0, got '%s'", rd->tok[0]);
+  time += ck->offset;
+  if (time > ck->max_time)
+    ck->max_time = time;
   int rank, inc;
   if (int32_field(rd, 1, "rank", rd->rank, rd->rank, &rank) ||
       int32_field(rd, 2, "inc", 0, INT32_MAX, &inc))
@@ -632,13 +653,23 @@ static int read_header(struct reader *rd, char *text) {
     ck->rank = calloc((size_t)h.ranks + 1, sizeof *ck->rank);
     if (!ck->rank)
       return bad(rd, NULL, "out of memory");
+  } else if (ck->launch > 0 && ck->run_launch != ck->launch) {
+    ck->run = h.run; /* a relaunch draws its own id: checked within it */
+    ck->run_launch = ck->launch;
+    if (same_run(rd, &h) != 0)
+      return -1;
   } else if (same_run(rd, &h) != 0) {
     return -1;
   }
-  if (ck->rank[rank].present)
+  if (rank < 0 || rank > ck->ranks)
+    return bad(rd, "rank", "rank %d out of range", rank);
+  if (ck->rank[rank].present && ck->rank[rank].launch == ck->launch)
     return bad(rd, "rank", "a second trace of rank %d (first: %s)", rank,
                ck->rank[rank].name);
+  if (ck->rank[rank].present) /* a relaunch's file continues the history */
+    rd->line += (int)ck->rank[rank].lines;
   ck->rank[rank].present = 1;
+  ck->rank[rank].launch = ck->launch;
   snprintf(ck->rank[rank].name, sizeof ck->rank[rank].name, "%s", rd->name);
   rd->rank = rank;
   return 0;
@@ -693,8 +724,9 @@ int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
     rd.line++;
     if (!nl && rd.rank < 0)
       rc = bad(&rd, "header", "the header is cut in the middle");
-    if (!nl) { /* torn: the run ended in the middle of a line */
-      note_truncated(&rd, "the last line is cut in the middle");
+    if (!nl) {         /* torn: the run ended in the middle of a line */
+      if (!ck->killed) /* else the kill cut it: dropped */
+        note_truncated(&rd, "the last line is cut in the middle");
       break;
     }
     *nl = '\0';
@@ -714,7 +746,9 @@ int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
   }
   if (rc == 0 && rd.rank < 0)
     rc = bad(&rd, "header", "empty file: no header");
-  if (rc == 0 && !ck->rank[rd.rank].ended) {
+  if (rc == 0)
+    ck->rank[rd.rank].lines = (uint32_t)rd.line;
+  if (rc == 0 && !ck->rank[rd.rank].ended && !ck->killed) {
     rd.line = 0;
     note_truncated(&rd, "no end record");
   }
@@ -786,7 +820,9 @@ static int check_phantoms(struct checker *c) {
   char id[160];
   for (size_t i = 0; i < c->ck->n_chans; i++) {
     const struct channel *ch = &c->ck->chans[i];
-    if (ch->n_dels > ch->n_sends)
+    /* A killed launch's incarnation (a relaunched run's launch L runs
+     * incarnation L): the kill may cut a send's record after the send. */
+    if (ch->n_dels > ch->n_sends && ch->inc >= c->ck->launch)
       return violation(c, "phantom",
                        "%s delivered at %s:%u was never sent by rank %d",
                        msg_id(id, sizeof id, ch, (int64_t)ch->n_sends + 1),
@@ -1335,9 +1371,56 @@ static int message_logging(const char *prefix, int *ranks,
   return 1;
 }
 
+/* PREFIX's name for launch L's files: PREFIX, then PREFIX.relaunch-L. */
+static void launch_prefix(const char *prefix, int launch, char *out,
+                          size_t cap) {
+  if (launch == 0)
+    snprintf(out, cap, "%s", prefix);
+  else
+    snprintf(out, cap, "%s.relaunch-%d", prefix, launch);
+}
+
+/* The launches of the run: 1, plus the relaunches whose rank 0 file
+ * exists (failure=kill: `ftsim run --real` writes PREFIX.relaunch-L.R). */
+static int count_launches(const char *prefix) {
+  char name[1200], base[1100];
+  int n = 1;
+  for (;; n++) {
+    launch_prefix(prefix, n, base, sizeof base);
+    snprintf(name, sizeof name, "%s.0", base);
+    FILE *f = fopen(name, "r");
+    if (!f)
+      return n;
+    fclose(f);
+  }
+}
+
+/* Reads one launch's files, PREFIX.0 .. PREFIX.N (the last optional; in a
+ * killed launch any: a rank killed before its first record wrote none). */
+static int read_launch(struct ft_check *ck, const char *prefix,
+                       struct ft_check_result *res) {
+  char name[1200];
+  for (int r = 0; ck->ranks == 0 || r <= ck->ranks; r++) {
+    snprintf(name, sizeof name, "%s.%d", prefix, r);
+    FILE *f = fopen(name, "r");
+    if (!f && r > 0 && (r == ck->ranks || ck->killed))
+      continue; /* no scheduler's trace, or a killed rank's: fine */
+    if (!f) {
+      snprintf(res->message, sizeof res->message, "%.900s: cannot open: %s",
+               name, strerror(errno));
+      return res->status = FT_CHECK_MALFORMED;
+    }
+    int rc = ft_check_read(ck, name, f, res);
+    fclose(f);
+    if (rc)
+      return res->status;
+  }
+  return 0;
+}
+
 enum ft_check_status ft_check_files(const char *prefix,
                                     struct ft_check_result *res) {
-  char name[1100];
+  char base[1100];
   int ranks;
   memset(res, 0, sizeof *res);
   res->kind = "";
@@ -1350,21 +1433,13 @@ enum ft_check_status ft_check_files(const char *prefix,
     snprintf(res->message, sizeof res->message, "out of memory");
     return res->status = FT_CHECK_MALFORMED;
   }
-  for (int r = 0; ck->ranks == 0 || r <= ck->ranks; r++) {
-    snprintf(name, sizeof name, "%s.%d", prefix, r);
-    FILE *f = fopen(name, "r");
-    if (!f && r > 0 && r == ck->ranks)
-      break; /* no scheduler's trace: fine */
-    if (!f) {
-      snprintf(res->message, sizeof res->message, "%.900s: cannot open: %s",
-               name, strerror(errno));
-      res->status = FT_CHECK_MALFORMED;
-      ft_check_free(ck);
-      return res->status;
-    }
-    int rc = ft_check_read(ck, name, f, res);
-    fclose(f);
-    if (rc) {
+  int launches = count_launches(prefix);
+  ck->killed = launches > 1;
+  for (int l = 0; l < launches; l++) {
+    if (l > 0)
+      next_launch(ck, l < launches - 1);
+    launch_prefix(prefix, l, base, sizeof base);
+    if (read_launch(ck, base, res)) {
       ft_check_free(ck);
       return res->status;
     }

@@ -127,7 +127,17 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
                                   struct ft_check_result *res);
 
 /* Reads PREFIX.0 .. PREFIX.N-1 (and PREFIX.N when it exists) and checks
- * them. Returns res->status. */
+ * them. Returns res->status. A run relaunched after kills (failure=kill,
+ * README "Real failures: kill and relaunch") also wrote
+ * PREFIX.relaunch-L.R for launch L >= 1: each rank's files of every
+ * launch are read as one history, in launch order (launch L's times after
+ * launch L-1's latest, its lines numbered after that rank's earlier
+ * files, its run ID its own). A killed launch's files may end anywhere (no
+ * end record, a torn last line, a file missing) and a delivery of its
+ * incarnation whose send record the kill cut off is no phantom; every
+ * other check covers every launch: each commit's cut, each relaunch's
+ * rollback to a wave an earlier launch committed (with the channel state
+ * it restores), and the last launch's end. */
 enum ft_check_status ft_check_files(const char *prefix,
                                     struct ft_check_result *res);
 

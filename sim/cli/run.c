@@ -19,6 +19,7 @@
 #include "paths.h"
 #include "placement.h"
 #include "platform_hosts.h"
+#include "relaunch.h"
 #include "rtrace.h"
 #include "rtrace_events.h"
 #include "run_args.h"
@@ -418,6 +419,16 @@ static int resolve(struct run *r) {
                     "(with --real the servers write real image files to "
                     "ckpt_dir: leave storage at network)",
                     ft_storage_name(r->options.storage));
+  if (!r->args.real && r->options.failure == FT_FAILURE_KILL)
+    return complain(FT_EXIT_USAGE,
+                    "--set failure=kill: a real kill needs reference mode "
+                    "(--real); simulated failures are logical (SimGrid 3.32 "
+                    "aborts the whole simulation when a host is turned off)");
+  if (r->options.relaunch > 0)
+    return complain(FT_EXIT_USAGE,
+                    "--set relaunch=%d: set by ftsim run itself when it "
+                    "relaunches a killed job",
+                    r->options.relaunch);
   if (r->options.trace[0] &&
       ft_paths_check_output(r->options.trace, err, sizeof err))
     return complain(FT_EXIT_USAGE, "--trace %s: %s", r->options.trace, err);
@@ -621,17 +632,59 @@ static int report(const struct run *r, const struct capture *c,
   return status;
 }
 
-static int execute(struct run *r) {
+/* Runs launch `launch` with `options`; 0, or -1 when it could not start. */
+static int launch_once(struct run *r, const char *options, struct capture *c,
+                       struct ft_launch_result *res) {
   char err[1024];
-  struct capture c = {NULL, 0, false};
-  struct ft_launch_result res;
-  if (setenv(FT_OPTIONS_ENV, r->options_text, 1) != 0)
-    return complain(FT_EXIT_FAILED, "setenv: %s", strerror(errno));
-  if (ft_launch_run(r->argv.items, on_line, &c, &res, err, sizeof err))
-    return complain(FT_EXIT_FAILED, "%s", err);
-  int status = report(r, &c, &res);
-  free(c.summary);
-  return status;
+  if (setenv(FT_OPTIONS_ENV, options, 1) != 0)
+    return complain(-1, "setenv: %s", strerror(errno));
+  if (ft_launch_run(r->argv.items, on_line, c, res, err, sizeof err))
+    return complain(-1, "%s", err);
+  return 0;
+}
+
+/* Whether the launch that just ended is to be relaunched: failure=kill,
+ * no summary, and its kill ended it (relaunch.h); runs the test hook. */
+static bool relaunch_due(const struct run *r, const struct ft_relaunch *k,
+                         int launch, const struct capture *c) {
+  char msg[2048];
+  if (r->options.failure != FT_FAILURE_KILL || c->summary)
+    return false;
+  bool killed = ft_relaunch_killed(k, launch, msg, sizeof msg);
+  if (*msg)
+    complain(0, "%s", msg);
+  if (killed && ft_relaunch_test_hook(k) != 0)
+    complain(0, "FTSIM_TEST_AFTER_KILL failed");
+  return killed;
+}
+
+/* Launches the run; under failure=kill, relaunches it after each kill
+ * (README, "Real failures: kill and relaunch"), the wall time summed. */
+static int execute(struct run *r) {
+  char options[2048];
+  struct ft_relaunch k = {.options = r->options_text,
+                          .ckpt_dir = r->options.ckpt_dir,
+                          .scenario = r->options.scenario,
+                          .trace = r->options.trace,
+                          .ranks = r->args.np};
+  double wall = 0;
+  for (int launch = 0;; launch++) {
+    struct capture c = {NULL, 0, false};
+    struct ft_launch_result res;
+    if (ft_relaunch_options(&k, launch, options, sizeof options) != 0)
+      return complain(FT_EXIT_FAILED, "options too long for relaunch %d",
+                      launch);
+    if (launch_once(r, options, &c, &res) != 0)
+      return FT_EXIT_FAILED;
+    wall += res.wall_s;
+    if (!relaunch_due(r, &k, launch, &c)) {
+      res.wall_s = wall;
+      int status = report(r, &c, &res);
+      free(c.summary);
+      return status;
+    }
+    free(c.summary);
+  }
 }
 
 static void cleanup(struct run *r) {

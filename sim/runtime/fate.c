@@ -1,7 +1,10 @@
 /* A rank's own failures (see fate.h). */
 #include "fate.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "backend.h"
 
 /* The next failure of the stream that hits this rank, or -1. A stream
  * that never ends (a distribution without a cap) hits every rank sooner
@@ -58,7 +61,33 @@ void ft_fate_failed(struct ft_fate *f) {
 }
 
 void ft_fate_stop(struct ft_fate *f) {
+  ft_fate_disarm_kill(f);
   ft_scenario_free(&f->scenario);
   f->on = 0;
   f->at = -1;
+}
+
+int ft_fate_arm_kill(struct ft_fate *f, const char *path, int rank, int ranks,
+                     int relaunch, char *err, size_t errlen) {
+  double origin;
+  struct ft_failure ends;
+  int more =
+      ft_failures_span(path, ranks, relaunch, &origin, &ends, err, errlen);
+  if (more <= 0 || ends.rank != rank)
+    return more < 0 ? -1 : 0;
+  ft_fate_disarm_kill(f);
+  f->kill = ft_backend_kill_after(ends.time - origin);
+  if (!f->kill && !ft_backend_simulated()) {
+    snprintf(err, errlen,
+             "rank %d cannot arm its kill at %.9f s: timer_create "
+             "or timer_settime failed",
+             rank, ends.time);
+    return -1;
+  }
+  return 0;
+}
+
+void ft_fate_disarm_kill(struct ft_fate *f) {
+  ft_backend_kill_cancel(f->kill);
+  f->kill = NULL;
 }

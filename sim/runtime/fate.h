@@ -26,6 +26,7 @@ struct ft_fate {
   int failed;    /* FAILs received */
   struct ft_scenario scenario;
   struct ft_failure_stream stream;
+  void *kill; /* failure=kill: this rank's armed kill timer, or NULL */
 };
 
 /* Loads the scenario `path` ("" or unreadable: no failure, the dispatcher
@@ -50,7 +51,25 @@ void ft_fate_reached(struct ft_fate *f);
  * failure is reached now, so that the rank does not stop again at it. */
 void ft_fate_failed(struct ft_fate *f);
 
-/* Frees the scenario. */
+/* Frees the scenario and disarms a kill (ft_fate_disarm_kill). */
 void ft_fate_stop(struct ft_fate *f);
+
+/* ---- Reference mode, failure=kill (README, "Real failures: kill and
+ * relaunch"). Launch n of a run (relaunch=n) runs from the time of the
+ * scenario's failure n - 1 (0 for launch 0) to failure n, which kills it:
+ * a run's time excludes its restarts. */
+
+/* Arms the kill of application rank `rank`, now at launch `relaunch`'s
+ * time 0 (its start line, or the moment a relaunched job resumes): when
+ * the failure that ends the launch hits this rank, a kernel timer SIGKILLs
+ * the process at that run time (ft_backend_kill_after; the span:
+ * ft_failures_span). Returns 0 (armed, or nothing to arm), or -1 with a message
+ * in err. */
+int ft_fate_arm_kill(struct ft_fate *f, const char *path, int rank, int ranks,
+                     int relaunch, char *err, size_t errlen);
+
+/* Disarms this rank's kill: the run is over (FINISH came), a kill now
+ * would hit a run that completed. */
+void ft_fate_disarm_kill(struct ft_fate *f);
 
 #endif /* FT_FATE_H */

@@ -379,6 +379,10 @@ static void recover(struct ft_runtime *rt) {
   ft_control_send(rt, ft_dispatcher(rt), &ready);
   while (rt->go_inc != rt->incarnation)
     ft_wait_control(rt);
+  if (rt->arm_kill_at_go) { /* a relaunch's time 0 (ft_relaunch_wait) */
+    rt->arm_kill_at_go = 0;
+    ft_arm_kill(rt);
+  }
   resume(rt);
 }
 
@@ -480,6 +484,24 @@ _Noreturn void ft_rollback_now(struct ft_runtime *rt) {
   if (rt->restart_armed)
     longjmp(rt->restart_env, 1);
   restart_loop(rt);
+}
+
+void ft_arm_kill(struct ft_runtime *rt) {
+  char err[1024];
+  if (rt->options.failure != FT_FAILURE_KILL || ft_backend_simulated())
+    return;
+  if (ft_fate_arm_kill(&rt->fate, rt->options.scenario, rt->world_rank,
+                       rt->app_ranks, rt->options.relaunch, err,
+                       sizeof err) != 0)
+    ft_fatal("%s", err);
+}
+
+_Noreturn void ft_relaunch_wait(struct ft_runtime *rt) {
+  rt->dead = 1; /* a new process: no image in memory, its server has it */
+  rt->restart_cost_s = 0; /* the real restart took real time */
+  rt->arm_kill_at_go = 1;
+  for (;;) /* the ROLLBACK does not return (on_rollback) */
+    ft_wait_control(rt);
 }
 
 /* Every application rank settled its gate. A member that entered a

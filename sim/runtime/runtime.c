@@ -28,6 +28,10 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
                          ft_daemon_delay(&rt->options, 1) > 0 ||
                          rt->options.trace[0];
   rt->servers = rt->options.service_ranks;
+  if (rt->options.failure == FT_FAILURE_KILL && ft_backend_simulated() &&
+      rank == 0)
+    ft_fatal("failure=kill: a real kill needs a real MPI (ftsim run --real); "
+             "simulated failures are logical");
 }
 
 /* Every rank parses the same text; rank 0 alone reports an error. */
@@ -128,6 +132,8 @@ static void split_world(struct ft_runtime *rt) {
                   rt->app_ranks, rt->init_time);
   if (is_service)
     run_service(rt, mine);
+  if (rt->recovering_protocol && rt->options.relaunch == 0)
+    ft_arm_kill(rt);                  /* a relaunch arms it when it resumes */
   if (rt->options.service_ranks == 0) /* the world is the application's */
     rt->control = ft_comm_traffic(ft_comm_get(rt, MPI_COMM_WORLD), 1);
 }
@@ -160,6 +166,8 @@ static int init_common(int *argc, char ***argv) {
   if (rt->recovering_protocol)
     ft_control_start(rt);
   rt->start_time = PMPI_Wtime();
+  if (rt->recovering_protocol && rt->options.relaunch > 0)
+    ft_relaunch_wait(rt); /* then main() from the top, its image back */
   return MPI_SUCCESS;
 }
 
@@ -344,6 +352,9 @@ static void print_summary(const struct ft_runtime *rt,
            "\"restart_read_s\":%.9f",
            ft_storage_name(rt->options.storage), t->storage_s[0],
            t->storage_s[1]);
+  if (rt->options.failure == FT_FAILURE_KILL) /* a real kill's figures */
+    printf(",\"failure\":\"kill\",\"relaunches\":%d,\"restart_s\":%.9f",
+           rt->options.relaunch, f->recovery_s);
   if (rt->ac.core_mode) /* a replay checkpointing at any call */
     printf(",\"ckpt_calls\":%llu,\"ckpt_in_flight\":%llu,"
            "\"deferred_msgs\":%llu,\"queued_msgs\":%llu",
@@ -378,7 +389,8 @@ int MPI_Finalize(void) {
   ft_record_finish(rt);
   double end = PMPI_Wtime();
   if (rt->recovering_protocol)
-    ft_wait_all_finished(rt); /* a rollback meanwhile does not return */
+    ft_wait_all_finished(rt);     /* a rollback meanwhile does not return */
+  ft_fate_disarm_kill(&rt->fate); /* the run is over: no kill now */
   struct run_totals totals = reduce_totals(rt, end);
   ft_service_shutdown(rt); /* rank 0: the final figures come back */
   if (rt->world_rank == 0) {
@@ -409,6 +421,7 @@ int MPI_Finalize(void) {
  * MPI finalized; the rank exits with status 0. */
 static void finalize_stopped(struct ft_runtime *rt) {
   double end = PMPI_Wtime();
+  ft_fate_disarm_kill(&rt->fate);
   ft_comm_abandon_all(&rt->comms,
                       rt->incarnation); /* their traffic is drained below */
   rt->app_world = rt->app_base;

@@ -298,6 +298,8 @@ struct ft_runtime {
   int rollback_wave;     /* committed wave to restore */
   double restart_cost_s; /* for a failed rank */
   int go_inc;            /* last GO received */
+  int arm_kill_at_go;    /* failure=kill, a relaunched rank: its kill is
+                            armed when the run resumes (GO) */
   int finished;          /* FINISH received */
   int stopped;           /* ... saying the run is stopped: it cannot
                             progress (FINISH's wave = 1) */
@@ -808,6 +810,16 @@ int ft_fetch_image(struct ft_runtime *rt, int wave);
 void ft_deliver_deferred(struct ft_runtime *rt);
 /* Abandons the application and runs the recovery, then main() again. */
 _Noreturn void ft_rollback_now(struct ft_runtime *rt);
+/* failure=kill, a relaunched job (relaunch > 0; README, "Real failures:
+ * kill and relaunch"): at the end of MPI_Init this rank, a new process,
+ * has lost everything, as a failed rank has; it waits for the dispatcher's
+ * ROLLBACK to the wave on disk and recovers as a failed rank does (its
+ * image from its server, READY, GO), then runs main() from the top: never
+ * returns. Its kill, if the launch's failure hits it, is armed at GO. */
+_Noreturn void ft_relaunch_wait(struct ft_runtime *rt);
+/* Arms this rank's kill for its launch (ft_fate_arm_kill) under
+ * failure=kill in reference mode; fatal when the timer cannot be armed. */
+void ft_arm_kill(struct ft_runtime *rt);
 /* The dispatcher stopped the run (it cannot progress: README, "Runs that
  * cannot progress"): settles any gate this rank stands in, then ends the
  * run with rt->finish_stopped. Every application rank is told, so every

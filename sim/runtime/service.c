@@ -18,6 +18,7 @@
 
 #include "backend.h"
 #include "image_store.h"
+#include "run_record.h"
 #include "scenario.h"
 #include "service_role.h"
 
@@ -44,6 +45,10 @@ struct dispatcher {
   int committed_wave;
   double committed_time, last_resume, recovering_since;
   int64_t waves;             /* waves it committed */
+  int kill;                  /* failure=kill in reference mode: no logical
+                                failure; the run record (run_record.h) */
+  double kill_origin;        /* this launch's time 0, absolute */
+  struct ft_run_record rec;  /* what the run record says now */
   struct ft_service_run run; /* incarnation, DONEs, stall, figures: shared
                                 with the role */
 };
@@ -256,6 +261,116 @@ static int wait_event(struct service *s, int control, double deadline) {
 
 /* ---- Commits ---- */
 
+/* ---- Kill failures (README, "Real failures: kill and relaunch") ---- */
+
+static void write_record(struct service *s, const struct ft_run_record *r) {
+  char err[1024];
+  if (ft_run_record_write(s->rt->options.ckpt_dir, r, err, sizeof err) != 0)
+    ft_fatal("dispatcher: %s", err);
+}
+
+/* The run time now: this launch's origin plus the time since. */
+static double kill_run_time(const struct dispatcher *d) {
+  return d->rec.origin_t + (ft_backend_now() - d->kill_origin);
+}
+
+static void record_commit(struct service *s, struct dispatcher *d, int wave) {
+  d->rec.wave = wave;
+  d->rec.commit_t = kill_run_time(d);
+  write_record(s, &d->rec);
+}
+
+/* The record of the launch before, which a kill ended: read, checked. */
+static void read_record(struct service *s, struct ft_run_record *r) {
+  char err[1024];
+  int relaunch = s->rt->options.relaunch;
+  int rc = ft_run_record_read(s->rt->options.ckpt_dir, r, err, sizeof err);
+  if (rc > 0)
+    ft_fatal("relaunch %d: no %s/%s: the launch before wrote none", relaunch,
+             s->rt->options.ckpt_dir, FT_RUN_RECORD_NAME);
+  if (rc < 0)
+    ft_fatal("relaunch %d: %s", relaunch, err);
+  if (r->launch != relaunch - 1)
+    ft_fatal("relaunch %d: %s/%s was written by launch %d, not %d", relaunch,
+             s->rt->options.ckpt_dir, FT_RUN_RECORD_NAME, r->launch,
+             relaunch - 1);
+}
+
+/* A relaunch: every rank is a new process; the run rolls back at once to
+ * the wave on disk (0: from the beginning), every rank fetching its image
+ * from its server as a failed rank does (the victim -1: all of them). */
+static void relaunch_rollback(struct service *s, struct dispatcher *d) {
+  int relaunch = s->rt->options.relaunch;
+  read_record(s, &d->rec);
+  d->committed_wave = d->rec.wave;
+  d->waves = d->rec.wave;
+  d->run.figures.failures = relaunch;
+  d->run.figures.rollbacks = relaunch - 1; /* its own at GO (on_ready) */
+  d->run.inc = relaunch; /* launch L's incarnation is L: a relaunched run's
+                            traces read as one history (ftsim check) */
+  d->victim = -1;
+  d->rollback_due = 1;
+  d->rollback_at = 0;
+  d->recovering_since = 0;
+}
+
+/* The dispatcher's start under failure=kill: launch 0 writes the record
+ * (nothing committed), a relaunch rolls back to the record's wave. */
+static void kill_start(struct service *s, struct dispatcher *d) {
+  d->kill_origin = ft_backend_now();
+  if (s->rt->options.relaunch > 0) {
+    relaunch_rollback(s, d);
+    return;
+  }
+  d->rec = (struct ft_run_record){.origin_wall = ft_run_record_now()};
+  write_record(s, &d->rec);
+}
+
+/* Every rank of a relaunch has its image back: the run resumes, this
+ * launch's time 0. The kill that ended the launch before came at its
+ * origin plus the span to its failure; the run time lost is from the last
+ * commit to that failure, the restart from the kill to now. Written
+ * before GO: a kill this launch arms (at GO) finds the record of it. */
+static void kill_resumed(struct service *s, struct dispatcher *d) {
+  char err[1024];
+  struct ft_failure ended;
+  double origin;
+  int relaunch = s->rt->options.relaunch;
+  if (ft_failures_span(s->rt->options.scenario, s->rt->app_ranks, relaunch - 1,
+                       &origin, &ended, err, sizeof err) <= 0)
+    ft_fatal("relaunch %d: %s", relaunch,
+             *err ? err
+                  : "the scenario has no failure that ended the "
+                    "launch before");
+  double now_wall = ft_run_record_now();
+  double killed_wall = d->rec.origin_wall + (ended.time - d->rec.origin_t);
+  d->rec.lost_s += ended.time - d->rec.commit_t;
+  d->rec.restart_s += now_wall - killed_wall;
+  d->rec.launch = relaunch;
+  d->rec.origin_wall = now_wall;
+  d->rec.origin_t = ended.time;
+  d->kill_origin = ft_backend_now();
+  write_record(s, &d->rec);
+  d->run.figures.lost_work_s = d->rec.lost_s;
+  d->run.figures.recovery_s = d->rec.restart_s;
+}
+
+/* A relaunched server serves the wave the record names, read from disk and
+ * verified first: a missing or corrupt image stops the run here, before
+ * any rank loads it. */
+static void adopt_committed(struct service *s) {
+  struct ft_run_record r;
+  char err[1024];
+  if (s->rt->options.failure != FT_FAILURE_KILL || ft_backend_simulated() ||
+      s->rt->options.relaunch == 0 || s->serves == 0)
+    return;
+  read_record(s, &r);
+  if (ft_store_adopt(s->store, r.wave, err, sizeof err) != 0)
+    ft_fatal("checkpoint server %d, relaunch %d: refusing committed wave %d: "
+             "%s",
+             s->index, s->rt->options.relaunch, r.wave, err);
+}
+
 /* The dispatcher decides that `wave` is committed (rank 0's proposal,
  * on_commit, or the role's decision, apply_update). `when`: the time the
  * wave's checkpoint was taken, or its commit. Its own store commits at
@@ -270,6 +385,8 @@ static void decide_commit(struct service *s, struct dispatcher *d, int wave,
   char err[512];
   struct ft_wire m = {
       .kind = FT_WIRE_COMMIT, .wave = wave, .inc = inc, .x = {when}};
+  if (d->kill) /* before any server deletes the wave before (run_record.h) */
+    record_commit(s, d, wave);
   d->run.stall = 0; /* progress */
   d->waves++;
   d->committed_wave = wave; /* a rollback ordered from now on restores it */
@@ -323,6 +440,10 @@ static void load_scenario(struct service *s, struct dispatcher *d) {
   ft_failures_start(&d->stream, &d->scenario, s->rt->app_ranks);
   d->has_next = ft_failures_next(&d->stream, &d->next);
   d->recovering_since = -1;
+  d->kill =
+      s->rt->options.failure == FT_FAILURE_KILL && !ft_backend_simulated();
+  if (d->kill) /* the victims kill themselves (fate.h): nothing to inject */
+    d->has_next = 0;
 }
 
 /* The failure of d->next, the generic way: the victim stops now, the
@@ -477,7 +598,10 @@ static void on_ready(struct service *s, struct dispatcher *d,
       ++d->ready < s->rt->app_ranks)
     return;
   double now = run_time(s);
-  d->run.figures.recovery_s += now - d->recovering_since;
+  if (d->kill)
+    kill_resumed(s, d);
+  else
+    d->run.figures.recovery_s += now - d->recovering_since;
   d->recovering_since = -1;
   d->last_resume = now;
   /* A rollback performed: every rank restored the wave and resumes (the
@@ -626,6 +750,7 @@ static void open_store(struct service *s) {
       ft_store_serve(s->store, r);
       s->serves++;
     }
+  adopt_committed(s);
 }
 
 /* The family's role (service_role.h), told where it runs; no part here
@@ -676,6 +801,8 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     memset(&d, 0, sizeof d);
     s.d = &d;
     load_scenario(&s, &d);
+    if (d.kill)
+      kill_start(&s, &d);
   }
   start_role(&s);
   s.waiter = ft_backend_waiter_create();

@@ -165,7 +165,12 @@ static void open_file(struct ft_trace_state *t, struct ft_runtime *rt) {
   t->out = fopen(t->path, "w");
   if (!t->out)
     ft_fatal("rank %d cannot write its trace %s", rank, t->path);
-  setvbuf(t->out, NULL, _IOFBF, 1 << 16);
+  /* failure=kill: a kill cuts the trace at a record's end, not 64 KiB
+   * before it (ftsim check reads a killed launch's records). */
+  if (rt->options.failure == FT_FAILURE_KILL)
+    setvbuf(t->out, NULL, _IOLBF, 1 << 16);
+  else
+    setvbuf(t->out, NULL, _IOFBF, 1 << 16);
   fprintf(t->out,
           "# ftsim-trace 3 rank %d ranks %d protocol %s family %s run "
           "%016llx%s\n",
