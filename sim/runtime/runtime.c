@@ -132,6 +132,8 @@ static void split_world(struct ft_runtime *rt) {
                   rt->app_ranks, rt->init_time);
   if (is_service)
     run_service(rt, mine);
+  if (rt->options.failure == FT_FAILURE_KILL)
+    ft_trace_open(rt); /* before any kill can cut it */
   if (rt->recovering_protocol && rt->options.relaunch == 0)
     ft_arm_kill(rt);                  /* a relaunch arms it when it resumes */
   if (rt->options.service_ranks == 0) /* the world is the application's */

@@ -180,6 +180,14 @@ static void open_file(struct ft_trace_state *t, struct ft_runtime *rt) {
           ft_backend_simulated() ? "" : " mode real");
 }
 
+void ft_trace_open(struct ft_runtime *rt) {
+  if (rt->trace.enabled && !rt->trace.out) {
+    open_file(&rt->trace, rt);
+    if (fflush(rt->trace.out) != 0)
+      ft_fatal("cannot write the trace %s", rt->trace.path);
+  }
+}
+
 /* Starts a record of `t`: time, rank, incarnation, kind. */
 static FILE *line(struct ft_runtime *rt, struct ft_trace_state *t,
                   const char *kind) {

@@ -63,6 +63,12 @@ struct ft_trace_state {
  * (rt->trace_run, from /dev/urandom) and broadcasts it: every file's header
  * names it, so that the checker can tell files of different runs apart. */
 void ft_trace_start(struct ft_runtime *rt);
+
+/* Opens this rank's trace file now, its header written, instead of at its
+ * first record: under failure=kill, so that a rank killed before its first
+ * record leaves a file (ftsim check reads every launch's). No-op when not
+ * tracing or already open. */
+void ft_trace_open(struct ft_runtime *rt);
 /* Writes this rank's end record ("end", no field), flushes and closes its file
  * (MPI_Finalize). An application rank that wrote nothing still gets its file; a
  * service rank writes one only if it wrote a record (the scheduler's commits).

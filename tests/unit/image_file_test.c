@@ -328,3 +328,69 @@ Test(image_file, store_creates_its_directory) {
   ft_store_destroy(s);
   cr_assert_str_eq(listing(sub), "");
 }
+
+/* A relaunch after a kill (README, "Real failures: kill and relaunch"):
+ * a new store adopts the files an earlier process wrote, each verified. */
+static struct ft_image_store *store_with_wave_2_on_disk(void) {
+  struct ft_image_store *s = ft_store_create(2, dir, err, sizeof err);
+  put(s, 0, 1);
+  put(s, 1, 1);
+  cr_assert_eq(ft_store_commit(s, 1, err, sizeof err), 0, "%s", err);
+  put(s, 0, 2);
+  put(s, 1, 2);
+  cr_assert_eq(ft_store_commit(s, 2, err, sizeof err), 0, "%s", err);
+  ft_store_destroy(s); /* the killed job's server */
+  s = ft_store_create(2, dir, err, sizeof err);
+  cr_assert_not_null(s, "%s", err);
+  return s;
+}
+
+Test(image_file, store_adopts_a_committed_wave_left_on_disk) {
+  struct ft_image_store *s = store_with_wave_2_on_disk();
+  const void *img;
+  size_t bytes;
+  cr_assert_eq(ft_store_adopt(s, 2, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(ft_store_committed_wave(s), 2);
+  cr_assert_eq(ft_store_committed_of(s, 1), 2);
+  cr_assert_eq(ft_store_get(s, 1, 2, &img, &bytes, err, sizeof err), 0, "%s",
+               err);
+  put(s, 0, 3); /* the relaunched run goes on: wave 3 */
+  put(s, 1, 3);
+  cr_assert_eq(ft_store_commit(s, 3, err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(listing(dir), "rank-0.wave-3.img rank-1.wave-3.img");
+  ft_store_destroy(s);
+}
+
+Test(image_file, store_adopt_refuses_a_corrupt_image_and_names_it) {
+  struct ft_image_store *s = store_with_wave_2_on_disk();
+  char expect[1024];
+  poke(path_of(1, 2), 12, 0x7f); /* the rank field: the checksum breaks */
+  cr_assert_eq(ft_store_adopt(s, 2, err, sizeof err), -1);
+  snprintf(expect, sizeof expect, "%s: checksum mismatch", path_of(1, 2));
+  cr_assert_eq(strncmp(err, expect, strlen(expect)), 0, "%s", err);
+  cr_assert_eq(ft_store_committed_wave(s), 0); /* nothing adopted */
+  cr_assert_eq(ft_store_committed_of(s, 0), 0);
+  ft_store_destroy(s);
+}
+
+Test(image_file, store_adopt_refuses_a_missing_image_and_names_it) {
+  struct ft_image_store *s = store_with_wave_2_on_disk();
+  char expect[1024];
+  cr_assert_eq(unlink(path_of(0, 2)), 0);
+  cr_assert_eq(ft_store_adopt(s, 2, err, sizeof err), -1);
+  snprintf(expect, sizeof expect, "%s: open: No such file or directory",
+           path_of(0, 2));
+  cr_assert_str_eq(err, expect);
+  ft_store_destroy(s);
+}
+
+Test(image_file, store_adopt_of_wave_zero_adopts_nothing) {
+  struct ft_image_store *s = ft_store_create(1, dir, err, sizeof err);
+  cr_assert_eq(ft_store_adopt(s, 0, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(ft_store_committed_wave(s), 0);
+  ft_store_destroy(s);
+  s = ft_store_create(1, NULL, err, sizeof err);
+  cr_assert_eq(ft_store_adopt(s, 1, err, sizeof err), -1);
+  cr_assert_str_eq(err, "a memory store has no files to adopt");
+  ft_store_destroy(s);
+}

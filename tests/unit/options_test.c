@@ -48,7 +48,8 @@ Test(options, unknown_key_is_an_error) {
                    "daemon_copy_mbps, event_loggers, log_batch, "
                    "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
                    "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
-                   "record, record_speed, any_call, control_window)");
+                   "record, record_speed, any_call, control_window, failure, "
+                   "relaunch)");
 }
 
 Test(options, reads_the_trace_prefix) {
@@ -240,4 +241,50 @@ Test(options, max_time_needs_a_dispatcher) {
                                 err, sizeof err),
                0);
   cr_assert_eq(ft_options_check(&o, err, sizeof err), 0, "%s", err);
+}
+
+/* Reference mode's kill failures (README, "Real failures: kill and
+ * relaunch"). */
+Test(options, reads_failure_and_relaunch) {
+  cr_assert_eq(ft_options_parse("", &o, err, sizeof err), 0);
+  cr_assert_eq(o.failure, FT_FAILURE_LOGICAL);
+  cr_assert_eq(o.relaunch, 0);
+  cr_assert_eq(ft_options_parse("protocol=vcl,service_ranks=1,failure=kill,"
+                                "relaunch=3",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(o.failure, FT_FAILURE_KILL);
+  cr_assert_eq(o.relaunch, 3);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(ft_options_parse("failure=crash", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'failure=crash': failure must be logical or "
+                        "kill");
+  cr_assert_eq(ft_options_parse("relaunch=-1", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'relaunch=-1': relaunch must be an integer "
+                        "in [0, 1000000]");
+}
+
+Test(options, kill_failures_need_a_protocol_that_rolls_every_rank_back) {
+  cr_assert_eq(ft_options_parse("protocol=pessimist,service_ranks=1,"
+                                "failure=kill",
+                                &o, err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
+  cr_assert_str_eq(err,
+                   "failure=kill: protocol pessimist restarts the failed rank "
+                   "alone while the others keep their state, which a "
+                   "relaunched job cannot do: its failures stay logical (kill "
+                   "failures relaunch the whole job from its committed wave: "
+                   "pcl, vcl, bookmark and c3)");
+  cr_assert_eq(ft_options_parse("failure=kill", &o, err, sizeof err), 0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "failure=kill: protocol none does not recover from "
+                        "failures (kill failures relaunch the whole job from "
+                        "its committed wave: pcl, vcl, bookmark and c3)");
+  cr_assert_eq(ft_options_parse("protocol=pcl,service_ranks=1,relaunch=1", &o,
+                                err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
+  cr_assert_str_eq(err,
+                   "relaunch=1: only a run with failure=kill is relaunched");
 }

@@ -655,3 +655,29 @@ Test(scenario_fuzz, random_bytes_and_mutations_never_crash) {
     fuzz_one(buf);
   }
 }
+
+/* Reference mode's kill failures: launch n runs from failure n-1 to
+ * failure n (README, "Real failures: kill and relaunch"). */
+Test(scenario, launch_spans_of_a_relaunched_run) {
+  const char *path =
+      FTSIM_SOURCE_DIR "/tests/integration/scenarios/real-kill-twice.txt";
+  struct ft_failure f;
+  double origin = -1;
+  char e[512] = "";
+  cr_assert_eq(ft_failures_span(path, 2, 0, &origin, &f, e, sizeof e), 1, "%s",
+               e);
+  cr_assert_float_eq(origin, 0, 1e-12);
+  cr_assert_eq(f.rank, 1);
+  cr_assert_float_eq(f.time, 0.25, 1e-12);
+  cr_assert_eq(ft_failures_span(path, 2, 1, &origin, &f, e, sizeof e), 1);
+  cr_assert_float_eq(origin, 0.25, 1e-12);
+  cr_assert_eq(f.rank, 0);
+  cr_assert_float_eq(f.time, 0.5, 1e-12);
+  cr_assert_eq(ft_failures_span(path, 2, 2, &origin, &f, e, sizeof e), 0);
+  cr_assert_float_eq(origin, 0.5, 1e-12);
+  cr_assert_eq(ft_failures_span(path, 2, 4, &origin, &f, e, sizeof e), -1);
+  cr_assert(strstr(e, "relaunch=4: scenario "), "%s", e);
+  cr_assert(strstr(e, "has fewer than 4 failures: no kill ended launch 3"),
+            "%s", e);
+  cr_assert_eq(ft_failures_span("", 2, 0, &origin, &f, e, sizeof e), 0);
+}
