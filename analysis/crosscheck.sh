@@ -3,7 +3,7 @@
 # on this machine (issue 20): `ftsim crosscheck` per case, a table and a
 # gnuplot figure (simulated completion time against real, with y = x).
 #
-#   analysis/crosscheck.sh [--quick] [-o DIR] [BUILD_DIR]
+#   analysis/crosscheck.sh [--quick] [--kill] [-o DIR] [BUILD_DIR]
 #
 # Needs this machine's platform (ftsim calibrate, or $FTSIM_PLATFORM_CONF).
 # Cases: cg, mg, lu (2 ranks), bt (4 ranks), ring, pingpong (2 ranks) under
@@ -16,6 +16,11 @@
 # flops (NAS counts / DAXPY speed) would compare a model of the kernel, not
 # the simulator (README, "Cross-check against this machine").
 #   default: K = 3 runs per mode (CROSSCHECK_REPEAT), sizes of 0.1-3 s
+#   --kill:  the real runs' failures are SIGKILLs and relaunches
+#            (--set failure=kill, README "Real failures: kill and
+#            relaunch") for pcl, vcl and bookmark (message logging's stay
+#            logical); the simulated runs' stay logical, restarting in the
+#            scenario's restart time; the table's protocol reads pcl+kill
 #   --quick: cg only, none and pcl failure-free and pcl with a failure
 #            (rank 1 at 2 ms, period 1 ms), K = 1, small sizes (ctest: the JSON lines and the errors are
 #            computed; nothing is asserted about their size)
@@ -28,15 +33,16 @@
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-QUICK=0 OUT=crosscheck-out BUILD=$ROOT/build
+QUICK=0 KILL=0 OUT=crosscheck-out BUILD=$ROOT/build
 REPEAT=${CROSSCHECK_REPEAT:-3}
 die() { echo "crosscheck.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) QUICK=1 ;;
+    --kill) KILL=1 ;;
     -o) [ $# -ge 2 ] || die "-o: missing directory"; OUT=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     -*) die "unknown option '$1'" ;;
     *) BUILD=$1 ;;
   esac
@@ -84,6 +90,11 @@ one() {
     --compute measured
   [ "$proto" = none ] || set -- "$@" --set period="$PERIOD"
   [ "$fails" = 0 ] || set -- "$@" --scenario "$SCENARIO"
+  label=$proto
+  case "$KILL$fails:$proto" in
+    11:pcl|11:vcl|11:bookmark|11:c3)
+      set -- "$@" --set failure=kill; label=$proto+kill ;;
+  esac
   load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo null)
   # shellcheck disable=SC2086 # the app's arguments are words
   # </dev/null: mpirun reads stdin, which is the list of cases here; in
@@ -96,7 +107,7 @@ one() {
        tail -n 5 "$OUT/last.err" >&2; STATUS=1; return ;;
   esac
   printf '%s\n' "$line" >>"$OUT/runs.jsonl"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$proto" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$label" \
     "$fails" "$(field "$line" real_s)" "$(field "$line" real_min_s)" \
     "$(field "$line" real_max_s)" "$(field "$line" simulated_s)" \
     "$(pct "$(field "$line" error)")" "$(pct "$(field "$line" messages_error)")" \

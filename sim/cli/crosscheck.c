@@ -94,7 +94,9 @@ void ft_crosscheck_usage(FILE *out) {
       "                   --scenario, --set, --compute... (not --real,\n"
       "                   --replay, --dry-run, --hostfile-out)\n"
       "The simulated runs get --host-speed = the platform's core speed\n"
-      "(for --compute measured), unless given.\n"
+      "(for --compute measured), unless given. --set failure=kill goes to\n"
+      "the real runs only (SIGKILL and relaunch); the simulated runs make\n"
+      "those failures logical, restarting in the scenario's restart time.\n"
       "Exit status: 0 all runs succeeded, 1 a run failed (its output is\n"
       "shown), 2 bad arguments or no platform (nothing launched).\n",
       file, FT_XC_MAX_RUNS, DEFAULT_REPEAT);
@@ -194,6 +196,21 @@ static void on_line(void *ctx, enum ft_stream stream, const char *line,
   ft_strv_pushn(&c->lines, line, len);
 }
 
+/* Whether run_args.items[*i] is "--set failure=kill" (then *i moves past
+ * its value) or "--set=failure=kill": the real run's kill failures, which
+ * the simulated run makes logical (SimGrid cannot kill a process; README,
+ * "Real failures: kill and relaunch"), its restart the scenario's. */
+static bool kill_setting(const struct ft_strv *args, size_t *i) {
+  const char *w = args->items[*i];
+  if (strcmp(w, "--set=failure=kill") == 0)
+    return true;
+  if (strcmp(w, "--set") != 0 || *i + 1 >= args->count ||
+      strcmp(args->items[*i + 1], "failure=kill") != 0)
+    return false;
+  ++*i;
+  return true;
+}
+
 /* The argv of one `ftsim run`: real, or simulated on the platform;
  * `dry` adds --dry-run. */
 static void run_argv(const struct xc *x, bool real, bool dry,
@@ -212,8 +229,14 @@ static void run_argv(const struct xc *x, bool real, bool dry,
   }
   if (dry)
     ft_strv_push(argv, "--dry-run");
-  for (size_t i = 0; i < x->run_args.count; i++) /* "--" and app args too */
-    ft_strv_push(argv, x->run_args.items[i]);
+  bool after_dashes = false;
+  for (size_t i = 0; i < x->run_args.count; i++) { /* "--", app args too */
+    const char *w = x->run_args.items[i];
+    after_dashes |= strcmp(w, "--") == 0;
+    if (!real && !after_dashes && kill_setting(&x->run_args, &i))
+      continue;
+    ft_strv_push(argv, w);
+  }
 }
 
 /* Runs one child; 0 with its JSON line, else an exit status (its output
