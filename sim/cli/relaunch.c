@@ -2,9 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "relaunch.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "run_record.h"
 #include "scenario.h"
@@ -19,8 +22,17 @@ int ft_relaunch_options(const struct ft_relaunch *k, int launch, char *out,
   return n >= 0 && (size_t)n < cap ? 0 : -1;
 }
 
-bool ft_relaunch_killed(const struct ft_relaunch *k, int launch, char *msg,
-                        size_t cap) {
+int ft_relaunch_forget(const struct ft_relaunch *k, char *msg, size_t cap) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", k->ckpt_dir, FT_RUN_RECORD_NAME);
+  if (unlink(path) == 0 || errno == ENOENT)
+    return 0;
+  snprintf(msg, cap, "%s: unlink: %s", path, strerror(errno));
+  return -1;
+}
+
+bool ft_relaunch_killed(const struct ft_relaunch *k, int launch, int *wave,
+                        char *msg, size_t cap) {
   struct ft_run_record r;
   struct ft_failure ends;
   double origin;
@@ -37,10 +49,11 @@ bool ft_relaunch_killed(const struct ft_relaunch *k, int launch, char *msg,
   }
   if (ft_run_record_now() < r.origin_wall + (ends.time - origin) - 1e-3)
     return false; /* ended before its kill was due: something else */
+  *wave = r.wave;
   snprintf(msg, cap,
            "launch %d: rank %d killed (SIGKILL) at run time %.6f s, failure "
-           "%d of the scenario; relaunching from wave %d of %s",
-           launch, ends.rank, ends.time, launch + 1, r.wave, k->ckpt_dir);
+           "%d of the scenario",
+           launch, ends.rank, ends.time, launch + 1);
   return true;
 }
 

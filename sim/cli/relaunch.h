@@ -25,12 +25,18 @@ int ft_relaunch_options(const struct ft_relaunch *k, int launch, char *out,
 /* Whether launch `launch`, which ended with no summary, ended by its kill:
  * the scenario's failure number `launch` exists, the run record says this
  * launch ran (run_record.h), and the failure's wall-clock time has come.
- * On true, says so in msg ("launch 0: rank 1 killed (SIGKILL) at run time
- * 0.150 s, failure 1 of the scenario; relaunching from wave 3 of
- * DIR"); on false, msg says why not when a record problem is the reason
- * (else ""). */
-bool ft_relaunch_killed(const struct ft_relaunch *k, int launch, char *msg,
-                        size_t cap);
+ * On true, sets *wave to the committed wave the next launch would load
+ * and says so in msg ("launch 0: rank 1 killed (SIGKILL) at run time
+ * 0.150000 s, failure 1 of the scenario"); on false, msg says why not when
+ * a record problem is the reason (else ""). */
+bool ft_relaunch_killed(const struct ft_relaunch *k, int launch, int *wave,
+                        char *msg, size_t cap);
+
+/* Before launch 0: deletes CKPT_DIR/run-record, a record of an earlier run
+ * in the same directory, which would make a crash of this run's launch 0
+ * before its dispatcher wrote its own look like a kill. A missing file is
+ * fine; returns -1 with strerror in msg when it cannot be deleted. */
+int ft_relaunch_forget(const struct ft_relaunch *k, char *msg, size_t cap);
 
 /* Test hook: when FTSIM_TEST_AFTER_KILL is set, runs it with /bin/sh
  * between a kill and the relaunch, with FTSIM_CKPT_DIR and

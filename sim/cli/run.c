@@ -646,16 +646,24 @@ static int launch_once(struct run *r, const char *options, struct capture *c,
 /* Whether the launch that just ended is to be relaunched: failure=kill,
  * no summary, and its kill ended it (relaunch.h); runs the test hook. */
 static bool relaunch_due(const struct run *r, const struct ft_relaunch *k,
-                         int launch, const struct capture *c) {
+                         int launch, const struct capture *c, int *wave) {
   char msg[2048];
   if (r->options.failure != FT_FAILURE_KILL || c->summary)
     return false;
-  bool killed = ft_relaunch_killed(k, launch, msg, sizeof msg);
+  bool killed = ft_relaunch_killed(k, launch, wave, msg, sizeof msg);
   if (*msg)
     complain(0, "%s", msg);
-  if (killed && ft_relaunch_test_hook(k) != 0)
-    complain(0, "FTSIM_TEST_AFTER_KILL failed");
   return killed;
+}
+
+/* stall_failures, as the dispatcher's (README, "Runs that cannot
+ * progress"): N kills in a row with no wave committed between them (nor
+ * before the first) stop the run instead of a relaunch. *stall and *last
+ * carry the count and the wave of the kill before. */
+static bool stalled(const struct run *r, int wave, int *last, int *stall) {
+  *stall = wave > *last ? 0 : *stall + 1;
+  *last = wave;
+  return r->options.stall_failures > 0 && *stall >= r->options.stall_failures;
 }
 
 /* Launches the run; under failure=kill, relaunches it after each kill
@@ -668,6 +676,10 @@ static int execute(struct run *r) {
                           .trace = r->options.trace,
                           .ranks = r->args.np};
   double wall = 0;
+  int wave = 0, last = 0, stall = 0;
+  if (r->options.failure == FT_FAILURE_KILL &&
+      ft_relaunch_forget(&k, options, sizeof options) != 0)
+    return complain(FT_EXIT_FAILED, "%s", options);
   for (int launch = 0;; launch++) {
     struct capture c = {NULL, 0, false};
     struct ft_launch_result res;
@@ -677,13 +689,25 @@ static int execute(struct run *r) {
     if (launch_once(r, options, &c, &res) != 0)
       return FT_EXIT_FAILED;
     wall += res.wall_s;
-    if (!relaunch_due(r, &k, launch, &c)) {
+    if (!relaunch_due(r, &k, launch, &c, &wave)) {
       res.wall_s = wall;
       int status = report(r, &c, &res);
       free(c.summary);
       return status;
     }
     free(c.summary);
+    if (!stalled(r, wave, &last, &stall)) {
+      complain(0, "relaunching from wave %d of %s", wave, k.ckpt_dir);
+      if (ft_relaunch_test_hook(&k) != 0)
+        complain(0, "FTSIM_TEST_AFTER_KILL failed");
+      continue;
+    }
+    return complain(FT_EXIT_NO_PROGRESS,
+                    "stall_failures=%d: %d kills in a row with no wave "
+                    "committed between them (the last committed: %d); the "
+                    "run cannot progress and is not relaunched (%.3f s of "
+                    "wall time)",
+                    r->options.stall_failures, stall, wave, wall);
   }
 }
 
