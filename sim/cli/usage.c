@@ -121,8 +121,16 @@ static void usage_behaviour(FILE *out) {
       "--protocol; a protocol that recovers needs service_ranks >= 1,\n"
       "pessimist and v2 event_loggers <= service_ranks; a scenario needs a\n"
       "protocol that recovers; --trace's directory must exist and be\n"
-      "writable. Numbers are decimal (no hex, inf, nan or blanks; 1e-400 is\n"
+      "writable; failure=kill needs --real and pcl, vcl, bookmark or c3.\n"
+      "Numbers are decimal (no hex, inf, nan or blanks; 1e-400 is\n"
       "out of range), times at most 1e9 s.\n"
+      "\n"
+      "Kill failures (--real --set failure=kill): the victim is SIGKILLed\n"
+      "at its failure's wall-clock time, mpirun ends the job, and ftsim\n"
+      "relaunches it (relaunch=N added to the options, traces\n"
+      "TRACE.relaunch-N.R); every rank loads the last committed wave from\n"
+      "ckpt_dir (images verified: a corrupt or missing one is refused,\n"
+      "exit 1). The summary adds \"relaunches\" and \"restart_s\".\n"
       "\n"
       "Placement: hosts are taken in name order, numbers compared as\n"
       "numbers (gdx-2 before gdx-10). Hosts named *-service-* are service\n"
@@ -155,7 +163,8 @@ static void usage_behaviour(FILE *out) {
       "     committed wave; pessimist, v2: a completed restart; default\n"
       "     1000, 0: never), or max_time simulated seconds passed (default\n"
       "     0: no limit); the JSON line is printed with the simulated time\n"
-      "     reached\n",
+      "     reached; failure=kill: stall_failures kills in a row with no\n"
+      "     wave committed between them (not relaunched, no JSON line)\n",
       FT_OPTIONS_ENV);
 }
 
