@@ -802,3 +802,107 @@ Test(ml_check, stopped_run_owes_no_delivery) {
   cr_assert_str_eq(res.kind, "lost");
   cr_assert_eq(check_files(t, 3, &res), FT_CHECK_OK, "%s", res.message);
 }
+
+/* ---- A run relaunched after kills (failure=kill): each rank's files of
+ * every launch read as one history ---- */
+
+/* Writes files[i] (name relative to a new directory, text) and checks
+ * DIR/t. */
+struct named {
+  const char *name, *text;
+};
+
+static enum ft_check_status check_named(const struct named *files, int n,
+                                        struct ft_check_result *res) {
+  char dir[] = "/tmp/trace_check_XXXXXX", prefix[64], name[128];
+  cr_assert_not_null(mkdtemp(dir));
+  snprintf(prefix, sizeof prefix, "%s/t", dir);
+  for (int i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "%s/%s", dir, files[i].name);
+    FILE *f = fopen(name, "w");
+    cr_assert_not_null(f);
+    fputs(files[i].text, f);
+    fclose(f);
+  }
+  enum ft_check_status st = ft_check_files(prefix, res);
+  for (int i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "%s/%s", dir, files[i].name);
+    remove(name);
+  }
+  remove(dir);
+  return st;
+}
+
+#define RUN_B " run 00000000000000bb\n"
+#define H0B                                                                    \
+  "# ftsim-trace 3 rank 0 ranks 2 protocol pcl family coordinated" RUN_B
+#define H1B                                                                    \
+  "# ftsim-trace 3 rank 1 ranks 2 protocol pcl family coordinated" RUN_B
+
+/* Launch 0 commits wave 1 and is killed (rank 1's last line torn, no end
+ * records; rank 1 delivered message 2, whose send record the kill cut off
+ * on rank 0); launch 1 (incarnation 1, its clock from 0 again, its own run
+ * ID) rolls back to wave 1 and ends. */
+#define KILLED_0                                                               \
+  H0 "0.1 0 0 safe 1\n"                                                        \
+     "0.1 0 0 ckpt 1 1\n"                                                      \
+     "0.2 0 0 send 0 p 1 7 1 8\n"                                              \
+     "0.3 0 0 commit 1 0\n"
+#define KILLED_1                                                               \
+  H1 "0.1 1 0 safe 1\n"                                                        \
+     "0.1 1 0 ckpt 1 1\n"                                                      \
+     "0.25 1 0 deliver 0 p 0 7 1 8\n"                                          \
+     "0.35 1 0 deliver 0 p 0 7 2 8\n"                                          \
+     "0.4 1 0 sen"
+
+Test(trace_check, relaunched_run_is_one_history) {
+  const struct named f[] = {
+      {"t.0", KILLED_0},
+      {"t.1", KILLED_1},
+      {"t.relaunch-1.0", H0B "0.01 0 1 rollback 1 1\n"
+                             "0.02 0 1 restore 1 1\n"
+                             "0.03 0 1 send 0 p 1 7 1 8\n" END(0, 1)},
+      {"t.relaunch-1.1", H1B "0.01 1 1 rollback 1 1\n"
+                             "0.02 1 1 restore 1 1\n"
+                             "0.04 1 1 deliver 0 p 0 7 1 8\n" END(1, 1)}};
+  struct ft_check_result res;
+  cr_assert_eq(check_named(f, 4, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.waves, 1);
+  cr_assert_eq(res.rollbacks, 1);
+}
+
+Test(trace_check, relaunch_to_a_wave_no_launch_committed_is_a_violation) {
+  const struct named f[] = {
+      {"t.0", KILLED_0},
+      {"t.1", KILLED_1},
+      {"t.relaunch-1.0", H0B "0.01 0 1 rollback 2 1\n" END(0, 1)},
+      {"t.relaunch-1.1", H1B "0.01 1 1 rollback 2 1\n" END(1, 1)}};
+  struct ft_check_result res;
+  cr_assert_eq(check_named(f, 4, &res), FT_CHECK_VIOLATION, "%s", res.message);
+  cr_assert_str_eq(res.kind, "rollback");
+  cr_assert(strstr(res.message, "incarnation 1 restarts from wave 2 "), "%s",
+            res.message);
+}
+
+/* The last launch is not killed: its phantom is one, its truncation too. */
+Test(trace_check, the_last_launch_of_a_relaunched_run_must_be_whole) {
+  const struct named phantom[] = {
+      {"t.0", KILLED_0},
+      {"t.1", KILLED_1},
+      {"t.relaunch-1.0", H0B "0.01 0 1 rollback 1 1\n" END(0, 1)},
+      {"t.relaunch-1.1", H1B "0.01 1 1 rollback 1 1\n"
+                             "0.04 1 1 deliver 0 p 0 7 1 8\n" END(1, 1)}};
+  struct ft_check_result res;
+  cr_assert_eq(check_named(phantom, 4, &res), FT_CHECK_VIOLATION, "%s",
+               res.message);
+  cr_assert_str_eq(res.kind, "phantom");
+  const struct named cut[] = {
+      {"t.0", KILLED_0},
+      {"t.1", KILLED_1},
+      {"t.relaunch-1.0", H0B "0.01 0 1 rollback 1 1\n" END(0, 1)},
+      {"t.relaunch-1.1", H1B "0.01 1 1 rollback 1 1\n"}};
+  cr_assert_eq(check_named(cut, 4, &res), FT_CHECK_MALFORMED, "%s",
+               res.message);
+  cr_assert(strstr(res.message, "t.relaunch-1.1: no end record"), "%s",
+            res.message);
+}
