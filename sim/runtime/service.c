@@ -259,8 +259,6 @@ static int wait_event(struct service *s, int control, double deadline) {
   return control && got == 0;
 }
 
-/* ---- Commits ---- */
-
 /* ---- Kill failures (README, "Real failures: kill and relaunch") ---- */
 
 static void write_record(struct service *s, const struct ft_run_record *r) {
@@ -370,6 +368,8 @@ static void adopt_committed(struct service *s) {
              "%s",
              s->index, s->rt->options.relaunch, r.wave, err);
 }
+
+/* ---- Commits ---- */
 
 /* The dispatcher decides that `wave` is committed (rank 0's proposal,
  * on_commit, or the role's decision, apply_update). `when`: the time the
