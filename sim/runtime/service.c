@@ -342,7 +342,11 @@ static void kill_resumed(struct service *s, struct dispatcher *d) {
                     "launch before");
   double now_wall = ft_run_record_now();
   double killed_wall = d->rec.origin_wall + (ended.time - d->rec.origin_t);
-  d->rec.lost_s += ended.time - d->rec.commit_t;
+  /* The dispatcher's clock and the victim's start a few hundred
+   * microseconds apart: a commit just before the kill may read as just
+   * after it. */
+  if (ended.time > d->rec.commit_t)
+    d->rec.lost_s += ended.time - d->rec.commit_t;
   d->rec.restart_s += now_wall - killed_wall;
   d->rec.launch = relaunch;
   d->rec.origin_wall = now_wall;
