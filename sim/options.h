@@ -84,7 +84,25 @@ struct ft_options {
   int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
                           core accepts it (a replay, sim/ft_anycall.h; `ftsim
                           run --replay` sets it); default 0: at safe points */
+  /* How the piggyback family (c3) carries its piggyback with each message
+   * (c3-collectives, section 6: "either via a separate collective operation
+   * that precedes the data operation, or by piggy-backing the control data
+   * onto the message data"): enum ft_piggyback_form; default separate. */
+  int piggyback;
+  int piggyback_switch_bytes; /* auto: messages of fewer payload bytes go
+                                 combined, the others separate; default
+                                 FT_PIGGYBACK_SWITCH_DEFAULT */
 };
+
+/* The forms of piggyback=. */
+enum ft_piggyback_form {
+  FT_PIGGYBACK_SEPARATE, /* a message of its own before the payload */
+  FT_PIGGYBACK_COMBINED, /* copied with the payload into one message */
+  FT_PIGGYBACK_AUTO      /* combined below piggyback_switch_bytes */
+};
+
+/* The default of piggyback_switch_bytes (analysis/c3_collectives.sh). */
+#define FT_PIGGYBACK_SWITCH_DEFAULT 4096
 
 /* The default of stall_failures. */
 #define FT_STALL_FAILURES_DEFAULT 1000
@@ -112,6 +130,10 @@ enum ft_storage {
   FT_STORAGE_LOCAL,   /* the node's disk only, the rank blocked meanwhile
                          (BLCR under LAM/MPI, lam-mpi-blcr 4.2) */
 };
+
+/* The form's name ("separate", "combined", "auto"; "?" for another
+ * value). */
+const char *ft_piggyback_form_name(int form);
 
 /* The setting's name ("network", "servers", "shared", "local"). */
 const char *ft_storage_name(int storage);

@@ -257,9 +257,20 @@ static void give_own(struct ft_runtime *rt, const struct region *r) {
 static void resend(struct ft_runtime *rt, struct ft_pb_late *r,
                    const struct ft_comm *c) {
   struct ft_pb *pb = &rt->pb;
+  ft_trace_resend_on(rt, r->comm, r->coll, r->peer, r->tag, r->bytes);
+  if (ft_pb_framed(rt)) { /* one message, as the receiver expects */
+    size_t total;
+    void *framed = ft_pb_frame_packed(&r->pb, r->data, r->bytes, &total);
+    free(r->data);
+    r->data = framed;
+    push_late(&pb->resent, &pb->n_resent, &pb->cap_resent, r);
+    FT_PMPI(Isend, r->data, (int)total, MPI_BYTE, r->dest, r->tag,
+            r->coll ? c->coll : c->p2p, &pb->resent[pb->n_resent - 1].req);
+    pb->replayed++;
+    return;
+  }
   FT_PMPI(Send, &r->pb, (int)sizeof r->pb, MPI_BYTE, r->dest,
           (r->coll ? FT_PB_COLL_TAG_BASE : FT_PB_TAG_BASE) + r->tag, c->coll);
-  ft_trace_resend_on(rt, r->comm, r->coll, r->peer, r->tag, r->bytes);
   push_late(&pb->resent, &pb->n_resent, &pb->cap_resent, r);
   FT_PMPI(Isend, r->data, (int)r->bytes, MPI_PACKED, r->dest, r->tag,
           r->coll ? c->coll : c->p2p, &pb->resent[pb->n_resent - 1].req);
@@ -314,6 +325,7 @@ void ft_pb_finish(struct ft_runtime *rt) {
     free(pb->resent[i].data);
   }
   pb->n_resent = 0;
+  ft_pb_framed_finish(pb);
 }
 
 void ft_pb_resuming(struct ft_runtime *rt, struct ft_event *e) {
