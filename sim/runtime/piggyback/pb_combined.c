@@ -31,6 +31,8 @@
  * datatype) into the application's buffer and sets the status's count to
  * the payload's bytes (MPI_Get_count, MPI_Get_elements as without the
  * protocol); a probe reports the payload's count too. */
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,10 +56,46 @@ static void charge_copy(struct ft_runtime *rt, size_t bytes) {
     ft_control_sleep(rt, (double)bytes / (rt->options.copy_mbps * 1e6));
 }
 
-static size_t packed_size(int count, MPI_Datatype type, MPI_Comm comm) {
+/* The packed size of count elements: count x the type's size, as
+ * ft_pack_copy (pack.c: SMPI 3.32's MPI_Pack_size goes by the extent, cut
+ * to an int, negative for examples/datatypes' types). */
+static size_t packed_size(struct ft_runtime *rt, int count, MPI_Datatype type) {
   int size = 0;
-  FT_PMPI(Pack_size, count > 0 ? count : 0, type, comm, &size);
-  return (size_t)size;
+  FT_PMPI(Type_size, type, &size);
+  uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * (uint64_t)size;
+  if (bytes > (uint64_t)(INT_MAX - FT_PB_FRAME_BYTES))
+    ft_fatal("rank %d: a message of %llu bytes (%d elements of %d bytes): "
+             "more than one message can carry with its c3 piggyback",
+             rt->world_rank, (unsigned long long)bytes, count, size);
+  return (size_t)bytes;
+}
+
+/* Packs (`in` 1: count elements of `type` at buf into `bytes` bytes at
+ * packed) or unpacks (0: the other way) by a copy through MPI_COMM_SELF,
+ * as the library does a send-receive with oneself. From MPI_BOTTOM (a
+ * struct of absolute addresses) by a send and a receive: SMPI 3.32's
+ * MPI_Pack, MPI_Unpack and its send-receive with oneself add its
+ * MPI_BOTTOM, (void *)-111, to the addresses (examples/datatypes: MPI_Unpack
+ * wrote 111 bytes below the panels) and refuse NULL; only its nonblocking
+ * calls take MPI_BOTTOM. */
+static void copy_packed(int in, void *buf, int count, MPI_Datatype type,
+                        void *packed, int bytes) {
+  MPI_Request r[2];
+  if (buf != MPI_BOTTOM && in)
+    FT_PMPI(Sendrecv, buf, count, type, 0, 0, packed, bytes, MPI_BYTE, 0, 0,
+            MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  else if (buf != MPI_BOTTOM)
+    FT_PMPI(Sendrecv, packed, bytes, MPI_BYTE, 0, 0, buf, count, type, 0, 0,
+            MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  else if (in) {
+    FT_PMPI(Irecv, packed, bytes, MPI_BYTE, 0, 0, MPI_COMM_SELF, &r[0]);
+    FT_PMPI(Isend, buf, count, type, 0, 0, MPI_COMM_SELF, &r[1]);
+  } else {
+    FT_PMPI(Irecv, buf, count, type, 0, 0, MPI_COMM_SELF, &r[0]);
+    FT_PMPI(Isend, packed, bytes, MPI_BYTE, 0, 0, MPI_COMM_SELF, &r[1]);
+  }
+  if (buf == MPI_BOTTOM)
+    FT_PMPI(Waitall, 2, r, MPI_STATUSES_IGNORE);
 }
 
 static void push(struct ft_pb *pb, const struct ft_pb_framed *f) {
@@ -100,17 +138,16 @@ static MPI_Request post_send(struct ft_runtime *rt, const void *buf, int count,
 static int send_combined(struct ft_runtime *rt, const void *buf, int count,
                          MPI_Datatype type, int dest, int tag, MPI_Comm wire,
                          MPI_Request *req) {
-  size_t bytes = packed_size(count, type, wire);
+  size_t bytes = packed_size(rt, count, type);
   unsigned char *data = must_alloc(rt, FT_PB_FRAME_BYTES + bytes);
   struct ft_pb_frame f = {.form = FT_PB_FORM_COMBINED, .pb = rt->pb.outgoing};
   memcpy(data, &f, sizeof f);
-  int at = 0;
-  if (count > 0)
-    FT_PMPI(Pack, buf, count, type, data + FT_PB_FRAME_BYTES, (int)bytes, &at,
-            wire);
-  charge_copy(rt, (size_t)at);
-  MPI_Request r =
-      post_send(rt, data, FT_PB_FRAME_BYTES + at, MPI_BYTE, dest, tag, wire);
+  if (bytes > 0)
+    copy_packed(1, (void *)(uintptr_t)buf, count, type,
+                data + FT_PB_FRAME_BYTES, (int)bytes);
+  charge_copy(rt, bytes);
+  MPI_Request r = post_send(rt, data, FT_PB_FRAME_BYTES + (int)bytes, MPI_BYTE,
+                            dest, tag, wire);
   if (!req) {
     int rc = ft_wait_internal(rt, &r, MPI_STATUS_IGNORE);
     free(data);
@@ -143,7 +180,7 @@ int ft_pb_send_payload(struct ft_runtime *rt, const void *buf, int count,
   if (!ft_pb_framed(rt) || dest == MPI_PROC_NULL)
     return 0;
   MPI_Comm wire = coll ? c->coll : c->p2p;
-  if (copy || goes_combined(rt, packed_size(count, type, wire)))
+  if (copy || goes_combined(rt, packed_size(rt, count, type)))
     *rc = send_combined(rt, buf, count, type, dest, tag, wire, req);
   else
     *rc = send_lone(rt, buf, count, type, dest, tag, wire, c->coll,
@@ -211,14 +248,14 @@ static void finish_receive(struct ft_runtime *rt, const struct ft_pb_framed *f,
     return;
   }
   size_t bytes = (size_t)got - FT_PB_FRAME_BYTES;
-  int size = 0, at = 0;
+  int size = 0;
   FT_PMPI(Type_size, f->type, &size);
   int whole = size > 0 ? (int)(bytes / (size_t)size) : 0;
   if (whole > f->count)
     whole = f->count;
   if (whole > 0)
-    FT_PMPI(Unpack, (unsigned char *)f->data + FT_PB_FRAME_BYTES, (int)bytes,
-            &at, f->buf, whole, f->type, f->wire);
+    copy_packed(0, f->buf, whole, f->type,
+                (unsigned char *)f->data + FT_PB_FRAME_BYTES, whole * size);
   charge_copy(rt, bytes);
   set_bytes(st, bytes);
 }
@@ -233,7 +270,7 @@ int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
   /* Room for a combined message of any size the receive takes: auto
    * sends a large payload combined too when its buffer is reused at once
    * (send_payload's `copy`). */
-  size_t cap = FT_PB_FRAME_BYTES + packed_size(count, type, wire);
+  size_t cap = FT_PB_FRAME_BYTES + packed_size(rt, count, type);
   struct ft_pb_framed f = {.data = must_alloc(rt, cap),
                            .cap = cap,
                            .buf = buf,
