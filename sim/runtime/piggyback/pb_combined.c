@@ -146,6 +146,8 @@ static int send_combined(struct ft_runtime *rt, const void *buf, int count,
     copy_packed(1, (void *)(uintptr_t)buf, count, type,
                 data + FT_PB_FRAME_BYTES, (int)bytes);
   charge_copy(rt, bytes);
+  ft_control_fate(rt); /* the copy took time: a rank that failed sends
+                          nothing (pb_app_send's rule) */
   MPI_Request r = post_send(rt, data, FT_PB_FRAME_BYTES + (int)bytes, MPI_BYTE,
                             dest, tag, wire);
   if (!req) {
@@ -163,10 +165,14 @@ static int send_combined(struct ft_runtime *rt, const void *buf, int count,
 static int send_lone(struct ft_runtime *rt, const void *buf, int count,
                      MPI_Datatype type, int dest, int tag, MPI_Comm wire,
                      MPI_Comm shadow, int base, MPI_Request *req) {
+  if (tag > INT_MAX - base)
+    ft_fatal("rank %d: tag %d leaves no room for its payload's (%d + tag)",
+             rt->world_rank, tag, base);
   struct ft_pb_frame f = {.form = FT_PB_FORM_LONE, .pb = rt->pb.outgoing};
   MPI_Request lead =
       post_send(rt, &f, FT_PB_LONE_BYTES, MPI_BYTE, dest, tag, wire);
   ft_pmpi_check(ft_wait_internal(rt, &lead, MPI_STATUS_IGNORE), "MPI_Send");
+  ft_control_fate(rt); /* as pb_app_send, before the payload leaves */
   MPI_Request r = post_send(rt, buf, count, type, dest, base + tag, shadow);
   if (!req)
     return ft_wait_internal(rt, &r, MPI_STATUS_IGNORE);
@@ -185,7 +191,6 @@ int ft_pb_send_payload(struct ft_runtime *rt, const void *buf, int count,
   else
     *rc = send_lone(rt, buf, count, type, dest, tag, wire, c->coll,
                     coll ? FT_PB_COLL_TAG_BASE : FT_PB_TAG_BASE, req);
-  ft_control_fate(rt); /* time went by: pb_app_send's rule */
   return 1;
 }
 
