@@ -347,14 +347,11 @@ void *ft_pb_frame_packed(const struct ft_piggyback *pb, const void *packed,
 
 /* A receive posted on an abandoned communicator may still complete after
  * the settle (settle.c: a transfer under way at the failure ends later;
- * bt, scenario several, wrote into a freed buffer): its buffer is kept
- * until MPI_Finalize. */
+ * bt, scenario several, wrote into a freed buffer), and a send whose
+ * request the application freed (MPI_Request_free) is not waited for: their
+ * buffers are kept until MPI_Finalize. */
 void ft_pb_framed_forget(struct ft_pb *pb) {
   for (size_t i = 0; i < pb->n_framed; i++) {
-    if (pb->framed[i].send) { /* the settle waited for every send */
-      free(pb->framed[i].data);
-      continue;
-    }
     pb->dropped = ft_reserve(pb->dropped, pb->n_dropped + 1, &pb->cap_dropped,
                              sizeof *pb->dropped, "c3 abandoned receives");
     pb->dropped[pb->n_dropped++] = pb->framed[i].data;

@@ -102,9 +102,9 @@ int ft_pb_take_incoming(struct ft_pb *pb, struct ft_piggyback *out);
  * which the caller frees. */
 void *ft_pb_frame_packed(const struct ft_piggyback *pb, const void *packed,
                          size_t bytes, size_t *total);
-/* Forgets what the family posted (a rollback, after the settle): frees
- * the sends' buffers, keeps the receives' until ft_pb_framed_finish
- * (MPI_Finalize), which frees them. */
+/* Forgets what the family posted (a rollback, after the settle), keeping
+ * the buffers until ft_pb_framed_finish (MPI_Finalize), which frees
+ * them. */
 void ft_pb_framed_forget(struct ft_pb *pb);
 void ft_pb_framed_finish(struct ft_pb *pb);
 
