@@ -502,6 +502,28 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
   return rc;
 }
 
+/* MPI_Sendrecv_replace on the runtime's communicator: under a protocol
+ * that recovers, the send leaves from a packed copy and the receive goes
+ * into buf, by the interruptible sendrecv above. PMPI_Sendrecv_replace
+ * blocks without looking at the control receive: a rank waiting in it for
+ * a peer that failed never got the rollback (count_check, c3 separate,
+ * `fail 2 at 0.021`, a checkpoint every 2 ms: rank 3 waited for rank 2's
+ * block, deadlock; pcl, vcl and bookmark take the same path). The copy
+ * stays with a send abandoned by a rollback, which the settle completes. */
+static int sendrecv_replace(struct ft_runtime *rt, void *buf, int count,
+                            MPI_Datatype type, int dest, int stag, int source,
+                            int rtag, MPI_Comm comm, MPI_Status *status) {
+  if (!rt->recovering_protocol)
+    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag,
+                                 comm, status);
+  size_t bytes = 0;
+  void *copy = ft_pack_copy(rt, buf, count, type, comm, &bytes);
+  int rc = sendrecv(rt, copy, (int)bytes, MPI_PACKED, dest, stag, buf, count,
+                    type, source, rtag, comm, status);
+  free(copy);
+  return rc;
+}
+
 static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
                                  MPI_Datatype type, int dest, int stag,
                                  int source, int rtag, MPI_Comm comm,
@@ -523,8 +545,8 @@ static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
            : with_self(dest, source, inner)
                ? local_copy(buf, count, type, buf, count, type, stag, rtag,
                             inner, &st)
-               : PMPI_Sendrecv_replace(buf, count, type, dest, stag, source,
-                                       rtag, inner, &st);
+               : sendrecv_replace(rt, buf, count, type, dest, stag, source,
+                                  rtag, inner, &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, buf, count, type, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
