@@ -506,9 +506,9 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
  * that recovers, the send leaves from a packed copy and the receive goes
  * into buf, by the interruptible sendrecv above. PMPI_Sendrecv_replace
  * blocks without looking at the control receive: a rank waiting in it for
- * a peer that failed never got the rollback (count_check, c3 separate,
- * `fail 2 at 0.021`, a checkpoint every 2 ms: rank 3 waited for rank 2's
- * block, deadlock; pcl, vcl and bookmark take the same path). The copy
+ * a peer that failed never got the rollback (e2e/<protocol>_counts_failures,
+ * `fail 2 at 0.021`, a checkpoint every 2 ms: a rank waited for the failed
+ * rank's block, deadlock, under every family on the default path). The copy
  * stays with a send abandoned by a rollback, which the settle completes. */
 static int sendrecv_replace(struct ft_runtime *rt, void *buf, int count,
                             MPI_Datatype type, int dest, int stag, int source,
