@@ -2,36 +2,46 @@
 # c3_collectives.sh: what c3-collectives measured in section 6 (Figures
 # 9-12), on the paper's cluster (platforms/velocity.xml: 32 nodes, Giganet
 # cLAN over VIA, one rank per node): the time of MPI_Bcast, MPI_Gather and
-# MPI_Allgather from 4 bytes to 4 MiB, and of MPI_Barrier, natively and with
-# C3's collective protocol, its bits sent as a separate collective or
-# combined with the data, and the overhead of each.
+# MPI_Allgather from 4 bytes to 4 MiB, and of MPI_Barrier, natively and
+# under the runtime's c3 with its piggyback (epoch colour, amLogging, message
+# id) sent as a separate message before each message, combined with the
+# data, or switching between the two by size, and the overhead of each.
 #
 #   analysis/c3_collectives.sh [--quick] [BUILD_DIR]
 #
-# One `ftsim run --protocol none --platform velocity --np 32` of
-# bench/c3coll.c, which times the three forms of every call (the mean of
-# --iters 3 repetitions of the slowest rank's time; the protocol's logic is
-# ft_c3_collective, protocols/c3/c3.h). The runtime carries the collectives
-# over point-to-point (sim/runtime/coll.c). A memory copy costs its bytes at
-# C3_COPY_MBPS MB/s (default 300: a Pentium III's memcpy, an estimate; the
-# paper gives none). --quick: sizes up to 16 KiB, one repetition.
+# Four `ftsim run --platform velocity --np 32` of bench/c3coll.c
+# --native-only 1 (the mean of --iters 3 repetitions of the slowest rank's
+# time of each call): `--protocol none`, then `--protocol c3` (no
+# checkpoint: the piggyback alone) with piggyback=separate, combined and
+# auto (piggyback_switch_bytes: C3_SWITCH_BYTES, default the runtime's). The
+# runtime carries the collectives over point-to-point (sim/runtime/coll.c),
+# and under c3 every message of them carries its piggyback
+# (sim/runtime/piggyback/pb_combined.c); a memory copy costs its bytes at
+# copy_mbps = C3_COPY_MBPS MB/s (default 300: a Pentium III's memcpy, an
+# estimate; the paper gives none). C3_JOBS runs at a time (default 1).
+# --quick: sizes up to 16 KiB, one repetition.
 #
 # The paper's finding: "the cost of using the separate message protocol is
 # fairly constant, whereas the cost of the "piggy-backed" protocol grows
-# with the size of the message", so a switch from combined to separate as
-# the size grows keeps the overhead minimal; the barrier's overhead is
-# "inconsequential" next to the wait for every process. The verdict line
-# says whether the run shows the first part: the separate overhead's spread
-# (largest / smallest over the sizes) against the combined overhead's growth
-# (at the largest size / at the smallest).
+# with the size of the message. [...] the optimal strategy would be a
+# protocol that switched from a combined message to separate messages as
+# the size of the data message grew. Using such a strategy, the overhead
+# added by this protocol is minimal." The verdict line of each call says
+# whether the run shows it: the separate overhead roughly constant (largest
+# / smallest over the sizes under 10: it is one message's latency per round
+# of the call's algorithm, and the runtime's algorithms change with the
+# size), the combined one growing (at the largest size over 100 times the
+# smallest's, and above the separate one there), and auto's at every size
+# within 10% (and 1 us) of the cheaper of the two.
 #
-# Exit status: 0 if the run succeeded with "verified":true; 1 if not; 2 on
-# usage errors.
+# Exit status: 0 if the four runs succeeded with "verified":true; 1 if not;
+# 2 on usage errors.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-JOBS=1
+JOBS=${C3_JOBS:-1}
 COPY=${C3_COPY_MBPS:-300}
+SWITCH=${C3_SWITCH_BYTES:-}
 
 die() { echo "c3_collectives.sh: $*" >&2; exit 2; }
 
@@ -45,41 +55,62 @@ trap 'rm -rf "$TMP"' EXIT
 ARGS="--iters 3"
 [ "$QUICK" = 1 ] && ARGS="--iters 1 --max 16384"
 
-echo "c3 --platform velocity --np 32 --app $APP --protocol none -- $ARGS --copy-mbps $COPY" |
-  run_jobs
+C3="--protocol c3 --set copy_mbps=$COPY --set piggyback"
+AUTO=auto
+[ -n "$SWITCH" ] && AUTO="auto --set piggyback_switch_bytes=$SWITCH"
+for form in none separate combined auto; do
+  case $form in
+  none) how="--protocol none" ;;
+  auto) how="$C3=$AUTO" ;;
+  *) how="$C3=$form" ;;
+  esac
+  echo "$form --platform velocity --np 32 --app $APP $how -- --native-only 1 $ARGS"
+done | run_jobs
 failed=0
-check c3 "c3coll on velocity" || failed=1
+for form in none separate combined auto; do
+  check $form "c3coll on velocity, $form" || failed=1
+done
 
-# The lines of one operation: BYTES NATIVE SEPARATE COMBINED.
-lines() { awk -v op="$1" '$1 == "c3coll" && $2 == op { print $3, $4, $5, $6 }' "$TMP/c3.err"; }
+# The lines of one operation: BYTES NATIVE SEPARATE COMBINED AUTO.
+lines() {
+  for form in none separate combined auto; do
+    awk -v op="$1" '$1 == "c3coll" && $2 == op { print $3, $4 }' "$TMP/$form.err"
+  done | awk '{ t[$1] = t[$1] " " $2; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+    END { for (i = 0; i < n; i++) print order[i] t[order[i]] }'
+}
 
-for op in bcast gather allgather; do
-  echo "== MPI_${op}: time (us) and the protocol's overhead (us), 32 ranks"
-  printf '%9s %12s %12s %10s %12s %10s %10s\n' bytes native separate +sep \
-    combined +comb best
+for op in bcast gather allgather barrier; do
+  echo "== MPI_${op}: time (us) and the piggyback's overhead (us), 32 ranks"
+  printf '%9s %10s %10s %8s %10s %8s %10s %8s %9s\n' bytes native separate +sep \
+    combined +comb auto +auto cheaper
   lines "$op" | awk '{
-    s = $3 - $2; c = $4 - $2; b = s < c ? "separate" : "combined"
-    printf "%9s %12.1f %12.1f %10.1f %12.1f %10.1f %10s\n", $1, $2, $3, s, $4, c, b
+    s = $3 - $2; c = $4 - $2; a = $5 - $2; b = s < c ? "separate" : "combined"
+    printf "%9s %10.1f %10.1f %8.1f %10.1f %8.1f %10.1f %8.1f %9s\n", $1, $2, $3, s, $4, c, $5, a, b
   }'
+  [ "$op" = barrier ] && continue
   lines "$op" | awk -v op="$op" '
     NR == 1 { c0 = $4 - $2 }
-    { s = $3 - $2; c = $4 - $2
+    { s = $3 - $2; c = $4 - $2; a = $5 - $2; m = s < c ? s : c
       if (NR == 1 || s < smin) smin = s
       if (NR == 1 || s > smax) smax = s
-      clast = c; last = $1
+      if (a > m + 0.1 * (m < 0 ? -m : m) + 1) { worse++; wsize = $1 }
+      slast = s; clast = c; last = $1
       if (!sw && c > s) sw = $1 }
     END {
       spread = smin > 0 ? smax / smin : 0
       growth = c0 > 0 ? clast / c0 : 0
-      ok = spread < 1.5 && growth > 10
-      printf "verdict %s: separate overhead %.1f..%.1f us (spread %.2fx), combined overhead x%.0f from 4 B to %s B, combined cheaper below %s B: %s\n",
-        op, smin, smax, spread, growth, last, sw ? sw : "every size",
+      flat = spread > 0 && spread < 10
+      grows = growth > 100 && clast > slast
+      ok = flat && grows && !worse
+      printf "verdict %s: separate overhead %.1f..%.1f us (x%.2f: %s), combined x%.0f from 4 B to %s B (%s), combined cheaper below %s, auto %s: %s\n",
+        op, smin, smax, spread, flat ? "roughly constant" : "NOT constant",
+        growth, last, grows ? "grows" : "does NOT grow",
+        sw ? sw " B" : "every size",
+        worse ? "above the cheaper at " worse " sizes (up to " wsize " B)" : "within 10% of the cheaper at every size",
         ok ? "reproduced" : "NOT reproduced" }'
   echo
 done
-echo "== MPI_Barrier: time (us), 32 ranks (no data: separate only)"
-lines barrier | awk '{ printf "native %.1f, separate %.1f, overhead %.1f us (%.0f%%)\n",
-  $2, $3, $3 - $2, ($2 > 0 ? 100 * ($3 - $2) / $2 : 0) }'
-n=$(grep -c '^c3coll ' "$TMP/c3.err")
-echo "c3_collectives: 1 run, $n lines, failed: $failed"
+n=$(cat "$TMP"/none.err "$TMP"/separate.err "$TMP"/combined.err "$TMP"/auto.err |
+  grep -c '^c3coll ')
+echo "c3_collectives: 4 runs, $n lines, failed: $failed"
 exit $failed

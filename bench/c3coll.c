@@ -25,6 +25,9 @@
  * combined form grow with the size. Rank 0 prints one line per operation
  * and size: "c3coll OP BYTES native_us separate_us combined_us" (the mean
  * over --iters of the slowest rank's time; combined "-" for the barrier).
+ * --native-only 1: the native form only (separate and combined "-"): under
+ * `--protocol c3` the runtime adds the piggyback to every message itself
+ * (option piggyback=), which analysis/c3_collectives.sh measures.
  *
  * Verification: up to 64 KiB every received block carries a pattern of its
  * size, its origin and its repetition, checked in full, and the protocol
@@ -56,7 +59,7 @@ struct bufs {
 };
 
 struct bench {
-  int rank, size, iters;
+  int rank, size, iters, modes;
   long max;
   double copy_mbps, host_gflops;
   struct bufs small, large;
@@ -273,9 +276,13 @@ static void run(struct bench *b) {
       double us[MODES];
       use(b, n);
       for (int m = 0; m < MODES; m++)
-        us[m] =
-            op == BARRIER && m == COMBINED ? -1 : timed(b, (enum op)op, n, m);
-      if (b->rank == 0 && op == BARRIER)
+        us[m] = m >= b->modes || (op == BARRIER && m == COMBINED)
+                    ? -1
+                    : timed(b, (enum op)op, n, m);
+      if (b->rank == 0 && b->modes == 1)
+        printf("c3coll %s %ld %.3f - -\n", op_names[op], op == BARRIER ? 0 : n,
+               us[0]);
+      else if (b->rank == 0 && op == BARRIER)
         printf("c3coll %s %ld %.3f %.3f -\n", op_names[op], 0L, us[0], us[1]);
       else if (b->rank == 0)
         printf("c3coll %s %ld %.3f %.3f %.3f\n", op_names[op], n, us[0], us[1],
@@ -324,12 +331,15 @@ static void release(struct bufs *u) {
 
 static int options(struct bench *b, int argc, char **argv) {
   b->iters = 3;
+  b->modes = MODES;
   b->max = 4L << 20;
   b->copy_mbps = 300;
   b->host_gflops = 1.0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--iters") == 0)
       b->iters = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--native-only") == 0)
+      b->modes = atoi(argv[i + 1]) ? 1 : MODES;
     else if (strcmp(argv[i], "--max") == 0)
       b->max = atol(argv[i + 1]);
     else if (strcmp(argv[i], "--copy-mbps") == 0)
@@ -351,8 +361,8 @@ int main(int argc, char **argv) {
   if (!options(&b, argc, argv) || b.size > 1024) {
     if (b.rank == 0)
       fprintf(stderr, "c3coll: usage: c3coll [--iters N] [--max BYTES] "
-                      "[--copy-mbps MB/s] [--host-gflops G] (at most 1024 "
-                      "ranks)\n");
+                      "[--copy-mbps MB/s] [--host-gflops G] [--native-only "
+                      "0|1] (at most 1024 ranks)\n");
     MPI_Finalize();
     return 2;
   }

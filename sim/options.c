@@ -23,6 +23,8 @@ void ft_options_defaults(struct ft_options *options) {
   options->control_window = 1;
   options->stall_failures = FT_STALL_FAILURES_DEFAULT;
   options->sb_cache_kb = 512;
+  options->piggyback = FT_PIGGYBACK_SEPARATE;
+  options->piggyback_switch_bytes = FT_PIGGYBACK_SWITCH_DEFAULT;
 }
 
 const char *ft_options_known_keys(void) {
@@ -31,7 +33,7 @@ const char *ft_options_known_keys(void) {
          "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
          "stall_failures, record, record_speed, any_call, control_window, "
-         "failure, relaunch";
+         "failure, relaunch, piggyback, piggyback_switch_bytes";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -223,6 +225,19 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
     *why = "relaunch must be an integer in [0, 1000000]";
     return ft_parse_int(value, 0, 1000000, &o->relaunch);
   }
+  if (strcmp(key, "piggyback") == 0) {
+    *why = "piggyback must be separate, combined or auto";
+    for (int f = FT_PIGGYBACK_SEPARATE; f <= FT_PIGGYBACK_AUTO; f++)
+      if (strcmp(value, ft_piggyback_form_name(f)) == 0) {
+        o->piggyback = f;
+        return 0;
+      }
+    return -1;
+  }
+  if (strcmp(key, "piggyback_switch_bytes") == 0) {
+    *why = "piggyback_switch_bytes must be an integer in [0, 1073741824]";
+    return ft_parse_int(value, 0, 1L << 30, &o->piggyback_switch_bytes);
+  }
   if (strcmp(key, "server_map") == 0) {
     *why = "server_map must be block or cyclic";
     if (strcmp(value, "block") == 0)
@@ -344,12 +359,28 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
     return complain(err, errlen,
                     "relaunch=%d: only a run with failure=kill is relaunched",
                     o->relaunch);
+  if (o->piggyback != FT_PIGGYBACK_SEPARATE && p->family != FT_FAMILY_PIGGYBACK)
+    return complain(err, errlen,
+                    "piggyback=%s: protocol %s carries no piggyback (c3 "
+                    "does)",
+                    ft_piggyback_form_name(o->piggyback), o->protocol);
   if (ft_protocol_restarts_alone(p) && o->event_loggers > o->service_ranks)
     return complain(err, errlen,
                     "event_loggers=%d but service_ranks=%d: the event loggers "
                     "are service ranks (service_ranks=%d or more)",
                     o->event_loggers, o->service_ranks, o->event_loggers);
   return 0;
+}
+
+const char *ft_piggyback_form_name(int form) {
+  static const char *const names[] = {
+      [FT_PIGGYBACK_SEPARATE] = "separate",
+      [FT_PIGGYBACK_COMBINED] = "combined",
+      [FT_PIGGYBACK_AUTO] = "auto",
+  };
+  return form >= FT_PIGGYBACK_SEPARATE && form <= FT_PIGGYBACK_AUTO
+             ? names[form]
+             : "?";
 }
 
 const char *ft_storage_name(int storage) {

@@ -84,12 +84,20 @@ struct ft_options {
   int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
                           core accepts it (a replay, sim/ft_anycall.h; `ftsim
                           run --replay` sets it); default 0: at safe points */
-  int failure;         /* enum ft_failure_mode: what a scenario's failure does;
-                          default FT_FAILURE_LOGICAL */
-  int relaunch;        /* failure=kill: the number of this launch of the run, 0
-                          first; `ftsim run --real` sets it when it relaunches a
-                          killed job (its ranks load the committed wave from
-                          ckpt_dir); default 0 */
+  /* How the piggyback family (c3) carries its piggyback with each message
+   * (c3-collectives, section 6: "either via a separate collective operation
+   * that precedes the data operation, or by piggy-backing the control data
+   * onto the message data"): enum ft_piggyback_form; default separate. */
+  int piggyback;
+  int piggyback_switch_bytes; /* auto: messages of fewer payload bytes go
+                                 combined, the others separate; default
+                                 FT_PIGGYBACK_SWITCH_DEFAULT */
+  int failure;  /* enum ft_failure_mode: what a scenario's failure does;
+                   default FT_FAILURE_LOGICAL */
+  int relaunch; /* failure=kill: the number of this launch of the run, 0
+                   first; `ftsim run --real` sets it when it relaunches a
+                   killed job (its ranks load the committed wave from
+                   ckpt_dir); default 0 */
 };
 
 /* What a failure of the scenario does (README, "Real failures: kill and
@@ -102,6 +110,21 @@ enum ft_failure_mode {
                          run --real` relaunches it from the images on disk
                          (pcl, vcl, bookmark, c3) */
 };
+
+/* The forms of piggyback=. */
+enum ft_piggyback_form {
+  FT_PIGGYBACK_SEPARATE, /* a message of its own before the payload */
+  FT_PIGGYBACK_COMBINED, /* copied with the payload into one message */
+  FT_PIGGYBACK_AUTO      /* combined below piggyback_switch_bytes */
+};
+
+/* The default of piggyback_switch_bytes, measured (analysis/
+ * c3_collectives.sh, velocity, 32 ranks, copies at 300 MB/s): with 2048 or
+ * 4096 auto stays within 10% of the cheaper form for MPI_Gather and
+ * MPI_Allgather at every size from 4 B to 4 MiB; with 1024 (gather, 64 B:
+ * the tree's upper messages go separate) or 8192 (gather, 4 KiB) it does
+ * not. */
+#define FT_PIGGYBACK_SWITCH_DEFAULT 4096
 
 /* The default of stall_failures. */
 #define FT_STALL_FAILURES_DEFAULT 1000
@@ -129,6 +152,10 @@ enum ft_storage {
   FT_STORAGE_LOCAL,   /* the node's disk only, the rank blocked meanwhile
                          (BLCR under LAM/MPI, lam-mpi-blcr 4.2) */
 };
+
+/* The form's name ("separate", "combined", "auto"; "?" for another
+ * value). */
+const char *ft_piggyback_form_name(int form);
 
 /* The setting's name ("network", "servers", "shared", "local"). */
 const char *ft_storage_name(int storage);

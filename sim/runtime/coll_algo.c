@@ -213,8 +213,7 @@ void ft_coll_irecv(const struct ft_coll_recv *in, int tag, struct ft_comm *c,
 void ft_coll_complete(struct ft_runtime *rt, struct ft_comm *c, int n,
                       MPI_Request reqs[], int nin,
                       const struct ft_coll_recv in[], int tag) {
-  ft_pmpi_check(ft_waitall_internal(rt, n, reqs, MPI_STATUSES_IGNORE),
-                "MPI_Waitall");
+  ft_pmpi_check(ft_coll_waitall(rt, n, reqs), "MPI_Waitall");
   if (nin > 0)
     report_deliveries(rt, c, nin, in, tag);
 }
@@ -580,8 +579,7 @@ static void wait_in_flight(struct ft_runtime *rt, struct in_flight *f,
                            struct ft_comm *c) {
   if (f->req == MPI_REQUEST_NULL)
     return;
-  ft_pmpi_check(ft_waitall_internal(rt, 1, &f->req, MPI_STATUSES_IGNORE),
-                "MPI_Waitall");
+  ft_pmpi_check(ft_coll_waitall(rt, 1, &f->req), "MPI_Waitall");
   f->req = MPI_REQUEST_NULL;
   report_deliveries(rt, c, 1, &f->what, FT_TAG_REDUCE);
 }

@@ -101,14 +101,18 @@ static int take_posted(struct ft_deliveries *d, MPI_Request req,
 }
 
 void ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
-                           const MPI_Status *status) {
+                           MPI_Status *status) {
   struct ft_posted p;
+  if (rt->driver->completed) /* the family's own buffers first */
+    rt->driver->completed(rt, req, status);
   if (take_posted((&rt->deliveries), req, &p))
     ft_delivery_done(rt, p.buf, p.count, p.type, p.user, status, p.ticket);
 }
 
 void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req) {
   struct ft_posted p;
+  if (rt->driver->completed) /* frees what the family held for it */
+    rt->driver->completed(rt, req, NULL);
   (void)take_posted((&rt->deliveries), req, &p);
 }
 

@@ -164,6 +164,36 @@ struct ft_driver {
   void (*coll_delivered)(struct ft_runtime *rt, struct ft_comm *c, int source,
                          int tag, void *buf, int count, MPI_Datatype type,
                          const MPI_Status *status);
+  /* The default path (p2p.c), once app_send (or coll_send: coll != 0, on
+   * c's shadow) returned 0: the family sends the payload itself, with what
+   * goes with it (the piggyback combined into one message), returns 1 and
+   * sets *rc to the MPI result; 0: the default send goes. `req` NULL: a
+   * blocking send, complete on return; otherwise *req becomes the handle the
+   * caller completes (its completion goes through `completed`). `copy` 1:
+   * the send must not read buf after return (MPI_Sendrecv_replace). */
+  int (*send_payload)(struct ft_runtime *rt, const void *buf, int count,
+                      MPI_Datatype type, int dest, int tag, struct ft_comm *c,
+                      int coll, int copy, MPI_Request *req, int *rc);
+  /* The same for a receive, once the core was told APP_RECV: the family
+   * posts it itself (into its own buffer) and returns 1 with *rc set; a
+   * blocking one (`req` NULL) is complete on return with *status what the
+   * application would see; a nonblocking one completes through
+   * `completed`. 0: the default receive goes. */
+  int (*recv_payload)(struct ft_runtime *rt, void *buf, int count,
+                      MPI_Datatype type, int source, int tag, struct ft_comm *c,
+                      int coll, MPI_Request *req, MPI_Status *status, int *rc);
+  /* A request completed (its handle `req` before completion, *status what
+   * the library reported), before its delivery is told: for a request the
+   * family posted (send_payload, recv_payload) it moves the payload into
+   * the application's buffer, frees what it held, and makes *status what
+   * the application would see (count, source, tag); others: nothing. */
+  void (*completed)(struct ft_runtime *rt, MPI_Request req, MPI_Status *status);
+  /* A probe of the application (MPI_Probe, MPI_Iprobe) found a message on
+   * c (*flag 1, *status the library's): the family makes *status the
+   * application's view of it (its count), or sets *flag to 0 while the
+   * message is not all there. */
+  void (*probed)(struct ft_runtime *rt, struct ft_comm *c, int *flag,
+                 MPI_Status *status);
   /* A communicator creation `call` of the application returned
    * successfully (comm_api.c), `made` being its result (maybe
    * MPI_COMM_NULL), registered: the family may record it and use it now

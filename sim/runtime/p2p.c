@@ -105,6 +105,16 @@ static struct ft_recv_ticket app_recv(struct ft_runtime *rt, int count,
   return t;
 }
 
+/* The status of an operation with MPI_PROC_NULL: source MPI_PROC_NULL, tag
+ * MPI_ANY_TAG, no element. */
+static void proc_null_status(MPI_Status *st) {
+  st->MPI_SOURCE = MPI_PROC_NULL;
+  st->MPI_TAG = MPI_ANY_TAG;
+  st->MPI_ERROR = MPI_SUCCESS;
+  FT_PMPI(Status_set_elements, st, MPI_BYTE, 0);
+  FT_PMPI(Status_set_cancelled, st, 0);
+}
+
 /* The application's nonblocking operation with MPI_PROC_NULL completes at
  * once (MPI-3.1, 3.11) without reaching the library: *request becomes a
  * handle whose next wait or test reports a status of source MPI_PROC_NULL,
@@ -118,13 +128,31 @@ static int proc_null_op(int peer, MPI_Request *request) {
   if (peer != MPI_PROC_NULL)
     return 0;
   MPI_Status st;
-  st.MPI_SOURCE = MPI_PROC_NULL;
-  st.MPI_TAG = MPI_ANY_TAG;
-  st.MPI_ERROR = MPI_SUCCESS;
-  FT_PMPI(Status_set_elements, &st, MPI_BYTE, 0);
-  FT_PMPI(Status_set_cancelled, &st, 0);
+  proc_null_status(&st);
   ft_persist_completed(request, &st);
   return 1;
+}
+
+/* The family sends the payload itself (driver.h, send_payload: the
+ * piggyback combined with it): 1 and *rc when it did. `req` NULL: a
+ * blocking send. */
+static int family_send(struct ft_runtime *rt, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                       int copy, MPI_Request *req, int *rc) {
+  return rt->driver->send_payload && dest != MPI_PROC_NULL &&
+         rt->driver->send_payload(rt, buf, count, type, dest, tag,
+                                  ft_comm_get(rt, comm), 0, copy, req, rc);
+}
+
+/* ... and posts the receive itself (recv_payload): 1 and *rc when it did;
+ * a blocking one (`req` NULL) is complete, *status the application's
+ * view. */
+static int family_recv(struct ft_runtime *rt, void *buf, int count,
+                       MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                       MPI_Request *req, MPI_Status *status, int *rc) {
+  return rt->driver->recv_payload && source != MPI_PROC_NULL &&
+         rt->driver->recv_payload(rt, buf, count, type, source, tag,
+                                  ft_comm_get(rt, comm), 0, req, status, rc);
 }
 
 /* ---- Under a family's driver (driver.h): an operation it sets replaces
@@ -207,11 +235,13 @@ static int send_call(struct ft_runtime *rt, const void *buf, int count,
                        0);
   if (app_send(rt, count, type, dest, tag, comm))
     return MPI_SUCCESS;
+  int rc;
+  if (family_send(rt, buf, count, type, dest, tag, comm, 0, NULL, &rc))
+    return rc;
   if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Send(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
-  int rc =
-      PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
+  rc = PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
   ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
@@ -225,11 +255,13 @@ static int ssend_call(struct ft_runtime *rt, const void *buf, int count,
                        0);
   if (app_send(rt, count, type, dest, tag, comm))
     return MPI_SUCCESS;
+  int rc;
+  if (family_send(rt, buf, count, type, dest, tag, comm, 0, NULL, &rc))
+    return rc;
   if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
-  int rc =
-      PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
+  rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
   ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
@@ -245,11 +277,13 @@ static int rsend_call(struct ft_runtime *rt, const void *buf, int count,
                        0);
   if (app_send(rt, count, type, dest, tag, comm))
     return MPI_SUCCESS;
+  int rc;
+  if (family_send(rt, buf, count, type, dest, tag, comm, 0, NULL, &rc))
+    return rc;
   if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Rsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
   MPI_Request req;
-  int rc =
-      PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
+  rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
   ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
@@ -264,7 +298,10 @@ static int isend_call(struct ft_runtime *rt, const void *buf, int count,
                              ft_comm_get(rt, comm), 0, request);
   if (app_send(rt, count, type, dest, tag, comm))
     return suppressed_request(request);
-  int rc =
+  int rc;
+  if (family_send(rt, buf, count, type, dest, tag, comm, 0, request, &rc))
+    return rc;
+  rc =
       PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), request);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
@@ -279,8 +316,11 @@ static int issend_call(struct ft_runtime *rt, const void *buf, int count,
                              ft_comm_get(rt, comm), 0, request);
   if (app_send(rt, count, type, dest, tag, comm))
     return suppressed_request(request);
-  int rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
-                       request);
+  int rc;
+  if (family_send(rt, buf, count, type, dest, tag, comm, 0, request, &rc))
+    return rc;
+  rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
+                   request);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
   return rc;
@@ -294,8 +334,11 @@ static int irsend_call(struct ft_runtime *rt, const void *buf, int count,
                              ft_comm_get(rt, comm), 0, request);
   if (app_send(rt, count, type, dest, tag, comm))
     return suppressed_request(request);
-  int rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
-                       request);
+  int rc;
+  if (family_send(rt, buf, count, type, dest, tag, comm, 0, request, &rc))
+    return rc;
+  rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
+                   request);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
   return rc;
@@ -326,8 +369,10 @@ static int recv_call(struct ft_runtime *rt, void *buf, int count,
     return ft_recv_internal(rt, buf, count, type, source, tag,
                             ft_comm_inner(rt, comm), status);
   MPI_Status st;
-  int rc = ft_recv_internal(rt, buf, count, type, source, tag,
-                            ft_comm_inner(rt, comm), &st);
+  int rc;
+  if (!family_recv(rt, buf, count, type, source, tag, comm, NULL, &st, &rc))
+    rc = ft_recv_internal(rt, buf, count, type, source, tag,
+                          ft_comm_inner(rt, comm), &st);
   if (consumed(rc) && source != MPI_PROC_NULL)
     ft_delivery_done(rt, buf, count, type, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
@@ -342,10 +387,14 @@ static int irecv_call(struct ft_runtime *rt, void *buf, int count,
     return rt->driver->irecv(rt, buf, count, type, source, tag,
                              ft_comm_get(rt, comm), 0, request);
   struct ft_recv_ticket t = app_recv(rt, count, type, &source, &tag, comm);
-  int rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
-                      request);
-  if (rc == MPI_SUCCESS)
-    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 0, source, tag);
+  int rc;
+  if (!family_recv(rt, buf, count, type, source, tag, comm, request,
+                   MPI_STATUS_IGNORE, &rc)) {
+    rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
+                    request);
+    if (rc == MPI_SUCCESS)
+      ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 0, source, tag);
+  }
   if (rc == MPI_SUCCESS && rt->track_deliveries && source != MPI_PROC_NULL)
     ft_delivery_posted(rt, *request, buf, count, type, comm, t);
   return rc;
@@ -374,6 +423,58 @@ static int sendrecv(struct ft_runtime *rt, const void *sbuf, int scount,
   return MPI_SUCCESS;
 }
 
+/* Hands the status `st` to the application (status may be
+ * MPI_STATUS_IGNORE); returns st's MPI_ERROR. */
+static int copy_status(MPI_Status st, MPI_Status *status) {
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return st.MPI_ERROR;
+}
+
+/* A send-receive whose messages the family carries (send_payload,
+ * recv_payload: the piggyback combined), the send and the receive announced
+ * (`suppressed`: the send is not carried out): the send leaves from a copy
+ * (MPI_Sendrecv_replace may reuse the buffer), the receive completes, then
+ * the send. *st: the receive's status, its MPI_ERROR the result. 0 when the
+ * family carries neither (piggyback=separate). */
+static int family_sendrecv(struct ft_runtime *rt, int suppressed,
+                           const void *sbuf, int scount, MPI_Datatype stype,
+                           int dest, int stag, void *rbuf, int rcount,
+                           MPI_Datatype rtype, int source, int rtag,
+                           MPI_Comm comm, MPI_Status *st,
+                           struct ft_recv_ticket t) {
+  MPI_Request sreq = MPI_REQUEST_NULL;
+  int rc = MPI_SUCCESS, sent = 0;
+  if (!suppressed && dest != MPI_PROC_NULL) {
+    if (!family_send(rt, sbuf, scount, stype, dest, stag, comm, sbuf == rbuf,
+                     &sreq, &rc))
+      return 0; /* the family carries nothing */
+    sent = 1;
+  }
+  if (source == MPI_PROC_NULL) {
+    if (!sent)
+      return 0; /* nothing for the family: the default path */
+    proc_null_status(st);
+  } else if (!family_recv(rt, rbuf, rcount, rtype, source, rtag, comm, NULL, st,
+                          &rc)) {
+    if (sent)
+      ft_fatal("rank %d: a send-receive's send carried by the family, not "
+               "its receive",
+               rt->world_rank);
+    return 0;
+  }
+  MPI_Request before = sreq;
+  MPI_Status sst;
+  if (sreq != MPI_REQUEST_NULL) {
+    ft_pmpi_check(ft_wait_internal(rt, &sreq, &sst), "MPI_Sendrecv");
+    ft_delivery_completed(rt, before, &sst); /* frees the copy */
+  }
+  if (source != MPI_PROC_NULL && consumed(rc))
+    ft_delivery_done(rt, rbuf, rcount, rtype, comm, st, t);
+  st->MPI_ERROR = rc;
+  return 1;
+}
+
 static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                          MPI_Datatype stype, int dest, int stag, void *rbuf,
                          int rcount, MPI_Datatype rtype, int source, int rtag,
@@ -385,6 +486,10 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
   int suppressed = app_send(rt, scount, stype, dest, stag, comm);
   struct ft_recv_ticket t = app_recv(rt, rcount, rtype, &source, &rtag, comm);
   MPI_Status st;
+  if (rt->driver->send_payload &&
+      family_sendrecv(rt, suppressed, sbuf, scount, stype, dest, stag, rbuf,
+                      rcount, rtype, source, rtag, comm, &st, t))
+    return copy_status(st, status);
   int rc = suppressed
                ? ft_recv_internal(rt, rbuf, rcount, rtype, source, rtag,
                                   ft_comm_inner(rt, comm), &st)
@@ -394,6 +499,28 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
     ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
+  return rc;
+}
+
+/* MPI_Sendrecv_replace on the runtime's communicator: under a protocol
+ * that recovers, the send leaves from a packed copy and the receive goes
+ * into buf, by the interruptible sendrecv above. PMPI_Sendrecv_replace
+ * blocks without looking at the control receive: a rank waiting in it for
+ * a peer that failed never got the rollback (e2e/<protocol>_counts_failures,
+ * `fail 2 at 0.021`, a checkpoint every 2 ms: a rank waited for the failed
+ * rank's block, deadlock, under every family on the default path). The copy
+ * stays with a send abandoned by a rollback, which the settle completes. */
+static int sendrecv_replace(struct ft_runtime *rt, void *buf, int count,
+                            MPI_Datatype type, int dest, int stag, int source,
+                            int rtag, MPI_Comm comm, MPI_Status *status) {
+  if (!rt->recovering_protocol)
+    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag,
+                                 comm, status);
+  size_t bytes = 0;
+  void *copy = ft_pack_copy(rt, buf, count, type, comm, &bytes);
+  int rc = sendrecv(rt, copy, (int)bytes, MPI_PACKED, dest, stag, buf, count,
+                    type, source, rtag, comm, status);
+  free(copy);
   return rc;
 }
 
@@ -408,14 +535,18 @@ static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
   int suppressed = app_send(rt, count, type, dest, stag, comm);
   struct ft_recv_ticket t = app_recv(rt, count, type, &source, &rtag, comm);
   MPI_Status st;
+  if (rt->driver->send_payload &&
+      family_sendrecv(rt, suppressed, buf, count, type, dest, stag, buf, count,
+                      type, source, rtag, comm, &st, t))
+    return copy_status(st, status);
   MPI_Comm inner = ft_comm_inner(rt, comm);
   int rc = suppressed ? ft_recv_internal(rt, buf, count, type, source, rtag,
                                          inner, &st)
            : with_self(dest, source, inner)
                ? local_copy(buf, count, type, buf, count, type, stag, rtag,
                             inner, &st)
-               : PMPI_Sendrecv_replace(buf, count, type, dest, stag, source,
-                                       rtag, inner, &st);
+               : sendrecv_replace(rt, buf, count, type, dest, stag, source,
+                                  rtag, inner, &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, buf, count, type, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
@@ -448,11 +579,16 @@ static int probe_call(struct ft_runtime *rt, int source, int tag, MPI_Comm comm,
   if (!rt->recovering_protocol)
     return PMPI_Probe(source, tag, ft_comm_inner(rt, comm), status);
   int flag = 0;
+  MPI_Status st;
   while (!flag) {
-    FT_PMPI(Iprobe, source, tag, ft_comm_inner(rt, comm), &flag, status);
+    FT_PMPI(Iprobe, source, tag, ft_comm_inner(rt, comm), &flag, &st);
+    if (flag && rt->driver->probed) /* the application's count */
+      rt->driver->probed(rt, ft_comm_get(rt, comm), &flag, &st);
     if (!flag)
       poll_sometimes(rt);
   }
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
   return MPI_SUCCESS;
 }
 
@@ -462,7 +598,15 @@ static int iprobe_call(struct ft_runtime *rt, int source, int tag,
   if (rt->driver->iprobe)
     return rt->driver->iprobe(rt, source, tag, ft_comm_get(rt, comm), flag,
                               status);
-  return PMPI_Iprobe(source, tag, ft_comm_inner(rt, comm), flag, status);
+  if (!rt->driver->probed)
+    return PMPI_Iprobe(source, tag, ft_comm_inner(rt, comm), flag, status);
+  MPI_Status st;
+  int rc = PMPI_Iprobe(source, tag, ft_comm_inner(rt, comm), flag, &st);
+  if (rc == MPI_SUCCESS && *flag) /* the application's count */
+    rt->driver->probed(rt, ft_comm_get(rt, comm), flag, &st);
+  if (*flag && status != MPI_STATUS_IGNORE)
+    *status = st;
+  return rc;
 }
 
 /* ---- Runtime-internal channels (collectives), counted like the
@@ -490,6 +634,53 @@ static void coll_delivered(struct ft_runtime *rt, MPI_Comm comm, int source,
     rt->driver->coll_delivered(rt, c, source, tag, buf, count, type, status);
 }
 
+/* A collective's send on the shadow `comm` that the family carries
+ * (send_payload: the piggyback combined): 1 and *rc when it did. */
+static int coll_family_send(struct ft_runtime *rt, const void *buf, int count,
+                            MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                            int copy, MPI_Request *req, int *rc) {
+  int coll = 0;
+  if (!rt->driver->send_payload || dest == MPI_PROC_NULL)
+    return 0;
+  struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
+  return c && coll &&
+         rt->driver->send_payload(rt, buf, count, type, dest, tag, c, 1, copy,
+                                  req, rc);
+}
+
+/* ... and a receive (recv_payload). */
+static int coll_family_recv(struct ft_runtime *rt, void *buf, int count,
+                            MPI_Datatype type, int source, int tag,
+                            MPI_Comm comm, MPI_Request *req, MPI_Status *status,
+                            int *rc) {
+  int coll = 0;
+  if (!rt->driver->recv_payload || source == MPI_PROC_NULL)
+    return 0;
+  struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
+  return c && coll &&
+         rt->driver->recv_payload(rt, buf, count, type, source, tag, c, 1, req,
+                                  status, rc);
+}
+
+/* A collective's send-receive whose messages the family carries: the send
+ * from a copy, the receive, then the send completed. 0: it carries
+ * none. */
+static int coll_family_sendrecv(struct ft_runtime *rt, const void *sbuf,
+                                int scount, MPI_Datatype stype, int dest,
+                                void *rbuf, int rcount, MPI_Datatype rtype,
+                                int source, int tag, MPI_Comm comm,
+                                MPI_Status *st, int *rc) {
+  MPI_Request sreq = MPI_REQUEST_NULL;
+  if (!coll_family_send(rt, sbuf, scount, stype, dest, tag, comm, sbuf == rbuf,
+                        &sreq, rc))
+    return 0;
+  if (!coll_family_recv(rt, rbuf, rcount, rtype, source, tag, comm, NULL, st,
+                        rc))
+    *rc = ft_recv_internal(rt, rbuf, rcount, rtype, source, tag, comm, st);
+  ft_pmpi_check(ft_coll_waitall(rt, 1, &sreq), "MPI_Sendrecv");
+  return 1;
+}
+
 int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
@@ -504,6 +695,9 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
     return MPI_SUCCESS;
   ft_count_send(count, type);
   ft_trace_coll_send(rt, comm, dest, tag, count, type);
+  int rc;
+  if (coll_family_send(rt, buf, count, type, dest, tag, comm, 0, NULL, &rc))
+    return rc;
   if (!rt->recovering_protocol)
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
@@ -530,8 +724,11 @@ int ft_sendrecv_internal(const void *sbuf, int scount, MPI_Datatype stype,
   ft_count_send(scount, stype);
   ft_trace_coll_send(rt, comm, dest, tag, scount, stype);
   MPI_Status st;
-  int rc = sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
-                    source, tag, comm, &st);
+  int rc;
+  if (!coll_family_sendrecv(rt, sbuf, scount, stype, dest, rbuf, rcount, rtype,
+                            source, tag, comm, &st, &rc))
+    rc = sendrecv(rt, sbuf, scount, stype, dest, tag, rbuf, rcount, rtype,
+                  source, tag, comm, &st);
   if (rt->recovering_protocol)
     ft_control_fate(rt); /* nothing arrives for a rank that failed */
   ft_trace_coll_delivery(rt, comm, source, tag);
@@ -555,7 +752,10 @@ int ft_isend_internal(const void *buf, int count, MPI_Datatype type, int dest,
     return MPI_SUCCESS;
   ft_count_send(count, type);
   ft_trace_coll_send(rt, comm, dest, tag, count, type);
-  int rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
+  int rc;
+  if (coll_family_send(rt, buf, count, type, dest, tag, comm, 0, req, &rc))
+    return rc;
+  rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *req, comm, 1, dest, tag);
   return rc;
@@ -569,7 +769,11 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
     struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
     return rt->driver->irecv(rt, buf, count, type, source, tag, c, coll, req);
   }
-  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+  int rc;
+  if (coll_family_recv(rt, buf, count, type, source, tag, comm, req,
+                       MPI_STATUS_IGNORE, &rc))
+    return rc;
+  rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
   if (rc == MPI_SUCCESS)
     ft_pending_add(rt, *req, comm, 0, source, tag);
   return rc;
@@ -586,7 +790,9 @@ int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
   int rc;
   MPI_Request req;
   MPI_Status st = {0};
-  if (!rt->recovering_protocol || source == MPI_PROC_NULL)
+  if (coll_family_recv(rt, buf, count, type, source, tag, comm, NULL, &st, &rc))
+    ft_control_fate(rt); /* nothing arrives for a rank that failed */
+  else if (!rt->recovering_protocol || source == MPI_PROC_NULL)
     rc = PMPI_Recv(buf, count, type, source, tag, comm, &st);
   else if ((rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req)) ==
            MPI_SUCCESS) {
@@ -1415,4 +1621,20 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
                       *outcount == MPI_UNDEFINED ? 0 : *outcount);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testsome", MPI_COMM_WORLD, rc);
+}
+
+int ft_coll_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[]) {
+  if (!rt->driver->completed)
+    return ft_waitall_internal(rt, n, reqs, MPI_STATUSES_IGNORE);
+  MPI_Request small[16];
+  MPI_Status small_st[16];
+  MPI_Request *before = handles_copy(n, reqs, small);
+  MPI_Status *st = statuses_for(n, MPI_STATUSES_IGNORE, small_st);
+  int rc = ft_waitall_internal(rt, n, reqs, st);
+  for (int i = 0; i < n; i++)
+    if (before[i] != MPI_REQUEST_NULL)
+      rt->driver->completed(rt, before[i], &st[i]);
+  handles_free(before, small);
+  statuses_free(st, MPI_STATUSES_IGNORE, small_st);
+  return rc;
 }

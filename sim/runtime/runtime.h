@@ -606,9 +606,11 @@ void ft_delivery_posted(struct ft_runtime *rt, MPI_Request req, void *buf,
                         struct ft_recv_ticket ticket);
 /* A receive of the application completed with `status`: a posted one
  * (request handle `req` as it was before completion; not one of the
- * application's: nothing happens) ... */
+ * application's: nothing happens) ... The family's `completed` hook sees
+ * every completed request first and may make *status the application's
+ * view (driver.h). */
 void ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
-                           const MPI_Status *status);
+                           MPI_Status *status);
 /* Forgets the receive req without a delivery (it was cancelled). */
 void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req);
 /* 1 if req is an application receive remembered by ft_delivery_posted and
@@ -648,6 +650,11 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Request *req);
 /* Blocking point-to-point used by the runtime (collectives, p2p wrappers),
  * interruptible by control messages under a recovering protocol. */
+/* Completes the runtime's requests reqs[0..n) of a collective, posted by
+ * ft_isend_internal and ft_irecv_internal, as ft_waitall_internal, then
+ * hands each to the family (driver.h, completed: a combined piggyback's
+ * payload is moved into the collective's buffer), in their order. */
+int ft_coll_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[]);
 int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
                      MPI_Datatype type, int source, int tag, MPI_Comm comm,
                      MPI_Status *status);

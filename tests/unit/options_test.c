@@ -49,7 +49,7 @@ Test(options, unknown_key_is_an_error) {
                    "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
                    "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
                    "record, record_speed, any_call, control_window, failure, "
-                   "relaunch)");
+                   "relaunch, piggyback, piggyback_switch_bytes)");
 }
 
 Test(options, reads_the_trace_prefix) {
@@ -287,4 +287,44 @@ Test(options, kill_failures_need_a_protocol_that_rolls_every_rank_back) {
   cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
   cr_assert_str_eq(err,
                    "relaunch=1: only a run with failure=kill is relaunched");
+}
+
+/* c3's piggyback forms (sim/runtime/piggyback/pb_combined.c). */
+Test(options, piggyback_forms_and_switch) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_eq(o.piggyback, FT_PIGGYBACK_SEPARATE);
+  cr_assert_eq(o.piggyback_switch_bytes, FT_PIGGYBACK_SWITCH_DEFAULT);
+  cr_assert_eq(ft_options_parse("protocol=c3,service_ranks=1,piggyback=auto,"
+                                "piggyback_switch_bytes=64",
+                                &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(o.piggyback, FT_PIGGYBACK_AUTO);
+  cr_assert_eq(o.piggyback_switch_bytes, 64);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(ft_options_parse("piggyback=combined", &o, err, sizeof err), 0);
+  cr_assert_eq(o.piggyback, FT_PIGGYBACK_COMBINED);
+  cr_assert_str_eq(ft_piggyback_form_name(FT_PIGGYBACK_COMBINED), "combined");
+}
+
+Test(options, bad_piggyback_values_name_the_field) {
+  cr_assert_eq(
+      ft_options_parse("protocol=c3,piggyback=inline", &o, err, sizeof err),
+      -1);
+  cr_assert_str_eq(err, "field 2 'piggyback=inline': piggyback must be "
+                        "separate, combined or auto");
+  cr_assert_eq(
+      ft_options_parse("piggyback_switch_bytes=-1", &o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "field 1 'piggyback_switch_bytes=-1': "
+                        "piggyback_switch_bytes must be an integer in [0, "
+                        "1073741824]");
+}
+
+Test(options, piggyback_forms_are_c3s_only) {
+  cr_assert_eq(ft_options_parse("protocol=pcl,service_ranks=1,piggyback="
+                                "combined",
+                                &o, err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "piggyback=combined: protocol pcl carries no "
+                        "piggyback (c3 does)");
 }

@@ -36,6 +36,10 @@ static int pb_app_send(struct ft_runtime *rt, const struct ft_update *u,
   }
   if (!(u->flags & FT_UPDATE_PIGGYBACK))
     return 0;
+  if (ft_pb_framed(rt)) { /* it leads the payload (pb_combined.c) */
+    rt->pb.outgoing = u->piggyback;
+    return 0;
+  }
   if (tag > INT_MAX - FT_PB_TAG_BASE)
     ft_fatal("rank %d: tag %d leaves no room for its piggyback's (%d + tag)",
              rt->world_rank, tag, (int)FT_PB_TAG_BASE);
@@ -45,13 +49,25 @@ static int pb_app_send(struct ft_runtime *rt, const struct ft_update *u,
   return 0;
 }
 
+/* The piggyback that led the message just received (combined form): 1
+ * and *pb set; 0 under the separate form. */
+static int take_incoming(struct ft_runtime *rt, struct ft_piggyback *pb) {
+  if (!ft_pb_framed(rt))
+    return 0;
+  if (!ft_pb_take_incoming(&rt->pb, pb))
+    ft_fatal("rank %d: a delivery without the piggyback that led it",
+             rt->world_rank);
+  return 1;
+}
+
 /* The piggyback of the message just received: the first on the shadow
- * with its source and tag. */
+ * with its source and tag (separate form), or the one that led it. */
 static void pb_delivering(struct ft_runtime *rt, const struct ft_comm *c,
                           const MPI_Status *status, struct ft_event *e) {
-  FT_PMPI(Recv, &e->piggyback, (int)sizeof e->piggyback, MPI_BYTE,
-          status->MPI_SOURCE, FT_PB_TAG_BASE + status->MPI_TAG, c->coll,
-          MPI_STATUS_IGNORE);
+  if (!take_incoming(rt, &e->piggyback))
+    FT_PMPI(Recv, &e->piggyback, (int)sizeof e->piggyback, MPI_BYTE,
+            status->MPI_SOURCE, FT_PB_TAG_BASE + status->MPI_TAG, c->coll,
+            MPI_STATUS_IGNORE);
   rt->pb.last_peer = e->peer;
   rt->pb.last = e->piggyback;
   rt->pb.deliveries++;
@@ -87,6 +103,10 @@ static int pb_coll_send(struct ft_runtime *rt, struct ft_comm *c, int dest,
     ft_trace_suppress(rt, c->name, 1, ft_comm_app_rank(c, dest), tag);
     return 1;
   }
+  if (ft_pb_framed(rt)) {
+    rt->pb.outgoing = u.piggyback;
+    return 0;
+  }
   FT_PMPI(Send, &u.piggyback, (int)sizeof u.piggyback, MPI_BYTE, dest,
           FT_PB_COLL_TAG_BASE + tag, c->coll);
   ft_control_fate(rt); /* as pb_app_send */
@@ -100,8 +120,9 @@ static void pb_coll_delivered(struct ft_runtime *rt, struct ft_comm *c,
   struct ft_event e = {.type = FT_EVENT_DELIVERED,
                        .peer = ft_comm_app_rank(c, source),
                        .tag = tag};
-  FT_PMPI(Recv, &e.piggyback, (int)sizeof e.piggyback, MPI_BYTE, source,
-          FT_PB_COLL_TAG_BASE + tag, c->coll, MPI_STATUS_IGNORE);
+  if (!take_incoming(rt, &e.piggyback))
+    FT_PMPI(Recv, &e.piggyback, (int)sizeof e.piggyback, MPI_BYTE, source,
+            FT_PB_COLL_TAG_BASE + tag, c->coll, MPI_STATUS_IGNORE);
   if (in_prologue(rt))
     return;
   rt->pb.last_peer = e.peer;
@@ -215,6 +236,7 @@ static void pb_rollback(struct ft_runtime *rt) {
   ft_pb_clear_log(pb);
   ft_pb_reset_restore(pb);
   ft_pb_forget_creations(pb); /* main() runs again from the top */
+  ft_pb_framed_forget(pb);    /* after the settle: nothing in flight */
 }
 
 static void pb_figures(const struct ft_runtime *rt,
@@ -251,6 +273,10 @@ const struct ft_driver ft_pb_driver = {.name = "piggyback",
                                        .delivering = pb_delivering,
                                        .coll_send = pb_coll_send,
                                        .coll_delivered = pb_coll_delivered,
+                                       .send_payload = ft_pb_send_payload,
+                                       .recv_payload = ft_pb_recv_payload,
+                                       .completed = ft_pb_completed,
+                                       .probed = ft_pb_probed,
                                        .resuming = ft_pb_resuming,
                                        .restored = ft_pb_restored,
                                        .safe_point = ft_pb_flush,

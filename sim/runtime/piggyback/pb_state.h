@@ -61,6 +61,23 @@ struct ft_pb_events {
   size_t n, cap;
 };
 
+/* A message of the combined form in flight (pb_combined.c): a send from
+ * `data` (the piggyback and the packed payload), or a receive into `data`
+ * (`cap` bytes) for the application's buffer. */
+struct ft_pb_framed {
+  MPI_Request req;
+  int send;
+  void *data;
+  size_t cap;
+  void *buf; /* a receive: the application's buffer, count, type */
+  int count;
+  MPI_Datatype type;
+  MPI_Comm wire; /* the runtime's communicator it travels on */
+  MPI_Comm lone; /* where the payload of a lone piggyback comes (the
+                    shadow) */
+  int lone_base; /* ... with that tag base */
+};
+
 /* All of the piggyback family's per-rank state. */
 struct ft_pb {
   /* The checkpoint in progress: the state captured at its safe point, the
@@ -85,6 +102,18 @@ struct ft_pb {
   int64_t expected, received;
   struct ft_pb_late *to_resend, *resent;
   size_t n_to_resend, cap_to_resend, n_resent, cap_resent;
+  /* The combined form (pb_combined.c): the piggyback of the send being
+   * made, those of the messages received and not yet delivered, in their
+   * order of completion (incoming[head..n)), and the messages in flight the
+   * family posted. */
+  struct ft_piggyback outgoing;
+  struct ft_piggyback *incoming;
+  size_t head_incoming, n_incoming, cap_incoming;
+  struct ft_pb_framed *framed;
+  size_t n_framed, cap_framed;
+  void **dropped; /* buffers of receives a rollback abandoned (one may
+                     still be written into): freed at MPI_Finalize */
+  size_t n_dropped, cap_dropped;
   /* The summary's figures. */
   uint64_t recorded, replayed, suppressed;
   uint64_t logged, deliveries; /* decisions logged (events_logged), the

@@ -18,6 +18,8 @@
 #define FT_PIGGYBACK_H
 
 #include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "runtime/driver.h"
 #include "runtime/runtime.h"
@@ -48,6 +50,63 @@ enum { FT_PB_REGION = FT_MAX_REGIONS };
  * message with tag t (coll.c's, all below 16) with FT_PB_COLL_TAG_BASE + t:
  * above the collectives' own tags, apart from each other. */
 enum { FT_PB_COLL_TAG_BASE = 16, FT_PB_TAG_BASE = 32 };
+
+/* ---- The combined form (pb_combined.c; option piggyback=) ---- */
+
+/* What leads every message of the application and of the collectives
+ * under piggyback=combined or auto, on the message's own communicator and
+ * tag: `form` says whether the packed payload follows in the same message
+ * (FT_PB_FORM_COMBINED, FT_PB_FRAME_BYTES + payload bytes) or comes as a
+ * message of its own on the shadow, with tag FT_PB_TAG_BASE (a
+ * collective's: FT_PB_COLL_TAG_BASE) + tag, sent right after (a lone
+ * piggyback, FT_PB_LONE_BYTES: fewer than a combined message's fewest, so
+ * that a probe tells them apart). */
+struct ft_pb_frame {
+  int32_t form;
+  int32_t pad;
+  struct ft_piggyback pb;
+  int64_t spare; /* not sent with a lone piggyback */
+};
+enum ft_pb_form { FT_PB_FORM_COMBINED = 1, FT_PB_FORM_LONE = 2 };
+enum {
+  FT_PB_FRAME_BYTES = (int)sizeof(struct ft_pb_frame),
+  FT_PB_LONE_BYTES = (int)offsetof(struct ft_pb_frame, spare)
+};
+
+/* 1 when messages carry their piggyback in the lead (piggyback=combined
+ * or auto), 0 for the separate form. */
+int ft_pb_framed(const struct ft_runtime *rt);
+/* The driver's send_payload, recv_payload, completed and probed hooks
+ * (driver.h): the piggyback in `pb->outgoing` (app_send, coll_send set it)
+ * combined with the payload, or as a lone lead before it (auto, a payload
+ * of piggyback_switch_bytes or more); the lead received into a buffer of
+ * the family's, the payload moved into the application's, the status made
+ * the application's view, the piggyback kept in `pb->incoming` for the
+ * delivery. Nothing under piggyback=separate. */
+int ft_pb_send_payload(struct ft_runtime *rt, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, struct ft_comm *c,
+                       int coll, int copy, MPI_Request *req, int *rc);
+int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
+                       MPI_Datatype type, int source, int tag,
+                       struct ft_comm *c, int coll, MPI_Request *req,
+                       MPI_Status *status, int *rc);
+void ft_pb_completed(struct ft_runtime *rt, MPI_Request req,
+                     MPI_Status *status);
+void ft_pb_probed(struct ft_runtime *rt, struct ft_comm *c, int *flag,
+                  MPI_Status *status);
+/* The piggyback of the oldest message received and not yet delivered
+ * into *out: 1, or 0 when there is none. */
+int ft_pb_take_incoming(struct ft_pb *pb, struct ft_piggyback *out);
+/* A late message sent again (pb_restore.c) in the combined form: its
+ * piggyback and its `bytes` packed bytes in one new buffer (*total bytes),
+ * which the caller frees. */
+void *ft_pb_frame_packed(const struct ft_piggyback *pb, const void *packed,
+                         size_t bytes, size_t *total);
+/* Forgets what the family posted (a rollback, after the settle), keeping
+ * the buffers until ft_pb_framed_finish (MPI_Finalize), which frees
+ * them. */
+void ft_pb_framed_forget(struct ft_pb *pb);
+void ft_pb_framed_finish(struct ft_pb *pb);
 
 /* ---- The log and the restore (pb_restore.c) ---- */
 

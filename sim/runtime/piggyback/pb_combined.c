@@ -1,0 +1,367 @@
+/* The combined piggyback (option piggyback=combined|auto): c3-collectives,
+ * section 6: "There are two natural ways to send the protocol data: either
+ * via a separate collective operation that precedes the data operation, or
+ * by 'piggy-backing' the control data onto the message data and sending
+ * both with one operation. [...] For the combined case, it includes the
+ * time to copy the message data and the control data to a contiguous
+ * region, the time for the single communication, and the time to separate
+ * the message and protocol data on receipt." And: "the optimal strategy
+ * would be a protocol that switched from a combined message to separate
+ * messages as the size of the data message grew" (auto).
+ *
+ * How both ends agree on the form of a message. The sender alone knows the
+ * payload's size: a receive may be posted for a larger buffer, or from
+ * MPI_ANY_SOURCE, so the receiver cannot decide by its own size. Nor can
+ * the size of what arrives tell: a separate payload has any size, so some
+ * size is both a combined message's (piggyback + payload) and a plain
+ * payload's. So every message leads with its piggyback, a struct ft_pb_frame
+ * whose `form` says what follows: the payload in the same message (combined:
+ * one copy on each side, charged at copy_mbps, the memory bandwidth the
+ * runtime models for message logging's sender-based copy), or nothing (a
+ * lone lead, shorter than any combined message: auto's large messages),
+ * their payload then coming as a message of its own on the shadow with tag
+ * FT_PB_TAG_BASE + tag right after, received straight into the application's
+ * buffer (no copy) from the lead's source. The lead travels on the
+ * application's communicator with the application's tag, so MPI matches it
+ * as it would have matched the payload (source, tag, wildcards, order); no
+ * message is added to the combined form, and the separate one's count is
+ * unchanged (two per message). The receive posts a buffer of the family's
+ * for the lead (FT_PB_FRAME_BYTES + the receive's packed size: a longer
+ * message is truncated as it would have been), unpacks (MPI_Unpack: any
+ * datatype) into the application's buffer and sets the status's count to
+ * the payload's bytes (MPI_Get_count, MPI_Get_elements as without the
+ * protocol); a probe reports the payload's count too. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "piggyback.h"
+
+int ft_pb_framed(const struct ft_runtime *rt) {
+  return rt->options.piggyback != FT_PIGGYBACK_SEPARATE;
+}
+
+/* The sender's choice: combined below the switch (auto), always
+ * (combined). */
+static int goes_combined(const struct ft_runtime *rt, size_t bytes) {
+  return rt->options.piggyback == FT_PIGGYBACK_COMBINED ||
+         bytes < (size_t)rt->options.piggyback_switch_bytes;
+}
+
+/* A copy between the application's buffer and the family's, in simulated
+ * time. */
+static void charge_copy(struct ft_runtime *rt, size_t bytes) {
+  if (rt->options.copy_mbps > 0 && bytes > 0)
+    ft_control_sleep(rt, (double)bytes / (rt->options.copy_mbps * 1e6));
+}
+
+/* The packed size of count elements: count x the type's size, as
+ * ft_pack_copy (pack.c: SMPI 3.32's MPI_Pack_size goes by the extent, cut
+ * to an int, negative for examples/datatypes' types). */
+static size_t packed_size(struct ft_runtime *rt, int count, MPI_Datatype type) {
+  int size = 0;
+  FT_PMPI(Type_size, type, &size);
+  uint64_t bytes = (uint64_t)(count > 0 ? count : 0) * (uint64_t)size;
+  if (bytes > (uint64_t)(INT_MAX - FT_PB_FRAME_BYTES))
+    ft_fatal("rank %d: a message of %llu bytes (%d elements of %d bytes): "
+             "more than one message can carry with its c3 piggyback",
+             rt->world_rank, (unsigned long long)bytes, count, size);
+  return (size_t)bytes;
+}
+
+/* Packs (`in` 1: count elements of `type` at buf into `bytes` bytes at
+ * packed) or unpacks (0: the other way) by a copy through MPI_COMM_SELF,
+ * as the library does a send-receive with oneself. From MPI_BOTTOM (a
+ * struct of absolute addresses) by a send and a receive: SMPI 3.32's
+ * MPI_Pack, MPI_Unpack and its send-receive with oneself add its
+ * MPI_BOTTOM, (void *)-111, to the addresses (examples/datatypes: MPI_Unpack
+ * wrote 111 bytes below the panels) and refuse NULL; only its nonblocking
+ * calls take MPI_BOTTOM. */
+static void copy_packed(int in, void *buf, int count, MPI_Datatype type,
+                        void *packed, int bytes) {
+  MPI_Request r[2];
+  if (buf != MPI_BOTTOM && in)
+    FT_PMPI(Sendrecv, buf, count, type, 0, 0, packed, bytes, MPI_BYTE, 0, 0,
+            MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  else if (buf != MPI_BOTTOM)
+    FT_PMPI(Sendrecv, packed, bytes, MPI_BYTE, 0, 0, buf, count, type, 0, 0,
+            MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  else if (in) {
+    FT_PMPI(Irecv, packed, bytes, MPI_BYTE, 0, 0, MPI_COMM_SELF, &r[0]);
+    FT_PMPI(Isend, buf, count, type, 0, 0, MPI_COMM_SELF, &r[1]);
+  } else {
+    FT_PMPI(Irecv, buf, count, type, 0, 0, MPI_COMM_SELF, &r[0]);
+    FT_PMPI(Isend, packed, bytes, MPI_BYTE, 0, 0, MPI_COMM_SELF, &r[1]);
+  }
+  if (buf == MPI_BOTTOM)
+    FT_PMPI(Waitall, 2, r, MPI_STATUSES_IGNORE);
+}
+
+static void push(struct ft_pb *pb, const struct ft_pb_framed *f) {
+  pb->framed = ft_reserve(pb->framed, pb->n_framed + 1, &pb->cap_framed,
+                          sizeof *pb->framed, "c3 combined messages");
+  pb->framed[pb->n_framed++] = *f;
+}
+
+/* Removes the message posted with request `req` into *f; 0: none. */
+static int take(struct ft_pb *pb, MPI_Request req, struct ft_pb_framed *f) {
+  for (size_t i = pb->n_framed; req != MPI_REQUEST_NULL && i-- > 0;)
+    if (pb->framed[i].req == req) {
+      *f = pb->framed[i];
+      pb->framed[i] = pb->framed[--pb->n_framed];
+      return 1;
+    }
+  return 0;
+}
+
+static void *must_alloc(struct ft_runtime *rt, size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p)
+    ft_fatal("rank %d: out of memory for a c3 message of %zu bytes",
+             rt->world_rank, bytes);
+  return p;
+}
+
+/* Posts a send of the runtime's, known to the settle of a rollback. */
+static MPI_Request post_send(struct ft_runtime *rt, const void *buf, int count,
+                             MPI_Datatype type, int dest, int tag,
+                             MPI_Comm comm) {
+  MPI_Request r;
+  FT_PMPI(Isend, buf, count, type, dest, tag, comm, &r);
+  ft_pending_add(rt, r, comm, 1, dest, tag);
+  return r;
+}
+
+/* The combined message: the piggyback, then the payload packed after it,
+ * in one buffer the family frees when the send completes. */
+static int send_combined(struct ft_runtime *rt, const void *buf, int count,
+                         MPI_Datatype type, int dest, int tag, MPI_Comm wire,
+                         MPI_Request *req) {
+  size_t bytes = packed_size(rt, count, type);
+  unsigned char *data = must_alloc(rt, FT_PB_FRAME_BYTES + bytes);
+  struct ft_pb_frame f = {.form = FT_PB_FORM_COMBINED, .pb = rt->pb.outgoing};
+  memcpy(data, &f, sizeof f);
+  if (bytes > 0)
+    copy_packed(1, (void *)(uintptr_t)buf, count, type,
+                data + FT_PB_FRAME_BYTES, (int)bytes);
+  charge_copy(rt, bytes);
+  ft_control_fate(rt); /* the copy took time: a rank that failed sends
+                          nothing (pb_app_send's rule) */
+  MPI_Request r = post_send(rt, data, FT_PB_FRAME_BYTES + (int)bytes, MPI_BYTE,
+                            dest, tag, wire);
+  if (!req) {
+    int rc = ft_wait_internal(rt, &r, MPI_STATUS_IGNORE);
+    free(data);
+    return rc;
+  }
+  push(&rt->pb, &(struct ft_pb_framed){.req = r, .send = 1, .data = data});
+  *req = r;
+  return MPI_SUCCESS;
+}
+
+/* The lone lead, then the payload from the application's buffer on the
+ * shadow (auto, a large payload). */
+static int send_lone(struct ft_runtime *rt, const void *buf, int count,
+                     MPI_Datatype type, int dest, int tag, MPI_Comm wire,
+                     MPI_Comm shadow, int base, MPI_Request *req) {
+  if (tag > INT_MAX - base)
+    ft_fatal("rank %d: tag %d leaves no room for its payload's (%d + tag)",
+             rt->world_rank, tag, base);
+  struct ft_pb_frame f = {.form = FT_PB_FORM_LONE, .pb = rt->pb.outgoing};
+  MPI_Request lead =
+      post_send(rt, &f, FT_PB_LONE_BYTES, MPI_BYTE, dest, tag, wire);
+  ft_pmpi_check(ft_wait_internal(rt, &lead, MPI_STATUS_IGNORE), "MPI_Send");
+  ft_control_fate(rt); /* as pb_app_send, before the payload leaves */
+  MPI_Request r = post_send(rt, buf, count, type, dest, base + tag, shadow);
+  if (!req)
+    return ft_wait_internal(rt, &r, MPI_STATUS_IGNORE);
+  *req = r;
+  return MPI_SUCCESS;
+}
+
+int ft_pb_send_payload(struct ft_runtime *rt, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, struct ft_comm *c,
+                       int coll, int copy, MPI_Request *req, int *rc) {
+  if (!ft_pb_framed(rt) || dest == MPI_PROC_NULL)
+    return 0;
+  MPI_Comm wire = coll ? c->coll : c->p2p;
+  if (copy || goes_combined(rt, packed_size(rt, count, type)))
+    *rc = send_combined(rt, buf, count, type, dest, tag, wire, req);
+  else
+    *rc = send_lone(rt, buf, count, type, dest, tag, wire, c->coll,
+                    coll ? FT_PB_COLL_TAG_BASE : FT_PB_TAG_BASE, req);
+  return 1;
+}
+
+/* The status the application sees: `bytes` of payload. */
+static void set_bytes(MPI_Status *st, size_t bytes) {
+  FT_PMPI(Status_set_elements, st, MPI_BYTE, (int)bytes);
+}
+
+/* The payload of a lone lead, from its source on the shadow, into the
+ * application's buffer; *st gets its count and error. */
+static void receive_lone(struct ft_runtime *rt, const struct ft_pb_framed *f,
+                         MPI_Status *st) {
+  MPI_Request r;
+  MPI_Status got;
+  FT_PMPI(Irecv, f->buf, f->count, f->type, st->MPI_SOURCE,
+          f->lone_base + st->MPI_TAG, f->lone, &r);
+  ft_pending_add(rt, r, f->lone, 0, st->MPI_SOURCE, f->lone_base + st->MPI_TAG);
+  int rc = ft_wait_internal(rt, &r, &got);
+  int bytes = 0;
+  FT_PMPI(Get_count, &got, MPI_BYTE, &bytes);
+  set_bytes(st, bytes > 0 ? (size_t)bytes : 0);
+  if (rc != MPI_SUCCESS)
+    st->MPI_ERROR = rc;
+}
+
+/* The piggyback of a message received, for its delivery (after those
+ * received before it). */
+static void keep_incoming(struct ft_pb *pb, const struct ft_piggyback *got) {
+  if (pb->head_incoming == pb->n_incoming)
+    pb->head_incoming = pb->n_incoming = 0;
+  pb->incoming = ft_reserve(pb->incoming, pb->n_incoming + 1, &pb->cap_incoming,
+                            sizeof *pb->incoming, "c3 piggybacks received");
+  pb->incoming[pb->n_incoming++] = *got;
+}
+
+int ft_pb_take_incoming(struct ft_pb *pb, struct ft_piggyback *out) {
+  if (pb->head_incoming == pb->n_incoming)
+    return 0;
+  *out = pb->incoming[pb->head_incoming++];
+  return 1;
+}
+
+/* A lead arrived in f->data (*st the library's status): the piggyback kept
+ * for the delivery, the payload moved into the application's buffer. */
+static void finish_receive(struct ft_runtime *rt, const struct ft_pb_framed *f,
+                           MPI_Status *st) {
+  int got = 0;
+  FT_PMPI(Get_count, st, MPI_BYTE, &got);
+  if (st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
+    return; /* an empty status */
+  if (got < FT_PB_LONE_BYTES)
+    ft_fatal("rank %d: a message of %d bytes without its c3 piggyback "
+             "(source %d, tag %d)",
+             rt->world_rank, got, st->MPI_SOURCE, st->MPI_TAG);
+  struct ft_pb_frame frame = {0};
+  memcpy(&frame, f->data, FT_PB_LONE_BYTES);
+  keep_incoming(&rt->pb, &frame.pb);
+  if (frame.form == FT_PB_FORM_LONE) {
+    receive_lone(rt, f, st);
+    return;
+  }
+  size_t bytes = (size_t)got - FT_PB_FRAME_BYTES;
+  int size = 0;
+  FT_PMPI(Type_size, f->type, &size);
+  int whole = size > 0 ? (int)(bytes / (size_t)size) : 0;
+  if (whole > f->count)
+    whole = f->count;
+  if (whole > 0)
+    copy_packed(0, f->buf, whole, f->type,
+                (unsigned char *)f->data + FT_PB_FRAME_BYTES, whole * size);
+  charge_copy(rt, bytes);
+  set_bytes(st, bytes);
+}
+
+int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
+                       MPI_Datatype type, int source, int tag,
+                       struct ft_comm *c, int coll, MPI_Request *req,
+                       MPI_Status *status, int *rc) {
+  if (!ft_pb_framed(rt) || source == MPI_PROC_NULL)
+    return 0;
+  MPI_Comm wire = coll ? c->coll : c->p2p;
+  /* Room for a combined message of any size the receive takes: auto
+   * sends a large payload combined too when its buffer is reused at once
+   * (send_payload's `copy`). */
+  size_t cap = FT_PB_FRAME_BYTES + packed_size(rt, count, type);
+  struct ft_pb_framed f = {.data = must_alloc(rt, cap),
+                           .cap = cap,
+                           .buf = buf,
+                           .count = count,
+                           .type = type,
+                           .wire = wire,
+                           .lone = c->coll,
+                           .lone_base =
+                               coll ? FT_PB_COLL_TAG_BASE : FT_PB_TAG_BASE};
+  FT_PMPI(Irecv, f.data, (int)cap, MPI_BYTE, source, tag, wire, &f.req);
+  ft_pending_add(rt, f.req, wire, 0, source, tag);
+  if (req) {
+    *req = f.req;
+    push(&rt->pb, &f);
+    *rc = MPI_SUCCESS;
+    return 1;
+  }
+  MPI_Status st;
+  *rc = ft_wait_internal(rt, &f.req, &st);
+  finish_receive(rt, &f, &st);
+  free(f.data);
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return 1;
+}
+
+void ft_pb_completed(struct ft_runtime *rt, MPI_Request req,
+                     MPI_Status *status) {
+  struct ft_pb_framed f;
+  if (!take(&rt->pb, req, &f))
+    return;
+  if (!f.send && status)
+    finish_receive(rt, &f, status);
+  free(f.data);
+}
+
+void ft_pb_probed(struct ft_runtime *rt, struct ft_comm *c, int *flag,
+                  MPI_Status *status) {
+  if (!ft_pb_framed(rt) || !*flag)
+    return;
+  int got = 0;
+  FT_PMPI(Get_count, status, MPI_BYTE, &got);
+  if (got >= FT_PB_FRAME_BYTES) {
+    set_bytes(status, (size_t)got - FT_PB_FRAME_BYTES);
+    return;
+  }
+  /* A lone lead: the payload's count, once it is there. */
+  MPI_Status st;
+  FT_PMPI(Iprobe, status->MPI_SOURCE, FT_PB_TAG_BASE + status->MPI_TAG, c->coll,
+          flag, &st);
+  if (!*flag)
+    return;
+  FT_PMPI(Get_count, &st, MPI_BYTE, &got);
+  set_bytes(status, (size_t)got);
+}
+
+void *ft_pb_frame_packed(const struct ft_piggyback *pb, const void *packed,
+                         size_t bytes, size_t *total) {
+  unsigned char *data = malloc(FT_PB_FRAME_BYTES + bytes);
+  if (!data)
+    ft_fatal("out of memory for a c3 message of %zu bytes", bytes);
+  struct ft_pb_frame f = {.form = FT_PB_FORM_COMBINED, .pb = *pb};
+  memcpy(data, &f, sizeof f);
+  if (bytes > 0)
+    memcpy(data + FT_PB_FRAME_BYTES, packed, bytes);
+  *total = FT_PB_FRAME_BYTES + bytes;
+  return data;
+}
+
+/* A receive posted on an abandoned communicator may still complete after
+ * the settle (settle.c: a transfer under way at the failure ends later;
+ * bt, scenario several, wrote into a freed buffer), and a send whose
+ * request the application freed (MPI_Request_free) is not waited for: their
+ * buffers are kept until MPI_Finalize. */
+void ft_pb_framed_forget(struct ft_pb *pb) {
+  for (size_t i = 0; i < pb->n_framed; i++) {
+    pb->dropped = ft_reserve(pb->dropped, pb->n_dropped + 1, &pb->cap_dropped,
+                             sizeof *pb->dropped, "c3 abandoned receives");
+    pb->dropped[pb->n_dropped++] = pb->framed[i].data;
+  }
+  pb->n_framed = 0;
+  pb->head_incoming = pb->n_incoming = 0;
+}
+
+void ft_pb_framed_finish(struct ft_pb *pb) {
+  for (size_t i = 0; i < pb->n_dropped; i++)
+    free(pb->dropped[i]);
+  pb->n_dropped = 0;
+}
