@@ -42,10 +42,11 @@ struct c3_state {
   int due;         /* rank 0: the deadline passed during a recovery */
   const struct ft_logged_event *logged; /* ROLLBACK's, runtime-owned */
   size_t n_logged;
-  struct ft_logged_event decisions[2]; /* LOG's events: a decision, and
-                                          the FAILED mark of stop_logging */
+  /* LOG's events: a decision (a completion call's: one per request it
+   * completed), and the FAILED mark of stop_logging. */
+  struct ft_logged_event decisions[FT_C3_MAX_COMPLETIONS + 1];
   size_t n_decisions;
-  int64_t replay_id; /* REPLAY's completion: the request's index */
+  int64_t replay_ids[FT_C3_MAX_COMPLETIONS]; /* REPLAY's completions */
   size_t n_sends, n_keep;
   /* sends_capacity() control messages, then `ranks` struct c3_peer, then
    * `ranks` struct ft_record_range (STORE's keep). */
@@ -443,25 +444,31 @@ static int on_nd_call(struct c3_state *s, const struct ft_event *e,
   if (u->replay.found && e->type == FT_EVENT_APP_PROBE) {
     u->replay.peer = d->peer;
     u->replay.tag = d->tag;
-  } else if (u->replay.found) {
-    s->replay_id = d->value;
-    u->replay.ids = &s->replay_id;
-    u->replay.n_ids = 1;
   }
+  size_t n = 0;
+  for (size_t i = 0; u->replay.found && e->type == FT_EVENT_APP_COMPLETION &&
+                     i < s->n_logged && n < FT_C3_MAX_COMPLETIONS;
+       i++)
+    if (s->logged[i].kind == FT_LOGGED_COMPLETION &&
+        s->logged[i].id == s->nd_no)
+      s->replay_ids[n++] = s->logged[i].value;
+  u->replay.ids = n ? s->replay_ids : NULL;
+  u->replay.n_ids = n;
   if (d)
-    recovered_one(s, 1);
+    recovered_one(s, n ? (int64_t)n : 1);
   return 0;
 }
 
-/* What the call found (PROBED: index 1, peer, tag; COMPLETION: ids[0], the
- * completed request's index), logged while logging. */
+/* What the call found (PROBED: index 1, peer, tag; COMPLETION:
+ * ids[0..n_ids), the completed requests' indices in the call's array),
+ * logged while logging: one entry per completed request. */
 static int on_nd_outcome(struct c3_state *s, const struct ft_event *e,
                          struct ft_update *u) {
   u->flags = FT_UPDATE_PASS;
   u->id = s->nd_no;
   int found = e->type == FT_EVENT_PROBED ? e->index != 0 : e->n_ids > 0;
-  if (e->type == FT_EVENT_COMPLETION && e->n_ids > 1)
-    return -1; /* one completion per call */
+  if (e->type == FT_EVENT_COMPLETION && e->n_ids > FT_C3_MAX_COMPLETIONS)
+    return -1;
   if (!s->logging || !found || s->nd_no == 0)
     return 0;
   s->nd_last = s->nd_no;
@@ -472,13 +479,13 @@ static int on_nd_outcome(struct c3_state *s, const struct ft_event *e,
                                        .peer = e->peer,
                                        .tag = e->tag,
                                        .value = (int64_t)e->bytes});
-  else
+  for (size_t i = 0; e->type == FT_EVENT_COMPLETION && i < e->n_ids; i++)
     log_event(s, u,
               (struct ft_logged_event){.id = s->nd_no,
                                        .kind = FT_LOGGED_COMPLETION,
                                        .peer = -1,
                                        .tag = -1,
-                                       .value = e->ids[0]});
+                                       .value = e->ids[i]});
   return 0;
 }
 

@@ -220,18 +220,29 @@ Test(c3, probes_and_completions_are_logged_while_logging_only) {
   step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
   step(s, (struct ft_event){.type = FT_EVENT_COMPLETION}, &u);
   cr_assert_eq(u.flags, FT_UPDATE_PASS, "found nothing: nothing yet");
-  int64_t two[2] = {0, 1};
+  int64_t many[FT_C3_MAX_COMPLETIONS + 1] = {0};
   cr_assert_eq(step(s,
-                    (struct ft_event){
-                        .type = FT_EVENT_COMPLETION, .ids = two, .n_ids = 2},
+                    (struct ft_event){.type = FT_EVENT_COMPLETION,
+                                      .ids = many,
+                                      .n_ids = FT_C3_MAX_COMPLETIONS + 1},
                     &u),
-               -1, "one completion per call");
+               -1, "more completions than the log of one call holds");
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  int64_t two[2] = {1, 3};
+  step(s,
+       (struct ft_event){.type = FT_EVENT_COMPLETION, .ids = two, .n_ids = 2},
+       &u);
+  cr_assert_eq(u.n_events, 2, "a Testsome's completions, one entry each");
+  cr_assert_eq(u.events[1].value, 3);
+  cr_assert_eq(u.events[1].id, 4);
+  step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE}, &u);
+  step(s, (struct ft_event){.type = FT_EVENT_PROBED}, &u);
   cr_assert_eq(step(s, control(FT_C3_CONTROL_STOP_LOGGING, 0, 1, 1, 0), &u), 0);
   cr_assert(u.flags & FT_UPDATE_STORE);
   cr_assert(u.flags & FT_UPDATE_LOG);
   cr_assert_eq(u.n_events, 1);
   cr_assert_eq(u.events[0].kind, FT_LOGGED_FAILED);
-  cr_assert_eq(u.events[0].id, 3, "call 3 found nothing");
+  cr_assert_eq(u.events[0].id, 5, "call 5 found nothing");
   free(s);
 }
 
@@ -247,6 +258,11 @@ Test(c3, a_rollback_forces_logged_probes_and_completions) {
        .peer = -1,
        .tag = -1,
        .value = 5},
+      {.id = 3,
+       .kind = FT_LOGGED_COMPLETION,
+       .peer = -1,
+       .tag = -1,
+       .value = 6},
       {.id = 4, .kind = FT_LOGGED_FAILED, .peer = -1, .tag = -1},
   };
   struct ft_update u;
@@ -254,7 +270,7 @@ Test(c3, a_rollback_forces_logged_probes_and_completions) {
                     (struct ft_event){.type = FT_EVENT_ROLLBACK,
                                       .wave = 2,
                                       .logged = logged,
-                                      .n_logged = 3},
+                                      .n_logged = 4},
                     &u),
                0);
   step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE, .peer = -1}, &u);
@@ -272,8 +288,9 @@ Test(c3, a_rollback_forces_logged_probes_and_completions) {
   cr_assert_not(u.replay.found, "call 2 found nothing");
   step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
   cr_assert(u.replay.found);
-  cr_assert_eq(u.replay.n_ids, 1);
+  cr_assert_eq(u.replay.n_ids, 2, "a Testsome: both of its completions");
   cr_assert_eq(u.replay.ids[0], 5);
+  cr_assert_eq(u.replay.ids[1], 6);
   cr_assert(ft_c3_replaying(s));
   step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE, .peer = -1}, &u);
   cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
