@@ -30,6 +30,7 @@ struct c3_state {
   int64_t recv_no; /* receives posted since the checkpoint or ROLLBACK */
   int64_t nd_no;   /* probes and completion calls since then */
   int64_t nd_last; /* the last of them whose outcome was logged */
+  int nd_open;     /* the last of them has not returned yet */
   int64_t horizon; /* after a ROLLBACK: the last logged probe or completion
                       call; those up to it without an entry found nothing */
   int n_ready;     /* rank 0: READY_TO_STOP in, its own included */
@@ -147,12 +148,15 @@ static void log_event(struct c3_state *s, struct ft_update *u,
 static void stop_logging(struct c3_state *s, struct ft_update *u) {
   /* The probes and completion calls since the last logged one found
    * nothing: one FAILED entry says so (pessimist-openmpi-v's lazy logging,
-   * section 3.2), so that their re-execution finds nothing either. */
-  if (s->nd_no > s->nd_last)
+   * section 3.2), so that their re-execution finds nothing either. A call
+   * in progress (a Waitany whose delivery stops logging) decides after
+   * the stop: its re-execution is live. */
+  int64_t returned = s->nd_no - s->nd_open;
+  if (returned > s->nd_last)
     log_event(
         s, u,
         (struct ft_logged_event){
-            .id = s->nd_no, .kind = FT_LOGGED_FAILED, .peer = -1, .tag = -1});
+            .id = returned, .kind = FT_LOGGED_FAILED, .peer = -1, .tag = -1});
   s->logging = 0;
   s->phase = FT_C3_STORING;
   s->n_keep = 0;
@@ -214,6 +218,7 @@ static void take_checkpoint(struct c3_state *s, int64_t index,
   s->logging = 1;
   s->phase = FT_C3_LOGGING;
   s->next_id = s->recv_no = s->nd_no = s->nd_last = s->horizon = 0;
+  s->nd_open = 0;
   s->restored = 0;
   s->logged = NULL;
   s->n_logged = 0;
@@ -436,6 +441,7 @@ static int on_nd_call(struct c3_state *s, const struct ft_event *e,
                       struct ft_update *u) {
   u->flags = FT_UPDATE_PASS;
   u->id = ++s->nd_no;
+  s->nd_open = 1;
   if (!s->restored || s->nd_no > s->horizon)
     return 0;
   const struct ft_logged_event *d = nd_entry(s, s->nd_no);
@@ -466,6 +472,7 @@ static int on_nd_outcome(struct c3_state *s, const struct ft_event *e,
                          struct ft_update *u) {
   u->flags = FT_UPDATE_PASS;
   u->id = s->nd_no;
+  s->nd_open = 0;
   int found = e->type == FT_EVENT_PROBED ? e->index != 0 : e->n_ids > 0;
   if (e->type == FT_EVENT_COMPLETION && e->n_ids > FT_C3_MAX_COMPLETIONS)
     return -1;
@@ -595,6 +602,7 @@ static int on_rollback(struct c3_state *s, const struct ft_event *e) {
   s->logging = s->ready_sent = 0;
   s->phase = FT_C3_IDLE;
   s->next_id = s->recv_no = s->nd_no = s->nd_last = 0;
+  s->nd_open = 0;
   s->n_ready = s->n_stopped = s->n_recovered = 0;
   s->due = 0;
   memset(peers(s), 0, (size_t)s->ranks * sizeof(struct c3_peer));

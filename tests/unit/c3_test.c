@@ -246,6 +246,30 @@ Test(c3, probes_and_completions_are_logged_while_logging_only) {
   free(s);
 }
 
+/* A completion call during which logging stops (its delivery comes from
+ * a rank that stopped) decides after the stop: the FAILED mark ends before
+ * it, so that its re-execution is live. */
+Test(c3, a_call_in_progress_at_the_stop_is_not_marked_failed) {
+  void *s = checkpointed();
+  struct ft_update u;
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  step(s, (struct ft_event){.type = FT_EVENT_COMPLETION}, &u);
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  cr_assert_eq(u.id, 2);
+  cr_assert_eq(step(s, delivered(2, 1, 0, 1, 0), &u), 0);
+  cr_assert(u.flags & FT_UPDATE_STORE, "a message from a stopped rank");
+  cr_assert_eq(u.n_events, 1);
+  cr_assert_eq(u.events[0].kind, FT_LOGGED_FAILED);
+  cr_assert_eq(u.events[0].id, 1, "call 2 has not returned");
+  int64_t index = 0;
+  step(
+      s,
+      (struct ft_event){.type = FT_EVENT_COMPLETION, .ids = &index, .n_ids = 1},
+      &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "not logging any more");
+  free(s);
+}
+
 /* After a ROLLBACK the logged outcomes are forced (REPLAY), a call up to
  * the last logged one without an entry finds nothing, later ones are live;
  * each entry used counts towards RECOVERED. */
