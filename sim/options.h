@@ -81,9 +81,13 @@ struct ft_options {
                           (progress: a committed wave, pcl and vcl; a failed
                           rank's restart completed, pessimist and v2);
                           default FT_STALL_FAILURES_DEFAULT, 0: never */
-  int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
-                          core accepts it (a replay, sim/ft_anycall.h; `ftsim
-                          run --replay` sets it); default 0: at safe points */
+  int c3_barrier_checkpoint; /* 1: under c3, every MPI_Barrier is a
+                                potential checkpoint location, Figure 8's
+                                BarrierPotentialCheckpoint
+                                (c3-collectives, section 5.4); default 0 */
+  int any_call; /* 1: checkpoints at any MPI call, when the protocol's
+                   core accepts it (a replay, sim/ft_anycall.h; `ftsim
+                   run --replay` sets it); default 0: at safe points */
 };
 
 /* The default of stall_failures. */

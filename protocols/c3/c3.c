@@ -31,6 +31,8 @@ struct c3_state {
   int64_t nd_no;   /* probes and completion calls since then */
   int64_t nd_last; /* the last of them whose outcome was logged */
   int nd_open;     /* the last of them has not returned yet */
+  int forced;      /* the current checkpoint was taken at a barrier before
+                      the initiator's please-checkpoint came (Figure 8) */
   int64_t horizon; /* after a ROLLBACK: the last logged probe or completion
                       call; those up to it without an entry found nothing */
   int n_ready;     /* rank 0: READY_TO_STOP in, its own included */
@@ -237,11 +239,21 @@ static void take_checkpoint(struct c3_state *s, int64_t index,
   check_ready(s, u);
 }
 
+/* A potential checkpoint location: the rank checkpoints there if asked.
+ * At a barrier's (e->wave > 0), Figure 8: "if we haven't checkpointed but
+ * somebody else has: Take a Checkpoint Immediately", so that a barrier
+ * never crosses the recovery line (section 5.4): a rank not logging that
+ * saw epoch `wave` = its epoch + 1 checkpoints even if the initiator's
+ * please-checkpoint has not reached it yet. */
 static int on_safe_point(struct c3_state *s, const struct ft_event *e,
                          struct ft_update *u) {
   u->flags = FT_UPDATE_PASS;
-  if (s->phase == FT_C3_ASKED)
+  int behind = s->phase == FT_C3_IDLE && !s->recovering && e->wave > 0 &&
+               e->wave == s->epoch + 1;
+  if (s->phase == FT_C3_ASKED || behind) {
     take_checkpoint(s, e->index, u);
+    s->forced = behind;
+  }
   return 0;
 }
 
@@ -498,6 +510,10 @@ static int on_nd_outcome(struct c3_state *s, const struct ft_event *e,
 
 static int on_please_checkpoint(struct c3_state *s,
                                 const struct ft_control *c) {
+  if (s->forced && s->phase == FT_C3_LOGGING && c->wave == s->epoch) {
+    s->forced = 0; /* taken already at a barrier (on_safe_point) */
+    return 0;
+  }
   if (s->phase != FT_C3_IDLE || c->wave != s->epoch + 1)
     return -1;
   s->phase = FT_C3_ASKED;
@@ -602,7 +618,7 @@ static int on_rollback(struct c3_state *s, const struct ft_event *e) {
   s->logging = s->ready_sent = 0;
   s->phase = FT_C3_IDLE;
   s->next_id = s->recv_no = s->nd_no = s->nd_last = 0;
-  s->nd_open = 0;
+  s->nd_open = s->forced = 0;
   s->n_ready = s->n_stopped = s->n_recovered = 0;
   s->due = 0;
   memset(peers(s), 0, (size_t)s->ranks * sizeof(struct c3_peer));

@@ -170,6 +170,11 @@ struct ft_driver {
   void (*coll_delivered)(struct ft_runtime *rt, struct ft_comm *c, int source,
                          int tag, void *buf, int count, MPI_Datatype type,
                          const MPI_Status *status);
+  /* MPI_Barrier of the application on c (coll.c), before the barrier
+   * itself: the family may make it a potential checkpoint location (the
+   * piggyback family, c3-collectives Figure 8: an exchange of the
+   * participants' epochs, then ft_safe_point_ahead). NULL: a barrier. */
+  void (*barrier)(struct ft_runtime *rt, struct ft_comm *c);
   /* A communicator creation `call` of the application returned
    * successfully (comm_api.c), `made` being its result (maybe
    * MPI_COMM_NULL), registered: the family may record it and use it now

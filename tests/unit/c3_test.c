@@ -326,6 +326,42 @@ Test(c3, a_rollback_forces_logged_probes_and_completions) {
   free(s);
 }
 
+/* Figure 8 at a barrier's potential checkpoint (SAFE_POINT with wave): a
+ * rank not logging that saw a member in the next epoch checkpoints even if
+ * not asked yet; the initiator's please-checkpoint then finds it logging
+ * in that epoch and changes nothing. A member two epochs ahead, or a rank
+ * already logging, is no reason. */
+Test(c3, a_barrier_ahead_checkpoints_a_rank_not_asked_yet) {
+  void *s = core_new(2, 3);
+  struct ft_update u;
+  cr_assert_eq(step(s,
+                    (struct ft_event){
+                        .type = FT_EVENT_SAFE_POINT, .index = 4, .wave = 2},
+                    &u),
+               0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "epoch 2 is not the next one");
+  step(s, (struct ft_event){.type = FT_EVENT_SAFE_POINT, .index = 5}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "an ordinary safe point, not asked");
+  step(s, (struct ft_event){.type = FT_EVENT_SAFE_POINT, .index = 6, .wave = 1},
+       &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_CAPTURE);
+  cr_assert_eq(u.wave, 1);
+  cr_assert_eq(u.index, 6);
+  cr_assert_eq(u.n_sends, 2, "its send-counts");
+  cr_assert_eq(ft_c3_phase(s), FT_C3_LOGGING);
+  cr_assert_eq(
+      step(s, control(FT_C3_CONTROL_PLEASE_CHECKPOINT, 0, 2, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(ft_c3_epoch(s), 1);
+  step(s, (struct ft_event){.type = FT_EVENT_SAFE_POINT, .index = 7, .wave = 2},
+       &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "logging: no second checkpoint");
+  cr_assert_eq(
+      step(s, control(FT_C3_CONTROL_PLEASE_CHECKPOINT, 0, 2, 1, 0), &u), -1,
+      "a second please-checkpoint of epoch 1");
+  free(s);
+}
+
 /* Brings checkpointed() to ready: every count in, nothing late. */
 static void ready(void *s) {
   struct ft_update u;

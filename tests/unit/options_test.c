@@ -48,7 +48,18 @@ Test(options, unknown_key_is_an_error) {
                    "daemon_copy_mbps, event_loggers, log_batch, "
                    "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
                    "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
-                   "record, record_speed, any_call, control_window)");
+                   "record, record_speed, any_call, control_window, "
+                   "c3_barrier_checkpoint)");
+}
+
+Test(options, c3_barrier_checkpoint_is_0_or_1) {
+  cr_assert_eq(ft_options_parse("c3_barrier_checkpoint=1", &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(o.c3_barrier_checkpoint, 1);
+  cr_assert_eq(ft_options_parse("c3_barrier_checkpoint=2", &o, err, sizeof err),
+               -1);
+  cr_assert_str_eq(err, "field 1 'c3_barrier_checkpoint=2': "
+                        "c3_barrier_checkpoint must be 0 or 1");
 }
 
 Test(options, reads_the_trace_prefix) {

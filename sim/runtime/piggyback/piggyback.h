@@ -156,6 +156,17 @@ int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
  * completion it held (index) counts, its outcome logged while logging. */
 void ft_pb_held_completion(struct ft_runtime *rt, int index);
 
+/* ---- The barrier's potential checkpoint (pb_barrier.c) ---- */
+
+/* The driver's barrier hook (driver.h), with c3_barrier_checkpoint=1
+ * (c3-collectives Figure 8): the members of c exchange their epochs and
+ * amLogging bits, and the barrier is a safe point where a rank asked to
+ * checkpoint, or behind a member that is checkpointing or did, takes its
+ * checkpoint; after a rollback, where the image is restored. Every member
+ * must call it (the application's MPI_Barrier). Without the option:
+ * nothing. */
+void ft_pb_barrier(struct ft_runtime *rt, struct ft_comm *c);
+
 /* ---- Driver (pb_driver.c) ---- */
 
 /* The piggyback family's driver (driver.h): the default point-to-point
