@@ -313,6 +313,11 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
                     "record=%s: a recording runs under protocol none, not %s "
                     "(replay it under any protocol)",
                     o->record, o->protocol);
+  if (o->c3_barrier_checkpoint && p->family != FT_FAMILY_PIGGYBACK)
+    return complain(err, errlen,
+                    "c3_barrier_checkpoint=1: protocol %s has no barrier "
+                    "checkpoint (c3's Figure 8: --protocol c3)",
+                    o->protocol);
   if (ft_protocol_recovers(p) && o->service_ranks < 1)
     return complain(err, errlen,
                     "service_ranks=%d: protocol %s needs at least one service "

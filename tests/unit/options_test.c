@@ -241,6 +241,21 @@ Test(options, no_progress_keys) {
                         "an integer in [0, 1000000] (0: never)");
 }
 
+Test(options, c3_barrier_checkpoint_needs_c3) {
+  cr_assert_eq(ft_options_parse("protocol=pcl,service_ranks=1,"
+                                "c3_barrier_checkpoint=1",
+                                &o, err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "c3_barrier_checkpoint=1: protocol pcl has no barrier "
+                        "checkpoint (c3's Figure 8: --protocol c3)");
+  cr_assert_eq(ft_options_parse("protocol=c3,service_ranks=1,"
+                                "c3_barrier_checkpoint=1",
+                                &o, err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), 0, "%s", err);
+}
+
 Test(options, max_time_needs_a_dispatcher) {
   cr_assert_eq(ft_options_parse("max_time=5", &o, err, sizeof err), 0);
   cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
