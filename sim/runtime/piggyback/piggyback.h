@@ -13,7 +13,9 @@
  * the runtime carries over point-to-point on that shadow (coll.c), are
  * treated message by message as the application's are: their messages are
  * piggybacked, late ones logged and sent again, early ones suppressed
- * (not yet the paper's data-flow classes, section 4: ft_c3_collective()). */
+ * (not yet the paper's data-flow classes, section 4: ft_c3_collective()
+ * decides only the barrier's potential checkpoint, pb_barrier.c). The
+ * probes and completion calls are logged and forced (pb_nd.c). */
 #ifndef FT_PIGGYBACK_H
 #define FT_PIGGYBACK_H
 
