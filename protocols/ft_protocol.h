@@ -134,7 +134,10 @@ struct ft_event {
                      mode: CALL, CALL_END: the call; ROLLBACK: the call
                      the checkpoint was taken in, where the rank resumes,
                      in that call (0: the beginning, before any call) */
-  int wave;       /* IMAGE_STORED, ROLLBACK: wave number */
+  int wave;       /* IMAGE_STORED, ROLLBACK: wave number. SAFE_POINT: 0, or
+                     the epoch the other participants of a barrier showed
+                     ahead of this rank (c3: Figure 8, the barrier's
+                     potential checkpoint) */
   struct ft_control control; /* CONTROL: the message */
   /* Message logging. DELIVERED: id = the id the core gave the receive at
    * APP_RECV. APP_RECV: 0 (a new receive, which takes the next id); in

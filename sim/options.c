@@ -33,7 +33,8 @@ const char *ft_options_known_keys(void) {
          "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
          "stall_failures, record, record_speed, any_call, control_window, "
-         "failure, relaunch, piggyback, piggyback_switch_bytes";
+         "failure, relaunch, piggyback, piggyback_switch_bytes, "
+         "c3_barrier_checkpoint";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -173,6 +174,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "max_time") == 0) {
     *why = "max_time must be a number of seconds in [0, 1e9] (0: no limit)";
     return parse_double(value, 0, FT_TIME_MAX_S, &o->max_time);
+  }
+  if (strcmp(key, "c3_barrier_checkpoint") == 0) {
+    *why = "c3_barrier_checkpoint must be 0 or 1";
+    return ft_parse_int(value, 0, 1, &o->c3_barrier_checkpoint);
   }
   if (strcmp(key, "any_call") == 0) {
     *why = "any_call must be 0 or 1";
@@ -338,6 +343,11 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
                     "record=%s: a recording runs under protocol none, not %s "
                     "(replay it under any protocol)",
                     o->record, o->protocol);
+  if (o->c3_barrier_checkpoint && p->family != FT_FAMILY_PIGGYBACK)
+    return complain(err, errlen,
+                    "c3_barrier_checkpoint=1: protocol %s has no barrier "
+                    "checkpoint (c3's Figure 8: --protocol c3)",
+                    o->protocol);
   if (ft_protocol_recovers(p) && o->service_ranks < 1)
     return complain(err, errlen,
                     "service_ranks=%d: protocol %s needs at least one service "

@@ -98,6 +98,10 @@ struct ft_options {
                    first; `ftsim run --real` sets it when it relaunches a
                    killed job (its ranks load the committed wave from
                    ckpt_dir); default 0 */
+  int c3_barrier_checkpoint; /* 1: under c3, every MPI_Barrier is a
+                                potential checkpoint location, Figure 8's
+                                BarrierPotentialCheckpoint
+                                (c3-collectives, section 5.4); default 0 */
 };
 
 /* What a failure of the scenario does (README, "Real failures: kill and

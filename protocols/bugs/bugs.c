@@ -28,9 +28,11 @@
  *                     (c3-collectives, section 2.3: "process Q must
  *                     suppress sending it"); its receiver gets it twice.
  *                     Caught by the seeded cluster
- *                     (tests/unit/c3_cluster.c) and, on a written trace,
- *                     by ftsim check (a send where a `suppress` was due);
- *                     its runs stop on the receivers' cores.
+ *                     (tests/unit/c3_cluster.c) and by ftsim check (a
+ *                     send where a `suppress` was due) on a written trace
+ *                     and on a run's truncated traces (its runs stop on
+ *                     the receivers' cores:
+ *                     check/bug_c3_nosuppress_is_a_duplicate).
  *  bookmark-bug-nodrain  bookmark that checkpoints as soon as the
  *                     bookmarks are exchanged, without draining: each
  *                     peer's "sent" bookmark is read as the bytes already

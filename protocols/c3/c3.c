@@ -28,6 +28,13 @@ struct c3_state {
   int ready_sent;  /* READY_TO_STOP sent (or counted, rank 0) */
   int64_t next_id; /* nextMessageID: the last id given in this epoch */
   int64_t recv_no; /* receives posted since the checkpoint or ROLLBACK */
+  int64_t nd_no;   /* probes and completion calls since then */
+  int64_t nd_last; /* the last of them whose outcome was logged */
+  int nd_open;     /* the last of them has not returned yet */
+  int forced;      /* the current checkpoint was taken at a barrier before
+                      the initiator's please-checkpoint came (Figure 8) */
+  int64_t horizon; /* after a ROLLBACK: the last logged probe or completion
+                      call; those up to it without an entry found nothing */
   int n_ready;     /* rank 0: READY_TO_STOP in, its own included */
   int n_stopped;   /* rank 0: STOPPED_LOGGING in, its own included */
   int restored;    /* re-executing after a ROLLBACK, until the next
@@ -38,12 +45,22 @@ struct c3_state {
   int due;         /* rank 0: the deadline passed during a recovery */
   const struct ft_logged_event *logged; /* ROLLBACK's, runtime-owned */
   size_t n_logged;
-  struct ft_logged_event decision; /* LOG's one event */
+  /* LOG's events: a decision (a completion call's: one per request it
+   * completed), and the FAILED mark of stop_logging. */
+  struct ft_logged_event decisions[FT_C3_MAX_COMPLETIONS + 1];
+  size_t n_decisions;
+  int64_t replay_ids[FT_C3_MAX_COMPLETIONS]; /* REPLAY's completions */
   size_t n_sends, n_keep;
   /* sends_capacity() control messages, then `ranks` struct c3_peer, then
    * `ranks` struct ft_record_range (STORE's keep). */
   struct ft_control sends[];
 };
+
+/* An entry of a probe or completion call (section 3.1, Phase #2 (ii)). */
+static int is_nd(const struct ft_logged_event *e) {
+  return e->kind == FT_LOGGED_PROBE || e->kind == FT_LOGGED_COMPLETION ||
+         e->kind == FT_LOGGED_FAILED;
+}
 
 static size_t sends_capacity(size_t ranks) { return 2 * ranks + 2; }
 
@@ -122,7 +139,26 @@ static void on_stopped(struct c3_state *s, double now, struct ft_update *u) {
 
 /* Section 3.1, Phase #4: the rank stops logging and saves its log: every
  * late message it recorded is kept. */
+static void log_event(struct c3_state *s, struct ft_update *u,
+                      struct ft_logged_event e) {
+  s->decisions[s->n_decisions++] = e;
+  u->flags |= FT_UPDATE_LOG;
+  u->events = s->decisions;
+  u->n_events = s->n_decisions;
+}
+
 static void stop_logging(struct c3_state *s, struct ft_update *u) {
+  /* The probes and completion calls since the last logged one found
+   * nothing: one FAILED entry says so (pessimist-openmpi-v's lazy logging,
+   * section 3.2), so that their re-execution finds nothing either. A call
+   * in progress (a Waitany whose delivery stops logging) decides after
+   * the stop: its re-execution is live. */
+  int64_t returned = s->nd_no - s->nd_open;
+  if (returned > s->nd_last)
+    log_event(
+        s, u,
+        (struct ft_logged_event){
+            .id = returned, .kind = FT_LOGGED_FAILED, .peer = -1, .tag = -1});
   s->logging = 0;
   s->phase = FT_C3_STORING;
   s->n_keep = 0;
@@ -183,7 +219,8 @@ static void take_checkpoint(struct c3_state *s, int64_t index,
   s->epoch++;
   s->logging = 1;
   s->phase = FT_C3_LOGGING;
-  s->next_id = s->recv_no = 0;
+  s->next_id = s->recv_no = s->nd_no = s->nd_last = s->horizon = 0;
+  s->nd_open = 0;
   s->restored = 0;
   s->logged = NULL;
   s->n_logged = 0;
@@ -202,11 +239,21 @@ static void take_checkpoint(struct c3_state *s, int64_t index,
   check_ready(s, u);
 }
 
+/* A potential checkpoint location: the rank checkpoints there if asked.
+ * At a barrier's (e->wave > 0), Figure 8: "if we haven't checkpointed but
+ * somebody else has: Take a Checkpoint Immediately", so that a barrier
+ * never crosses the recovery line (section 5.4): a rank not logging that
+ * saw epoch `wave` = its epoch + 1 checkpoints even if the initiator's
+ * please-checkpoint has not reached it yet. */
 static int on_safe_point(struct c3_state *s, const struct ft_event *e,
                          struct ft_update *u) {
   u->flags = FT_UPDATE_PASS;
-  if (s->phase == FT_C3_ASKED)
+  int behind = s->phase == FT_C3_IDLE && !s->recovering && e->wave > 0 &&
+               e->wave == s->epoch + 1;
+  if (s->phase == FT_C3_ASKED || behind) {
     take_checkpoint(s, e->index, u);
+    s->forced = behind;
+  }
   return 0;
 }
 
@@ -357,11 +404,11 @@ static void log_decision(struct c3_state *s, const struct ft_event *e,
                          struct ft_update *u) {
   if (!s->logging || !e->wildcard)
     return;
-  s->decision = (struct ft_logged_event){
-      .id = e->id, .kind = FT_LOGGED_MATCH, .peer = e->peer, .tag = e->tag};
-  u->flags |= FT_UPDATE_LOG;
-  u->events = &s->decision;
-  u->n_events = 1;
+  log_event(s, u,
+            (struct ft_logged_event){.id = e->id,
+                                     .kind = FT_LOGGED_MATCH,
+                                     .peer = e->peer,
+                                     .tag = e->tag});
 }
 
 static int on_delivered(struct c3_state *s, const struct ft_event *e,
@@ -384,8 +431,89 @@ static int on_delivered(struct c3_state *s, const struct ft_event *e,
   return rc;
 }
 
+/* ---- Probes and completion calls (section 3.1, Phase #2 (ii)) ---- */
+
+/* The entry of probe or completion call `id` the ROLLBACK handed over, or
+ * NULL. */
+static const struct ft_logged_event *nd_entry(const struct c3_state *s,
+                                              int64_t id) {
+  for (size_t i = 0; s->restored && i < s->n_logged; i++)
+    if (is_nd(&s->logged[i]) && s->logged[i].id == id)
+      return &s->logged[i];
+  return NULL;
+}
+
+/* The application calls an MPI_Iprobe, a wildcard MPI_Probe, or a
+ * completion call whose outcome depends on timing (Waitany, Testany,
+ * Waitsome, Testsome): it takes the next number since the checkpoint. Re-
+ * executed with its outcome logged, it is forced to it (REPLAY: found,
+ * peer, tag; ids[0] = the completed request's index); one up to the last
+ * logged that has no entry found nothing. */
+static int on_nd_call(struct c3_state *s, const struct ft_event *e,
+                      struct ft_update *u) {
+  u->flags = FT_UPDATE_PASS;
+  u->id = ++s->nd_no;
+  s->nd_open = 1;
+  if (!s->restored || s->nd_no > s->horizon)
+    return 0;
+  const struct ft_logged_event *d = nd_entry(s, s->nd_no);
+  u->flags |= FT_UPDATE_REPLAY;
+  u->replay.found = d && d->kind != FT_LOGGED_FAILED;
+  if (u->replay.found && e->type == FT_EVENT_APP_PROBE) {
+    u->replay.peer = d->peer;
+    u->replay.tag = d->tag;
+  }
+  size_t n = 0;
+  for (size_t i = 0; u->replay.found && e->type == FT_EVENT_APP_COMPLETION &&
+                     i < s->n_logged && n < FT_C3_MAX_COMPLETIONS;
+       i++)
+    if (s->logged[i].kind == FT_LOGGED_COMPLETION &&
+        s->logged[i].id == s->nd_no)
+      s->replay_ids[n++] = s->logged[i].value;
+  u->replay.ids = n ? s->replay_ids : NULL;
+  u->replay.n_ids = n;
+  if (d)
+    recovered_one(s, n ? (int64_t)n : 1);
+  return 0;
+}
+
+/* What the call found (PROBED: index 1, peer, tag; COMPLETION:
+ * ids[0..n_ids), the completed requests' indices in the call's array),
+ * logged while logging: one entry per completed request. */
+static int on_nd_outcome(struct c3_state *s, const struct ft_event *e,
+                         struct ft_update *u) {
+  u->flags = FT_UPDATE_PASS;
+  u->id = s->nd_no;
+  s->nd_open = 0;
+  int found = e->type == FT_EVENT_PROBED ? e->index != 0 : e->n_ids > 0;
+  if (e->type == FT_EVENT_COMPLETION && e->n_ids > FT_C3_MAX_COMPLETIONS)
+    return -1;
+  if (!s->logging || !found || s->nd_no == 0)
+    return 0;
+  s->nd_last = s->nd_no;
+  if (e->type == FT_EVENT_PROBED)
+    log_event(s, u,
+              (struct ft_logged_event){.id = s->nd_no,
+                                       .kind = FT_LOGGED_PROBE,
+                                       .peer = e->peer,
+                                       .tag = e->tag,
+                                       .value = (int64_t)e->bytes});
+  for (size_t i = 0; e->type == FT_EVENT_COMPLETION && i < e->n_ids; i++)
+    log_event(s, u,
+              (struct ft_logged_event){.id = s->nd_no,
+                                       .kind = FT_LOGGED_COMPLETION,
+                                       .peer = -1,
+                                       .tag = -1,
+                                       .value = e->ids[i]});
+  return 0;
+}
+
 static int on_please_checkpoint(struct c3_state *s,
                                 const struct ft_control *c) {
+  if (s->forced && s->phase == FT_C3_LOGGING && c->wave == s->epoch) {
+    s->forced = 0; /* taken already at a barrier (on_safe_point) */
+    return 0;
+  }
   if (s->phase != FT_C3_IDLE || c->wave != s->epoch + 1)
     return -1;
   s->phase = FT_C3_ASKED;
@@ -467,8 +595,18 @@ static int64_t replay_entries(const struct ft_logged_event *l, size_t n) {
   int64_t count = 0;
   for (size_t i = 0; i < n; i++)
     count += l[i].kind == FT_LOGGED_SUPPRESS ||
-             l[i].kind == FT_LOGGED_DELIVERY || l[i].kind == FT_LOGGED_MATCH;
+             l[i].kind == FT_LOGGED_DELIVERY || l[i].kind == FT_LOGGED_MATCH ||
+             is_nd(&l[i]);
   return count;
+}
+
+/* The last probe or completion call a ROLLBACK's entries name. */
+static int64_t nd_horizon(const struct ft_logged_event *l, size_t n) {
+  int64_t last = 0;
+  for (size_t i = 0; i < n; i++)
+    if (is_nd(&l[i]) && l[i].id > last)
+      last = l[i].id;
+  return last;
 }
 
 /* Every rank restores its checkpoint of the committed epoch (0: the
@@ -479,7 +617,8 @@ static int on_rollback(struct c3_state *s, const struct ft_event *e) {
   s->epoch = e->wave;
   s->logging = s->ready_sent = 0;
   s->phase = FT_C3_IDLE;
-  s->next_id = s->recv_no = 0;
+  s->next_id = s->recv_no = s->nd_no = s->nd_last = 0;
+  s->nd_open = s->forced = 0;
   s->n_ready = s->n_stopped = s->n_recovered = 0;
   s->due = 0;
   memset(peers(s), 0, (size_t)s->ranks * sizeof(struct c3_peer));
@@ -489,6 +628,7 @@ static int on_rollback(struct c3_state *s, const struct ft_event *e) {
   s->deadline = s->rank == 0 && s->period > 0 ? e->time + s->period : -1.0;
   s->recovering = 1;
   s->pending = replay_entries(s->logged, s->n_logged);
+  s->horizon = nd_horizon(s->logged, s->n_logged);
   recovered_one(s, 0);
   return 0;
 }
@@ -512,7 +652,13 @@ static int dispatch(struct c3_state *s, const struct ft_event *e,
     return on_image_stored(s, e, u);
   case FT_EVENT_ROLLBACK:
     return on_rollback(s, e);
-  default: /* message logging's and any-call mode's */
+  case FT_EVENT_APP_PROBE:
+  case FT_EVENT_APP_COMPLETION:
+    return on_nd_call(s, e, u);
+  case FT_EVENT_PROBED:
+  case FT_EVENT_COMPLETION:
+    return on_nd_outcome(s, e, u);
+  default: /* message logging's RESTART and any-call mode's */
     return -1;
   }
 }
@@ -520,11 +666,11 @@ static int dispatch(struct c3_state *s, const struct ft_event *e,
 static int c3_step(void *state, const struct ft_event *event,
                    struct ft_update *update) {
   struct c3_state *s = state;
-  s->n_sends = 0;
+  s->n_sends = s->n_decisions = 0;
   *update = (struct ft_update){0};
   int rc = dispatch(s, event, update);
   if (rc != 0) {
-    s->n_sends = 0;
+    s->n_sends = s->n_decisions = 0;
     *update = (struct ft_update){0};
   }
   update->deadline = s->deadline;

@@ -97,6 +97,10 @@ enum ft_c3_phase {
   FT_C3_COMMITTED, /* rank 0: own log stored, waiting for the others */
 };
 
+/* The most requests one completion call (MPI_Testsome) may report while
+ * logging: COMPLETION with more is an error (step returns -1). */
+enum { FT_C3_MAX_COMPLETIONS = 64 };
+
 /* Returns the rank's phase. */
 enum ft_c3_phase ft_c3_phase(const void *state);
 

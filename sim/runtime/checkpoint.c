@@ -282,7 +282,9 @@ static int restore_at_safe_point(struct ft_runtime *rt) {
   return FT_SNAPSHOT_RESTORED;
 }
 
-int ft_safe_point(struct ft_runtime *rt) {
+int ft_safe_point(struct ft_runtime *rt) { return ft_safe_point_ahead(rt, 0); }
+
+int ft_safe_point_ahead(struct ft_runtime *rt, int wave) {
   if (!rt->initialized || rt->finalized)
     return FT_SNAPSHOT_CONTINUE;
   if (rt->ac.on) { /* any-call mode: the safe point only restores */
@@ -305,7 +307,8 @@ int ft_safe_point(struct ft_runtime *rt) {
   struct ft_event e = {.type = FT_EVENT_SAFE_POINT,
                        .peer = -1,
                        .tag = -1,
-                       .index = rt->safe_points};
+                       .index = rt->safe_points,
+                       .wave = wave};
   rt->at_safe_point = 1; /* the application stands here (a family may copy
                             its buffers in this step) */
   ft_core_step(rt, &e);

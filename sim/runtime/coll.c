@@ -27,7 +27,10 @@
 /* ---- Barrier and broadcast ---- */
 
 static int barrier_call(struct ft_runtime *rt, MPI_Comm comm) {
-  ft_coll_barrier(rt, ft_comm_get(rt, comm));
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (rt->driver->barrier)
+    rt->driver->barrier(rt, c); /* a potential checkpoint location */
+  ft_coll_barrier(rt, c);
   return MPI_SUCCESS;
 }
 

@@ -92,6 +92,12 @@ struct ft_driver {
                 int *flag, MPI_Status *status);
   int (*probe)(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
                MPI_Status *status);
+  /* MPI_Waitany, MPI_Waitsome, MPI_Testany or MPI_Testsome (p2p.c)
+   * reported a completion the runtime held (persist.c: an operation with
+   * MPI_PROC_NULL, a send the family suppressed...) at `index` without
+   * calling the operation above: the family counts it as one of its
+   * completion calls (the piggyback family numbers them). NULL: nothing. */
+  void (*held_completion)(struct ft_runtime *rt, int index);
   /* MPI_Request_free and MPI_Cancel of a request of the application that
    * is not MPI_REQUEST_NULL nor persistent (persist.c had it first). */
   int (*request_free)(struct ft_runtime *rt, MPI_Request *req);
@@ -194,6 +200,11 @@ struct ft_driver {
    * message is not all there. */
   void (*probed)(struct ft_runtime *rt, struct ft_comm *c, int *flag,
                  MPI_Status *status);
+  /* MPI_Barrier of the application on c (coll.c), before the barrier
+   * itself: the family may make it a potential checkpoint location (the
+   * piggyback family, c3-collectives Figure 8: an exchange of the
+   * participants' epochs, then ft_safe_point_ahead). NULL: a barrier. */
+  void (*barrier)(struct ft_runtime *rt, struct ft_comm *c);
   /* A communicator creation `call` of the application returned
    * successfully (comm_api.c), `made` being its result (maybe
    * MPI_COMM_NULL), registered: the family may record it and use it now

@@ -1493,12 +1493,22 @@ static int held_one(int n, MPI_Request requests[], MPI_Status *status) {
   return -1;
 }
 
-/* held_one for the calls that report several: indices[0], statuses[0]. */
-static int held_some(int n, MPI_Request requests[], int *outcount,
-                     int indices[], MPI_Status statuses[]) {
-  int i = held_one(n, requests,
-                   statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                                   : &statuses[0]);
+/* held_one, and the driver told of the completion it found (driver.h,
+ * held_completion). */
+static int held_told(struct ft_runtime *rt, int n, MPI_Request requests[],
+                     MPI_Status *status) {
+  int i = held_one(n, requests, status);
+  if (i >= 0 && rt->driver->held_completion)
+    rt->driver->held_completion(rt, i);
+  return i;
+}
+
+/* held_told for the calls that report several: indices[0], statuses[0]. */
+static int held_some(struct ft_runtime *rt, int n, MPI_Request requests[],
+                     int *outcount, int indices[], MPI_Status statuses[]) {
+  int i = held_told(rt, n, requests,
+                    statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                    : &statuses[0]);
   if (i < 0)
     return 0;
   *outcount = 1;
@@ -1512,7 +1522,7 @@ int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
   ft_record_before(rt, n, r);
   status = ft_record_status(rt, status);
   int rc = MPI_SUCCESS;
-  *index = held_one(n, requests, status);
+  *index = held_told(rt, n, requests, status);
   if (*index < 0)
     rc = waitany_call(rt, n, r, index, status);
   ft_record_completed(rt, rc, FT_RT_WAITANY, n, r, status, index,
@@ -1528,7 +1538,7 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
   ft_record_before(rt, n, r);
   statuses = ft_record_statuses(rt, n, statuses);
   int rc = MPI_SUCCESS;
-  if (!held_some(n, requests, outcount, indices, statuses))
+  if (!held_some(rt, n, requests, outcount, indices, statuses))
     rc = waitsome_call(rt, n, r, outcount, indices, statuses);
   ft_record_completed(rt, rc, FT_RT_WAITSOME, n, r, statuses, indices,
                       *outcount == MPI_UNDEFINED ? 0 : *outcount);
@@ -1598,7 +1608,7 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
   ft_record_before(rt, n, r);
   status = ft_record_status(rt, status);
   int rc = MPI_SUCCESS;
-  *index = held_one(n, requests, status);
+  *index = held_told(rt, n, requests, status);
   *flag = *index >= 0;
   if (*index < 0)
     rc = testany_call(rt, n, r, index, flag, status);
@@ -1615,7 +1625,7 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
   ft_record_before(rt, n, r);
   statuses = ft_record_statuses(rt, n, statuses);
   int rc = MPI_SUCCESS;
-  if (!held_some(n, requests, outcount, indices, statuses))
+  if (!held_some(rt, n, requests, outcount, indices, statuses))
     rc = testsome_call(rt, n, r, outcount, indices, statuses);
   ft_record_completed(rt, rc, FT_RT_TESTSOME, n, r, statuses, indices,
                       *outcount == MPI_UNDEFINED ? 0 : *outcount);

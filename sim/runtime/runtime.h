@@ -663,6 +663,11 @@ int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
 void ft_state_protect(struct ft_runtime *rt, int id, void *ptr, size_t bytes);
 /* The safe point behind ft_snapshot: returns an enum ft_snapshot_status. */
 int ft_safe_point(struct ft_runtime *rt);
+/* ft_safe_point at a potential checkpoint location where the other
+ * participants showed epoch `wave` (> 0) ahead of this rank: the SAFE_POINT
+ * event carries it (c3-collectives Figure 8: a rank behind checkpoints
+ * there even if not asked yet); 0: ft_safe_point. */
+int ft_safe_point_ahead(struct ft_runtime *rt, int wave);
 /* Carries out a core update (sends, flags, deadline). */
 void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u);
 /* Feeds one event to the core and applies its update. */

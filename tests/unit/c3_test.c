@@ -180,6 +180,188 @@ Test(c3, wildcard_matches_are_logged_while_logging_only) {
   free(s);
 }
 
+/* Section 3.1, Phase #2 (ii): "the result of every non-deterministic
+ * decision it makes": what a probe or a completion call found, logged
+ * while logging; those that found nothing since the last logged one are
+ * one FAILED entry when the rank stops logging. */
+Test(c3, probes_and_completions_are_logged_while_logging_only) {
+  void *s = core_new(1, 3);
+  struct ft_update u;
+  step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE, .peer = -1}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS);
+  step(s,
+       (struct ft_event){
+           .type = FT_EVENT_PROBED, .index = 1, .peer = 2, .tag = 3},
+       &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "not logging: nothing logged");
+  free(s);
+  s = checkpointed();
+  step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE, .peer = -1}, &u);
+  cr_assert_eq(u.id, 1);
+  step(s,
+       (struct ft_event){
+           .type = FT_EVENT_PROBED, .index = 1, .peer = 2, .tag = 3},
+       &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_LOG);
+  cr_assert_eq(u.events[0].kind, FT_LOGGED_PROBE);
+  cr_assert_eq(u.events[0].id, 1);
+  cr_assert_eq(u.events[0].peer, 2);
+  cr_assert_eq(u.events[0].tag, 3);
+  int64_t index = 4;
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  cr_assert_eq(u.id, 2);
+  step(
+      s,
+      (struct ft_event){.type = FT_EVENT_COMPLETION, .ids = &index, .n_ids = 1},
+      &u);
+  cr_assert_eq(u.events[0].kind, FT_LOGGED_COMPLETION);
+  cr_assert_eq(u.events[0].id, 2);
+  cr_assert_eq(u.events[0].value, 4);
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  step(s, (struct ft_event){.type = FT_EVENT_COMPLETION}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "found nothing: nothing yet");
+  int64_t many[FT_C3_MAX_COMPLETIONS + 1] = {0};
+  cr_assert_eq(step(s,
+                    (struct ft_event){.type = FT_EVENT_COMPLETION,
+                                      .ids = many,
+                                      .n_ids = FT_C3_MAX_COMPLETIONS + 1},
+                    &u),
+               -1, "more completions than the log of one call holds");
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  int64_t two[2] = {1, 3};
+  step(s,
+       (struct ft_event){.type = FT_EVENT_COMPLETION, .ids = two, .n_ids = 2},
+       &u);
+  cr_assert_eq(u.n_events, 2, "a Testsome's completions, one entry each");
+  cr_assert_eq(u.events[1].value, 3);
+  cr_assert_eq(u.events[1].id, 4);
+  step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE}, &u);
+  step(s, (struct ft_event){.type = FT_EVENT_PROBED}, &u);
+  cr_assert_eq(step(s, control(FT_C3_CONTROL_STOP_LOGGING, 0, 1, 1, 0), &u), 0);
+  cr_assert(u.flags & FT_UPDATE_STORE);
+  cr_assert(u.flags & FT_UPDATE_LOG);
+  cr_assert_eq(u.n_events, 1);
+  cr_assert_eq(u.events[0].kind, FT_LOGGED_FAILED);
+  cr_assert_eq(u.events[0].id, 5, "call 5 found nothing");
+  free(s);
+}
+
+/* A completion call during which logging stops (its delivery comes from
+ * a rank that stopped) decides after the stop: the FAILED mark ends before
+ * it, so that its re-execution is live. */
+Test(c3, a_call_in_progress_at_the_stop_is_not_marked_failed) {
+  void *s = checkpointed();
+  struct ft_update u;
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  step(s, (struct ft_event){.type = FT_EVENT_COMPLETION}, &u);
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  cr_assert_eq(u.id, 2);
+  cr_assert_eq(step(s, delivered(2, 1, 0, 1, 0), &u), 0);
+  cr_assert(u.flags & FT_UPDATE_STORE, "a message from a stopped rank");
+  cr_assert_eq(u.n_events, 1);
+  cr_assert_eq(u.events[0].kind, FT_LOGGED_FAILED);
+  cr_assert_eq(u.events[0].id, 1, "call 2 has not returned");
+  int64_t index = 0;
+  step(
+      s,
+      (struct ft_event){.type = FT_EVENT_COMPLETION, .ids = &index, .n_ids = 1},
+      &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "not logging any more");
+  free(s);
+}
+
+/* After a ROLLBACK the logged outcomes are forced (REPLAY), a call up to
+ * the last logged one without an entry finds nothing, later ones are live;
+ * each entry used counts towards RECOVERED. */
+Test(c3, a_rollback_forces_logged_probes_and_completions) {
+  void *s = core_new(1, 3);
+  struct ft_logged_event logged[] = {
+      {.id = 1, .kind = FT_LOGGED_PROBE, .peer = 2, .tag = 7},
+      {.id = 3,
+       .kind = FT_LOGGED_COMPLETION,
+       .peer = -1,
+       .tag = -1,
+       .value = 5},
+      {.id = 3,
+       .kind = FT_LOGGED_COMPLETION,
+       .peer = -1,
+       .tag = -1,
+       .value = 6},
+      {.id = 4, .kind = FT_LOGGED_FAILED, .peer = -1, .tag = -1},
+  };
+  struct ft_update u;
+  cr_assert_eq(step(s,
+                    (struct ft_event){.type = FT_EVENT_ROLLBACK,
+                                      .wave = 2,
+                                      .logged = logged,
+                                      .n_logged = 4},
+                    &u),
+               0);
+  step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE, .peer = -1}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
+  cr_assert(u.replay.found);
+  cr_assert_eq(u.replay.peer, 2);
+  cr_assert_eq(u.replay.tag, 7);
+  step(s,
+       (struct ft_event){
+           .type = FT_EVENT_PROBED, .index = 1, .peer = 2, .tag = 7},
+       &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "re-executing: not logged again");
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
+  cr_assert_not(u.replay.found, "call 2 found nothing");
+  step(s, (struct ft_event){.type = FT_EVENT_APP_COMPLETION}, &u);
+  cr_assert(u.replay.found);
+  cr_assert_eq(u.replay.n_ids, 2, "a Testsome: both of its completions");
+  cr_assert_eq(u.replay.ids[0], 5);
+  cr_assert_eq(u.replay.ids[1], 6);
+  cr_assert(ft_c3_replaying(s));
+  step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE, .peer = -1}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
+  cr_assert_not(u.replay.found, "call 4: the FAILED mark");
+  cr_assert_eq(u.n_sends, 1);
+  cr_assert_eq(u.sends[0].kind, FT_C3_CONTROL_RECOVERED);
+  step(s, (struct ft_event){.type = FT_EVENT_APP_PROBE, .peer = -1}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "beyond the log: live");
+  free(s);
+}
+
+/* Figure 8 at a barrier's potential checkpoint (SAFE_POINT with wave): a
+ * rank not logging that saw a member in the next epoch checkpoints even if
+ * not asked yet; the initiator's please-checkpoint then finds it logging
+ * in that epoch and changes nothing. A member two epochs ahead, or a rank
+ * already logging, is no reason. */
+Test(c3, a_barrier_ahead_checkpoints_a_rank_not_asked_yet) {
+  void *s = core_new(2, 3);
+  struct ft_update u;
+  cr_assert_eq(step(s,
+                    (struct ft_event){
+                        .type = FT_EVENT_SAFE_POINT, .index = 4, .wave = 2},
+                    &u),
+               0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "epoch 2 is not the next one");
+  step(s, (struct ft_event){.type = FT_EVENT_SAFE_POINT, .index = 5}, &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "an ordinary safe point, not asked");
+  step(s, (struct ft_event){.type = FT_EVENT_SAFE_POINT, .index = 6, .wave = 1},
+       &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_CAPTURE);
+  cr_assert_eq(u.wave, 1);
+  cr_assert_eq(u.index, 6);
+  cr_assert_eq(u.n_sends, 2, "its send-counts");
+  cr_assert_eq(ft_c3_phase(s), FT_C3_LOGGING);
+  cr_assert_eq(
+      step(s, control(FT_C3_CONTROL_PLEASE_CHECKPOINT, 0, 2, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(ft_c3_epoch(s), 1);
+  step(s, (struct ft_event){.type = FT_EVENT_SAFE_POINT, .index = 7, .wave = 2},
+       &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "logging: no second checkpoint");
+  cr_assert_eq(
+      step(s, control(FT_C3_CONTROL_PLEASE_CHECKPOINT, 0, 2, 1, 0), &u), -1,
+      "a second please-checkpoint of epoch 1");
+  free(s);
+}
+
 /* Brings checkpointed() to ready: every count in, nothing late. */
 static void ready(void *s) {
   struct ft_update u;

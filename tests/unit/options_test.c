@@ -49,7 +49,18 @@ Test(options, unknown_key_is_an_error) {
                    "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
                    "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
                    "record, record_speed, any_call, control_window, failure, "
-                   "relaunch, piggyback, piggyback_switch_bytes)");
+                   "relaunch, piggyback, piggyback_switch_bytes, "
+                   "c3_barrier_checkpoint)");
+}
+
+Test(options, c3_barrier_checkpoint_is_0_or_1) {
+  cr_assert_eq(ft_options_parse("c3_barrier_checkpoint=1", &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(o.c3_barrier_checkpoint, 1);
+  cr_assert_eq(ft_options_parse("c3_barrier_checkpoint=2", &o, err, sizeof err),
+               -1);
+  cr_assert_str_eq(err, "field 1 'c3_barrier_checkpoint=2': "
+                        "c3_barrier_checkpoint must be 0 or 1");
 }
 
 Test(options, reads_the_trace_prefix) {
@@ -229,6 +240,21 @@ Test(options, no_progress_keys) {
   cr_assert_eq(ft_options_parse("stall_failures=x", &o, err, sizeof err), -1);
   cr_assert_str_eq(err, "field 1 'stall_failures=x': stall_failures must be "
                         "an integer in [0, 1000000] (0: never)");
+}
+
+Test(options, c3_barrier_checkpoint_needs_c3) {
+  cr_assert_eq(ft_options_parse("protocol=pcl,service_ranks=1,"
+                                "c3_barrier_checkpoint=1",
+                                &o, err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), -1);
+  cr_assert_str_eq(err, "c3_barrier_checkpoint=1: protocol pcl has no barrier "
+                        "checkpoint (c3's Figure 8: --protocol c3)");
+  cr_assert_eq(ft_options_parse("protocol=c3,service_ranks=1,"
+                                "c3_barrier_checkpoint=1",
+                                &o, err, sizeof err),
+               0);
+  cr_assert_eq(ft_options_check(&o, err, sizeof err), 0, "%s", err);
 }
 
 Test(options, max_time_needs_a_dispatcher) {

@@ -13,7 +13,9 @@
  * the runtime carries over point-to-point on that shadow (coll.c), are
  * treated message by message as the application's are: their messages are
  * piggybacked, late ones logged and sent again, early ones suppressed
- * (not yet the paper's data-flow classes, section 4: ft_c3_collective()). */
+ * (not yet the paper's data-flow classes, section 4: ft_c3_collective()
+ * decides only the barrier's potential checkpoint, pb_barrier.c). The
+ * probes and completion calls are logged and forced (pb_nd.c). */
 #ifndef FT_PIGGYBACK_H
 #define FT_PIGGYBACK_H
 
@@ -186,6 +188,45 @@ const unsigned char *ft_pb_creations_read(struct ft_runtime *rt,
  * a creation that differs from the image's, or one made again with another
  * name than the first run's, is fatal. */
 void ft_pb_make_again(struct ft_runtime *rt, const struct ft_pb_creations *img);
+
+/* ---- Non-deterministic calls (pb_nd.c) ---- */
+
+/* The driver's iprobe, probe, waitany, waitsome, testany and testsome
+ * (driver.h): the default paths of p2p.c, each call numbered by the core
+ * (APP_PROBE, APP_COMPLETION), what it found told to it (PROBED,
+ * COMPLETION: the completed requests' indices in reqs) and logged while
+ * logging (section 3.1, Phase #2 (ii)), and a logged outcome forced after a
+ * rollback. MPI_Probe naming its source and tag is not numbered. At most 64
+ * completions per call (c3.h's FT_C3_MAX_COMPLETIONS; more is fatal). A
+ * logged request that is not active in the re-execution (a suppressed send
+ * reported complete already) is skipped; a call left with none goes
+ * live. */
+int ft_pb_iprobe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                 int *flag, MPI_Status *status);
+int ft_pb_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                MPI_Status *status);
+int ft_pb_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
+                  MPI_Status *status);
+int ft_pb_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                   int *outcount, int indices[], MPI_Status statuses[]);
+int ft_pb_testany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
+                  int *flag, MPI_Status *status);
+int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                   int *outcount, int indices[], MPI_Status statuses[]);
+/* The driver's held_completion: a completion call p2p.c answered with a
+ * completion it held (index) counts, its outcome logged while logging. */
+void ft_pb_held_completion(struct ft_runtime *rt, int index);
+
+/* ---- The barrier's potential checkpoint (pb_barrier.c) ---- */
+
+/* The driver's barrier hook (driver.h), with c3_barrier_checkpoint=1
+ * (c3-collectives Figure 8): the members of c exchange their epochs and
+ * amLogging bits, and the barrier is a safe point where a rank asked to
+ * checkpoint, or behind a member that is checkpointing or did, takes its
+ * checkpoint; after a rollback, where the image is restored. Every member
+ * must call it (the application's MPI_Barrier). Without the option:
+ * nothing. */
+void ft_pb_barrier(struct ft_runtime *rt, struct ft_comm *c);
 
 /* ---- Driver (pb_driver.c) ---- */
 

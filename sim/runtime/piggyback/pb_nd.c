@@ -1,0 +1,340 @@
+/* The piggyback family's non-deterministic calls (c3-collectives, section
+ * 3.1, Phase #2: a process logs "the result of every non-deterministic
+ * decision it makes"): MPI_Iprobe, a wildcard MPI_Probe, MPI_Waitany,
+ * MPI_Waitsome, MPI_Testany and MPI_Testsome. The core numbers each call
+ * since the checkpoint (APP_PROBE, APP_COMPLETION) and logs what it found
+ * while logging (PROBED, COMPLETION: the completed requests by their index
+ * in the call's array, which the re-execution builds the same); after a
+ * rollback it forces a logged outcome (REPLAY), as message logging's
+ * driver does (message_logging/ml_ops.c) with its request ids. The wildcard
+ * receives' matches are logged on the default path (p2p.c's app_recv).
+ *
+ * In main()'s prologue after a rollback (ft_prologue_hidden) the core sees
+ * none of them, as none of the prologue's messages. The live paths make the
+ * same MPI calls as the default paths of p2p.c, so that simulated times do
+ * not change. */
+#include <stdlib.h>
+
+#include "piggyback.h"
+
+/* The core's FT_C3_MAX_COMPLETIONS (protocols/c3/c3.h; the runtime names
+ * no protocol): the completions of one call it logs. */
+enum { PB_MAX_COMPLETIONS = 64 };
+
+/* As p2p.c's poll_sometimes: a look at the clock, and at the control
+ * receive every 16 calls of a polling loop. */
+static void poll_sometimes(struct ft_runtime *rt) {
+  ft_control_fate(rt);
+  if (++rt->test_polls % 16 == 0)
+    ft_poll_control(rt);
+}
+
+/* APP_PROBE or APP_COMPLETION: 1 with the core's outcome in *u when the
+ * call is replayed, 0 live. */
+static int replayed(struct ft_runtime *rt, enum ft_event_type type,
+                    struct ft_update *u) {
+  struct ft_event e = {.type = type, .peer = -1, .tag = -1};
+  ft_core_decide(rt, &e, u);
+  ft_apply_update(rt, u);
+  return (u->flags & FT_UPDATE_REPLAY) != 0;
+}
+
+static void tell(struct ft_runtime *rt, struct ft_event *e) {
+  ft_control_fate(rt); /* a rank that failed in the call records nothing */
+  ft_core_step(rt, e);
+}
+
+/* ---- Probes ---- */
+
+static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
+                       int found, const MPI_Status *st) {
+  struct ft_event e = {.type = FT_EVENT_PROBED, .index = found};
+  if (found) {
+    int bytes = 0;
+    FT_PMPI(Get_count, st, MPI_BYTE, &bytes);
+    e.peer = ft_comm_app_rank(c, st->MPI_SOURCE);
+    e.tag = st->MPI_TAG;
+    e.bytes = (uint64_t)(bytes > 0 ? bytes : 0);
+  }
+  tell(rt, &e);
+}
+
+/* Probes until a message of source/tag (ranks of c) is there. */
+static void probe_until_found(struct ft_runtime *rt, int source, int tag,
+                              const struct ft_comm *c, MPI_Status *st) {
+  int flag = 0;
+  while (!flag) {
+    FT_PMPI(Iprobe, source, tag, c->p2p, &flag, st);
+    if (!flag)
+      poll_sometimes(rt);
+  }
+}
+
+/* A replayed probe: 1 when it found the logged message (status in *st), 0
+ * when it found nothing; -1 live. */
+static int replay_probe(struct ft_runtime *rt, const struct ft_comm *c,
+                        MPI_Status *st) {
+  struct ft_update u;
+  if (!replayed(rt, FT_EVENT_APP_PROBE, &u))
+    return -1;
+  int found = u.replay.found != 0;
+  if (found)
+    probe_until_found(rt, ft_comm_rank_of(c, u.replay.peer), u.replay.tag, c,
+                      st);
+  return found;
+}
+
+int ft_pb_iprobe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                 int *flag, MPI_Status *status) {
+  if (ft_prologue_hidden(rt))
+    return PMPI_Iprobe(source, tag, c->p2p, flag, status);
+  MPI_Status st;
+  int found = replay_probe(rt, c, &st);
+  if (found < 0)
+    FT_PMPI(Iprobe, source, tag, c->p2p, &found, &st);
+  tell_probe(rt, c, found, &st);
+  *flag = found;
+  if (found && status != MPI_STATUS_IGNORE)
+    *status = st;
+  return MPI_SUCCESS;
+}
+
+/* A probe naming its source and tag is deterministic: no event. */
+int ft_pb_probe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
+                MPI_Status *status) {
+  MPI_Status st;
+  int wildcard = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG;
+  if (!wildcard || ft_prologue_hidden(rt)) {
+    probe_until_found(rt, source, tag, c, &st);
+  } else if (replay_probe(rt, c, &st) < 0) {
+    probe_until_found(rt, source, tag, c, &st);
+    tell_probe(rt, c, 1, &st);
+  } else {
+    tell_probe(rt, c, 1, &st);
+  }
+  if (status != MPI_STATUS_IGNORE)
+    *status = st;
+  return MPI_SUCCESS;
+}
+
+/* ---- Completion calls ---- */
+
+static void tell_completion(struct ft_runtime *rt, const int idx[], int n) {
+  int64_t ids[PB_MAX_COMPLETIONS];
+  if (n > PB_MAX_COMPLETIONS)
+    ft_fatal("rank %d: a completion call completed %d requests while c3 "
+             "logs at most %d per call",
+             rt->world_rank, n, (int)PB_MAX_COMPLETIONS);
+  for (int i = 0; i < n; i++)
+    ids[i] = idx[i];
+  struct ft_event e = {.type = FT_EVENT_COMPLETION,
+                       .ids = ids,
+                       .n_ids = (size_t)(n > 0 ? n : 0)};
+  tell(rt, &e);
+}
+
+/* Waits for request i of a replayed call (the logged one), a delivery as
+ * p2p.c's wait_call reports it. 0 when it is not active: a send the
+ * re-execution suppressed, which the runtime reported complete at once
+ * (held_completion), maybe in an earlier call than the logged one. */
+static int wait_logged(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                       int64_t i, MPI_Status *st) {
+  if (i < 0 || i >= n)
+    ft_fatal("rank %d: c3's re-execution diverged: a logged completion names "
+             "request %lld of a call on %d",
+             rt->world_rank, (long long)i, n);
+  if (reqs[i] == MPI_REQUEST_NULL)
+    return 0;
+  MPI_Request before = reqs[i];
+  ft_pmpi_check(ft_wait_internal(rt, &reqs[i], st), "MPI_Wait");
+  ft_delivery_completed(rt, before, st);
+  return 1;
+}
+
+/* A replayed completion call: the requests it completed (their indices in
+ * idx[], statuses in st[] unless NULL), or -1 live. */
+static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                             int idx[], MPI_Status st[]) {
+  struct ft_update u;
+  if (!replayed(rt, FT_EVENT_APP_COMPLETION, &u))
+    return -1;
+  int64_t ids[PB_MAX_COMPLETIONS];
+  int n_ids = (int)u.replay.n_ids, k = 0;
+  for (int i = 0; i < n_ids; i++) /* the core's array lives until its next
+                                     step */
+    ids[i] = u.replay.ids[i];
+  for (int i = 0; i < n_ids; i++) {
+    MPI_Status s;
+    if (!wait_logged(rt, n, reqs, ids[i], &s))
+      continue;
+    idx[k] = (int)ids[i];
+    if (st)
+      st[k] = s;
+    k++;
+  }
+  if (k == 0 && n_ids > 0)
+    return -1; /* reported already: the call goes live */
+  tell_completion(rt, idx, k);
+  return k;
+}
+
+/* driver.h's held_completion: the call counts (a suppressed send's
+ * completion in the re-execution takes the number the send's completion
+ * took in the first run, when both come at the same call). */
+void ft_pb_held_completion(struct ft_runtime *rt, int index) {
+  if (ft_prologue_hidden(rt))
+    return;
+  struct ft_update u;
+  replayed(rt, FT_EVENT_APP_COMPLETION, &u);
+  tell_completion(rt, &index, 1);
+}
+
+static int all_null(int n, const MPI_Request reqs[]) {
+  for (int i = 0; i < n; i++)
+    if (reqs[i] != MPI_REQUEST_NULL)
+      return 0;
+  return 1;
+}
+
+static MPI_Request *handles_copy(int n, const MPI_Request reqs[],
+                                 MPI_Request small[16]) {
+  MPI_Request *copy = n <= 16 ? small : malloc((size_t)n * sizeof *copy);
+  if (!copy)
+    ft_fatal("out of memory in a completion call on %d requests", n);
+  for (int i = 0; i < n; i++)
+    copy[i] = reqs[i];
+  return copy;
+}
+
+static void handles_free(MPI_Request *copy, MPI_Request small[16]) {
+  if (copy != small)
+    free(copy);
+}
+
+/* p2p.c's wait_any: interruptible, the completed request a delivery. */
+static int wait_any_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                         MPI_Status *st) {
+  MPI_Request small[16];
+  MPI_Request *before = handles_copy(n, reqs, small);
+  int index = ft_wait_any(rt, n, reqs, st);
+  if (index != MPI_UNDEFINED)
+    ft_delivery_completed(rt, before[index], st);
+  handles_free(before, small);
+  return index;
+}
+
+int ft_pb_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
+                  MPI_Status *status) {
+  MPI_Status st;
+  int idx[PB_MAX_COMPLETIONS];
+  int k =
+      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, idx, &st);
+  if (k > 1)
+    ft_fatal("rank %d: c3's re-execution diverged: MPI_Waitany completes "
+             "%d logged requests",
+             rt->world_rank, k);
+  if (k > 0 || (k == 0 && all_null(n, reqs))) {
+    *index = k ? idx[0] : MPI_UNDEFINED;
+  } else { /* live, or a call that returned after logging stopped */
+    *index = wait_any_live(rt, n, reqs, &st);
+    if (!ft_prologue_hidden(rt))
+      tell_completion(rt, index, *index == MPI_UNDEFINED ? 0 : 1);
+  }
+  if (status != MPI_STATUS_IGNORE && *index != MPI_UNDEFINED)
+    *status = st;
+  return MPI_SUCCESS;
+}
+
+/* One completion per call, as p2p.c's default under a recovering
+ * protocol (interruptible). */
+int ft_pb_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                   int *outcount, int indices[], MPI_Status statuses[]) {
+  int index;
+  MPI_Status st;
+  ft_pb_waitany(rt, n, reqs, &index, &st);
+  *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
+  if (index != MPI_UNDEFINED) {
+    indices[0] = index;
+    if (statuses != MPI_STATUSES_IGNORE)
+      statuses[0] = st;
+  }
+  return MPI_SUCCESS;
+}
+
+/* p2p.c's testany_call: the library's MPI_Testany, the completed request a
+ * delivery. */
+static int testany_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                        int *index, int *flag, MPI_Status *st) {
+  MPI_Request small[16];
+  MPI_Request *before = handles_copy(n, reqs, small);
+  int rc = PMPI_Testany(n, reqs, index, flag, st);
+  if (*flag && *index != MPI_UNDEFINED) {
+    ft_pending_done(rt, before[*index]);
+    ft_delivery_completed(rt, before[*index], st);
+  }
+  handles_free(before, small);
+  return rc;
+}
+
+int ft_pb_testany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
+                  int *flag, MPI_Status *status) {
+  MPI_Status st;
+  int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
+  int k =
+      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, idx, &st);
+  if (k > 1)
+    ft_fatal("rank %d: c3's re-execution diverged: MPI_Testany completes "
+             "%d logged requests",
+             rt->world_rank, k);
+  if (k >= 0) {
+    *index = k ? idx[0] : MPI_UNDEFINED;
+    *flag = k > 0 || all_null(n, reqs);
+  } else {
+    rc = testany_live(rt, n, reqs, index, flag, &st);
+    int found = *flag && *index != MPI_UNDEFINED;
+    if (!ft_prologue_hidden(rt))
+      tell_completion(rt, index, found);
+  }
+  if (status != MPI_STATUS_IGNORE && *flag && *index != MPI_UNDEFINED)
+    *status = st;
+  return rc;
+}
+
+/* p2p.c's some_tracked with MPI_Testsome: every completion forgotten first,
+ * then each a delivery. */
+static int testsome_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                         int *outcount, int indices[], MPI_Status st[]) {
+  MPI_Request small[16];
+  MPI_Request *before = handles_copy(n, reqs, small);
+  int rc = PMPI_Testsome(n, reqs, outcount, indices, st);
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
+    ft_pending_done(rt, before[indices[k]]);
+  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
+    ft_delivery_completed(rt, before[indices[k]], &st[k]);
+  handles_free(before, small);
+  return rc;
+}
+
+int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                   int *outcount, int indices[], MPI_Status statuses[]) {
+  MPI_Status small[16];
+  MPI_Status *st = statuses;
+  if (statuses == MPI_STATUSES_IGNORE) {
+    st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
+    if (!st)
+      ft_fatal("out of memory in MPI_Testsome on %d requests", n);
+  }
+  int rc = MPI_SUCCESS;
+  int k =
+      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, indices, st);
+  if (k >= 0) {
+    *outcount = k > 0 || !all_null(n, reqs) ? k : MPI_UNDEFINED;
+  } else {
+    rc = testsome_live(rt, n, reqs, outcount, indices, st);
+    if (!ft_prologue_hidden(rt))
+      tell_completion(rt, indices, *outcount == MPI_UNDEFINED ? 0 : *outcount);
+  }
+  if (st != statuses && st != small)
+    free(st);
+  return rc;
+}
