@@ -59,20 +59,27 @@ static void tell_probe(struct ft_runtime *rt, const struct ft_comm *c,
   tell(rt, &e);
 }
 
+/* The library's MPI_Iprobe on c, *st the application's view of what it
+ * found: under the combined piggyback the payload's count, and nothing
+ * found while a lone lead's payload is not there yet (ft_pb_probed). */
+static int iprobe_app(struct ft_runtime *rt, int source, int tag,
+                      struct ft_comm *c, MPI_Status *st) {
+  int flag = 0;
+  FT_PMPI(Iprobe, source, tag, c->p2p, &flag, st);
+  ft_pb_probed(rt, c, &flag, st);
+  return flag;
+}
+
 /* Probes until a message of source/tag (ranks of c) is there. */
 static void probe_until_found(struct ft_runtime *rt, int source, int tag,
-                              const struct ft_comm *c, MPI_Status *st) {
-  int flag = 0;
-  while (!flag) {
-    FT_PMPI(Iprobe, source, tag, c->p2p, &flag, st);
-    if (!flag)
-      poll_sometimes(rt);
-  }
+                              struct ft_comm *c, MPI_Status *st) {
+  while (!iprobe_app(rt, source, tag, c, st))
+    poll_sometimes(rt);
 }
 
 /* A replayed probe: 1 when it found the logged message (status in *st), 0
  * when it found nothing; -1 live. */
-static int replay_probe(struct ft_runtime *rt, const struct ft_comm *c,
+static int replay_probe(struct ft_runtime *rt, struct ft_comm *c,
                         MPI_Status *st) {
   struct ft_update u;
   if (!replayed(rt, FT_EVENT_APP_PROBE, &u))
@@ -86,12 +93,16 @@ static int replay_probe(struct ft_runtime *rt, const struct ft_comm *c,
 
 int ft_pb_iprobe(struct ft_runtime *rt, int source, int tag, struct ft_comm *c,
                  int *flag, MPI_Status *status) {
-  if (ft_prologue_hidden(rt))
-    return PMPI_Iprobe(source, tag, c->p2p, flag, status);
   MPI_Status st;
+  if (ft_prologue_hidden(rt)) {
+    *flag = iprobe_app(rt, source, tag, c, &st);
+    if (*flag && status != MPI_STATUS_IGNORE)
+      *status = st;
+    return MPI_SUCCESS;
+  }
   int found = replay_probe(rt, c, &st);
   if (found < 0)
-    FT_PMPI(Iprobe, source, tag, c->p2p, &found, &st);
+    found = iprobe_app(rt, source, tag, c, &st);
   tell_probe(rt, c, found, &st);
   *flag = found;
   if (found && status != MPI_STATUS_IGNORE)
