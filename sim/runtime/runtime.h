@@ -265,6 +265,8 @@ struct ft_runtime {
                               each later one's is a duplicate */
   int argc;                /* main's arguments, to run it again */
   char **argv;
+  const void *init_caller; /* where the application called MPI_Init from
+                              (its module: ft_backend_entry_points) */
 
   /* Application state (checkpoint.c). */
   struct ft_protected regions[FT_MAX_REGIONS];
@@ -372,6 +374,11 @@ const struct ft_driver *ft_driver_of(enum ft_family family);
 
 /* This rank's runtime state (never NULL). */
 struct ft_runtime *ft_runtime(void);
+
+/* Notes `caller`, a return address into the application's module, as where
+ * it called MPI_Init, unless one is noted already (runtime.c; the Fortran
+ * bindings note their caller before calling MPI_Init). */
+void ft_note_init_caller(struct ft_runtime *rt, const void *caller);
 
 /* Reports a fatal runtime error on stderr, prefixed with "ftsim: ", and
  * aborts every rank. */
