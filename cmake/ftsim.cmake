@@ -49,12 +49,24 @@ function(ftsim_mpi_program)
   add_library(${P_NAME}-smpi MODULE ${P_SOURCES})
   ftsim_smpi_flags(${P_NAME}-smpi)
   ftsim_warnings(${P_NAME}-smpi)
-  # Whole archive: SMPI's mpi.h declares every MPI function weak, so the
-  # application's references are weak and would not pull the runtime's
-  # interposed definitions out of a plain static library.
-  target_link_libraries(${P_NAME}-smpi PRIVATE ${P_LIBS}
-    $<LINK_LIBRARY:WHOLE_ARCHIVE,ftsim_runtime_smpi> ${SIMGRID_LIBRARY} m)
-  target_link_options(${P_NAME}-smpi PRIVATE -Wl,-z,defs)
+  # The runtime is a shared library (sim/CMakeLists.txt,
+  # ftsim_runtime_shared): SMPI loads it once for all ranks, where the
+  # module is copied per rank. It comes before SimGrid among the module's
+  # libraries, so that its MPI functions are the ones SMPI's dlopen
+  # (RTLD_DEEPBIND) finds for the module; ft_compute stays in the module
+  # (ftsim_compute_smpi, see there). The --wrap options of the malloc
+  # intercepts are ftsim_runtime_smpi's; --no-as-needed: SMPI's mpi.h
+  # declares every MPI function weak, and a library that only weak
+  # references need would otherwise be dropped.
+  target_link_libraries(${P_NAME}-smpi PRIVATE ${P_LIBS} ftsim_runtime_shared
+    ftsim_compute_smpi ${SIMGRID_LIBRARY} m)
+  target_link_options(${P_NAME}-smpi PRIVATE LINKER:--no-as-needed
+    $<TARGET_PROPERTY:ftsim_runtime_smpi,INTERFACE_LINK_OPTIONS>)
+  # Without debug sections (-Wl,-S; the symbols stay, for perf and
+  # backtraces): SMPI's dlopen privatization copies the module once per
+  # rank (sendfile into smpi/tmpdir), 2.4 MB a copy with them, 0.5 MB
+  # without (sim/replay/CMakeLists.txt does the same for the replay).
+  target_link_options(${P_NAME}-smpi PRIVATE -Wl,-z,defs -Wl,-S)
   set_target_properties(${P_NAME}-smpi PROPERTIES PREFIX "" SUFFIX ""
     OUTPUT_NAME ${P_NAME} LIBRARY_OUTPUT_DIRECTORY ${P_DIR}/smpi)
   if(P_PLAIN)
@@ -63,7 +75,7 @@ function(ftsim_mpi_program)
     ftsim_warnings(${P_NAME}-plain)
     target_link_libraries(${P_NAME}-plain PRIVATE ${P_LIBS} ftsim_app_api_plain
       ${SIMGRID_LIBRARY} m)
-    target_link_options(${P_NAME}-plain PRIVATE -Wl,-z,defs)
+    target_link_options(${P_NAME}-plain PRIVATE -Wl,-z,defs -Wl,-S)
     set_target_properties(${P_NAME}-plain PROPERTIES PREFIX "" SUFFIX ""
       OUTPUT_NAME ${P_NAME} LIBRARY_OUTPUT_DIRECTORY ${P_DIR}/plain)
   endif()

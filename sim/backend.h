@@ -25,6 +25,18 @@ double ft_backend_compute_for(double flops, double seconds);
  * this ends only the calling simulated process. */
 _Noreturn void ft_backend_exit_rank(int code);
 
+/* The entry points of the program module whose code holds `caller` (an
+ * address in it: the return address of the application's MPI_Init), for a
+ * runtime that is a shared library of its own (SMPI: cmake/ftsim.cmake's
+ * ftsim_runtime_shared, one copy for all ranks, where a weak `main` of the
+ * runtime would name one rank's copy of the program for every rank).
+ * Returns 1 with *c_main (`main`) and *f_main (`user_main_`, smpiff's
+ * Fortran main program) set, each NULL when the module has none; 0, both
+ * untouched, when the runtime is inside the program (its own weak
+ * references are the program's); -1 when the module cannot be found. */
+int ft_backend_entry_points(const void *caller, int (**c_main)(int, char **),
+                            void (**f_main)(void));
+
 /* Current time in seconds: the simulated clock under SMPI (read without a
  * simulation call, unlike MPI_Wtime), MPI_Wtime for a real MPI. */
 double ft_backend_now(void);

@@ -69,8 +69,12 @@ static void f_statuses(int n, MPI_Status *c, F *f) {
 
 /* ---- Life cycle and communicators ---- */
 
-void mpi_init_(F *ierr) { *ierr = MPI_Init(NULL, NULL); }
+void mpi_init_(F *ierr) {
+  ft_note_init_caller(ft_runtime(), __builtin_return_address(0));
+  *ierr = MPI_Init(NULL, NULL);
+}
 void mpi_init_thread_(F *required, F *provided, F *ierr) {
+  ft_note_init_caller(ft_runtime(), __builtin_return_address(0));
   int p = 0;
   *ierr = MPI_Init_thread(NULL, NULL, *required, &p);
   *provided = p;

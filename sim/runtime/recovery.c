@@ -27,14 +27,23 @@ extern int main(int argc, char **argv) __attribute__((weak));
 extern void user_main_(void) __attribute__((weak));
 
 /* Runs the application's entry point again from the top; returns its
- * exit code (0 for a Fortran main program that returns). */
+ * exit code (0 for a Fortran main program that returns). Under SMPI the
+ * runtime may be a shared library of its own, with one copy of the program
+ * per rank: the entry points are then this rank's copy's, found from where
+ * it called MPI_Init (ft_backend_entry_points). */
 static int run_application(struct ft_runtime *rt) {
-  if (user_main_) {
-    user_main_();
+  int (*c_main)(int, char **) = main;
+  void (*f_main)(void) = user_main_;
+  if (ft_backend_entry_points(rt->init_caller, &c_main, &f_main) < 0)
+    ft_fatal("rank %d: cannot find the program module that called "
+             "MPI_Init, to run its main again",
+             rt->world_rank);
+  if (f_main) {
+    f_main();
     return 0;
   }
-  if (main)
-    return main(rt->argc, rt->argv);
+  if (c_main)
+    return c_main(rt->argc, rt->argv);
   ft_fatal("the program has neither main nor user_main_ to restart");
 }
 

@@ -174,7 +174,15 @@ static int init_common(int *argc, char ***argv) {
 }
 
 /* After a rollback main() runs again: MPI is already initialised. */
+/* The first return address into the application's module: its main's
+ * module (recovery.c). The Fortran bindings note theirs first. */
+void ft_note_init_caller(struct ft_runtime *rt, const void *caller) {
+  if (!rt->init_caller)
+    rt->init_caller = caller;
+}
+
 int MPI_Init(int *argc, char ***argv) {
+  ft_note_init_caller(ft_runtime(), __builtin_return_address(0));
   if (ft_runtime()->initialized)
     return MPI_SUCCESS;
   int rc = PMPI_Init(argc, argv);
@@ -182,6 +190,7 @@ int MPI_Init(int *argc, char ***argv) {
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  ft_note_init_caller(ft_runtime(), __builtin_return_address(0));
   if (ft_runtime()->initialized) {
     *provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     return MPI_SUCCESS;

@@ -59,8 +59,8 @@ enum { FT_MAX_COMMS = 512 };
  * abandoned runs, and (message logging) those main() created. */
 struct ft_abandoned;
 struct ft_comms {
+  int used; /* before the table: every lookup reads it */
   struct ft_comm table[FT_MAX_COMMS];
-  int used;
   struct ft_abandoned *abandoned; /* kept until settled (settle.c) */
   size_t n_abandoned, cap_abandoned;
   MPI_Comm *created; /* by main(), in order (message logging) */
@@ -225,6 +225,17 @@ struct ft_runtime {
   const struct ft_driver *driver;
   void *protocol_state;
   struct ft_counters counters;
+  /* Each module's own state, handed to it (issue 15, item 2); comm.c's is
+   * the last member. Those every MPI call reads (the flags of record,
+   * trace and fate; the counters above) are near the top: under SMPI
+   * every rank's state is its own copy, and each page an MPI call touches
+   * is touched once per rank (issue 18: 136 KB a rank, the call's fields
+   * on 8 pages of it, spread over 130 KB, before). */
+  struct ft_record_state record;   /* record.c (`ftsim record`) */
+  struct ft_trace_state trace;     /* trace.c */
+  unsigned test_polls;             /* p2p.c: tests since the last poll */
+  struct ft_deliveries deliveries; /* delivery.c */
+  struct ft_fate fate;             /* fate.c: this rank's own failures */
   int result_reported, result_verified;
   int universe_size; /* MPI_UNIVERSE_SIZE's value, as MPI_Comm_get_attr
                         gives it (comm.c): the application's ranks */
@@ -254,6 +265,8 @@ struct ft_runtime {
                               each later one's is a duplicate */
   int argc;                /* main's arguments, to run it again */
   char **argv;
+  const void *init_caller; /* where the application called MPI_Init from
+                              (its module: ft_backend_entry_points) */
 
   /* Application state (checkpoint.c). */
   struct ft_protected regions[FT_MAX_REGIONS];
@@ -348,14 +361,10 @@ struct ft_runtime {
 
   uint64_t trace_run; /* the run's identity in its trace (trace.h) */
 
-  /* Each module's own state, handed to it (issue 15, item 2). */
-  struct ft_comms comms;           /* comm.c */
-  struct ft_deliveries deliveries; /* delivery.c */
-  struct ft_control_state ctl;     /* control.c (ctrl_* above too) */
-  struct ft_trace_state trace;     /* trace.c */
-  struct ft_record_state record;   /* record.c (`ftsim record`) */
-  unsigned test_polls;             /* p2p.c: tests since the last poll */
-  struct ft_fate fate;             /* fate.c: this rank's own failures */
+  struct ft_control_state ctl; /* control.c (ctrl_* above too) */
+  /* The communicator table (comm.c), last: its 512 entries are 100 KB,
+   * of which a run uses the first few (see the note above). */
+  struct ft_comms comms;
 };
 
 /* The driver of protocol family `family` (drivers.c): its const table;
@@ -367,6 +376,11 @@ const struct ft_driver *ft_driver_of(enum ft_family family);
 
 /* This rank's runtime state (never NULL). */
 struct ft_runtime *ft_runtime(void);
+
+/* Notes `caller`, a return address into the application's module, as where
+ * it called MPI_Init, unless one is noted already (runtime.c; the Fortran
+ * bindings note their caller before calling MPI_Init). */
+void ft_note_init_caller(struct ft_runtime *rt, const void *caller);
 
 /* Reports a fatal runtime error on stderr, prefixed with "ftsim: ", and
  * aborts every rank. */
