@@ -287,8 +287,8 @@ int ft_safe_point(struct ft_runtime *rt) {
     return FT_SNAPSHOT_CONTINUE;
   /* A rank that failed neither restores nor reaches a safe point: a life
    * resumed just before its next failure put its image back after it
-   * (soak seeds 8839, vcl, and 8403, v2: 'restore' 35 and 59 us after the
-   * failure). */
+   * (soak seeds 8839, channel state, and 8403, message logging: 'restore'
+   * 35 and 59 us after the failure). */
   ft_control_fate(rt);
   if (rt->ac.on) { /* any-call mode: the safe point only restores */
     if (rt->restore_pending && rt->restore_wave > 0)

@@ -480,9 +480,9 @@ static int handle_held(struct ft_runtime *rt) {
 /* Whether this rank stops at its failure times now: while its application
  * runs, and while it restarts alone (message logging: its restart waits
  * for nobody's collective; it served a peer's resends 0.66 ms after its
- * failure, soak seed 8331, v2). A rank that rolls back with every other
+ * failure, soak seed 8331). A rank that rolls back with every other
  * one does not: each that heard GO must make the next world's Comm_dup
- * (soak seed 3, pcl: deadlock); FAIL reaches it in the recovery. */
+ * (soak seed 3, coordinated: deadlock); FAIL reaches it in the recovery. */
 static int fate_watched(const struct ft_runtime *rt) {
   return rt->fate.on && rt->recovering_protocol &&
          (rt->running || ft_driver_restarts_alone(rt->driver)) &&
