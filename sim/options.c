@@ -34,7 +34,7 @@ const char *ft_options_known_keys(void) {
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
          "stall_failures, record, record_speed, any_call, control_window, "
          "failure, relaunch, piggyback, piggyback_switch_bytes, "
-         "c3_barrier_checkpoint";
+         "c3_barrier_checkpoint, max_quiet";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -178,6 +178,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "c3_barrier_checkpoint") == 0) {
     *why = "c3_barrier_checkpoint must be 0 or 1";
     return ft_parse_int(value, 0, 1, &o->c3_barrier_checkpoint);
+  }
+  if (strcmp(key, "max_quiet") == 0) {
+    *why = "max_quiet must be a number of seconds in [0, 1e9] (0: never)";
+    return parse_double(value, 0, FT_TIME_MAX_S, &o->max_quiet);
   }
   if (strcmp(key, "any_call") == 0) {
     *why = "any_call must be 0 or 1";
@@ -338,6 +342,11 @@ int ft_options_check(const struct ft_options *o, char *err, size_t errlen) {
                     "max_time=%g: protocol %s has no dispatcher to stop the "
                     "run (%s do)",
                     o->max_time, o->protocol, those);
+  if (o->max_quiet > 0 && !ft_protocol_recovers(p))
+    return complain(err, errlen,
+                    "max_quiet=%g: protocol %s has no dispatcher to stop the "
+                    "run (%s do)",
+                    o->max_quiet, o->protocol, those);
   if (o->record[0] && strcmp(o->protocol, "none") != 0)
     return complain(err, errlen,
                     "record=%s: a recording runs under protocol none, not %s "

@@ -81,6 +81,12 @@ struct ft_options {
                           (progress: a committed wave, pcl and vcl; a failed
                           rank's restart completed, pessimist and v2);
                           default FT_STALL_FAILURES_DEFAULT, 0: never */
+  double max_quiet;    /* simulated seconds in which no application rank's
+                          control message reached the dispatcher after
+                          which it ends the run as livelocked (an error,
+                          not a no_progress stop: every healthy run talks
+                          to it, at the latest with its DONE); default 0:
+                          never */
   int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
                           core accepts it (a replay, sim/ft_anycall.h; `ftsim
                           run --replay` sets it); default 0: at safe points */

@@ -24,6 +24,10 @@ bool ft_soak_no_progress(const char *json) {
          strcmp(value, "no_progress") == 0;
 }
 
+/* How the runtime's dispatcher ends a livelocked run (max_quiet). */
+#define LIVELOCKED                                                             \
+  "ftsim: the dispatcher heard nothing from any application rank"
+
 static bool said(const struct ft_soak_step *s, const char *text) {
   return s->errors && strstr(s->errors, text);
 }
@@ -33,6 +37,11 @@ static enum ft_soak_verdict judge_process(const struct ft_soak_step *s,
                                           char *why, size_t len) {
   if (s->timed_out) {
     snprintf(why, len, "still running after the time-out: killed");
+    return FT_SOAK_HANG;
+  }
+  if (said(s, LIVELOCKED)) { /* max_quiet: the dispatcher's (service.c) */
+    snprintf(why, len, "%.300s", strstr(s->errors, LIVELOCKED) + 7);
+    why[strcspn(why, "\n")] = '\0';
     return FT_SOAK_HANG;
   }
   if (ft_soak_no_progress(s->json))

@@ -376,6 +376,23 @@ static int write_text(const char *path, const char *text) {
   return fclose(f);
 }
 
+/* The failure run's arguments: the scenario and trace at `scenario` and
+ * `trace`, and max_quiet, so that a run whose ranks wait for ever (some
+ * polling: simulated time runs on) ends with an error instead of the
+ * wall-clock time-out: 20 failure-free runs (`t`) and 1 s, far more than
+ * any silence of a healthy run (its detection and restart costs are at
+ * most 5% of a run each; an image of image_mb moves in well under 1 s). */
+static void failure_args(const struct run *r, double t, const char *scenario,
+                         const char *trace, struct ft_strv *v) {
+  run_args(&r->c, 0, r->period[0] ? r->period : NULL, v);
+  ft_strv_pushf(v, "--set=max_quiet=%.9f", 20 * t + 1);
+  ft_strv_push(v, "--scenario");
+  ft_strv_push(v, scenario);
+  ft_strv_push(v, "--trace");
+  ft_strv_push(v, trace);
+  app_args(&r->c, v);
+}
+
 /* The failure run and the check of its trace. */
 static enum ft_soak_verdict with_failures(struct run *r,
                                           struct ft_soak_report *rep) {
@@ -388,20 +405,10 @@ static enum ft_soak_verdict with_failures(struct run *r,
   snprintf(trace, sizeof trace, "%s/trace", r->dir);
   write_text(path, r->scenario);
   struct ft_strv args = FT_STRV_INIT;
-  run_args(&r->c, 0, r->period[0] ? r->period : NULL, &args);
-  ft_strv_push(&args, "--scenario");
-  ft_strv_push(&args, path);
-  ft_strv_push(&args, "--trace");
-  ft_strv_push(&args, trace);
-  app_args(&r->c, &args);
+  failure_args(r, t, path, trace, &args);
   /* the reproducer's form: files in the current directory */
   ft_strv_free(&r->args);
-  run_args(&r->c, 0, r->period[0] ? r->period : NULL, &r->args);
-  ft_strv_push(&r->args, "--scenario");
-  ft_strv_push(&r->args, "scenario.txt");
-  ft_strv_push(&r->args, "--trace");
-  ft_strv_push(&r->args, "trace");
-  app_args(&r->c, &r->args);
+  failure_args(r, t, "scenario.txt", "trace", &r->args);
   r->with_scenario = true;
   r->stage = "failures";
   run_step(r->env, &args, r->dir, "run", &r->st);

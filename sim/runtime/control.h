@@ -320,11 +320,13 @@ void ft_control_trace(struct ft_runtime *rt, const char *dir, int peer,
  * could have given: only the dispatcher's own messages keep their order,
  * and those before its FAIL (a rollback or resumption of an earlier
  * failure) are superseded by that failure's. Returns at once when the
- * failure is not due, the rank does not run its application (it
- * recovers: every rank that heard GO must make the next world's
- * collective creation, and FAIL reaches it there as before; the failure
- * is due again once it runs), the rank finished, or the protocol does not
- * recover. Costs a look at the clock (no MPI call). */
+ * failure is not due, the rank rolls back with every other one (it
+ * recovers and does not run its application: every rank that heard GO
+ * must make the next world's collective creation, and FAIL reaches it
+ * there as before; the failure is due again once it runs; a rank that
+ * restarts alone, message logging, stands dead in its restart too), the
+ * rank finished, or the protocol does not recover. Costs a look at the
+ * clock (no MPI call). */
 void ft_control_fate(struct ft_runtime *rt);
 
 /* Sleeps `seconds` of modelled time the rank spends acting (a daemon's

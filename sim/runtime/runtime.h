@@ -301,9 +301,12 @@ struct ft_runtime {
                                  posting order (pcl, vcl) */
   size_t n_pending, cap_pending;
   int feeds_asked, feeds_done; /* this settle's FEED requests, answers */
-  int *settled;                /* settled[r]: the last incarnation
-                                  application rank r settled */
-  MPI_Request *wait_scratch;   /* control.c: requests of a long wait */
+  struct ft_wire *early_feeds; /* settle.c: FEEDs of an incarnation whose
+                                  GO this rank had not heard yet */
+  size_t n_early_feeds, cap_early_feeds;
+  int *settled;              /* settled[r]: the last incarnation
+                                application rank r settled */
+  MPI_Request *wait_scratch; /* control.c: requests of a long wait */
   size_t cap_wait_scratch;
   int running;           /* the application runs (not in recovery) */
   int dead;              /* this rank failed: its memory is lost */

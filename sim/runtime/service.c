@@ -44,11 +44,13 @@ struct dispatcher {
   double rollback_at;
   int committed_wave;
   double committed_time, last_resume, recovering_since;
-  int64_t waves;             /* waves it committed */
-  int kill;                  /* failure=kill in reference mode: no logical
-                                failure; the run record (run_record.h) */
-  double kill_origin;        /* this launch's time 0, absolute */
-  struct ft_run_record rec;  /* what the run record says now */
+  int64_t waves;            /* waves it committed */
+  int kill;                 /* failure=kill in reference mode: no logical
+                               failure; the run record (run_record.h) */
+  double kill_origin;       /* this launch's time 0, absolute */
+  struct ft_run_record rec; /* what the run record says now */
+  double heard; /* when an application rank's message last reached it
+                   (absolute; options.max_quiet) */
   struct ft_service_run run; /* incarnation, DONEs, stall, figures: shared
                                 with the role */
 };
@@ -570,10 +572,35 @@ static double time_limit(const struct service *s) {
   return max > 0 ? s->start + max : -1;
 }
 
+/* The absolute time at which max_quiet ends the run, or -1. */
+static double quiet_limit(const struct service *s, const struct dispatcher *d) {
+  double quiet = s->rt->options.max_quiet;
+  return quiet > 0 && !d->finished ? d->heard + quiet : -1;
+}
+
+/* No application rank has sent the dispatcher anything for max_quiet
+ * simulated seconds: every healthy run talks to it (its READYs, proposals,
+ * restarts, events, at the latest its DONEs), so the ranks wait for what
+ * never comes, some of them polling (a replayed probe, SMPI's MPI_Probe),
+ * which SimGrid cannot tell from work: simulated time runs on and the run
+ * never ends (soak seed 7832: 197 s of simulated time in one minute of wall
+ * time, a run of 11 ms). Ends the run with an error that says so. */
+static _Noreturn void livelocked(const struct service *s,
+                                 const struct dispatcher *d) {
+  ft_fatal("the dispatcher heard nothing from any application rank for "
+           "max_quiet=%g s of simulated time (since %.9f s of run time, now "
+           "%.9f s; %.0f failures injected): the run is livelocked, ranks wait "
+           "for what never comes",
+           s->rt->options.max_quiet, d->heard - s->start, run_time(s),
+           d->run.figures.failures);
+}
+
 /* Fires what is due; returns the absolute time of the next timed event,
  * or -1. */
 static double dispatcher_tick(struct service *s, struct dispatcher *d) {
-  double now = run_time(s), limit = time_limit(s);
+  double now = run_time(s), limit = time_limit(s), quiet = quiet_limit(s, d);
+  if (quiet >= 0 && clock_of(s) >= quiet)
+    livelocked(s, d);
   if (!d->finished && limit >= 0 && clock_of(s) >= limit)
     stop_run(s, d, now, "max_time");
   /* The failure's deadline as the wait below has it: through run time
@@ -590,6 +617,8 @@ static double dispatcher_tick(struct service *s, struct dispatcher *d) {
     next = limit;
   if (d->rollback_due && (next < 0 || s->start + d->rollback_at < next))
     next = s->start + d->rollback_at;
+  if (quiet >= 0 && (next < 0 || quiet < next))
+    next = quiet;
   double role = role_tick(s, d);
   if (role >= 0 && (next < 0 || role < next))
     next = role;
@@ -734,6 +763,8 @@ static void service_round(struct service *s) {
   (void)progress_transfers(s);
   if (wait_event(s, 1, next)) {
     struct ft_wire m = ft_control_take(s->rt);
+    if (s->d && m.from >= 0 && m.from < s->rt->app_ranks)
+      s->d->heard = clock_of(s);
     on_message(s, &m);
   }
 }
@@ -807,6 +838,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
     load_scenario(&s, &d);
     if (d.kill)
       kill_start(&s, &d);
+    d.heard = s.start;
   }
   start_role(&s);
   s.waiter = ft_backend_waiter_create();

@@ -137,7 +137,19 @@ static void forget(struct ft_runtime *rt) {
     rt->driver->settle(rt, 0);
 }
 
+static void on_feed(struct ft_runtime *rt, const struct ft_wire *m);
+
+/* The FEEDs that came before this rank's GO, now that its abandoned
+ * communicators are known (a stale one is dropped by on_feed). */
+static void early_feeds(struct ft_runtime *rt) {
+  size_t n = rt->n_early_feeds;
+  rt->n_early_feeds = 0;
+  for (size_t i = 0; i < n; i++)
+    on_feed(rt, &rt->early_feeds[i]);
+}
+
 void ft_settle(struct ft_runtime *rt) {
+  early_feeds(rt);
   if (!ft_backend_simulated()) {
     forget(rt);
     return;
@@ -152,14 +164,35 @@ void ft_settle(struct ft_runtime *rt) {
   announce(rt);
 }
 
+/* Keeps a FEED that came before this rank's GO. */
+static void keep_early(struct ft_runtime *rt, const struct ft_wire *m) {
+  rt->early_feeds =
+      ft_reserve(rt->early_feeds, rt->n_early_feeds + 1, &rt->cap_early_feeds,
+                 sizeof *rt->early_feeds, "FEEDs before GO");
+  rt->early_feeds[rt->n_early_feeds++] = *m;
+}
+
 /* A peer's receive on this rank's abandoned communicator waits for an
  * empty message. A request of another incarnation is stale: its sender
  * rolled back again, and asks again. A communicator this rank no longer
  * has was freed by its application (MPI_Comm_free), after every send it
- * made on it: the receive was matched, and completes without help. */
+ * made on it: the receive was matched, and completes without help.
+ *
+ * The peer asks once it heard GO, this rank's GO may come later (they come
+ * from two senders: MPI does not order them), and this rank abandons its
+ * communicators only at GO (recovery.c, resume): before, the one asked for
+ * is not abandoned yet, and the FEED was answered with nothing fed, so the
+ * peer waited in its settle for ever and the run deadlocked (user/c_vcl,
+ * heat with measured computation, about 1 run in 80 at 1e11 flop/s: rank
+ * 1's GO came 2.5 ms after rank 0's FEED). Such a FEED waits for the
+ * settle (ft_settle). */
 static void on_feed(struct ft_runtime *rt, const struct ft_wire *m) {
   if (m->inc != rt->incarnation)
     return;
+  if (rt->go_inc != rt->incarnation) {
+    keep_early(rt, m);
+    return;
+  }
   MPI_Comm comm = ft_comm_abandoned_find(rt, (uint64_t)m->value, (int)m->x[0]);
   if (comm != MPI_COMM_NULL)
     ft_feed_empty(comm, (int)m->x[1], (int)m->x[2]);
@@ -197,6 +230,9 @@ void ft_settle_finish(struct ft_runtime *rt) {
   ft_comm_free_abandoned(rt, rt->incarnation);
   free(rt->settled);
   rt->settled = NULL;
+  free(rt->early_feeds);
+  rt->early_feeds = NULL;
+  rt->n_early_feeds = rt->cap_early_feeds = 0;
   free(rt->pending);
   rt->pending = NULL;
   rt->n_pending = rt->cap_pending = 0;

@@ -291,6 +291,20 @@ Test(cli_soak, judge_defects) {
     cr_assert(!ft_soak_accepted((enum ft_soak_verdict)v));
 }
 
+/* A run the dispatcher ended because nobody talked to it for max_quiet
+ * (a livelock, soak seed 7832 before its fix) is a hang, with its reason. */
+Test(cli_soak, judge_livelock_is_a_hang) {
+  struct ft_soak_step s =
+      step(1, NULL,
+           "ftsim: rank 1: something else\n"
+           "ftsim: the dispatcher heard nothing from any application rank "
+           "for max_quiet=1.2 s of simulated time (...)\n"
+           "ftsim: smpirun exited with status 2\n");
+  cr_assert_eq(ft_soak_judge_run(&s, "42", why, sizeof why), FT_SOAK_HANG);
+  cr_assert_str_eq(why, "the dispatcher heard nothing from any application "
+                        "rank for max_quiet=1.2 s of simulated time (...)");
+}
+
 Test(cli_soak, judge_check) {
   struct ft_soak_step s = step(0, NULL, NULL);
   cr_assert_eq(ft_soak_judge_check(&s, "ftsim check: ok", why, sizeof why),

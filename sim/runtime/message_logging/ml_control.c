@@ -155,11 +155,19 @@ static void on_resend_request(struct ft_runtime *rt, struct ft_ml_channels *mc,
                       .wave = m->wave,
                       .value = (int64_t)total};
   ft_control_send_payload(rt, f, &a, answer, total * sizeof *answer);
+  /* Every channel waits for its resends before the first is served: this
+   * rank may fail while serving one (ft_ml_serve), and the channels after
+   * it must still be served by the re-execution that rebuilds their
+   * messages (soak seed 7832: pessimist, lu on 2 ranks; rank 0 failed
+   * serving rank 1's first channel, its restarted life did not resend the
+   * second one's message, whose wire it had, and rank 1 probed for it for
+   * ever). */
   for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
-    if (ch->peer == f && ch->resend_to > 0) {
+    if (ch->peer == f && ch->resend_to > 0)
       ch->resend_next = 1;
+  for (size_t i = 0; (ch = ft_ml_channel_at(mc, i)); i++)
+    if (ch->peer == f && ch->resend_next > 0)
       ft_ml_serve(rt, mc, ch);
-    }
 }
 
 /* Takes off the wire what a lost life left in flight on a channel. */
