@@ -184,7 +184,7 @@ Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
               "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
               "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
               "stall_failures, record, record_speed, any_call, "
-              "control_window)");
+              "control_window, control_timer)");
   parse_fails(BASE "set log_batch=0\n",
               "dir/s.txt:5: field 'set': log_batch must be an integer in [1, "
               "65536]");
