@@ -152,6 +152,9 @@ struct ft_courier *ft_backend_courier_start(MPI_Comm comm, int self, int tag,
   sg_actor_set_data(sg_actor_self(), c);
   c->helper = sg_actor_init("ftsim-courier", sg_host_self());
   sg_actor_start(c->helper, courier_helper, 2, argv);
+  sg_actor_daemonize(c->helper); /* a rank that ends without stopping it
+                                    (ft_backend_exit_rank) leaves no actor
+                                    blocked behind */
   ft_smpi_bench_resume();
   return c;
 }
