@@ -231,4 +231,64 @@ int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
  * ft_backend_padding_receive, not NULL) wake `w`'s wait once. */
 void ft_backend_padding_notify(void *handle, struct ft_waiter *w);
 
+/* ---- Latency-only messages (issue 18, item 2). Under SMPI a control
+ * message between application ranks need not be a SimGrid communication:
+ * it is posted to its receiver's courier, due when the network would have
+ * delivered it, and the receiver takes it from there. A courier's helper
+ * actor rings a bell (one small MPI message of the rank to itself) when the
+ * first message falls due, so that a rank blocked in MPI wakes up on time.
+ * A real MPI has no courier: every call below is then a no-op or fatal, as
+ * said. ---- */
+
+struct ft_courier;
+
+/* Starts the calling rank's courier and its helper, on the rank's host;
+ * the bell is `bell_bytes` (at most 128) of `bell`, sent by the helper as
+ * the rank to `self` (the rank's own rank in `comm`) with
+ * `tag` on `comm`, a standard send, rung early by its own transfer time so
+ * that it arrives when the message is due. Other ranks find the courier
+ * by the rank's world rank (ft_backend_courier_of). Returns NULL for a
+ * real MPI. Out of memory is fatal. */
+struct ft_courier *ft_backend_courier_start(MPI_Comm comm, int self, int tag,
+                                            const void *bell, int bell_bytes);
+
+/* The courier of world rank `world_rank`, or NULL when it has none (not
+ * started, stopped, or a real MPI). */
+struct ft_courier *ft_backend_courier_of(int world_rank);
+
+/* Seconds a message of `bytes` takes from the calling rank's host to world
+ * rank `world_rank`'s on an otherwise idle network: the route's latency
+ * plus bytes over its bandwidth (the Hockney model of SMPI with
+ * smpi/lat-factor and smpi/bw-factor 0:1, as ftsim's platforms set; SMPI's
+ * other factors are not applied). Fatal when the rank cannot be placed,
+ * and under a real MPI. */
+double ft_backend_message_time(int world_rank, size_t bytes);
+
+/* Posts a copy of `bytes` of `msg` to courier `c` (not NULL), due at
+ * absolute time `due` (ft_backend_now's scale). Messages come out in the
+ * order of their due times, ties in the order posted. */
+void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
+                             size_t bytes);
+
+/* The calling rank's courier `c` (NULL: returns 0): copies its first
+ * message due by now into buf and removes it; returns its length, 0 when
+ * none is due. A message longer than `cap` is fatal. */
+size_t ft_backend_courier_take(struct ft_courier *c, void *buf, size_t cap);
+
+/* The calling rank took a bell of its courier `c` (NULL: nothing), and
+ * takes every message due before it blocks again: the helper may ring
+ * again (it keeps at most one bell on its way). */
+void ft_backend_courier_bell_taken(struct ft_courier *c);
+
+/* Blocks the calling rank, with no MPI call, until the first message of
+ * its courier `c` (not NULL) is due; no bell is rung meanwhile. For a
+ * rank that waits for control messages only: every control message to an
+ * application rank comes through its courier. */
+void ft_backend_courier_wait(struct ft_courier *c);
+
+/* Stops courier `c` (the calling rank's; NULL: nothing) and its helper,
+ * dropping the messages left; returns the bells the helper sent, which
+ * the caller must still receive those it did not take. */
+uint64_t ft_backend_courier_stop(struct ft_courier *c);
+
 #endif /* FT_BACKEND_H */

@@ -217,3 +217,48 @@ int ft_backend_status_error(const MPI_Status *status) {
   (void)status;
   return MPI_SUCCESS;
 }
+
+/* ---- Latency-only messages: none under a real MPI (control messages
+ * travel by MPI). ---- */
+
+struct ft_courier *ft_backend_courier_start(MPI_Comm comm, int self, int tag,
+                                            const void *bell, int bell_bytes) {
+  (void)comm, (void)self, (void)tag, (void)bell, (void)bell_bytes;
+  return NULL;
+}
+
+struct ft_courier *ft_backend_courier_of(int world_rank) {
+  (void)world_rank;
+  return NULL;
+}
+
+double ft_backend_message_time(int world_rank, size_t bytes) {
+  (void)world_rank, (void)bytes;
+  fprintf(stderr, "ftsim: no latency-only messages under a real MPI\n");
+  ft_backend_abort(1);
+}
+
+void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
+                             size_t bytes) {
+  (void)c, (void)due, (void)msg, (void)bytes;
+  fprintf(stderr, "ftsim: no latency-only messages under a real MPI\n");
+  ft_backend_abort(1);
+}
+
+size_t ft_backend_courier_take(struct ft_courier *c, void *buf, size_t cap) {
+  (void)c, (void)buf, (void)cap;
+  return 0;
+}
+
+void ft_backend_courier_bell_taken(struct ft_courier *c) { (void)c; }
+
+void ft_backend_courier_wait(struct ft_courier *c) {
+  (void)c;
+  fprintf(stderr, "ftsim: no latency-only messages under a real MPI\n");
+  ft_backend_abort(1);
+}
+
+uint64_t ft_backend_courier_stop(struct ft_courier *c) {
+  (void)c;
+  return 0;
+}

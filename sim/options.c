@@ -21,6 +21,7 @@ void ft_options_defaults(struct ft_options *options) {
   options->event_loggers = 1;
   options->log_batch = 64;
   options->control_window = 1;
+  options->control_timer = 1;
   options->stall_failures = FT_STALL_FAILURES_DEFAULT;
   options->sb_cache_kb = 512;
   options->piggyback = FT_PIGGYBACK_SEPARATE;
@@ -34,7 +35,7 @@ const char *ft_options_known_keys(void) {
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
          "stall_failures, record, record_speed, any_call, control_window, "
          "failure, relaunch, piggyback, piggyback_switch_bytes, "
-         "c3_barrier_checkpoint, max_quiet";
+         "c3_barrier_checkpoint, max_quiet, control_timer";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -149,6 +150,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
     *why = "control_window must be an integer in [1, 32]";
     return ft_parse_int(value, 1, FT_OPTIONS_CONTROL_WINDOW_MAX,
                         &o->control_window);
+  }
+  if (strcmp(key, "control_timer") == 0) {
+    *why = "control_timer must be 0 or 1";
+    return ft_parse_int(value, 0, 1, &o->control_timer);
   }
   if (strcmp(key, "copy_mbps") == 0) {
     *why = "copy_mbps must be a number of MB/s in [0, 1e9]";

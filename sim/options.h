@@ -67,6 +67,12 @@ struct ft_options {
    * (at most one per other rank; sim/runtime/control.h,
    * ft_control_start), in [1, FT_OPTIONS_CONTROL_WINDOW_MAX]; default 1. */
   int control_window;
+  /* 1: control messages between application ranks are latency-only
+   * messages under SMPI (sim/runtime/control.h, ft_control_send: no
+   * SimGrid communication, delivered after the route's latency and
+   * transfer time); 0: MPI messages. Default 1; no effect under a real
+   * MPI. */
+  int control_timer;
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
   double max_time;     /* simulated seconds of run time after which the run

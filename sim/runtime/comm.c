@@ -7,6 +7,7 @@
  * create (MPI_COMM_SELF, or made by calls it does not intercept) are
  * registered on first use as themselves. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -450,6 +451,33 @@ static int creation_number(struct ft_comm *parent,
                0x40000000);
 }
 
+/* MPI_COMM_TYPE_SHARED: the ranks of `in` on the calling rank's host.
+ * SMPI 3.32 counts every actor of the host that calls MPI as the rank
+ * (SMPI_thread_create): with latency-only control messages each rank has
+ * such a helper (backend.h, couriers), and its node would count twice as
+ * many ranks. So then the node is made by MPI_Comm_split, its color the
+ * lowest rank of `in` on the same host (host names gathered). */
+static int split_type(struct ft_runtime *rt, MPI_Comm in,
+                      const struct ft_gate_call *call, MPI_Comm *newcomm) {
+  if (call->color != MPI_COMM_TYPE_SHARED ||
+      !ft_backend_courier_of(rt->world_rank))
+    return PMPI_Comm_split_type(in, call->color, call->key, call->info,
+                                newcomm);
+  enum { LEN = MPI_MAX_PROCESSOR_NAME };
+  char name[LEN] = {0};
+  int n = 0, color = 0;
+  snprintf(name, sizeof name, "%s", ft_backend_host_name());
+  FT_PMPI(Comm_size, in, &n);
+  char *all = malloc((size_t)n * LEN);
+  if (!all)
+    ft_fatal("out of memory for MPI_Comm_split_type's host names");
+  FT_PMPI(Allgather, name, LEN, MPI_CHAR, all, LEN, MPI_CHAR, in);
+  while (color < n && strcmp(all + (size_t)color * LEN, name) != 0)
+    color++;
+  free(all);
+  return PMPI_Comm_split(in, color, call->key, newcomm);
+}
+
 /* A creation call made for real: registered, and remembered. */
 static int created_now(struct ft_runtime *rt, int rc,
                        const struct ft_gate_call *call, MPI_Comm *newcomm) {
@@ -493,7 +521,7 @@ int ft_comm_make(struct ft_runtime *rt, const struct ft_gate_call *call,
                           call->reorder, newcomm);
     break;
   case FT_GATE_SPLIT_TYPE:
-    rc = PMPI_Comm_split_type(in, call->color, call->key, call->info, newcomm);
+    rc = split_type(rt, in, call, newcomm);
     break;
   case FT_GATE_CART_SUB:
     rc = PMPI_Cart_sub(in, call->dims, newcomm);

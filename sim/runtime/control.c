@@ -115,6 +115,7 @@ static const char *const generic_names[FT_WIRE_GENERIC_END - FT_WIRE_STORE] = {
     [FT_WIRE_FED - FT_WIRE_STORE] = "FED",
     [FT_WIRE_SETTLED - FT_WIRE_STORE] = "SETTLED",
     [FT_WIRE_STOPPED - FT_WIRE_STORE] = "STOPPED",
+    [FT_WIRE_BELL - FT_WIRE_STORE] = "BELL",
 };
 
 const char *ft_wire_name(const struct ft_runtime *rt, int kind) {
@@ -214,12 +215,115 @@ static void finish_sends(struct ft_control_state *cs) {
   cs->cap_sends = 0;
 }
 
+/* ---- Latency-only messages (ft_control_courier_start) ---- */
+
+void ft_control_courier_start(struct ft_runtime *rt) {
+  struct ft_control_state *cs = &rt->ctl;
+  if (!rt->options.control_timer || !rt->recovering_protocol ||
+      rt->world_size == rt->app_ranks || !ft_backend_simulated())
+    return;
+  struct ft_wire bell = {.kind = FT_WIRE_BELL, .from = -1, .to = -1};
+  if (rt->world_rank < rt->app_ranks) /* a service has none: its waits
+                                         take MPI messages */
+    cs->courier = ft_backend_courier_start(rt->control, rt->world_rank,
+                                           FT_TAG_CONTROL, &bell, sizeof bell);
+  size_t n = (size_t)rt->world_size;
+  cs->peers = calloc(n, sizeof *cs->peers);
+  cs->last_due = calloc(n, sizeof *cs->last_due);
+  cs->wire_time = calloc(n, sizeof *cs->wire_time);
+  if (!cs->peers || !cs->last_due || !cs->wire_time)
+    ft_fatal("out of memory for latency-only control messages");
+}
+
+/* Posts `bytes` of `msg` to application rank `dest`'s courier, due when
+ * the network would deliver it, never before this rank's previous message
+ * to `dest` (MPI's non-overtaking order). */
+static void courier_send(struct ft_runtime *rt, int dest, const void *msg,
+                         size_t bytes) {
+  struct ft_control_state *cs = &rt->ctl;
+  if (!cs->peers[dest] && !(cs->peers[dest] = ft_backend_courier_of(dest)))
+    ft_fatal("rank %d: rank %d has no courier for control messages",
+             rt->world_rank, dest);
+  double t;
+  if (bytes != sizeof(struct ft_wire))
+    t = ft_backend_message_time(dest, bytes);
+  else if ((t = cs->wire_time[dest]) == 0)
+    t = cs->wire_time[dest] = ft_backend_message_time(dest, bytes);
+  double due = ft_backend_now() + t;
+  if (due < cs->last_due[dest])
+    due = cs->last_due[dest];
+  cs->last_due[dest] = due;
+  ft_backend_courier_post(cs->peers[dest], due, msg, bytes);
+}
+
+/* Every control message to an application rank goes to its courier
+ * (from a service too), when the run has them. */
+static int by_courier(const struct ft_runtime *rt, int dest) {
+  return rt->ctl.peers && dest < rt->app_ranks;
+}
+
+static void take_message(struct ft_runtime *rt, const struct ft_wire_msg *msg,
+                         struct ft_wire *m);
+
+/* Takes this rank's first latency-only message due, if any, into *m:
+ * returns 1. */
+static int take_due(struct ft_runtime *rt, struct ft_wire *m) {
+  struct ft_wire_msg msg;
+  if (!rt->ctl.courier ||
+      !ft_backend_courier_take(rt->ctl.courier, &msg, sizeof msg))
+    return 0;
+  take_message(rt, &msg, m);
+  return 1;
+}
+
+struct ft_wire ft_control_next(struct ft_runtime *rt) {
+  struct ft_wire m;
+  for (;;) {
+    if (take_due(rt, &m))
+      return m;
+    if (rt->ctl.courier) { /* every message comes through it */
+      ft_backend_courier_wait(rt->ctl.courier);
+      continue;
+    }
+    if (rt->ctrl_req == MPI_REQUEST_NULL)
+      ft_control_start(rt);
+    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
+    m = ft_control_take(rt);
+    if (m.kind != FT_WIRE_BELL)
+      return m;
+  }
+}
+
+/* After the drain (ft_settle_control): the courier stops, and its bells
+ * not taken yet are received. */
+static void stop_courier(struct ft_runtime *rt) {
+  struct ft_control_state *cs = &rt->ctl;
+  if (!cs->peers)
+    return;
+  uint64_t bells = ft_backend_courier_stop(cs->courier);
+  cs->courier = NULL;
+  while (cs->bells_taken < bells && rt->ctrl_req != MPI_REQUEST_NULL) {
+    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
+    struct ft_wire m = ft_control_take(rt); /* the run is over: dropped */
+    ft_control_discard(rt, &m);
+  }
+  free(cs->peers);
+  free(cs->last_due);
+  free(cs->wire_time);
+  cs->peers = NULL;
+  cs->last_due = cs->wire_time = NULL;
+}
+
 void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m) {
   trace_control(rt, ">", dest, m);
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
   copy.carried = 0;
   counts(rt)[dest]++;
+  if (by_courier(rt, dest)) {
+    courier_send(rt, dest, &copy, sizeof copy);
+    return;
+  }
   /* A service's waits go through the backend's waiter; and a service
    * always receives, so a standard send to it is taken at once: the
    * synchronous send's completion would cost one more wait (bt on 64
@@ -274,6 +378,10 @@ static void send_carried(struct ft_runtime *rt, int dest,
   memcpy(msg.data, data, bytes);
   free(data);
   counts(rt)[dest]++;
+  if (by_courier(rt, dest)) {
+    courier_send(rt, dest, &msg, sizeof msg.w + bytes);
+    return;
+  }
   FT_PMPI(Send, &msg, (int)(sizeof msg.w + bytes), MPI_BYTE, dest,
           FT_TAG_CONTROL, rt->control);
 }
@@ -401,15 +509,27 @@ void ft_control_finish_payloads(struct ft_control_state *cs) {
   cs->n_adopted = cs->cap_adopted = 0;
 }
 
-struct ft_wire ft_control_take(struct ft_runtime *rt) {
-  struct ft_wire_msg *msg = &rt->ctl.window[rt->ctl.head];
-  struct ft_wire m = msg->w;
-  if (m.from >= 0 && m.from < rt->world_size)
-    counts(rt)[rt->world_size + m.from]++;
-  if (m.carried > 0)
+/* A message taken (from a control receive or a courier): counted, its
+ * payload kept, traced. A bell is counted as taken, and the courier told
+ * (it may ring again). */
+static void take_message(struct ft_runtime *rt, const struct ft_wire_msg *msg,
+                         struct ft_wire *m) {
+  *m = msg->w;
+  if (m->from >= 0 && m->from < rt->world_size)
+    counts(rt)[rt->world_size + m->from]++;
+  if (m->carried > 0)
     keep_carried(&rt->ctl, msg);
+  if (m->kind == FT_WIRE_BELL) {
+    rt->ctl.bells_taken++;
+    ft_backend_courier_bell_taken(rt->ctl.courier);
+  }
+  trace_control(rt, "<", m->from, m);
+}
+
+struct ft_wire ft_control_take(struct ft_runtime *rt) {
+  struct ft_wire m;
+  take_message(rt, &rt->ctl.window[rt->ctl.head], &m);
   ft_control_start(rt);
-  trace_control(rt, "<", m.from, &m);
   return m;
 }
 
@@ -442,18 +562,42 @@ void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
 static int fate_due(const struct ft_runtime *rt);
 static void stand_dead(struct ft_runtime *rt, const struct ft_wire *m);
 
+static void handle_taken(struct ft_runtime *rt, struct ft_wire *m);
+static int handle_due(struct ft_runtime *rt);
+
 void ft_control_arrived(struct ft_runtime *rt) {
   struct ft_wire m = ft_control_take(rt);
+  if (m.kind == FT_WIRE_BELL) { /* what is due now, all of it */
+    while (handle_due(rt))
+      ;
+    return;
+  }
+  handle_taken(rt, &m);
+}
+
+/* Handles a message taken, or keeps it when this rank's failure time has
+ * come. May not return (rollback). */
+static void handle_taken(struct ft_runtime *rt, struct ft_wire *m) {
   char kind[64];
   if (fate_due(rt)) {
-    stand_dead(rt, &m);
+    stand_dead(rt, m);
     return;
   }
   if (!rt->ctl.handle)
     ft_fatal("rank %d: a control message (%s) before its handler was "
              "installed",
-             rt->world_rank, ft_wire_label(rt, m.kind, kind, sizeof kind));
-  rt->ctl.handle(rt, &m);
+             rt->world_rank, ft_wire_label(rt, m->kind, kind, sizeof kind));
+  rt->ctl.handle(rt, m);
+}
+
+/* Handles this rank's first latency-only message due, if any: returns 1.
+ * May not return (rollback). */
+static int handle_due(struct ft_runtime *rt) {
+  struct ft_wire m;
+  if (!take_due(rt, &m))
+    return 0;
+  handle_taken(rt, &m);
+  return 1;
 }
 
 /* ---- A rank at its failure time (ft_control_fate) ---- */
@@ -516,12 +660,9 @@ static void stand_dead(struct ft_runtime *rt, const struct ft_wire *m) {
       rt->ctl.handle(rt, &next); /* FAIL does not return */
       return;
     }
-    if (m && !superseded(m))
+    if (m && !superseded(m) && m->kind != FT_WIRE_BELL)
       hold(rt, m);
-    if (rt->ctrl_req == MPI_REQUEST_NULL)
-      ft_control_start(rt);
-    FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-    next = ft_control_take(rt);
+    next = ft_control_next(rt);
     m = &next;
   }
 }
@@ -549,8 +690,13 @@ double ft_control_fate_left(const struct ft_runtime *rt) {
 
 void ft_wait_control(struct ft_runtime *rt) {
   ft_control_fate(rt);
-  if (handle_held(rt))
+  if (handle_held(rt) || handle_due(rt))
     return;
+  if (rt->ctl.courier) { /* no MPI call, no bell */
+    ft_backend_courier_wait(rt->ctl.courier);
+    handle_due(rt);
+    return;
+  }
   FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
   ft_control_arrived(rt);
 }
@@ -558,7 +704,7 @@ void ft_wait_control(struct ft_runtime *rt) {
 int ft_poll_control(struct ft_runtime *rt) {
   int flag = 0;
   ft_control_fate(rt);
-  if (handle_held(rt))
+  if (handle_held(rt) || handle_due(rt))
     return 1;
   FT_PMPI(Test, &rt->ctrl_req, &flag, MPI_STATUS_IGNORE);
   if (flag)
@@ -598,7 +744,7 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     rt->ctl.deadline(rt);
   for (;;) {
     ft_control_fate(rt);
-    while (handle_held(rt))
+    while (handle_held(rt) || handle_due(rt))
       ;
     /* The oldest control message sent still on its way, last: it cannot
      * hide a request of the caller's, and each wait completes the sends
@@ -718,9 +864,8 @@ void ft_control_drain(struct ft_runtime *rt) {
   FT_PMPI(Alltoall, c, 1, MPI_INT64_T, expected, 1, MPI_INT64_T, rt->control);
   for (int src = 0; src < n; src++)
     while (c[n + src] < expected[src] && rt->ctrl_req != MPI_REQUEST_NULL) {
-      FT_PMPI(Wait, &rt->ctrl_req, MPI_STATUS_IGNORE);
-      struct ft_wire m = ft_control_take(rt); /* the run is over: dropped */
-      ft_control_discard(rt, &m);
+      struct ft_wire m = ft_control_next(rt);
+      ft_control_discard(rt, &m); /* the run is over: dropped */
     }
   free(expected);
 }
@@ -736,6 +881,7 @@ static int quiet_control(const struct ft_runtime *rt) {
 void ft_settle_control(struct ft_runtime *rt) {
   if (!quiet_control(rt))
     ft_control_drain(rt); /* a barrier too */
+  stop_courier(rt);
   finish_sends(&rt->ctl);
   free(rt->ctrl_counts);
   rt->ctrl_counts = NULL;

@@ -94,6 +94,16 @@ struct ft_control_state {
    * MPI's order pairs a separate payload with its message). */
   struct ft_carried *carried;
   size_t n_carried, cap_carried;
+  /* Latency-only messages (ft_control_send, option control_timer): this
+   * rank's courier (backend.h; NULL: control messages travel by MPI), the
+   * couriers of the other ranks as found, the time each one's last message
+   * from this rank is due (MPI's order between two ranks), the transfer
+   * time of a struct ft_wire to each (0: not known yet), and the bells of
+   * this rank's courier taken. */
+  struct ft_courier *courier;
+  struct ft_courier **peers;
+  double *last_due, *wire_time;
+  uint64_t bells_taken;
 };
 
 /* The runtime's own message kinds, beyond the cores' (below
@@ -145,6 +155,8 @@ enum ft_wire_kind {
                           this rank is complete */
   FT_WIRE_STOPPED,     /* rank -> every other application rank: the run is
                           stopped and my gate is settled (recovery.c) */
+  FT_WIRE_BELL,        /* a rank's courier -> the rank: a latency-only
+                          message is due (ft_control_courier_start) */
   FT_WIRE_GENERIC_END, /* one past the generic kinds */
   /* A family's first kind (its header's enum starts here). */
   FT_WIRE_FAMILY_BASE = 200
@@ -219,6 +231,30 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m);
  * ctrl_req is MPI_REQUEST_NULL (its message, if any, was taken). */
 struct ft_runtime;
 void ft_control_start(struct ft_runtime *rt);
+
+/* Starts this application rank's courier when control messages between
+ * application ranks are latency-only (option control_timer, a protocol
+ * that recovers, service ranks, SMPI), before the start line: from then
+ * on ft_control_send posts them to their receivers' couriers, due after
+ * the route's latency and transfer time (ft_backend_message_time), in
+ * each sender's order, and the receiver's waits take them when due (a
+ * bell, FT_WIRE_BELL, wakes a rank blocked in MPI). SimGrid 3.32 spends
+ * about 150 us of CPU time on each small MPI message between ranks (its
+ * matching, a flow of the network model, and the linear scan of an
+ * actor's activities that each completion makes: a coordinated wave
+ * leaves p - 1 markers outstanding on every rank); a coordinated wave is
+ * p(p - 1) of them. What the timer leaves out: the markers' share of the
+ * links (contention among messages of 64 bytes) and SMPI's per-message
+ * overheads (smpi/os, smpi/or, 0 by default). Unlike a single posted MPI
+ * receive (control_window 1), the messages do not wait for their receive
+ * to be posted: they travel as a real MPI's eager sends do. */
+void ft_control_courier_start(struct ft_runtime *rt);
+
+/* Blocks until the next control message for this rank and returns it,
+ * taken (ft_control_take) but not handled: a latency-only message due,
+ * or one of the control receive's (bells are skipped). For the loops that
+ * wait for one message and drop the others (the end of the run). */
+struct ft_wire ft_control_next(struct ft_runtime *rt);
 
 /* The control receive (ctrl_req) completed: returns its message, after
  * moving the next posted receive into ctrl_req and posting one more (and

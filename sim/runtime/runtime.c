@@ -126,6 +126,7 @@ static void split_world(struct ft_runtime *rt) {
     rt->app_world = mine;
     ft_comm_register_world(rt, mine);
   }
+  ft_control_courier_start(rt); /* before any rank can post to it */
   rt->init_time = ft_control_start_line();
   if (rt->recovering_protocol && ft_backend_simulated() && !is_service)
     ft_fate_start(&rt->fate, rt->options.scenario, rt->world_rank,

@@ -5,7 +5,9 @@
 # completes; a coordinated wave's p(p-1) markers, sent as detached standard
 # sends, made every completion scan them (bt on 400 ranks of grid5000 under
 # pcl: over 900 s of wall time, 13.7 s under none). ft_control_send sends
-# them synchronously (control.h).
+# them synchronously (control.h). Checked with control_timer=0: by default
+# they are latency-only messages, no MPI message at all
+# (e2e/control_timer_*).
 #
 # Runs RUN_SMPI (tests/run_smpi.sh) on PLATFORM: PROGRAM on NP ranks and one
 # service rank, FTSIM_OPTIONS protocol=PROTOCOL,period=PERIOD, with SMPI's
@@ -23,7 +25,7 @@ set -u
 run_smpi=$1 platform=$2 np=$3 protocol=$4 period=$5 program=$6
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-if ! FTSIM_OPTIONS=protocol=$protocol,period=$period sh "$run_smpi" \
+if ! FTSIM_OPTIONS=protocol=$protocol,period=$period,control_timer=0 sh "$run_smpi" \
   "$platform" "$np" 1 . --log=smpi_request.thres:debug "$program" \
   >"$tmp/out" 2>&1; then
   echo "control_not_detached: the $protocol run failed"

@@ -13,7 +13,10 @@
 # runs must exit 0 and count N failures; the most image requests one rank
 # had unanswered at once (image_requests) must not grow from 200 to 800
 # failures, and must be > 0, so that the check cannot pass by tracking
-# nothing.
+# nothing. The seed's failures strike during the fetches with control
+# messages as MPI messages (control_timer=0): with latency-only ones
+# (the default) the recovery's messages arrive sooner and 200 failures
+# leave no two requests at once (image_requests 0 after 200, 1 after 800).
 #
 # Usage: failures_in_recovery.sh FTSIM PROTOCOL
 set -u
@@ -30,7 +33,7 @@ run() { # run N: prints the summary line, or fails
     >"$tmp/s$1.txt"
   printf 'exponential 0.003516409\nmax_failures %s\n' "$1" >>"$tmp/s$1.txt"
   "$ftsim" run --np 2 --app lu --platform myrinet --protocol "$protocol" \
-    --set period=0.004904801 --scenario "$tmp/s$1.txt" \
+    --set period=0.004904801 --set control_timer=0 --scenario "$tmp/s$1.txt" \
     -- --class W --iters 3 >"$tmp/out$1" 2>"$tmp/err$1"
   rc=$?
   line=$(grep '^{' "$tmp/out$1")

@@ -1,0 +1,271 @@
+/* Latency-only messages under SMPI (backend.h, "Latency-only messages"):
+ * a rank's courier keeps the messages posted to it, ordered by the time
+ * they are due, and a helper actor of the rank rings a bell (one small MPI
+ * message from the rank to itself) when the first of them falls due. No
+ * message is a SimGrid communication: none is matched by SMPI, none is a
+ * flow of the network model, none waits in a list of SimGrid's. */
+#include <mpi.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+#include <smpi/smpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "backend_smpi.h"
+
+/* One message posted, due at `due`; `seq` orders ties. */
+struct courier_entry {
+  double due;
+  uint64_t seq;
+  size_t bytes;
+  unsigned char *data;
+};
+
+struct ft_courier {
+  struct courier_entry *heap; /* a min-heap by (due, seq) */
+  size_t n, cap;
+  uint64_t seq;      /* messages posted so far */
+  sg_sem_t wake;     /* an earlier message was posted, or quit */
+  sg_actor_t helper; /* sleeps until the first due, then rings */
+  int quit;
+  MPI_Comm comm;
+  int self, tag, bell_bytes;
+  unsigned char bell[128];
+  /* The bell's own time from the host to itself: it is rung that much
+   * before the first message is due, and reaches the rank on time. */
+  double lead;
+  /* At most one bell on its way: the helper rings again only once the
+   * rank took the last one (the rank takes every message due when it takes
+   * a bell, and before it blocks). */
+  uint64_t bells, taken; /* bells rung, and taken by the rank */
+  /* The rank itself may wait for its messages with no MPI call
+   * (ft_backend_courier_wait): it blocks on `rank_wake`, with a timeout
+   * until the first is due, and no bell is rung meanwhile. A poster whose
+   * message comes first wakes it (once: `rank_kicked`), and the helper
+   * likewise (`kicked`), so that no semaphore counts up releases nobody
+   * needs. */
+  sg_sem_t rank_wake;
+  int rank_waiting, rank_kicked, kicked;
+};
+
+static _Noreturn void courier_fatal(const char *what) {
+  fprintf(stderr, "ftsim: %s\n", what);
+  ft_backend_abort(1);
+}
+
+static int before(const struct courier_entry *a,
+                  const struct courier_entry *b) {
+  return a->due < b->due || (a->due == b->due && a->seq < b->seq);
+}
+
+static void swap(struct courier_entry *a, struct courier_entry *b) {
+  struct courier_entry t = *a;
+  *a = *b;
+  *b = t;
+}
+
+static void sift_up(struct courier_entry *h, size_t i) {
+  while (i > 0 && before(&h[i], &h[(i - 1) / 2])) {
+    swap(&h[i], &h[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+}
+
+static void sift_down(struct courier_entry *h, size_t n, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < n && before(&h[l], &h[m]))
+      m = l;
+    if (r < n && before(&h[r], &h[m]))
+      m = r;
+    if (m == i)
+      return;
+    swap(&h[i], &h[m]);
+    i = m;
+  }
+}
+
+/* Seconds until the first message's bell must be rung (<= 0: now), or -1
+ * when no bell is to be rung (no message, or a bell on its way). */
+static double bell_in(const struct ft_courier *c, double now) {
+  if (c->n == 0 || c->bells != c->taken || c->rank_waiting)
+    return -1;
+  double in = c->heap[0].due - c->lead - now;
+  return in > 1e-9 ? in : 0; /* a timer this close would not move the clock */
+}
+
+static void ring(struct ft_courier *c) {
+  c->bells++;
+  ft_smpi_bench_resume();
+  int rc =
+      PMPI_Send(c->bell, c->bell_bytes, MPI_BYTE, c->self, c->tag, c->comm);
+  ft_smpi_bench_pause();
+  if (rc != MPI_SUCCESS)
+    courier_fatal("a courier's bell could not be sent");
+}
+
+/* The helper: an actor of the rank's host that SMPI lets call MPI as the
+ * rank (SMPI_thread_create), as the service's waiter does (backend_smpi.c).
+ * A standard send of a small message returns at once (SMPI detaches it):
+ * the helper never blocks in MPI. */
+static void courier_helper(int argc, char **argv) {
+  struct ft_courier *c = ft_smpi_pointer_arg(argv);
+  (void)argc;
+  SMPI_thread_create();
+  while (!c->quit) {
+    double in = bell_in(c, simgrid_get_clock());
+    if (in == 0) {
+      ring(c);
+      continue;
+    }
+    if (in > 0)
+      (void)sg_sem_acquire_timeout(c->wake, in);
+    else
+      sg_sem_acquire(c->wake);
+    c->kicked = 0;
+  }
+}
+
+struct ft_courier *ft_backend_courier_start(MPI_Comm comm, int self, int tag,
+                                            const void *bell, int bell_bytes) {
+  struct ft_courier *c = calloc(1, sizeof *c);
+  if (!c || bell_bytes < 0 || (size_t)bell_bytes > sizeof c->bell)
+    courier_fatal("cannot start a courier");
+  c->comm = comm;
+  c->self = self;
+  c->tag = tag;
+  c->bell_bytes = bell_bytes;
+  memcpy(c->bell, bell, (size_t)bell_bytes);
+  sg_host_t h = sg_host_self();
+  double bw = sg_host_get_route_bandwidth(h, h);
+  c->lead = sg_host_get_route_latency(h, h) + (bw > 0 ? bell_bytes / bw : 0);
+  c->wake = sg_sem_init(0);
+  c->rank_wake = sg_sem_init(0);
+  char ptr[32];
+  snprintf(ptr, sizeof ptr, "%p", (void *)c);
+  char *argv[] = {"ftsim-courier", ptr, NULL};
+  ft_smpi_bench_pause(); /* a SimGrid call lets the other actors run */
+  sg_actor_set_data(sg_actor_self(), c);
+  c->helper = sg_actor_init("ftsim-courier", sg_host_self());
+  sg_actor_start(c->helper, courier_helper, 2, argv);
+  sg_actor_daemonize(c->helper); /* a rank that ends without stopping it
+                                    (ft_backend_exit_rank) leaves no actor
+                                    blocked behind */
+  ft_smpi_bench_resume();
+  return c;
+}
+
+/* smpirun starts world rank r as actor r + 1, named "r" (as
+ * ft_backend_route_mbps). */
+static sg_actor_t rank_actor(int world_rank) {
+  sg_actor_t a = sg_actor_by_pid(world_rank + 1);
+  char name[32];
+  snprintf(name, sizeof name, "%d", world_rank);
+  return a && strcmp(sg_actor_get_name(a), name) == 0 ? a : NULL;
+}
+
+struct ft_courier *ft_backend_courier_of(int world_rank) {
+  sg_actor_t a = rank_actor(world_rank);
+  return a ? sg_actor_get_data(a) : NULL;
+}
+
+double ft_backend_message_time(int world_rank, size_t bytes) {
+  sg_actor_t a = rank_actor(world_rank);
+  if (!a)
+    courier_fatal("a latency-only message to a rank SMPI cannot place");
+  sg_host_t from = sg_host_self(), to = sg_actor_get_host(a);
+  double bw = sg_host_get_route_bandwidth(from, to);
+  return sg_host_get_route_latency(from, to) +
+         (bw > 0 ? (double)bytes / bw : 0);
+}
+
+/* Wakes whoever waits for the first message: the rank in
+ * ft_backend_courier_wait, else the helper. */
+static void kick(struct ft_courier *c) {
+  int *flag = c->rank_waiting ? &c->rank_kicked : &c->kicked;
+  if (*flag)
+    return;
+  *flag = 1;
+  sg_sem_release(c->rank_waiting ? c->rank_wake : c->wake);
+}
+
+void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
+                             size_t bytes) {
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 64;
+    c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
+    if (!c->heap)
+      courier_fatal("out of memory for a courier's messages");
+  }
+  unsigned char *data = malloc(bytes ? bytes : 1);
+  if (!data)
+    courier_fatal("out of memory for a courier's message");
+  memcpy(data, msg, bytes);
+  c->heap[c->n] = (struct courier_entry){due, c->seq++, bytes, data};
+  sift_up(c->heap, c->n++);
+  if (c->heap[0].seq == c->seq - 1) /* the new first: who waits for it */
+    kick(c);
+}
+
+size_t ft_backend_courier_take(struct ft_courier *c, void *buf, size_t cap) {
+  /* A nanosecond's slack: the bell rung `lead` early arrives at the due
+   * time give or take a rounding error. */
+  if (!c || c->n == 0 || c->heap[0].due > simgrid_get_clock() + 1e-9)
+    return 0;
+  struct courier_entry e = c->heap[0];
+  c->heap[0] = c->heap[--c->n];
+  sift_down(c->heap, c->n, 0);
+  if (e.bytes > cap)
+    courier_fatal("a courier's message is larger than its receiver's buffer");
+  memcpy(buf, e.data, e.bytes);
+  free(e.data);
+  return e.bytes;
+}
+
+void ft_backend_courier_bell_taken(struct ft_courier *c) {
+  if (!c)
+    return;
+  c->taken++;
+  kick(c);
+}
+
+void ft_backend_courier_wait(struct ft_courier *c) {
+  ft_smpi_bench_pause(); /* other actors run meanwhile */
+  c->rank_waiting = 1;
+  for (;;) {
+    double in = c->n > 0 ? c->heap[0].due - simgrid_get_clock() : -1;
+    if (c->n > 0 && in <= 1e-9)
+      break;
+    if (in > 0)
+      (void)sg_sem_acquire_timeout(c->rank_wake, in);
+    else
+      sg_sem_acquire(c->rank_wake);
+    c->rank_kicked = 0;
+  }
+  c->rank_waiting = 0;
+  kick(c); /* the helper rings for what comes next */
+  ft_smpi_bench_resume();
+}
+
+uint64_t ft_backend_courier_stop(struct ft_courier *c) {
+  if (!c)
+    return 0;
+  c->quit = 1;
+  ft_smpi_bench_pause();
+  sg_sem_release(c->wake);
+  sg_actor_join(c->helper, -1);
+  sg_sem_destroy(c->wake);
+  sg_sem_destroy(c->rank_wake);
+  sg_actor_set_data(sg_actor_self(), NULL);
+  ft_smpi_bench_resume();
+  uint64_t bells = c->bells;
+  for (size_t i = 0; i < c->n; i++)
+    free(c->heap[i].data);
+  free(c->heap);
+  free(c);
+  return bells;
+}
