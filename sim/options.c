@@ -30,7 +30,8 @@ const char *ft_options_known_keys(void) {
          "server_map, storage, daemon_latency_us, daemon_copy_mbps, "
          "event_loggers, log_batch, copy_mbps, sb_bus_mbps, "
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
-         "stall_failures, record, record_speed, any_call, control_window";
+         "stall_failures, record, record_speed, any_call, control_window, "
+         "ranks_per_node";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -116,6 +117,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "service_ranks") == 0) {
     *why = "service_ranks must be an integer in [0, 4096]";
     return ft_parse_int(value, 0, 4096, &o->service_ranks);
+  }
+  if (strcmp(key, "ranks_per_node") == 0) {
+    *why = "ranks_per_node must be an integer in [0, 1024] (0: one per host)";
+    return ft_parse_int(value, 0, 1024, &o->ranks_per_node);
   }
   if (strcmp(key, "period") == 0) {
     *why = "period must be a number of seconds in [0, 1e9]";

@@ -81,6 +81,11 @@ struct ft_options {
                           (progress: a committed wave, pcl and vcl; a failed
                           rank's restart completed, pessimist and v2);
                           default FT_STALL_FAILURES_DEFAULT, 0: never */
+  int ranks_per_node;  /* application ranks placed on each compute host by
+                          `ftsim run` (consecutive ranks share the host's
+                          CPU, NIC and disk, as the papers' dual-processor
+                          nodes ran 2 processes); default 0: one per host,
+                          more only when np exceeds the compute hosts */
   int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
                           core accepts it (a replay, sim/ft_anycall.h; `ftsim
                           run --replay` sets it); default 0: at safe points */

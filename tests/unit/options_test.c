@@ -48,7 +48,8 @@ Test(options, unknown_key_is_an_error) {
                    "daemon_copy_mbps, event_loggers, log_batch, "
                    "copy_mbps, sb_bus_mbps, sb_bus_cache_mbps, "
                    "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
-                   "record, record_speed, any_call, control_window)");
+                   "record, record_speed, any_call, control_window, "
+                   "ranks_per_node)");
 }
 
 Test(options, reads_the_trace_prefix) {
