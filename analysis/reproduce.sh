@@ -68,6 +68,10 @@ while [ $# -gt 0 ]; do
 done
 # shellcheck disable=SC2086  # QFLAG and POS are one word or none
 parse_args REPRO_JOBS $QFLAG $POS
+PARTS="fig5 fig8 fig7 fig6 grid ml lam c3"
+for p in ${REPRO_PARTS:-}; do
+  case " $PARTS " in *" $p "*) ;; *) die "REPRO_PARTS: unknown part '$p' (parts: $PARTS)" ;; esac
+done
 command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (the report's figures need it)"
 mkdir -p "$OUT/raw" "$OUT/data" "$OUT/fig" || die "cannot create $OUT"
 OUT=$(cd "$OUT" && pwd)
