@@ -147,7 +147,7 @@ plot() {
   for term in "pngcairo size 800,500 font ',10'" "svg size 800,500 font ',10'"; do
     ext=png
     case $term in svg*) ext=svg ;; esac
-    (cd "$OUT/data" && printf 'set terminal %s\nset output "%s"\nset key left top\nset grid\n%s\n' \
+    (cd "$OUT/data" && printf 'set terminal %s\nset termoption noenhanced\nset output "%s"\nset key left top\nset grid\n%s\n' \
       "$term" "$OUT/fig/$1.$ext" "$2" | gnuplot) 2>"$TMP/gnuplot.err" ||
       { echo "reproduce.sh: gnuplot failed on $1: $(head -n 3 "$TMP/gnuplot.err")" >&2; FAILED=1; }
   done
@@ -470,7 +470,7 @@ part_ml() {
   plot pingpong "set title 'pessimist-openmpi-v Fig. 4: myrinet ping-pong latency, ratio to none (points: the paper)'
 set xlabel 'message size (bytes)'; set ylabel 'latency / none'; set logscale y; set logscale x 2
 set xrange [0.5:*]
-plot 'pingpong.dat' u (\$1 > 0 ? \$1 : 1):3 w lp t 'Open MPI-V, named', '' u (\$1 > 0 ? \$1 : 1):4 w lp t 'Open MPI-V, ANY\\_SOURCE + Waitany', '' u (\$1 > 0 ? \$1 : 1):5 w lp t 'MPICH-V2 (v2 + daemon)', \
+plot 'pingpong.dat' u (\$1 > 0 ? \$1 : 1):3 w lp t 'Open MPI-V, named', '' u (\$1 > 0 ? \$1 : 1):4 w lp t 'Open MPI-V, ANY_SOURCE + Waitany', '' u (\$1 > 0 ? \$1 : 1):5 w lp t 'MPICH-V2 (v2 + daemon)', \
   '-' u 1:2 w p pt 7 ps 1.5 t 'paper: 1x, ~3x, 183/3.79 = 48x'
 1 1
 1 3
