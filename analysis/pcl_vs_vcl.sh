@@ -36,6 +36,9 @@
 #   default: bt --iters 40, cg --iters 200, periods T/1.5 T/3 T/6 T/12
 #   --quick: bt --iters 16, cg --iters 80, periods T/2 T/8 (ctest)
 # Runs go PVV_JOBS at a time (default 2); the output does not depend on it.
+# PVV_RANKS_PER_NODE=N runs Figure 5 with N ranks per compute host (--set
+# ranks_per_node=N; sc06 5.2: "64 processors (over 32 dual-processor
+# nodes)"); default 0: one rank per host.
 #
 # Exit status: 0 if every run succeeded with "verified":true (a finding the
 # simulation does not reproduce is reported, not an error); 1 if a run
@@ -62,6 +65,8 @@ else
   F5_NP=64 F5_BT="--class B --iters 20 --flops 1.2e10" F5_SERVERS="1 2 4 8"
 fi
 F5_MAX=${F5_SERVERS##* }
+F5_RPN=${PVV_RANKS_PER_NODE:-0}
+case $F5_RPN in '' | *[!0-9]*) die "PVV_RANKS_PER_NODE must be an integer >= 0" ;; esac
 IMAGE=0.05
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pcl_vs_vcl.XXXXXX") || exit 2
@@ -70,7 +75,7 @@ START=$(date +%s)
 FAILED=0
 
 bt="--platform gige --np $NP --app bt"
-f5="--platform gige --np $F5_NP --app bt"
+f5="--platform gige --np $F5_NP --app bt --set ranks_per_node=$F5_RPN"
 cg="--platform myrinet --np $NP --app cg"
 period() { awk -v t="$1" -v d="$2" 'BEGIN { printf "%.4g", t / d }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f%%", 100 * (a - b) / b }'; }
@@ -175,7 +180,8 @@ verdict "$ok" "pcl's time grows with the waves (slope ${PCL_SLOPE:-?} s/wave)," 
 
 echo
 echo "== 2. gige / bt, $F5_NP ranks, $F5_BT, period 30 s, image_mb=$F5_IMAGE," \
-  "storage=servers, $F5_SERVERS checkpoint servers (Figure 5) =="
+  "storage=servers, $F5_SERVERS checkpoint servers, ranks_per_node=$F5_RPN" \
+  "(Figure 5) =="
 T_F5=$(field f5_none completion_time_s)
 header
 row f5_none "none" "$T_F5"

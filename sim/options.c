@@ -35,7 +35,7 @@ const char *ft_options_known_keys(void) {
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
          "stall_failures, record, record_speed, any_call, control_window, "
          "failure, relaunch, piggyback, piggyback_switch_bytes, "
-         "c3_barrier_checkpoint, max_quiet, control_timer";
+         "c3_barrier_checkpoint, max_quiet, control_timer, ranks_per_node";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -121,6 +121,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "service_ranks") == 0) {
     *why = "service_ranks must be an integer in [0, 4096]";
     return ft_parse_int(value, 0, 4096, &o->service_ranks);
+  }
+  if (strcmp(key, "ranks_per_node") == 0) {
+    *why = "ranks_per_node must be an integer in [0, 1024] (0: one per host)";
+    return ft_parse_int(value, 0, 1024, &o->ranks_per_node);
   }
   if (strcmp(key, "period") == 0) {
     *why = "period must be a number of seconds in [0, 1e9]";

@@ -93,6 +93,11 @@ struct ft_options {
                           not a no_progress stop: every healthy run talks
                           to it, at the latest with its DONE); default 0:
                           never */
+  int ranks_per_node;  /* application ranks placed on each compute host by
+                          `ftsim run` (consecutive ranks share the host's
+                          CPU, NIC and disk, as the papers' dual-processor
+                          nodes ran 2 processes); default 0: one per host,
+                          more only when np exceeds the compute hosts */
   int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
                           core accepts it (a replay, sim/ft_anycall.h; `ftsim
                           run --replay` sets it); default 0: at safe points */

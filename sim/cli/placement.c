@@ -25,8 +25,8 @@ static void split_hosts(const char *const *hosts, size_t nhosts,
   }
 }
 
-static int check_hosts(size_t nc, size_t ns, int service_ranks, char *err,
-                       size_t errlen) {
+static int check_hosts(size_t nc, size_t ns, int np, int service_ranks,
+                       int per_host, char *err, size_t errlen) {
   if (nc == 0 && ns == 0)
     return ft_fail(err, errlen, "no hosts");
   if (nc == 0)
@@ -39,14 +39,25 @@ static int check_hosts(size_t nc, size_t ns, int service_ranks, char *err,
                    "contains \"%s\"",
                    service_ranks, service_ranks == 1 ? "" : "s",
                    service_ranks == 1 ? "s" : "", FT_SERVICE_MARK);
+  size_t need =
+      per_host > 0 ? ((size_t)np + (size_t)per_host - 1) / (size_t)per_host : 0;
+  if (need > nc)
+    return ft_fail(err, errlen,
+                   "ranks_per_node=%d: %d ranks need %zu compute hosts, the "
+                   "platform has %zu",
+                   per_host, np, need, nc);
   return 0;
 }
 
-/* Fills p->rank_host from the split host lists. */
+/* Fills p->rank_host from the split host lists: per_host ranks per compute
+ * host, or (0) as few as the hosts allow. */
 static void assign(struct ft_placement *p, const char **compute, size_t nc,
-                   const char **service, size_t ns) {
+                   const char **service, size_t ns, int per_host) {
   size_t np = (size_t)p->np;
-  p->per_host = np <= nc ? 1 : (np + nc - 1) / nc;
+  if (per_host > 0)
+    p->per_host = (size_t)per_host;
+  else
+    p->per_host = np <= nc ? 1 : (np + nc - 1) / nc;
   for (size_t r = 0; r < np; r++)
     p->rank_host[r] = compute[r / p->per_host];
   p->compute_used = (np + p->per_host - 1) / p->per_host;
@@ -57,15 +68,24 @@ static void assign(struct ft_placement *p, const char **compute, size_t nc,
 int ft_placement_build(const char *const *hosts, size_t nhosts, int np,
                        int service_ranks, struct ft_placement *p, char *err,
                        size_t errlen) {
+  return ft_placement_build_packed(hosts, nhosts, np, service_ranks, 0, p, err,
+                                   errlen);
+}
+
+int ft_placement_build_packed(const char *const *hosts, size_t nhosts, int np,
+                              int service_ranks, int per_host,
+                              struct ft_placement *p, char *err,
+                              size_t errlen) {
   memset(p, 0, sizeof *p);
-  if (np < 1 || service_ranks < 0)
-    return ft_fail(err, errlen, "need np >= 1 and service ranks >= 0");
+  if (np < 1 || service_ranks < 0 || per_host < 0)
+    return ft_fail(err, errlen,
+                   "need np >= 1, service ranks >= 0 and ranks per node >= 0");
   size_t room = nhosts ? nhosts : 1;
   const char **compute = ft_xrealloc(NULL, room * sizeof *compute);
   const char **service = ft_xrealloc(NULL, room * sizeof *service);
   size_t nc, ns;
   split_hosts(hosts, nhosts, compute, &nc, service, &ns);
-  int rc = check_hosts(nc, ns, service_ranks, err, errlen);
+  int rc = check_hosts(nc, ns, np, service_ranks, per_host, err, errlen);
   if (rc == 0) {
     p->np = np;
     p->service_ranks = service_ranks;
@@ -73,7 +93,7 @@ int ft_placement_build(const char *const *hosts, size_t nhosts, int np,
     p->service_hosts = ns;
     p->ranks = (size_t)np + (size_t)service_ranks;
     p->rank_host = ft_xrealloc(NULL, p->ranks * sizeof *p->rank_host);
-    assign(p, compute, nc, service, ns);
+    assign(p, compute, nc, service, ns, per_host);
   }
   free(compute);
   free(service);

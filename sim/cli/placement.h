@@ -6,8 +6,10 @@
  * Hosts whose name contains "-service-" are service hosts; the others are
  * compute hosts. Application ranks 0..np-1 go to compute hosts, one per host
  * while np <= compute hosts, else ceil(np / compute hosts) consecutive ranks
- * per host (the papers' nodes are dual-processor). Service ranks (world ranks
- * np..np+S-1) go round-robin on the service hosts. */
+ * per host; or, with a number of ranks per node asked for (the run option
+ * ranks_per_node: the papers' nodes are dual-processor), that many
+ * consecutive ranks per host. Service ranks (world ranks np..np+S-1) go
+ * round-robin on the service hosts. */
 #ifndef FT_CLI_PLACEMENT_H
 #define FT_CLI_PLACEMENT_H
 
@@ -40,6 +42,16 @@ bool ft_placement_is_service(const char *name);
 int ft_placement_build(const char *const *hosts, size_t nhosts, int np,
                        int service_ranks, struct ft_placement *p, char *err,
                        size_t errlen);
+
+/* As ft_placement_build, with per_host consecutive application ranks on each
+ * compute host (the last one may get fewer); per_host 0 means "as
+ * ft_placement_build". Besides ft_placement_build's errors, returns -1 when
+ * the platform has too few compute hosts:
+ *   "ranks_per_node=2: 64 ranks need 32 compute hosts, the platform has 16".
+ * Call ft_placement_free afterwards, even on error. */
+int ft_placement_build_packed(const char *const *hosts, size_t nhosts, int np,
+                              int service_ranks, int per_host,
+                              struct ft_placement *p, char *err, size_t errlen);
 
 /* Frees what ft_placement_build allocated. */
 void ft_placement_free(struct ft_placement *p);

@@ -467,9 +467,10 @@ static int place(struct run *r) {
                                    sizeof err))
     return complain(FT_EXIT_USAGE, "%s", err);
   int rc = FT_EXIT_OK;
-  if (ft_placement_build((const char *const *)r->hosts.items, r->hosts.count,
-                         r->args.np, r->options.service_ranks, &r->placement,
-                         err, sizeof err))
+  if (ft_placement_build_packed(
+          (const char *const *)r->hosts.items, r->hosts.count, r->args.np,
+          r->options.service_ranks, r->options.ranks_per_node, &r->placement,
+          err, sizeof err))
     rc = complain(FT_EXIT_USAGE, "platform %s: %s", r->platform_file, err);
   else
     rc = check_disks(r, &diskless);

@@ -76,6 +76,40 @@ Test(cli_placement, three_per_host) {
   ft_placement_free(&p);
 }
 
+/* ranks_per_node=2 (the papers' dual-processor nodes): 3 ranks on 4 hosts
+ * still share hosts, two by two, instead of one per host. */
+Test(cli_placement, packed_two_per_node) {
+  struct ft_placement p;
+  cr_assert_eq(
+      ft_placement_build_packed(hosts, NHOSTS, 3, 1, 2, &p, err, sizeof err),
+      0);
+  const char *want[] = {"c-1", "c-1", "c-2", "s-service-1"};
+  expect_hosts(&p, want, 4);
+  cr_assert_eq(p.per_host, 2);
+  cr_assert_eq(p.compute_used, 2);
+  ft_placement_free(&p);
+}
+
+Test(cli_placement, packed_zero_is_the_default) {
+  struct ft_placement p;
+  cr_assert_eq(
+      ft_placement_build_packed(hosts, NHOSTS, 5, 0, 0, &p, err, sizeof err),
+      0);
+  const char *want[] = {"c-1", "c-1", "c-2", "c-2", "c-3"};
+  expect_hosts(&p, want, 5);
+  ft_placement_free(&p);
+}
+
+Test(cli_placement, packed_needs_enough_hosts) {
+  struct ft_placement p;
+  cr_assert_eq(
+      ft_placement_build_packed(hosts, NHOSTS, 9, 0, 2, &p, err, sizeof err),
+      -1);
+  cr_assert_str_eq(err, "ranks_per_node=2: 9 ranks need 5 compute hosts, the "
+                        "platform has 4");
+  ft_placement_free(&p);
+}
+
 Test(cli_placement, service_ranks_round_robin) {
   struct ft_placement p;
   cr_assert_eq(ft_placement_build(hosts, NHOSTS, 2, 3, &p, err, sizeof err), 0);

@@ -50,7 +50,8 @@ Test(options, unknown_key_is_an_error) {
                    "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
                    "record, record_speed, any_call, control_window, failure, "
                    "relaunch, piggyback, piggyback_switch_bytes, "
-                   "c3_barrier_checkpoint, max_quiet, control_timer)");
+                   "c3_barrier_checkpoint, max_quiet, control_timer, "
+                   "ranks_per_node)");
 }
 
 Test(options, c3_barrier_checkpoint_is_0_or_1) {
