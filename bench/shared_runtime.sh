@@ -35,7 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 # runtime's static libraries (the shared runtime's link line).
 objs=$(cd "$build" && ninja -t commands "apps/smpi/$app" | tail -n 1 |
   tr ' ' '\n' | sed -n "s|^apps/CMakeFiles/.*\.o\$|$build/&|p")
-libs=$(cd "$build" && ninja -t commands sim/libftsim_runtime_shared.so |
+libs=$(cd "$build" && ninja -t commands lib/libftsim_runtime_shared.so |
   tail -n 1 | tr ' ' '\n' | sed -n "s|^[^/].*\.a\$|$build/&|p")
 mkdir -p "$tmp/apps/privatized"
 # shellcheck disable=SC2086
