@@ -3,7 +3,8 @@
 # ftsim tree (the build tree, or a prefix made by `cmake --install`), into
 # WORK; the test fails if the build fails, an expected file is missing, or
 # a simulated module does not find the runtime's shared library in TREE's
-# lib/ (through its rpath: no LD_LIBRARY_PATH).
+# lib/ (through its rpath: no LD_LIBRARY_PATH) or holds a copy of the
+# runtime's MPI functions.
 # Usage: build.sh KIND TREE SRC WORK PROGRAM
 #   make    make with the wrappers on PATH: WORK/sim/PROGRAM (simulated) and,
 #           with FTSIM_REAL=1, WORK/real/PROGRAM (reference mode, mpirun)
@@ -62,4 +63,6 @@ got=$(env -u LD_LIBRARY_PATH ldd "$work/$sim" |
   echo "build.sh: $work/$sim finds libftsim_runtime_shared.so at '$got', not $want"
   exit 1
 }
+# No copy of the runtime in the module (tests/runtime/shared_runtime.sh).
+sh "$(dirname "$0")/../runtime/shared_runtime.sh" "$work/$sim"
 echo "build.sh: built $made in $work ($sim needs $want)"
