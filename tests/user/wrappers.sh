@@ -8,7 +8,8 @@
 # default module needs libftsim_runtime_shared.so and holds no MPI function
 # of its own (tests/runtime/shared_runtime.sh), and `--compute auto` finds
 # ft_compute in the module of a program that calls it (modelled) and not in
-# one that does not (measured).
+# one that does not (measured); ftsim_add_program(... STATIC_RUNTIME) links
+# the archive.
 # Usage: wrappers.sh BUILD WORK
 set -eu
 build=$1 work=$2
@@ -99,4 +100,18 @@ has "$out" '"compute":"modelled"'
 sh "$shared" prog
 out=$("$build/ftsim" run --np 3 --app ./prog --compute auto)
 has "$out" '"compute":"measured"'
+# The CMake package's static variant (ftsim_add_program STATIC_RUNTIME).
+mkdir -p cm
+cat >cm/CMakeLists.txt <<'EOT'
+cmake_minimum_required(VERSION 3.24)
+project(two LANGUAGES C)
+find_package(ftsim REQUIRED)
+ftsim_add_program(NAME two SOURCES ../main.c ../twice.c ../sum.c
+  STATIC_RUNTIME NO_REAL)
+EOT
+cmake -S cm -B cm/build -G Ninja -DCMAKE_PREFIX_PATH="$build" >/dev/null
+cmake --build cm/build >/dev/null
+readelf -d cm/build/two | grep -q libftsim_runtime_shared &&
+  fail "STATIC_RUNTIME: the module needs libftsim_runtime_shared.so"
+has "$("$build/ftsim" run --np 3 --app cm/build/two)" '"verified":true'
 echo "$out"
