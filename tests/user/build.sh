@@ -59,10 +59,10 @@ done
 want=$(readlink -f "$tree/lib/libftsim_runtime_shared.so")
 got=$(env -u LD_LIBRARY_PATH ldd "$work/$sim" |
   sed -n 's/^[[:space:]]*libftsim_runtime_shared\.so => \([^ ]*\) .*/\1/p')
-[ -n "$got" ] && [ "$(readlink -f "$got")" = "$want" ] || {
+if [ -z "$got" ] || [ "$(readlink -f "$got")" != "$want" ]; then
   echo "build.sh: $work/$sim finds libftsim_runtime_shared.so at '$got', not $want"
   exit 1
-}
+fi
 # No copy of the runtime in the module (tests/runtime/shared_runtime.sh).
 sh "$(dirname "$0")/../runtime/shared_runtime.sh" "$work/$sim"
 echo "build.sh: built $made in $work ($sim needs $want)"
