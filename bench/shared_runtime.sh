@@ -6,7 +6,7 @@
 # cmake/ftsim.cmake), whose code all ranks share and keep warm in the
 # caches, as they share SimGrid's. This builds, from the build directory's
 # objects, the same workload with the runtime inside the module (the whole
-# archive, as before issue 18 and as the compiler wrappers still link a
+# archive, as before issue 18 and as `ftsimcc -static-runtime` links a
 # user's program), then runs plain SMPI, the build's module and that
 # privatized one alternately, and prints CPU times (user + system, min and
 # median of REPEAT), their ratios to plain SMPI's, peak memory and the
@@ -35,7 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 # runtime's static libraries (the shared runtime's link line).
 objs=$(cd "$build" && ninja -t commands "apps/smpi/$app" | tail -n 1 |
   tr ' ' '\n' | sed -n "s|^apps/CMakeFiles/.*\.o\$|$build/&|p")
-libs=$(cd "$build" && ninja -t commands sim/libftsim_runtime_shared.so |
+libs=$(cd "$build" && ninja -t commands lib/libftsim_runtime_shared.so |
   tail -n 1 | tr ' ' '\n' | sed -n "s|^[^/].*\.a\$|$build/&|p")
 mkdir -p "$tmp/apps/privatized"
 # shellcheck disable=SC2086

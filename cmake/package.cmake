@@ -1,12 +1,14 @@
 # What a user's own MPI program builds with (README.md, "Your own program"):
-# compiler wrappers, ftsim's runtime as one archive per MPI flavour, ft.h,
-# pkg-config files and a CMake package. The build tree holds them in the
+# compiler wrappers, ftsim's runtime as one archive per MPI flavour and, for
+# SMPI, as the shared library that users' programs link by default
+# (sim/CMakeLists.txt, ftsim_runtime_shared), ft.h, pkg-config files and a
+# CMake package. The build tree holds them in the
 # layout `cmake --install build --prefix P` gives P, so the same relocatable
 # files serve both:
 #   bin/ftsimcc ftsimcxx ftsimff ftsimf90
-#   lib/libftsim_smpi.a lib/libftsim_real.a
+#   lib/libftsim_runtime_shared.so lib/libftsim_smpi.a lib/libftsim_real.a
 #   include/ftsim/ft.h
-#   lib/pkgconfig/ftsim.pc ftsim-real.pc
+#   lib/pkgconfig/ftsim.pc ftsim-static.pc ftsim-real.pc
 #   lib/cmake/ftsim/ftsim-config.cmake ftsim-config-version.cmake
 if(FTSIM_SANITIZE) # the sanitizer build has no runtime (ftsim_pure_target)
   return()
@@ -86,8 +88,10 @@ ftsim_wrapper(ftsimcxx C++ ${CMAKE_CXX_COMPILER} "${real_cxx}")
 ftsim_wrapper(ftsimff "Fortran 77" ${CMAKE_Fortran_COMPILER} "${real_f}")
 ftsim_wrapper(ftsimf90 "Fortran 90" ${CMAKE_Fortran_COMPILER} "${real_f}")
 
-configure_file(${pkg_src}/ftsim.pc.in ${pkg_out}/lib/pkgconfig/ftsim.pc @ONLY)
-install(FILES ${pkg_out}/lib/pkgconfig/ftsim.pc DESTINATION lib/pkgconfig)
+foreach(pc ftsim ftsim-static)
+  configure_file(${pkg_src}/${pc}.pc.in ${pkg_out}/lib/pkgconfig/${pc}.pc @ONLY)
+  install(FILES ${pkg_out}/lib/pkgconfig/${pc}.pc DESTINATION lib/pkgconfig)
+endforeach()
 if(FTSIM_REAL_MPI)
   configure_file(${pkg_src}/ftsim-real.pc.in ${pkg_out}/lib/pkgconfig/ftsim-real.pc @ONLY)
   install(FILES ${pkg_out}/lib/pkgconfig/ftsim-real.pc DESTINATION lib/pkgconfig)

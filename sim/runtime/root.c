@@ -14,9 +14,11 @@
  * next (issue 18: with a copy of the runtime per rank, SMPI's dlopen
  * privatization, cg at 64 ranks cost 1.43 times plain SMPI's CPU time,
  * 1.08 with one copy; bench/shared_runtime.sh). Each rank's state is then
- * found by its SimGrid actor's pid. A program linked with the runtime
- * inside (the whole archive: the compiler wrappers, tests/runtime) has a
- * table of its own per rank, of which it uses its rank's entry. */
+ * found by its SimGrid actor's pid. Users' programs link the same library
+ * (the compiler wrappers, ftsim.pc, ftsim::smpi). A program linked with the
+ * runtime inside (the whole archive: ftsimcc -static-runtime, ftsim-static.pc,
+ * tests/runtime) has a table of its own per rank, of which it uses its
+ * rank's entry. */
 static struct {
   struct ft_runtime **by_pid;
   size_t cap;

@@ -1,9 +1,15 @@
 #!/bin/sh
 # The compiler wrappers as a Makefile uses them: -show prints a compile
-# (no link flags) and a link (the runtime whole, SimGrid, a module) for the
-# simulator, and the real MPI's wrapper with -real or FTSIM_REAL=1; two
-# sources and a user library (-L, -l) make one program that runs and checks
-# itself under ftsim.
+# (no link flags) and a link (the runtime's shared library with an rpath to
+# it, SimGrid, a module) for the simulator, the runtime whole with
+# -static-runtime or FTSIM_STATIC_RUNTIME=1, and the real MPI's wrapper with
+# -real or FTSIM_REAL=1; two sources and a user library (-L, -l) make one
+# program that runs and checks itself under ftsim, linked both ways: the
+# default module needs libftsim_runtime_shared.so and holds no MPI function
+# of its own (tests/runtime/shared_runtime.sh), and `--compute auto` finds
+# ft_compute in the module of a program that calls it (modelled) and not in
+# one that does not (measured); ftsim_add_program(... STATIC_RUNTIME) links
+# the archive.
 # Usage: wrappers.sh BUILD WORK
 set -eu
 build=$1 work=$2
@@ -19,7 +25,15 @@ lacks "$c" "-shared"
 lacks "$c" "libftsim_smpi.a"
 l=$("$bin/ftsimcc" -show x.o -o x)
 has "$l" "-shared"
-has "$l" "-Wl,--whole-archive $build/lib/libftsim_smpi.a -Wl,--no-whole-archive"
+has "$l" "--no-as-needed $build/lib/libftsim_runtime_shared.so"
+has "$l" "-Wl,-rpath,$build/lib"
+lacks "$l" "libftsim_smpi.a"
+s=$("$bin/ftsimcc" -static-runtime -show x.o -o x)
+has "$s" "-Wl,--whole-archive $build/lib/libftsim_smpi.a -Wl,--no-whole-archive"
+lacks "$s" "libftsim_runtime_shared"
+lacks "$s" "-static-runtime"
+[ "$(FTSIM_STATIC_RUNTIME=1 "$bin/ftsimcc" -show x.o -o x)" = "$s" ] ||
+  fail "FTSIM_STATIC_RUNTIME=1 differs from -static-runtime"
 f=$("$bin/ftsimf90" -show -c x.f90)
 has "$f" "-ff2c -fno-second-underscore"
 if [ -f "$build/lib/libftsim_real.a" ]; then # FTSIM_REAL_MPI
@@ -61,9 +75,43 @@ int main(int argc, char **argv) {
 }
 EOT
 cat >twice.c <<'EOT'
-int twice(int x) { return 2 * x; }
+#include "ft.h"
+int twice(int x) {
+#ifdef COMPUTE
+  ft_compute(1e6);
+#endif
+  return 2 * x;
+}
 EOT
 "$bin/ftsimcc" -c sum.c
 ar rcs libsum.a sum.o
+shared=$(dirname "$0")/../runtime/shared_runtime.sh
+"$bin/ftsimcc" -O2 main.c twice.c -L. -lsum -o static -static-runtime
+readelf -d static | grep -q libftsim_runtime_shared &&
+  fail "-static-runtime: the module needs libftsim_runtime_shared.so"
+out=$("$build/ftsim" run --np 3 --app ./static)
+has "$out" '"verified":true'
+"$bin/ftsimcc" -O2 -DCOMPUTE main.c twice.c -L. -lsum -o modelled
+sh "$shared" modelled
+out=$("$build/ftsim" run --np 3 --app ./modelled --compute auto)
+has "$out" '"verified":true'
+has "$out" '"compute":"modelled"'
 "$bin/ftsimcc" -O2 main.c twice.c -L. -lsum -o prog
-"$build/ftsim" run --np 3 --app ./prog
+sh "$shared" prog
+out=$("$build/ftsim" run --np 3 --app ./prog --compute auto)
+has "$out" '"compute":"measured"'
+# The CMake package's static variant (ftsim_add_program STATIC_RUNTIME).
+mkdir -p cm
+cat >cm/CMakeLists.txt <<'EOT'
+cmake_minimum_required(VERSION 3.24)
+project(two LANGUAGES C)
+find_package(ftsim REQUIRED)
+ftsim_add_program(NAME two SOURCES ../main.c ../twice.c ../sum.c
+  STATIC_RUNTIME NO_REAL)
+EOT
+cmake -S cm -B cm/build -G Ninja -DCMAKE_PREFIX_PATH="$build" >/dev/null
+cmake --build cm/build >/dev/null
+readelf -d cm/build/two | grep -q libftsim_runtime_shared &&
+  fail "STATIC_RUNTIME: the module needs libftsim_runtime_shared.so"
+has "$("$build/ftsim" run --np 3 --app cm/build/two)" '"verified":true'
+echo "$out"
