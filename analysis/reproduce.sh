@@ -87,10 +87,19 @@ FAILED=0
 
 # The claims expected NOT to be reproduced (their explanations are in the
 # report, with the numbers). Anything else is expected to be reproduced.
-EXPECT_NOT="sc06-f5-pcl pess-t1-mg pess-t1-cg c3-f9-bcast"
-# Full form only: fidelity.sh's myrinet/cg scatters, and Pcl's 64-rank run
-# fits one more wave with 8 servers (see the claims' explanations).
-[ -z "$QFLAG" ] && EXPECT_NOT="$EXPECT_NOT sc06-f7-cg sc06-f5-pclwaves"
+# fidelity.sh's myrinet/cg scatters in both forms (quick: R² 0.79 since
+# control messages are latency-only, control_timer=1; 0.92 before).
+EXPECT_NOT="sc06-f5-pcl pess-t1-mg pess-t1-cg c3-f9-bcast sc06-f7-cg"
+# Full form only: Pcl's 64-rank run fits one more wave with 8 servers (see
+# the claims' explanations).
+[ -z "$QFLAG" ] && EXPECT_NOT="$EXPECT_NOT sc06-f5-pclwaves"
+# Quick form only, since control messages are latency-only (control_timer=1,
+# sim/courier_smpi.c): its 16-rank Vcl commits 1 wave with 1 and with 4
+# servers (37.135678 -> 37.135904 s), and its Vcl's time grows 0.54 times as
+# fast with the waves as Pcl's (0.000126 against 0.000233 s/wave), over the
+# 0.5 the claim allows. Both were reproduced with MPI control messages; the
+# quick settings need tuning again (README, "Reproducing the papers").
+[ -n "$QFLAG" ] && EXPECT_NOT="$EXPECT_NOT sc06-f5-vcl sc06-52-freq"
 
 # ---- helpers ----
 
