@@ -733,11 +733,23 @@ static MPI_Request *wait_room(struct ft_runtime *rt, int n,
   return rt->wait_scratch;
 }
 
+/* The library's error for the request a PMPI_Waitany completed (rc its
+ * return code), the same on both backends: a real MPI returns it and leaves
+ * the status's MPI_ERROR unspecified after a single completion (Open MPI
+ * leaves the caller's value), SMPI 3.32 returns MPI_SUCCESS and leaves it in
+ * the status (sim/backend.h, ft_backend_status_error). Dropping rc lost
+ * MPI_ERR_TRUNCATE under real MPI and every recovering protocol
+ * (count_check: 120 wrong of 120). */
+static int completed_error(int rc, const MPI_Status *st) {
+  return rc != MPI_SUCCESS ? rc : ft_backend_status_error(st);
+}
+
 /* Waits on [control, reqs...]; the control receive comes first so that a
  * stream of ready application messages cannot starve it. The completed
- * request is forgotten by the settle's table (ft_pending_done). */
+ * request is forgotten by the settle's table (ft_pending_done); its status
+ * goes to *st, MPI_ERROR the library's error for it (completed_error). */
 static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
-                             MPI_Status *status) {
+                             MPI_Status *st) {
   MPI_Request small[16];
   int index = MPI_UNDEFINED;
   if (rt->ctl.deadline)
@@ -756,20 +768,24 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
     if (sent)
       all[n + 1] = sent->req;
-    /* The application's requests: the library's error for one of them (a
-     * truncated receive) is the application's (its status, errors.c), not
-     * the runtime's. */
-    (void)PMPI_Waitany(m, all, &index, status ? status : MPI_STATUS_IGNORE);
+    st->MPI_ERROR = MPI_SUCCESS;
+    int rc = PMPI_Waitany(m, all, &index, st);
     if (index > 0 && index <= n)
-      ft_pending_done(rt, reqs[index - 1]);
+      ft_pending_done(rt, reqs[index - 1]); /* its handle, not yet null */
     memcpy(reqs, all + 1, (size_t)n * sizeof *reqs);
+    /* The application's requests: the library's error for one of them (a
+     * truncated receive) is the application's (its status, errors.c); for
+     * the runtime's own, it stops the run. */
+    if (index > 0 && index <= n) {
+      st->MPI_ERROR = completed_error(rc, st);
+      break; /* the caller's bookkeeping first: its deliveries look at
+                ft_control_fate (delivery.c, the families') */
+    }
+    ft_pmpi_check(completed_error(rc, st), "MPI_Waitany");
     if (index == n + 1) {
       pop_send(&rt->ctl); /* all[n + 1] is MPI_REQUEST_NULL now */
       continue;
     }
-    if (index != 0)
-      break; /* the caller's bookkeeping first: its deliveries look at
-                ft_control_fate (delivery.c, the families') */
     rt->ctrl_req = MPI_REQUEST_NULL;
     ft_control_arrived(rt); /* may not return */
   }
@@ -780,12 +796,18 @@ int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
                 MPI_Status *status) {
   if (!any_active(n, reqs))
     return MPI_UNDEFINED;
-  if (!rt->recovering_protocol) {
-    int index; /* as above: an error is the application's */
-    (void)PMPI_Waitany(n, reqs, &index, status ? status : MPI_STATUS_IGNORE);
-    return index;
+  MPI_Status st;
+  int index;
+  if (rt->recovering_protocol)
+    index = wait_with_control(rt, n, reqs, &st);
+  else {
+    st.MPI_ERROR = MPI_SUCCESS; /* as above: an error is the application's */
+    int rc = PMPI_Waitany(n, reqs, &index, &st);
+    st.MPI_ERROR = completed_error(rc, &st);
   }
-  return wait_with_control(rt, n, reqs, status);
+  if (status && status != MPI_STATUS_IGNORE)
+    *status = st;
+  return index;
 }
 
 int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,
@@ -799,7 +821,7 @@ int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,
   ft_wait_any(rt, 1, req, &st);
   if (status && status != MPI_STATUS_IGNORE)
     *status = st;
-  return ft_backend_status_error(&st);
+  return st.MPI_ERROR;
 }
 
 int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
@@ -809,11 +831,14 @@ int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
   if (!rt->recovering_protocol)
     return PMPI_Waitall(n, reqs, statuses);
   MPI_Status st;
-  int index;
-  while ((index = ft_wait_any(rt, n, reqs, &st)) != MPI_UNDEFINED)
+  int index, rc = MPI_SUCCESS;
+  while ((index = ft_wait_any(rt, n, reqs, &st)) != MPI_UNDEFINED) {
     if (statuses != MPI_STATUSES_IGNORE)
       statuses[index] = st;
-  return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && st.MPI_ERROR != MPI_SUCCESS)
+      rc = statuses != MPI_STATUSES_IGNORE ? MPI_ERR_IN_STATUS : st.MPI_ERROR;
+  }
+  return rc;
 }
 
 /* The tag of the bytes that follow a message of `m`'s kind, or 0: a

@@ -387,7 +387,11 @@ void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m);
  * meanwhile, and completing this rank's control sends already received
  * (ft_control_send), oldest first. Returns the index of the completed request
  * (set to MPI_REQUEST_NULL, its status in *status unless NULL), or
- * MPI_UNDEFINED when every request is MPI_REQUEST_NULL. May not return
+ * MPI_UNDEFINED when every request is MPI_REQUEST_NULL (*status untouched).
+ * status->MPI_ERROR is the library's error for the request on both
+ * backends (MPI_SUCCESS, or MPI_ERR_TRUNCATE for a truncated receive): a
+ * real MPI returns it from MPI_Waitany, SMPI 3.32 leaves it in the status.
+ * An error on the runtime's own requests stops the run. May not return
  * (rollback). */
 int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
                 MPI_Status *status);
@@ -400,9 +404,14 @@ void ft_wait_control(struct ft_runtime *rt);
 int ft_poll_control(struct ft_runtime *rt);
 
 /* Waits for req (interruptibly under a recovering protocol); returns the
- * library's code for it, a recovering protocol's from the status. */
+ * library's code for it (MPI_ERR_TRUNCATE for a truncated receive) on both
+ * backends, as MPI_Wait does. May not return (rollback). */
 int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,
                      MPI_Status *status);
+/* Waits for all n requests (the driver's waitall when it has one); under a
+ * recovering protocol, interruptibly, and returns MPI_ERR_IN_STATUS when a
+ * request failed (each status's MPI_ERROR set), that request's code with
+ * MPI_STATUSES_IGNORE, else MPI_SUCCESS. May not return (rollback). */
 int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
                         MPI_Status statuses[]);
 

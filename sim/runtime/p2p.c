@@ -220,12 +220,15 @@ static int driver_sendrecv(struct ft_runtime *rt, const void *sbuf, int scount,
   }
   MPI_Request reqs[2];
   MPI_Status st[2];
+  st[0].MPI_ERROR = st[1].MPI_ERROR = MPI_SUCCESS;
   rt->driver->isend(rt, sbuf, scount, stype, dest, stag, c, coll, &reqs[1]);
   rt->driver->irecv(rt, rbuf, rcount, rtype, source, rtag, c, coll, &reqs[0]);
   rt->driver->waitall(rt, 2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
-  return MPI_SUCCESS;
+  /* The library's error (a truncated receive) is the call's code, on
+   * either backend (control.c, completed_error). */
+  return st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR;
 }
 
 static int send_call(struct ft_runtime *rt, const void *buf, int count,
@@ -413,6 +416,7 @@ static int sendrecv(struct ft_runtime *rt, const void *sbuf, int scount,
                          source, rtag, comm, status);
   MPI_Request reqs[2];
   MPI_Status st[2];
+  st[0].MPI_ERROR = st[1].MPI_ERROR = MPI_SUCCESS;
   FT_PMPI(Irecv, rbuf, rcount, rtype, source, rtag, comm, &reqs[0]);
   ft_pending_add(rt, reqs[0], comm, 0, source, rtag);
   FT_PMPI(Isend, sbuf, scount, stype, dest, stag, comm, &reqs[1]);
@@ -420,7 +424,9 @@ static int sendrecv(struct ft_runtime *rt, const void *sbuf, int scount,
   ft_waitall_internal(rt, 2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
-  return MPI_SUCCESS;
+  /* The library's error (a truncated receive) is the call's code, on
+   * either backend (control.c, completed_error). */
+  return st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR;
 }
 
 /* Hands the status `st` to the application (status may be
@@ -495,7 +501,7 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                                   ft_comm_inner(rt, comm), &st)
                : sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount,
                           rtype, source, rtag, ft_comm_inner(rt, comm), &st);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
+  if (consumed(rc) && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
@@ -882,19 +888,21 @@ static int waitall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
 }
 
 /* Waitany under a recovering protocol (interruptible); reports the
- * delivery of the completed request. */
+ * delivery of the completed request. Returns the library's error for it
+ * (a truncated receive: MPI_ERR_TRUNCATE), as MPI_Waitany returns it. */
 static int wait_any(struct ft_runtime *rt, int n, MPI_Request requests[],
-                    MPI_Status *status) {
+                    int *index, MPI_Status *status) {
   MPI_Request small[16];
   MPI_Request *before = handles_copy(n, requests, small);
   MPI_Status st;
-  int index = ft_wait_any(rt, n, requests, &st);
-  if (index != MPI_UNDEFINED)
-    ft_delivery_completed(rt, before[index], &st);
+  st.MPI_ERROR = MPI_SUCCESS;
+  *index = ft_wait_any(rt, n, requests, &st);
+  if (*index != MPI_UNDEFINED)
+    ft_delivery_completed(rt, before[*index], &st);
   handles_free(before, small);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
-  return index;
+  return st.MPI_ERROR;
 }
 
 static int waitany_call(struct ft_runtime *rt, int n, MPI_Request requests[],
@@ -903,8 +911,7 @@ static int waitany_call(struct ft_runtime *rt, int n, MPI_Request requests[],
     return rt->driver->waitany(rt, n, requests, index, status);
   if (!rt->track_deliveries)
     return PMPI_Waitany(n, requests, index, status);
-  *index = wait_any(rt, n, requests, status);
-  return MPI_SUCCESS;
+  return wait_any(rt, n, requests, index, status);
 }
 
 /* MPI_Waitsome or MPI_Testsome (`some`) as the library does it, then each
@@ -947,14 +954,17 @@ static int waitsome_call(struct ft_runtime *rt, int n, MPI_Request requests[],
     return some_tracked(rt, PMPI_Waitsome, n, requests, outcount, indices,
                         statuses);
   MPI_Status st;
-  int index = wait_any(rt, n, requests, &st);
+  int index, rc = wait_any(rt, n, requests, &index, &st);
   *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
   if (index != MPI_UNDEFINED) {
     indices[0] = index;
     if (statuses != MPI_STATUSES_IGNORE)
       statuses[0] = st;
   }
-  return MPI_SUCCESS;
+  /* A multiple-completion call's error is in the status (MPI-3.1, 3.7.5). */
+  if (rc != MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE)
+    return MPI_ERR_IN_STATUS;
+  return rc;
 }
 
 static int test_call(struct ft_runtime *rt, MPI_Request *request, int *flag,

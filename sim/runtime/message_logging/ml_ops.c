@@ -354,11 +354,16 @@ int ft_ml_wait(struct ft_runtime *rt, MPI_Request *req, MPI_Status *status) {
 
 int ft_ml_waitall(struct ft_runtime *rt, int n, MPI_Request reqs_[],
                   MPI_Status statuses[]) {
-  for (int i = 0; i < n; i++)
-    ft_ml_wait(rt, &reqs_[i],
-               statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                               : &statuses[i]);
-  return MPI_SUCCESS;
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < n; i++) {
+    int given = statuses != MPI_STATUSES_IGNORE;
+    int e = ft_ml_wait(rt, &reqs_[i], given ? &statuses[i] : MPI_STATUS_IGNORE);
+    if (given)
+      statuses[i].MPI_ERROR = e; /* MPI-3.1, 3.7.5: set with IN_STATUS */
+    if (rc == MPI_SUCCESS && e != MPI_SUCCESS)
+      rc = given ? MPI_ERR_IN_STATUS : e;
+  }
+  return rc;
 }
 
 int ft_ml_request_free(struct ft_runtime *rt, MPI_Request *req) {
@@ -477,7 +482,7 @@ int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
                   MPI_Status *status) {
   struct ft_ml_ops *ops = &rt->ml_state.ops;
   MPI_Status st;
-  int idx[MAX_IDS];
+  int idx[MAX_IDS], rc = MPI_SUCCESS;
   int k = replay_completion(rt, n, reqs_, idx, &st);
   if (k >= 0) {
     *index = k ? idx[0] : MPI_UNDEFINED;
@@ -486,14 +491,17 @@ int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
     *index = first_done(ops, n, reqs_);
     if (*index >= 0)
       finish_done(ops, &reqs_[*index], &st);
-    else
+    else {
+      st.MPI_ERROR = MPI_SUCCESS;
       *index = ft_wait_any(rt, n, reqs_, &st);
+      rc = st.MPI_ERROR; /* the library's error (control.c, ft_wait_any) */
+    }
     live_completion(rt, before, index, *index == MPI_UNDEFINED ? 0 : 1, &st);
     free(before);
   }
   if (status != MPI_STATUS_IGNORE && *index != MPI_UNDEFINED)
     *status = st;
-  return MPI_SUCCESS;
+  return rc;
 }
 
 /* One completion per call, as without message logging (p2p.c). */
@@ -501,14 +509,17 @@ int ft_ml_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs_[],
                    int *outcount, int indices[], MPI_Status statuses[]) {
   int index;
   MPI_Status st;
-  ft_ml_waitany(rt, n, reqs_, &index, &st);
+  int rc = ft_ml_waitany(rt, n, reqs_, &index, &st);
   *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
   if (index != MPI_UNDEFINED) {
     indices[0] = index;
     if (statuses != MPI_STATUSES_IGNORE)
       statuses[0] = st;
   }
-  return MPI_SUCCESS;
+  /* A multiple-completion call's error is in the status (MPI-3.1, 3.7.5). */
+  return rc != MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE
+             ? MPI_ERR_IN_STATUS
+             : rc;
 }
 
 /* SMPI 3.32's MPI_Testany skips a request that finished before the call (a

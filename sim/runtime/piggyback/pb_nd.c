@@ -237,7 +237,7 @@ static int wait_any_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
 int ft_pb_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
                   MPI_Status *status) {
   MPI_Status st;
-  int idx[PB_MAX_COMPLETIONS];
+  int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
   int k =
       ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, idx, &st);
   if (k > 1)
@@ -247,13 +247,15 @@ int ft_pb_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
   if (k > 0 || (k == 0 && all_null(n, reqs))) {
     *index = k ? idx[0] : MPI_UNDEFINED;
   } else { /* live, or a call that returned after logging stopped */
+    st.MPI_ERROR = MPI_SUCCESS;
     *index = wait_any_live(rt, n, reqs, &st);
     if (!ft_prologue_hidden(rt))
       tell_completion(rt, index, *index == MPI_UNDEFINED ? 0 : 1);
+    rc = st.MPI_ERROR; /* the library's error (control.c, ft_wait_any) */
   }
   if (status != MPI_STATUS_IGNORE && *index != MPI_UNDEFINED)
     *status = st;
-  return MPI_SUCCESS;
+  return rc;
 }
 
 /* One completion per call, as p2p.c's default under a recovering
@@ -262,14 +264,17 @@ int ft_pb_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
                    int *outcount, int indices[], MPI_Status statuses[]) {
   int index;
   MPI_Status st;
-  ft_pb_waitany(rt, n, reqs, &index, &st);
+  int rc = ft_pb_waitany(rt, n, reqs, &index, &st);
   *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
   if (index != MPI_UNDEFINED) {
     indices[0] = index;
     if (statuses != MPI_STATUSES_IGNORE)
       statuses[0] = st;
   }
-  return MPI_SUCCESS;
+  /* A multiple-completion call's error is in the status (MPI-3.1, 3.7.5). */
+  return rc != MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE
+             ? MPI_ERR_IN_STATUS
+             : rc;
 }
 
 /* p2p.c's testany_call: the library's MPI_Testany, the completed request a
