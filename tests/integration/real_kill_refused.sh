@@ -22,7 +22,7 @@ missing)
 esac
 out=$(FTSIM_TEST_AFTER_KILL=$hook "$ftsim" run --real --np 2 --app cg \
   --protocol pcl --set period=0.01 --set failure=kill --set ckpt_dir="$dir" \
-  --scenario "$scenario" -- --size 20000 --iters 400 --tol 0 2>&1)
+  --scenario "$scenario" -- --size 100000 --iters 1500 --tol 0 2>&1)
 rc=$?
 printf '%s\n' "$out"
 [ $rc -eq 1 ] || { echo "real_kill_refused.sh: exit $rc, expected 1"; exit 1; }
