@@ -80,3 +80,34 @@ static int no_cancel(void *extra, int complete) {
 void ft_grequest(MPI_Request *req) {
   FT_PMPI(Grequest_start, empty_query, no_free, no_cancel, NULL, req);
 }
+
+MPI_Request *ft_handles_copy(int n, const MPI_Request reqs[],
+                             MPI_Request small[16]) {
+  MPI_Request *copy = n <= 16 ? small : malloc((size_t)n * sizeof *copy);
+  if (!copy)
+    ft_fatal("out of memory in a completion call on %d requests", n);
+  for (int i = 0; i < n; i++)
+    copy[i] = reqs[i];
+  return copy;
+}
+
+void ft_handles_free(MPI_Request *copy, MPI_Request small[16]) {
+  if (copy != small)
+    free(copy);
+}
+
+MPI_Status *ft_statuses_for(int n, MPI_Status statuses[],
+                            MPI_Status small[16]) {
+  if (statuses != MPI_STATUSES_IGNORE)
+    return statuses;
+  MPI_Status *st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
+  if (!st)
+    ft_fatal("out of memory in a completion call on %d requests", n);
+  return st;
+}
+
+void ft_statuses_free(MPI_Status *st, MPI_Status statuses[],
+                      MPI_Status small[16]) {
+  if (st != statuses && st != small)
+    free(st);
+}

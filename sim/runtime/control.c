@@ -933,3 +933,20 @@ void ft_control_last_barrier(struct ft_runtime *rt) {
   if (!quiet_control(rt))
     FT_PMPI(Barrier, rt->control);
 }
+
+int ft_waitsome_one(struct ft_runtime *rt, ft_waitany_fn waitany, int n,
+                    MPI_Request reqs[], int *outcount, int indices[],
+                    MPI_Status statuses[]) {
+  int index;
+  MPI_Status st;
+  int rc = waitany(rt, n, reqs, &index, &st);
+  *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
+  if (index != MPI_UNDEFINED) {
+    indices[0] = index;
+    if (statuses != MPI_STATUSES_IGNORE)
+      statuses[0] = st;
+  }
+  return rc != MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE
+             ? MPI_ERR_IN_STATUS
+             : rc;
+}

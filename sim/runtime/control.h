@@ -396,6 +396,21 @@ void ft_control_handle(struct ft_runtime *rt, const struct ft_wire *m);
 int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
                 MPI_Status *status);
 
+/* The application's MPI_Waitany as the runtime or a family makes it. */
+typedef int (*ft_waitany_fn)(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                             int *index, MPI_Status *status);
+
+/* MPI_Waitsome as one completion per call, which MPI allows, through
+ * `waitany` (interruptible under a recovering protocol): *outcount 1 with
+ * indices[0] and statuses[0] (unless MPI_STATUSES_IGNORE) what it
+ * completed, or MPI_UNDEFINED when every request is null. Returns waitany's
+ * result, MPI_ERR_IN_STATUS instead of an error when the statuses are the
+ * application's (a multiple-completion call's error is in the status:
+ * MPI-3.1, 3.7.5). */
+int ft_waitsome_one(struct ft_runtime *rt, ft_waitany_fn waitany, int n,
+                    MPI_Request reqs[], int *outcount, int indices[],
+                    MPI_Status statuses[]);
+
 /* Waits until the control receive completes and handles the message. */
 void ft_wait_control(struct ft_runtime *rt);
 

@@ -819,40 +819,6 @@ int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
  * protocol the waits are interruptible and the tests look at the control
  * receive now and then. ---- */
 
-/* The handles of n requests before a completion call, in `small` when they
- * fit; free with handles_free. */
-static MPI_Request *handles_copy(int n, const MPI_Request reqs[],
-                                 MPI_Request small[16]) {
-  MPI_Request *copy = n <= 16 ? small : malloc((size_t)n * sizeof *copy);
-  if (!copy)
-    ft_fatal("out of memory in a completion call on %d requests", n);
-  for (int i = 0; i < n; i++)
-    copy[i] = reqs[i];
-  return copy;
-}
-
-static void handles_free(MPI_Request *copy, MPI_Request small[16]) {
-  if (copy != small)
-    free(copy);
-}
-
-/* Statuses for n requests: the application's, or scratch ones. */
-static MPI_Status *statuses_for(int n, MPI_Status statuses[],
-                                MPI_Status small[16]) {
-  if (statuses != MPI_STATUSES_IGNORE)
-    return statuses;
-  MPI_Status *st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
-  if (!st)
-    ft_fatal("out of memory in a completion call on %d requests", n);
-  return st;
-}
-
-static void statuses_free(MPI_Status *st, MPI_Status statuses[],
-                          MPI_Status small[16]) {
-  if (st != statuses && st != small)
-    free(st);
-}
-
 static int wait_call(struct ft_runtime *rt, MPI_Request *request,
                      MPI_Status *status) {
   if (rt->driver->wait)
@@ -876,14 +842,14 @@ static int waitall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
     return ft_waitall_internal(rt, n, requests, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16];
-  MPI_Request *before = handles_copy(n, requests, small);
-  MPI_Status *st = statuses_for(n, statuses, small_st);
+  MPI_Request *before = ft_handles_copy(n, requests, small);
+  MPI_Status *st = ft_statuses_for(n, statuses, small_st);
   int rc = ft_waitall_internal(rt, n, requests, st);
   for (int i = 0; i < n; i++)
     if (before[i] != MPI_REQUEST_NULL)
       ft_delivery_completed(rt, before[i], &st[i]);
-  handles_free(before, small);
-  statuses_free(st, statuses, small_st);
+  ft_handles_free(before, small);
+  ft_statuses_free(st, statuses, small_st);
   return rc;
 }
 
@@ -893,13 +859,13 @@ static int waitall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
 static int wait_any(struct ft_runtime *rt, int n, MPI_Request requests[],
                     int *index, MPI_Status *status) {
   MPI_Request small[16];
-  MPI_Request *before = handles_copy(n, requests, small);
+  MPI_Request *before = ft_handles_copy(n, requests, small);
   MPI_Status st;
   st.MPI_ERROR = MPI_SUCCESS;
   *index = ft_wait_any(rt, n, requests, &st);
   if (*index != MPI_UNDEFINED)
     ft_delivery_completed(rt, before[*index], &st);
-  handles_free(before, small);
+  ft_handles_free(before, small);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return st.MPI_ERROR;
@@ -928,8 +894,8 @@ static int some_tracked(struct ft_runtime *rt,
                         int indices[], MPI_Status statuses[]) {
   MPI_Request small[16];
   MPI_Status small_st[16];
-  MPI_Request *before = handles_copy(n, requests, small);
-  MPI_Status *st = statuses_for(n, statuses, small_st);
+  MPI_Request *before = ft_handles_copy(n, requests, small);
+  MPI_Status *st = ft_statuses_for(n, statuses, small_st);
   int rc = some(n, requests, outcount, indices, st);
   /* Every completion forgotten first: a delivery may find that this rank
    * failed meanwhile (ft_control_fate), and its rollback leave the rest. */
@@ -937,8 +903,8 @@ static int some_tracked(struct ft_runtime *rt,
     ft_pending_done(rt, before[indices[k]]);
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
     ft_delivery_completed(rt, before[indices[k]], &st[k]);
-  handles_free(before, small);
-  statuses_free(st, statuses, small_st);
+  ft_handles_free(before, small);
+  ft_statuses_free(st, statuses, small_st);
   return rc;
 }
 
@@ -953,18 +919,8 @@ static int waitsome_call(struct ft_runtime *rt, int n, MPI_Request requests[],
   if (!rt->recovering_protocol)
     return some_tracked(rt, PMPI_Waitsome, n, requests, outcount, indices,
                         statuses);
-  MPI_Status st;
-  int index, rc = wait_any(rt, n, requests, &index, &st);
-  *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
-  if (index != MPI_UNDEFINED) {
-    indices[0] = index;
-    if (statuses != MPI_STATUSES_IGNORE)
-      statuses[0] = st;
-  }
-  /* A multiple-completion call's error is in the status (MPI-3.1, 3.7.5). */
-  if (rc != MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE)
-    return MPI_ERR_IN_STATUS;
-  return rc;
+  return ft_waitsome_one(rt, wait_any, n, requests, outcount, indices,
+                         statuses);
 }
 
 static int test_call(struct ft_runtime *rt, MPI_Request *request, int *flag,
@@ -993,9 +949,9 @@ static int testall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
     return rt->driver->testall(rt, n, requests, flag, statuses);
   MPI_Request small[16];
   MPI_Status small_st[16], small_some[16];
-  MPI_Request *before = handles_copy(n, requests, small);
-  MPI_Status *st = statuses_for(n, statuses, small_st);
-  MPI_Status *some = statuses_for(n, MPI_STATUSES_IGNORE, small_some);
+  MPI_Request *before = ft_handles_copy(n, requests, small);
+  MPI_Status *st = ft_statuses_for(n, statuses, small_st);
+  MPI_Status *some = ft_statuses_for(n, MPI_STATUSES_IGNORE, small_some);
   int idx_small[16],
       *idx = n <= 16 ? idx_small : malloc((size_t)n * sizeof *idx);
   if (!idx)
@@ -1017,9 +973,9 @@ static int testall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
     *flag &= requests[i] == MPI_REQUEST_NULL;
   if (idx != idx_small)
     free(idx);
-  handles_free(before, small);
-  statuses_free(some, MPI_STATUSES_IGNORE, small_some);
-  statuses_free(st, statuses, small_st);
+  ft_handles_free(before, small);
+  ft_statuses_free(some, MPI_STATUSES_IGNORE, small_some);
+  ft_statuses_free(st, statuses, small_st);
   return rc;
 }
 
@@ -1031,7 +987,7 @@ static int testany_call(struct ft_runtime *rt, int n, MPI_Request requests[],
   if (!rt->track_deliveries)
     return PMPI_Testany(n, requests, index, flag, status);
   MPI_Request small[16];
-  MPI_Request *before = handles_copy(n, requests, small);
+  MPI_Request *before = ft_handles_copy(n, requests, small);
   MPI_Status st;
   int rc = PMPI_Testany(n, requests, index, flag, &st);
   if (*flag && *index != MPI_UNDEFINED) {
@@ -1040,7 +996,7 @@ static int testany_call(struct ft_runtime *rt, int n, MPI_Request requests[],
     if (status != MPI_STATUS_IGNORE)
       *status = st;
   }
-  handles_free(before, small);
+  ft_handles_free(before, small);
   return rc;
 }
 
@@ -1593,8 +1549,8 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
         FT_RT_TESTALL, n, r, statuses, NULL, 0);
   MPI_Request small_before[16];
   MPI_Status small_st[16];
-  MPI_Request *before = handles_copy(n, r, small_before);
-  MPI_Status *st = statuses_for(n, statuses, small_st);
+  MPI_Request *before = ft_handles_copy(n, r, small_before);
+  MPI_Status *st = ft_statuses_for(n, statuses, small_st);
   for (int i = 0; i < n; i++)
     if (r[i] == MPI_REQUEST_NULL && !ft_persist_held(requests[i], &st[i], 0))
       empty_status(&st[i]);
@@ -1605,8 +1561,8 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
   for (int i = 0; !*flag && i < n; i++)
     if (before[i] != MPI_REQUEST_NULL && r[i] == MPI_REQUEST_NULL)
       ft_persist_hold(requests[i], &st[i]);
-  handles_free(before, small_before);
-  statuses_free(st, statuses, small_st);
+  ft_handles_free(before, small_before);
+  ft_statuses_free(st, statuses, small_st);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Testall", MPI_COMM_WORLD, rc);
 }
@@ -1648,13 +1604,13 @@ int ft_coll_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[]) {
     return ft_waitall_internal(rt, n, reqs, MPI_STATUSES_IGNORE);
   MPI_Request small[16];
   MPI_Status small_st[16];
-  MPI_Request *before = handles_copy(n, reqs, small);
-  MPI_Status *st = statuses_for(n, MPI_STATUSES_IGNORE, small_st);
+  MPI_Request *before = ft_handles_copy(n, reqs, small);
+  MPI_Status *st = ft_statuses_for(n, MPI_STATUSES_IGNORE, small_st);
   int rc = ft_waitall_internal(rt, n, reqs, st);
   for (int i = 0; i < n; i++)
     if (before[i] != MPI_REQUEST_NULL)
       rt->driver->completed(rt, before[i], &st[i]);
-  handles_free(before, small);
-  statuses_free(st, MPI_STATUSES_IGNORE, small_st);
+  ft_handles_free(before, small);
+  ft_statuses_free(st, MPI_STATUSES_IGNORE, small_st);
   return rc;
 }

@@ -416,6 +416,20 @@ _Noreturn void ft_unsupported(const char *call);
 void *ft_reserve(void *array, size_t need, size_t *cap, size_t size,
                  const char *what);
 
+/* The handles of n requests before a completion call (to name what
+ * completed once the library has reset them), in `small` when they fit;
+ * free with ft_handles_free. Aborts when out of memory. */
+MPI_Request *ft_handles_copy(int n, const MPI_Request reqs[],
+                             MPI_Request small[16]);
+void ft_handles_free(MPI_Request *copy, MPI_Request small[16]);
+
+/* Statuses for n requests: the application's `statuses`, or scratch ones
+ * (in `small` when they fit) when it passed MPI_STATUSES_IGNORE; release
+ * with ft_statuses_free. Aborts when out of memory. */
+MPI_Status *ft_statuses_for(int n, MPI_Status statuses[], MPI_Status small[16]);
+void ft_statuses_free(MPI_Status *st, MPI_Status statuses[],
+                      MPI_Status small[16]);
+
 /* Starts a generalized request (MPI_Grequest_start) whose query gives an
  * empty status (source MPI_ANY_SOURCE, tag MPI_ANY_TAG, MPI_SUCCESS) and
  * whose free and cancel do nothing: a handle the runtime completes

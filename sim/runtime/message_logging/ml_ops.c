@@ -470,14 +470,6 @@ static void live_completion(struct ft_runtime *rt, const MPI_Request before[],
   tell_completion(rt, ids, n);
 }
 
-static MPI_Request *copy_handles(int n, const MPI_Request reqs_[]) {
-  MPI_Request *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
-  if (!copy)
-    ft_fatal("out of memory in a completion call on %d requests", n);
-  memcpy(copy, reqs_, (size_t)n * sizeof *copy);
-  return copy;
-}
-
 int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
                   MPI_Status *status) {
   struct ft_ml_ops *ops = &rt->ml_state.ops;
@@ -487,7 +479,8 @@ int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
   if (k >= 0) {
     *index = k ? idx[0] : MPI_UNDEFINED;
   } else {
-    MPI_Request *before = copy_handles(n, reqs_);
+    MPI_Request hsmall[16];
+    MPI_Request *before = ft_handles_copy(n, reqs_, hsmall);
     *index = first_done(ops, n, reqs_);
     if (*index >= 0)
       finish_done(ops, &reqs_[*index], &st);
@@ -497,7 +490,7 @@ int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
       rc = st.MPI_ERROR; /* the library's error (control.c, ft_wait_any) */
     }
     live_completion(rt, before, index, *index == MPI_UNDEFINED ? 0 : 1, &st);
-    free(before);
+    ft_handles_free(before, hsmall);
   }
   if (status != MPI_STATUS_IGNORE && *index != MPI_UNDEFINED)
     *status = st;
@@ -507,19 +500,8 @@ int ft_ml_waitany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
 /* One completion per call, as without message logging (p2p.c). */
 int ft_ml_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs_[],
                    int *outcount, int indices[], MPI_Status statuses[]) {
-  int index;
-  MPI_Status st;
-  int rc = ft_ml_waitany(rt, n, reqs_, &index, &st);
-  *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
-  if (index != MPI_UNDEFINED) {
-    indices[0] = index;
-    if (statuses != MPI_STATUSES_IGNORE)
-      statuses[0] = st;
-  }
-  /* A multiple-completion call's error is in the status (MPI-3.1, 3.7.5). */
-  return rc != MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE
-             ? MPI_ERR_IN_STATUS
-             : rc;
+  return ft_waitsome_one(rt, ft_ml_waitany, n, reqs_, outcount, indices,
+                         statuses);
 }
 
 /* SMPI 3.32's MPI_Testany skips a request that finished before the call (a
@@ -550,7 +532,8 @@ int ft_ml_testany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
     *flag = k > 0;
     *index = k ? idx[0] : MPI_UNDEFINED;
   } else {
-    MPI_Request *before = copy_handles(n, reqs_);
+    MPI_Request hsmall[16];
+    MPI_Request *before = ft_handles_copy(n, reqs_, hsmall);
     *index = first_done(ops, n, reqs_);
     *flag = *index >= 0;
     if (*flag)
@@ -561,7 +544,7 @@ int ft_ml_testany(struct ft_runtime *rt, int n, MPI_Request reqs_[], int *index,
       *index = test_finished(n, reqs_, &st);
     int done = *flag && *index != MPI_UNDEFINED;
     live_completion(rt, before, index, done, &st);
-    free(before);
+    ft_handles_free(before, hsmall);
   }
   if (*flag && *index != MPI_UNDEFINED && status != MPI_STATUS_IGNORE)
     *status = st;
@@ -585,7 +568,8 @@ static int testsome_like(struct ft_runtime *rt, int n, MPI_Request reqs_[],
     ft_fatal("a completion call on %d requests (at most %d)", n, MAX_IDS);
   int k = replay_completion(rt, n, reqs_, idx, st);
   if (k < 0) {
-    MPI_Request *before = copy_handles(n, reqs_);
+    MPI_Request hsmall[16];
+    MPI_Request *before = ft_handles_copy(n, reqs_, hsmall);
     int d;
     k = 0;
     /* MPI_Testall too completes what is done (SMPI's does so, and loses
@@ -596,7 +580,7 @@ static int testsome_like(struct ft_runtime *rt, int n, MPI_Request reqs_[],
     }
     if (k > 0) {
       live_completion(rt, before, idx, k, st);
-      free(before);
+      ft_handles_free(before, hsmall);
       before = NULL;
     } else {
       FT_PMPI(Testsome, n, reqs_, &k, idx, st);
@@ -605,7 +589,7 @@ static int testsome_like(struct ft_runtime *rt, int n, MPI_Request reqs_[],
     }
     if (before) {
       live_completion(rt, before, idx, k, st);
-      free(before);
+      ft_handles_free(before, hsmall);
     }
   }
   *outcount = k;

@@ -207,30 +207,15 @@ static int all_null(int n, const MPI_Request reqs[]) {
   return 1;
 }
 
-static MPI_Request *handles_copy(int n, const MPI_Request reqs[],
-                                 MPI_Request small[16]) {
-  MPI_Request *copy = n <= 16 ? small : malloc((size_t)n * sizeof *copy);
-  if (!copy)
-    ft_fatal("out of memory in a completion call on %d requests", n);
-  for (int i = 0; i < n; i++)
-    copy[i] = reqs[i];
-  return copy;
-}
-
-static void handles_free(MPI_Request *copy, MPI_Request small[16]) {
-  if (copy != small)
-    free(copy);
-}
-
 /* p2p.c's wait_any: interruptible, the completed request a delivery. */
 static int wait_any_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
                          MPI_Status *st) {
   MPI_Request small[16];
-  MPI_Request *before = handles_copy(n, reqs, small);
+  MPI_Request *before = ft_handles_copy(n, reqs, small);
   int index = ft_wait_any(rt, n, reqs, st);
   if (index != MPI_UNDEFINED)
     ft_delivery_completed(rt, before[index], st);
-  handles_free(before, small);
+  ft_handles_free(before, small);
   return index;
 }
 
@@ -262,19 +247,8 @@ int ft_pb_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
  * protocol (interruptible). */
 int ft_pb_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
                    int *outcount, int indices[], MPI_Status statuses[]) {
-  int index;
-  MPI_Status st;
-  int rc = ft_pb_waitany(rt, n, reqs, &index, &st);
-  *outcount = index == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
-  if (index != MPI_UNDEFINED) {
-    indices[0] = index;
-    if (statuses != MPI_STATUSES_IGNORE)
-      statuses[0] = st;
-  }
-  /* A multiple-completion call's error is in the status (MPI-3.1, 3.7.5). */
-  return rc != MPI_SUCCESS && statuses != MPI_STATUSES_IGNORE
-             ? MPI_ERR_IN_STATUS
-             : rc;
+  return ft_waitsome_one(rt, ft_pb_waitany, n, reqs, outcount, indices,
+                         statuses);
 }
 
 /* p2p.c's testany_call: the library's MPI_Testany, the completed request a
@@ -282,13 +256,13 @@ int ft_pb_waitsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
 static int testany_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
                         int *index, int *flag, MPI_Status *st) {
   MPI_Request small[16];
-  MPI_Request *before = handles_copy(n, reqs, small);
+  MPI_Request *before = ft_handles_copy(n, reqs, small);
   int rc = PMPI_Testany(n, reqs, index, flag, st);
   if (*flag && *index != MPI_UNDEFINED) {
     ft_pending_done(rt, before[*index]);
     ft_delivery_completed(rt, before[*index], st);
   }
-  handles_free(before, small);
+  ft_handles_free(before, small);
   return rc;
 }
 
@@ -321,25 +295,20 @@ int ft_pb_testany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
 static int testsome_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
                          int *outcount, int indices[], MPI_Status st[]) {
   MPI_Request small[16];
-  MPI_Request *before = handles_copy(n, reqs, small);
+  MPI_Request *before = ft_handles_copy(n, reqs, small);
   int rc = PMPI_Testsome(n, reqs, outcount, indices, st);
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
     ft_pending_done(rt, before[indices[k]]);
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
     ft_delivery_completed(rt, before[indices[k]], &st[k]);
-  handles_free(before, small);
+  ft_handles_free(before, small);
   return rc;
 }
 
 int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
                    int *outcount, int indices[], MPI_Status statuses[]) {
   MPI_Status small[16];
-  MPI_Status *st = statuses;
-  if (statuses == MPI_STATUSES_IGNORE) {
-    st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
-    if (!st)
-      ft_fatal("out of memory in MPI_Testsome on %d requests", n);
-  }
+  MPI_Status *st = ft_statuses_for(n, statuses, small);
   int rc = MPI_SUCCESS;
   int k =
       ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, indices, st);
@@ -350,7 +319,6 @@ int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
     if (!ft_prologue_hidden(rt))
       tell_completion(rt, indices, *outcount == MPI_UNDEFINED ? 0 : *outcount);
   }
-  if (st != statuses && st != small)
-    free(st);
+  ft_statuses_free(st, statuses, small);
   return rc;
 }
