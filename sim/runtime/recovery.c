@@ -390,6 +390,9 @@ static void recover(struct ft_runtime *rt) {
     ft_wait_control(rt);
   if (rt->arm_kill_at_go) { /* a relaunch's time 0 (ft_relaunch_wait) */
     rt->arm_kill_at_go = 0;
+    /* Its span starts here: the time before, from the kill to now, is the
+     * restart the dispatcher counts in recovery_s (kill_run_before). */
+    rt->start_time = PMPI_Wtime();
     ft_arm_kill(rt);
   }
   resume(rt);

@@ -396,6 +396,28 @@ static void warn_no_safe_point(const struct ft_runtime *rt) {
           rt->failures.lost_work_s);
 }
 
+/* Under failure=kill a relaunch's own span is the run's last part only
+ * (README, "Real failures: kill and relaunch"): before it come the run
+ * time up to the failure that ended the launch before (a relaunch resumes
+ * at that run time, the images of the last commit loaded, as a rollback
+ * does) and every restart (recovery_s, from each kill to the next
+ * launch's resumption), as in a simulated run whose failures are
+ * logical. 0 for launch 0 and without kills. */
+static double kill_run_before(const struct ft_runtime *rt) {
+  char err[256];
+  double origin;
+  struct ft_failure ended;
+  if (rt->options.failure != FT_FAILURE_KILL || rt->options.relaunch <= 0)
+    return 0;
+  if (ft_failures_span(rt->options.scenario, rt->app_ranks,
+                       rt->options.relaunch - 1, &origin, &ended, err,
+                       sizeof err) <= 0)
+    ft_fatal("relaunch %d: %s", rt->options.relaunch,
+             *err ? err : "the scenario has no failure that ended the "
+                          "launch before");
+  return ended.time + rt->failures.recovery_s;
+}
+
 int MPI_Finalize(void) {
   struct ft_runtime *rt = ft_runtime();
   ft_record_finish(rt);
@@ -406,6 +428,7 @@ int MPI_Finalize(void) {
   struct run_totals totals = reduce_totals(rt, end);
   ft_service_shutdown(rt); /* rank 0: the final figures come back */
   if (rt->world_rank == 0) {
+    totals.completion_s += kill_run_before(rt);
     print_summary(rt, &totals);
     warn_no_safe_point(rt);
   }
