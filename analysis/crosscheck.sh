@@ -61,18 +61,20 @@ if [ "$QUICK" = 1 ]; then
   CASES="cg|2|--iters 100 --tol 0 --size 2000 --flops 0"
   PROTOCOLS="none pcl" FAILING="pcl"
 else
-  CASES="cg|2|--iters 300 --tol 0 --size 20000 --flops 0
-mg|2|--size 32 --iters 6 --flops 0
-lu|2|--class W --iters 5 --flops 0
-bt|4|--class W --iters 5 --flops 0
-ring|2|--iters 2000 --flops 0
-pingpong|2|--sizes 1:1M --iters 20"
+  # each about 2 s of real time on an idle 2-core machine (the issue's
+  # error budget is for runs of at least 2 s)
+  CASES="cg|2|--iters 600 --tol 0 --size 200000 --flops 0
+mg|2|--size 128 --iters 8 --flops 0
+lu|2|--class A --iters 150 --flops 0
+bt|4|--class A --iters 150 --flops 0
+ring|2|--iters 3000000 --flops 0
+pingpong|2|--sizes 1:1M --iters 700"
   PROTOCOLS="none pcl vcl pessimist v2 bookmark"
   FAILING="pcl vcl pessimist v2 bookmark"
 fi
 
 : >"$OUT/runs.jsonl"
-printf 'app\tprotocol\tfailures\treal_s\treal_min_s\treal_max_s\tsimulated_s\terror_pct\tmessages_error_pct\twaves_real\twaves_simulated\tload_avg\n' \
+printf 'app\tprotocol\tfailures\treal_s\treal_min_s\treal_max_s\tsimulated_s\terror_pct\tmessages_error_pct\twaves_real\twaves_simulated\tload_avg\tpriority\n' \
   >"$OUT/crosscheck.tsv"
 
 # field JSON KEY: the value of KEY in a flat JSON line ("null" if absent).
@@ -81,6 +83,24 @@ field() {
   echo "${v:-null}"
 }
 pct() { case $1 in null) echo n/a ;; *) awk -v e="$1" 'BEGIN { printf "%+.1f", e * 100 }' ;; esac; }
+
+# The real runs compete for the cores with whatever else runs here. Linux
+# shares the CPU between sessions (autogroups: /proc/sys/kernel/
+# sched_autogroup_enabled), not between processes, so `nice` alone does not
+# help: measured on the 2-core development VM with eight other sessions
+# busy, cg's 0.31 s real run took 15-16 s (0.22 of 2 cores busy) at nice
+# -19 and 0.31-0.32 s with its session's autogroup at nice -19. Where this
+# script may (root, or CAP_SYS_NICE), it raises this session's autogroup to
+# nice -19 while it runs and puts it back at the end (CROSSCHECK_PRIORITY=0:
+# leave it). The table's last column says what was done.
+PRIORITY=none
+if [ "${CROSSCHECK_PRIORITY:-1}" = 1 ] && [ -w /proc/self/autogroup ]; then
+  OLD_NICE=$(sed -n 's/.* nice \(-*[0-9]*\).*/\1/p' /proc/self/autogroup)
+  if [ -n "$OLD_NICE" ] && echo -19 2>/dev/null >/proc/self/autogroup; then
+    PRIORITY=autogroup-19
+    trap 'echo "$OLD_NICE" >/proc/self/autogroup 2>/dev/null' EXIT
+  fi
+fi
 
 STATUS=0
 # one APP NP PROTOCOL FAILURES ARGS: one crosscheck, one row of the table.
@@ -107,12 +127,12 @@ one() {
        tail -n 5 "$OUT/last.err" >&2; STATUS=1; return ;;
   esac
   printf '%s\n' "$line" >>"$OUT/runs.jsonl"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$label" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$label" \
     "$fails" "$(field "$line" real_s)" "$(field "$line" real_min_s)" \
     "$(field "$line" real_max_s)" "$(field "$line" simulated_s)" \
     "$(pct "$(field "$line" error)")" "$(pct "$(field "$line" messages_error)")" \
     "$(field "$line" waves_real)" "$(field "$line" waves_simulated)" \
-    "$load" >>"$OUT/crosscheck.tsv"
+    "$load" "$PRIORITY" >>"$OUT/crosscheck.tsv"
 }
 
 echo "$CASES" | while IFS='|' read -r app np args; do

@@ -413,8 +413,9 @@ static double kill_run_before(const struct ft_runtime *rt) {
                        rt->options.relaunch - 1, &origin, &ended, err,
                        sizeof err) <= 0)
     ft_fatal("relaunch %d: %s", rt->options.relaunch,
-             *err ? err : "the scenario has no failure that ended the "
-                          "launch before");
+             *err ? err
+                  : "the scenario has no failure that ended the "
+                    "launch before");
   return ended.time + rt->failures.recovery_s;
 }
 
