@@ -123,21 +123,29 @@ static void *must_alloc(struct ft_runtime *rt, size_t bytes) {
   return p;
 }
 
-/* Posts a send of the runtime's, known to the settle of a rollback. */
+/* Posts a send of the runtime's, known to the settle of a rollback: a
+ * synchronous one (MPI_Issend) when `how` says FT_PAYLOAD_SYNC. */
 static MPI_Request post_send(struct ft_runtime *rt, const void *buf, int count,
                              MPI_Datatype type, int dest, int tag,
-                             MPI_Comm comm) {
+                             MPI_Comm comm, int how) {
   MPI_Request r;
-  FT_PMPI(Isend, buf, count, type, dest, tag, comm, &r);
+  if (how & FT_PAYLOAD_SYNC)
+    FT_PMPI(Issend, buf, count, type, dest, tag, comm, &r);
+  else
+    FT_PMPI(Isend, buf, count, type, dest, tag, comm, &r);
   ft_pending_add(rt, r, comm, 1, dest, tag);
   return r;
 }
 
 /* The combined message: the piggyback, then the payload packed after it,
- * in one buffer the family frees when the send completes. */
+ * in one buffer the family frees when the send completes. A synchronous
+ * send is a synchronous send of that message: it completes once the
+ * application's receive matched it (before, MPI_Issend + MPI_Test
+ * reported it complete while nobody had posted the receive:
+ * combined_check). */
 static int send_combined(struct ft_runtime *rt, const void *buf, int count,
                          MPI_Datatype type, int dest, int tag, MPI_Comm wire,
-                         MPI_Request *req) {
+                         int how, MPI_Request *req) {
   size_t bytes = packed_size(rt, count, type);
   unsigned char *data = must_alloc(rt, FT_PB_FRAME_BYTES + bytes);
   struct ft_pb_frame f = {.form = FT_PB_FORM_COMBINED, .pb = rt->pb.outgoing};
@@ -149,7 +157,7 @@ static int send_combined(struct ft_runtime *rt, const void *buf, int count,
   ft_control_fate(rt); /* the copy took time: a rank that failed sends
                           nothing (pb_app_send's rule) */
   MPI_Request r = post_send(rt, data, FT_PB_FRAME_BYTES + (int)bytes, MPI_BYTE,
-                            dest, tag, wire);
+                            dest, tag, wire, how);
   if (!req) {
     int rc = ft_wait_internal(rt, &r, MPI_STATUS_IGNORE);
     free(data);
@@ -161,19 +169,22 @@ static int send_combined(struct ft_runtime *rt, const void *buf, int count,
 }
 
 /* The lone lead, then the payload from the application's buffer on the
- * shadow (auto, a large payload). */
+ * shadow (auto, a large payload). The receiver posts the payload's receive
+ * once its receive matched the lead: a synchronous send sends the payload
+ * synchronously, so that it completes after that match. */
 static int send_lone(struct ft_runtime *rt, const void *buf, int count,
                      MPI_Datatype type, int dest, int tag, MPI_Comm wire,
-                     MPI_Comm shadow, int base, MPI_Request *req) {
+                     MPI_Comm shadow, int base, int how, MPI_Request *req) {
   if (tag > INT_MAX - base)
     ft_fatal("rank %d: tag %d leaves no room for its payload's (%d + tag)",
              rt->world_rank, tag, base);
   struct ft_pb_frame f = {.form = FT_PB_FORM_LONE, .pb = rt->pb.outgoing};
   MPI_Request lead =
-      post_send(rt, &f, FT_PB_LONE_BYTES, MPI_BYTE, dest, tag, wire);
+      post_send(rt, &f, FT_PB_LONE_BYTES, MPI_BYTE, dest, tag, wire, 0);
   ft_pmpi_check(ft_wait_internal(rt, &lead, MPI_STATUS_IGNORE), "MPI_Send");
   ft_control_fate(rt); /* as pb_app_send, before the payload leaves */
-  MPI_Request r = post_send(rt, buf, count, type, dest, base + tag, shadow);
+  MPI_Request r =
+      post_send(rt, buf, count, type, dest, base + tag, shadow, how);
   if (!req)
     return ft_wait_internal(rt, &r, MPI_STATUS_IGNORE);
   *req = r;
@@ -182,15 +193,16 @@ static int send_lone(struct ft_runtime *rt, const void *buf, int count,
 
 int ft_pb_send_payload(struct ft_runtime *rt, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, struct ft_comm *c,
-                       int coll, int copy, MPI_Request *req, int *rc) {
+                       int coll, int how, MPI_Request *req, int *rc) {
   if (!ft_pb_framed(rt) || dest == MPI_PROC_NULL)
     return 0;
   MPI_Comm wire = coll ? c->coll : c->p2p;
-  if (copy || goes_combined(rt, packed_size(rt, count, type)))
-    *rc = send_combined(rt, buf, count, type, dest, tag, wire, req);
+  if ((how & FT_PAYLOAD_COPY) ||
+      goes_combined(rt, packed_size(rt, count, type)))
+    *rc = send_combined(rt, buf, count, type, dest, tag, wire, how, req);
   else
     *rc = send_lone(rt, buf, count, type, dest, tag, wire, c->coll,
-                    coll ? FT_PB_COLL_TAG_BASE : FT_PB_TAG_BASE, req);
+                    coll ? FT_PB_COLL_TAG_BASE : FT_PB_TAG_BASE, how, req);
   return 1;
 }
 
@@ -200,9 +212,10 @@ static void set_bytes(MPI_Status *st, size_t bytes) {
 }
 
 /* The payload of a lone lead, from its source on the shadow, into the
- * application's buffer; *st gets its count and error. */
-static void receive_lone(struct ft_runtime *rt, const struct ft_pb_framed *f,
-                         MPI_Status *st) {
+ * application's buffer; *st gets its count and error, which is returned
+ * (MPI_ERR_TRUNCATE: a payload longer than the receive). */
+static int receive_lone(struct ft_runtime *rt, const struct ft_pb_framed *f,
+                        MPI_Status *st) {
   MPI_Request r;
   MPI_Status got;
   FT_PMPI(Irecv, f->buf, f->count, f->type, st->MPI_SOURCE,
@@ -214,6 +227,7 @@ static void receive_lone(struct ft_runtime *rt, const struct ft_pb_framed *f,
   set_bytes(st, bytes > 0 ? (size_t)bytes : 0);
   if (rc != MPI_SUCCESS)
     st->MPI_ERROR = rc;
+  return rc;
 }
 
 /* The piggyback of a message received, for its delivery (after those
@@ -234,13 +248,15 @@ int ft_pb_take_incoming(struct ft_pb *pb, struct ft_piggyback *out) {
 }
 
 /* A lead arrived in f->data (*st the library's status): the piggyback kept
- * for the delivery, the payload moved into the application's buffer. */
-static void finish_receive(struct ft_runtime *rt, const struct ft_pb_framed *f,
-                           MPI_Status *st) {
+ * for the delivery, the payload moved into the application's buffer.
+ * Returns the error of a lone lead's payload (receive_lone), which the
+ * lead's own completion did not see; MPI_SUCCESS otherwise. */
+static int finish_receive(struct ft_runtime *rt, const struct ft_pb_framed *f,
+                          MPI_Status *st) {
   int got = 0;
   FT_PMPI(Get_count, st, MPI_BYTE, &got);
   if (st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
-    return; /* an empty status */
+    return MPI_SUCCESS; /* an empty status */
   if (got < FT_PB_LONE_BYTES)
     ft_fatal("rank %d: a message of %d bytes without its c3 piggyback "
              "(source %d, tag %d)",
@@ -248,10 +264,8 @@ static void finish_receive(struct ft_runtime *rt, const struct ft_pb_framed *f,
   struct ft_pb_frame frame = {0};
   memcpy(&frame, f->data, FT_PB_LONE_BYTES);
   keep_incoming(&rt->pb, &frame.pb);
-  if (frame.form == FT_PB_FORM_LONE) {
-    receive_lone(rt, f, st);
-    return;
-  }
+  if (frame.form == FT_PB_FORM_LONE)
+    return receive_lone(rt, f, st);
   size_t bytes = (size_t)got - FT_PB_FRAME_BYTES;
   int size = 0;
   FT_PMPI(Type_size, f->type, &size);
@@ -263,6 +277,7 @@ static void finish_receive(struct ft_runtime *rt, const struct ft_pb_framed *f,
                 (unsigned char *)f->data + FT_PB_FRAME_BYTES, whole * size);
   charge_copy(rt, bytes);
   set_bytes(st, bytes);
+  return MPI_SUCCESS;
 }
 
 int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
@@ -295,21 +310,25 @@ int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
   }
   MPI_Status st;
   *rc = ft_wait_internal(rt, &f.req, &st);
-  finish_receive(rt, &f, &st);
+  int payload = finish_receive(rt, &f, &st);
+  if (*rc == MPI_SUCCESS)
+    *rc = payload;
   free(f.data);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return 1;
 }
 
-void ft_pb_completed(struct ft_runtime *rt, MPI_Request req,
-                     MPI_Status *status) {
+int ft_pb_completed(struct ft_runtime *rt, MPI_Request req,
+                    MPI_Status *status) {
   struct ft_pb_framed f;
+  int rc = MPI_SUCCESS;
   if (!take(&rt->pb, req, &f))
-    return;
+    return rc;
   if (!f.send && status)
-    finish_receive(rt, &f, status);
+    rc = finish_receive(rt, &f, status);
   free(f.data);
+  return rc;
 }
 
 void ft_pb_probed(struct ft_runtime *rt, struct ft_comm *c, int *flag,

@@ -84,16 +84,17 @@ int ft_pb_framed(const struct ft_runtime *rt);
  * of piggyback_switch_bytes or more); the lead received into a buffer of
  * the family's, the payload moved into the application's, the status made
  * the application's view, the piggyback kept in `pb->incoming` for the
- * delivery. Nothing under piggyback=separate. */
+ * delivery; a synchronous send (FT_PAYLOAD_SYNC) is one on the wire too;
+ * completed returns the error of a lone lead's payload (MPI_ERR_TRUNCATE),
+ * also in status->MPI_ERROR. Nothing under piggyback=separate. */
 int ft_pb_send_payload(struct ft_runtime *rt, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, struct ft_comm *c,
-                       int coll, int copy, MPI_Request *req, int *rc);
+                       int coll, int how, MPI_Request *req, int *rc);
 int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
                        MPI_Datatype type, int source, int tag,
                        struct ft_comm *c, int coll, MPI_Request *req,
                        MPI_Status *status, int *rc);
-void ft_pb_completed(struct ft_runtime *rt, MPI_Request req,
-                     MPI_Status *status);
+int ft_pb_completed(struct ft_runtime *rt, MPI_Request req, MPI_Status *status);
 void ft_pb_probed(struct ft_runtime *rt, struct ft_comm *c, int *flag,
                   MPI_Status *status);
 /* The piggyback of the oldest message received and not yet delivered
