@@ -107,6 +107,11 @@ struct ft_driver {
   /* MPI_Request_free and MPI_Cancel of a request of the application that
    * is not MPI_REQUEST_NULL nor persistent (persist.c had it first). */
   int (*request_free)(struct ft_runtime *rt, MPI_Request *req);
+  /* The default path's MPI_Request_free (request_free NULL), before the
+   * library frees `req`, an active send of the application: whatever the
+   * family holds for it (send_payload's buffer) must outlive the transfer,
+   * which nobody will report complete. NULL: nothing. */
+  void (*request_freed)(struct ft_runtime *rt, MPI_Request req);
   int (*cancel)(struct ft_runtime *rt, MPI_Request *req);
 
   /* ---- The rank side of the family (NULL: nothing family-specific) ---- */

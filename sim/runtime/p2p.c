@@ -1052,6 +1052,8 @@ int MPI_Request_free(MPI_Request *request) {
              "protocol %s: its delivery would never reach the protocol; wait "
              "for the receive, or cancel it first (MPI_Cancel)",
              rt->protocol->name);
+  if (rt->driver->request_freed)
+    rt->driver->request_freed(rt, *request);
   ft_pending_done(rt, *request);
   return PMPI_Request_free(request);
 }

@@ -33,6 +33,7 @@
  * protocol); a probe reports the payload's count too. */
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,6 +332,19 @@ int ft_pb_completed(struct ft_runtime *rt, MPI_Request req,
   return rc;
 }
 
+/* Keeps `data` until MPI_Finalize (ft_pb_framed_finish). */
+static void drop(struct ft_pb *pb, void *data) {
+  pb->dropped = ft_reserve(pb->dropped, pb->n_dropped + 1, &pb->cap_dropped,
+                           sizeof *pb->dropped, "c3 buffers in flight");
+  pb->dropped[pb->n_dropped++] = data;
+}
+
+void ft_pb_request_freed(struct ft_runtime *rt, MPI_Request req) {
+  struct ft_pb_framed f;
+  if (take(&rt->pb, req, &f))
+    drop(&rt->pb, f.data);
+}
+
 void ft_pb_probed(struct ft_runtime *rt, struct ft_comm *c, int *flag,
                   MPI_Status *status) {
   if (!ft_pb_framed(rt) || !*flag)
@@ -368,18 +382,30 @@ void *ft_pb_frame_packed(const struct ft_piggyback *pb, const void *packed,
  * the settle (settle.c: a transfer under way at the failure ends later;
  * bt, scenario several, wrote into a freed buffer), and a send whose
  * request the application freed (MPI_Request_free) is not waited for: their
- * buffers are kept until MPI_Finalize. */
+ * buffers are kept until MPI_Finalize (ft_pb_request_freed, drop). */
 void ft_pb_framed_forget(struct ft_pb *pb) {
-  for (size_t i = 0; i < pb->n_framed; i++) {
-    pb->dropped = ft_reserve(pb->dropped, pb->n_dropped + 1, &pb->cap_dropped,
-                             sizeof *pb->dropped, "c3 abandoned receives");
-    pb->dropped[pb->n_dropped++] = pb->framed[i].data;
-  }
+  for (size_t i = 0; i < pb->n_framed; i++)
+    drop(pb, pb->framed[i].data);
   pb->n_framed = 0;
   pb->head_incoming = pb->n_incoming = 0;
 }
 
-void ft_pb_framed_finish(struct ft_pb *pb) {
+/* At MPI_Finalize every message the family posted is complete (MPI-3.1,
+ * 8.7: "the user must ensure that all pending communications involving a
+ * process complete before the process calls MPI_FINALIZE") and known done:
+ * one still listed is one whose completion nobody reported, its buffer
+ * freed here and reported (a send whose request the application freed
+ * stayed listed, leaked, before request_freed). */
+void ft_pb_framed_finish(struct ft_runtime *rt) {
+  struct ft_pb *pb = &rt->pb;
+  if (pb->n_framed > 0)
+    fprintf(stderr,
+            "ftsim: rank %d: %zu message(s) of the combined piggyback never "
+            "completed at MPI_Finalize (their buffers freed now)\n",
+            rt->world_rank, pb->n_framed);
+  for (size_t i = 0; i < pb->n_framed; i++)
+    free(pb->framed[i].data);
+  pb->n_framed = 0;
   for (size_t i = 0; i < pb->n_dropped; i++)
     free(pb->dropped[i]);
   pb->n_dropped = 0;

@@ -342,7 +342,7 @@ void ft_pb_finish(struct ft_runtime *rt) {
     free(pb->resent[i].data);
   }
   pb->n_resent = 0;
-  ft_pb_framed_finish(pb);
+  ft_pb_framed_finish(rt);
 }
 
 void ft_pb_resuming(struct ft_runtime *rt, struct ft_event *e) {

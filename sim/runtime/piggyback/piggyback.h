@@ -97,6 +97,10 @@ int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
 int ft_pb_completed(struct ft_runtime *rt, MPI_Request req, MPI_Status *status);
 void ft_pb_probed(struct ft_runtime *rt, struct ft_comm *c, int *flag,
                   MPI_Status *status);
+/* The driver's request_freed hook: the application freed the request of
+ * a send the family posted (MPI_Request_free): its buffer is kept until
+ * MPI_Finalize, no longer listed (before, it stayed listed and leaked). */
+void ft_pb_request_freed(struct ft_runtime *rt, MPI_Request req);
 /* The piggyback of the oldest message received and not yet delivered
  * into *out: 1, or 0 when there is none. */
 int ft_pb_take_incoming(struct ft_pb *pb, struct ft_piggyback *out);
@@ -107,9 +111,10 @@ void *ft_pb_frame_packed(const struct ft_piggyback *pb, const void *packed,
                          size_t bytes, size_t *total);
 /* Forgets what the family posted (a rollback, after the settle), keeping
  * the buffers until ft_pb_framed_finish (MPI_Finalize), which frees
- * them. */
+ * them, and those of messages still listed (never reported complete: a
+ * line on stderr says how many). */
 void ft_pb_framed_forget(struct ft_pb *pb);
-void ft_pb_framed_finish(struct ft_pb *pb);
+void ft_pb_framed_finish(struct ft_runtime *rt);
 
 /* ---- The log and the restore (pb_restore.c) ---- */
 
