@@ -65,7 +65,9 @@ enum { FT_PB_COLL_TAG_BASE = 16, FT_PB_TAG_BASE = 32 };
  * that a probe tells them apart). */
 struct ft_pb_frame {
   int32_t form;
-  int32_t pad;
+  uint32_t seq; /* a lone piggyback: its payload's number among the lone
+                   payloads of its channel (shadow, sender, receiver, tag),
+                   from 0 */
   struct ft_piggyback pb;
   int64_t spare; /* not sent with a lone piggyback */
 };
