@@ -100,13 +100,15 @@ static int take_posted(struct ft_deliveries *d, MPI_Request req,
   return 0;
 }
 
-void ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
-                           MPI_Status *status) {
+int ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
+                          MPI_Status *status) {
   struct ft_posted p;
+  int rc = MPI_SUCCESS;
   if (rt->driver->completed) /* the family's own buffers first */
-    rt->driver->completed(rt, req, status);
+    rc = rt->driver->completed(rt, req, status);
   if (take_posted((&rt->deliveries), req, &p))
     ft_delivery_done(rt, p.buf, p.count, p.type, p.user, status, p.ticket);
+  return rc;
 }
 
 void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req) {

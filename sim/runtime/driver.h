@@ -65,6 +65,12 @@ struct ft_family_figures {
 };
 struct ft_service_role;
 
+/* How a send the family carries (send_payload) must behave: flags. */
+enum ft_payload_how {
+  FT_PAYLOAD_COPY = 1, /* buf may change once the call returns */
+  FT_PAYLOAD_SYNC = 2  /* complete only once the receive matched it */
+};
+
 struct ft_driver {
   const char *name; /* the family's, for messages */
   int (*isend)(struct ft_runtime *rt, const void *buf, int count,
@@ -101,6 +107,11 @@ struct ft_driver {
   /* MPI_Request_free and MPI_Cancel of a request of the application that
    * is not MPI_REQUEST_NULL nor persistent (persist.c had it first). */
   int (*request_free)(struct ft_runtime *rt, MPI_Request *req);
+  /* The default path's MPI_Request_free (request_free NULL), before the
+   * library frees `req`, an active send of the application: whatever the
+   * family holds for it (send_payload's buffer) must outlive the transfer,
+   * which nobody will report complete. NULL: nothing. */
+  void (*request_freed)(struct ft_runtime *rt, MPI_Request req);
   int (*cancel)(struct ft_runtime *rt, MPI_Request *req);
 
   /* ---- The rank side of the family (NULL: nothing family-specific) ---- */
@@ -175,11 +186,14 @@ struct ft_driver {
    * goes with it (the piggyback combined into one message), returns 1 and
    * sets *rc to the MPI result; 0: the default send goes. `req` NULL: a
    * blocking send, complete on return; otherwise *req becomes the handle the
-   * caller completes (its completion goes through `completed`). `copy` 1:
-   * the send must not read buf after return (MPI_Sendrecv_replace). */
+   * caller completes (its completion goes through `completed`). `how`,
+   * enum ft_payload_how: FT_PAYLOAD_COPY, the send must not read buf after
+   * return (MPI_Sendrecv_replace); FT_PAYLOAD_SYNC, a synchronous send
+   * (MPI_Ssend, MPI_Issend, MPI_Ssend_init), which must not complete
+   * before the receive matched it (MPI-3.1, 3.4). */
   int (*send_payload)(struct ft_runtime *rt, const void *buf, int count,
                       MPI_Datatype type, int dest, int tag, struct ft_comm *c,
-                      int coll, int copy, MPI_Request *req, int *rc);
+                      int coll, int how, MPI_Request *req, int *rc);
   /* The same for a receive, once the core was told APP_RECV: the family
    * posts it itself (into its own buffer) and returns 1 with *rc set; a
    * blocking one (`req` NULL) is complete on return with *status what the
@@ -192,8 +206,11 @@ struct ft_driver {
    * the library reported), before its delivery is told: for a request the
    * family posted (send_payload, recv_payload) it moves the payload into
    * the application's buffer, frees what it held, and makes *status what
-   * the application would see (count, source, tag); others: nothing. */
-  void (*completed)(struct ft_runtime *rt, MPI_Request req, MPI_Status *status);
+   * the application would see (count, source, tag); others: nothing.
+   * Returns MPI_SUCCESS, or an error the library's completion of `req`
+   * did not report (a payload the family received after it, truncated),
+   * also put in status->MPI_ERROR. */
+  int (*completed)(struct ft_runtime *rt, MPI_Request req, MPI_Status *status);
   /* A probe of the application (MPI_Probe, MPI_Iprobe) found a message on
    * c (*flag 1, *status the library's): the family makes *status the
    * application's view of it (its count), or sets *flag to 0 while the

@@ -135,13 +135,13 @@ static int proc_null_op(int peer, MPI_Request *request) {
 
 /* The family sends the payload itself (driver.h, send_payload: the
  * piggyback combined with it): 1 and *rc when it did. `req` NULL: a
- * blocking send. */
+ * blocking send; `how`: enum ft_payload_how. */
 static int family_send(struct ft_runtime *rt, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                       int copy, MPI_Request *req, int *rc) {
+                       int how, MPI_Request *req, int *rc) {
   return rt->driver->send_payload && dest != MPI_PROC_NULL &&
          rt->driver->send_payload(rt, buf, count, type, dest, tag,
-                                  ft_comm_get(rt, comm), 0, copy, req, rc);
+                                  ft_comm_get(rt, comm), 0, how, req, rc);
 }
 
 /* ... and posts the receive itself (recv_payload): 1 and *rc when it did;
@@ -259,7 +259,8 @@ static int ssend_call(struct ft_runtime *rt, const void *buf, int count,
   if (app_send(rt, count, type, dest, tag, comm))
     return MPI_SUCCESS;
   int rc;
-  if (family_send(rt, buf, count, type, dest, tag, comm, 0, NULL, &rc))
+  if (family_send(rt, buf, count, type, dest, tag, comm, FT_PAYLOAD_SYNC, NULL,
+                  &rc))
     return rc;
   if (!rt->recovering_protocol || dest == MPI_PROC_NULL)
     return PMPI_Ssend(buf, count, type, dest, tag, ft_comm_inner(rt, comm));
@@ -320,7 +321,8 @@ static int issend_call(struct ft_runtime *rt, const void *buf, int count,
   if (app_send(rt, count, type, dest, tag, comm))
     return suppressed_request(request);
   int rc;
-  if (family_send(rt, buf, count, type, dest, tag, comm, 0, request, &rc))
+  if (family_send(rt, buf, count, type, dest, tag, comm, FT_PAYLOAD_SYNC,
+                  request, &rc))
     return rc;
   rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                    request);
@@ -452,8 +454,8 @@ static int family_sendrecv(struct ft_runtime *rt, int suppressed,
   MPI_Request sreq = MPI_REQUEST_NULL;
   int rc = MPI_SUCCESS, sent = 0;
   if (!suppressed && dest != MPI_PROC_NULL) {
-    if (!family_send(rt, sbuf, scount, stype, dest, stag, comm, sbuf == rbuf,
-                     &sreq, &rc))
+    if (!family_send(rt, sbuf, scount, stype, dest, stag, comm,
+                     sbuf == rbuf ? FT_PAYLOAD_COPY : 0, &sreq, &rc))
       return 0; /* the family carries nothing */
     sent = 1;
   }
@@ -644,13 +646,13 @@ static void coll_delivered(struct ft_runtime *rt, MPI_Comm comm, int source,
  * (send_payload: the piggyback combined): 1 and *rc when it did. */
 static int coll_family_send(struct ft_runtime *rt, const void *buf, int count,
                             MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                            int copy, MPI_Request *req, int *rc) {
+                            int how, MPI_Request *req, int *rc) {
   int coll = 0;
   if (!rt->driver->send_payload || dest == MPI_PROC_NULL)
     return 0;
   struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
   return c && coll &&
-         rt->driver->send_payload(rt, buf, count, type, dest, tag, c, 1, copy,
+         rt->driver->send_payload(rt, buf, count, type, dest, tag, c, 1, how,
                                   req, rc);
 }
 
@@ -677,8 +679,8 @@ static int coll_family_sendrecv(struct ft_runtime *rt, const void *sbuf,
                                 int source, int tag, MPI_Comm comm,
                                 MPI_Status *st, int *rc) {
   MPI_Request sreq = MPI_REQUEST_NULL;
-  if (!coll_family_send(rt, sbuf, scount, stype, dest, tag, comm, sbuf == rbuf,
-                        &sreq, rc))
+  if (!coll_family_send(rt, sbuf, scount, stype, dest, tag, comm,
+                        sbuf == rbuf ? FT_PAYLOAD_COPY : 0, &sreq, rc))
     return 0;
   if (!coll_family_recv(rt, rbuf, rcount, rtype, source, tag, comm, NULL, st,
                         rc))
@@ -819,6 +821,19 @@ int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
  * protocol the waits are interruptible and the tests look at the control
  * receive now and then. ---- */
 
+/* The code of a call that completed one request: the library's `rc`, or
+ * else the error the family found completing it (ft_delivery_completed: a
+ * lone lead's payload truncated, pb_combined.c). */
+static int one_error(int rc, int family) {
+  return rc != MPI_SUCCESS ? rc : family;
+}
+
+/* ... and of a call that completed several: MPI_ERR_IN_STATUS when the
+ * family found an error (in the request's status). */
+static int some_error(int rc, int family) {
+  return rc != MPI_SUCCESS || family == MPI_SUCCESS ? rc : MPI_ERR_IN_STATUS;
+}
+
 static int wait_call(struct ft_runtime *rt, MPI_Request *request,
                      MPI_Status *status) {
   if (rt->driver->wait)
@@ -828,7 +843,7 @@ static int wait_call(struct ft_runtime *rt, MPI_Request *request,
   MPI_Request before = *request;
   MPI_Status st;
   int rc = ft_wait_internal(rt, request, &st);
-  ft_delivery_completed(rt, before, &st);
+  rc = one_error(rc, ft_delivery_completed(rt, before, &st));
   if (status != MPI_STATUS_IGNORE)
     *status = st;
   return rc;
@@ -847,7 +862,7 @@ static int waitall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
   int rc = ft_waitall_internal(rt, n, requests, st);
   for (int i = 0; i < n; i++)
     if (before[i] != MPI_REQUEST_NULL)
-      ft_delivery_completed(rt, before[i], &st[i]);
+      rc = some_error(rc, ft_delivery_completed(rt, before[i], &st[i]));
   ft_handles_free(before, small);
   ft_statuses_free(st, statuses, small_st);
   return rc;
@@ -902,7 +917,7 @@ static int some_tracked(struct ft_runtime *rt,
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
     ft_pending_done(rt, before[indices[k]]);
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
-    ft_delivery_completed(rt, before[indices[k]], &st[k]);
+    rc = some_error(rc, ft_delivery_completed(rt, before[indices[k]], &st[k]));
   ft_handles_free(before, small);
   ft_statuses_free(st, statuses, small_st);
   return rc;
@@ -932,10 +947,11 @@ static int test_call(struct ft_runtime *rt, MPI_Request *request, int *flag,
     return PMPI_Test(request, flag, status);
   MPI_Request before = *request;
   MPI_Status st;
+  st.MPI_ERROR = MPI_SUCCESS;
   int rc = PMPI_Test(request, flag, &st);
   if (*flag) {
     ft_pending_done(rt, before);
-    ft_delivery_completed(rt, before, &st);
+    rc = one_error(rc, ft_delivery_completed(rt, before, &st));
   }
   if (*flag && status != MPI_STATUS_IGNORE)
     *status = st;
@@ -967,7 +983,7 @@ static int testall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
       ft_pending_done(rt, before[idx[k]]);
   }
   for (int k = 0; rt->track_deliveries && out != MPI_UNDEFINED && k < out; k++)
-    ft_delivery_completed(rt, before[idx[k]], &st[idx[k]]);
+    rc = some_error(rc, ft_delivery_completed(rt, before[idx[k]], &st[idx[k]]));
   *flag = 1;
   for (int i = 0; i < n; i++)
     *flag &= requests[i] == MPI_REQUEST_NULL;
@@ -992,7 +1008,7 @@ static int testany_call(struct ft_runtime *rt, int n, MPI_Request requests[],
   int rc = PMPI_Testany(n, requests, index, flag, &st);
   if (*flag && *index != MPI_UNDEFINED) {
     ft_pending_done(rt, before[*index]);
-    ft_delivery_completed(rt, before[*index], &st);
+    rc = one_error(rc, ft_delivery_completed(rt, before[*index], &st));
     if (status != MPI_STATUS_IGNORE)
       *status = st;
   }
@@ -1036,6 +1052,8 @@ int MPI_Request_free(MPI_Request *request) {
              "protocol %s: its delivery would never reach the protocol; wait "
              "for the receive, or cancel it first (MPI_Cancel)",
              rt->protocol->name);
+  if (rt->driver->request_freed)
+    rt->driver->request_freed(rt, *request);
   ft_pending_done(rt, *request);
   return PMPI_Request_free(request);
 }

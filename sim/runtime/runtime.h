@@ -639,9 +639,11 @@ void ft_delivery_posted(struct ft_runtime *rt, MPI_Request req, void *buf,
  * (request handle `req` as it was before completion; not one of the
  * application's: nothing happens) ... The family's `completed` hook sees
  * every completed request first and may make *status the application's
- * view (driver.h). */
-void ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
-                           MPI_Status *status);
+ * view (driver.h). Returns the hook's error (a payload the family received
+ * after the request completed, truncated: also in status->MPI_ERROR), which
+ * the completion call reports; MPI_SUCCESS otherwise. */
+int ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
+                          MPI_Status *status);
 /* Forgets the receive req without a delivery (it was cancelled). */
 void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req);
 /* 1 if req is an application receive remembered by ft_delivery_posted and

@@ -71,6 +71,7 @@ static void pb_delivering(struct ft_runtime *rt, const struct ft_comm *c,
   ft_control_fate(rt); /* as pb_coll_delivered */
   rt->pb.last_peer = e->peer;
   rt->pb.last = e->piggyback;
+  rt->pb.last_recv = e->id;
   rt->pb.deliveries++;
 }
 
@@ -137,6 +138,7 @@ static void pb_coll_delivered(struct ft_runtime *rt, struct ft_comm *c,
     return;
   rt->pb.last_peer = e.peer;
   rt->pb.last = e.piggyback;
+  rt->pb.last_recv = 0;
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
   if (u.flags & FT_UPDATE_RECORD)
@@ -293,6 +295,7 @@ const struct ft_driver ft_pb_driver = {.name = "piggyback",
                                        .send_payload = ft_pb_send_payload,
                                        .recv_payload = ft_pb_recv_payload,
                                        .completed = ft_pb_completed,
+                                       .request_freed = ft_pb_request_freed,
                                        .probed = ft_pb_probed,
                                        .resuming = ft_pb_resuming,
                                        .restored = ft_pb_restored,

@@ -260,7 +260,8 @@ static int testany_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
   int rc = PMPI_Testany(n, reqs, index, flag, st);
   if (*flag && *index != MPI_UNDEFINED) {
     ft_pending_done(rt, before[*index]);
-    ft_delivery_completed(rt, before[*index], st);
+    int payload = ft_delivery_completed(rt, before[*index], st);
+    rc = rc != MPI_SUCCESS ? rc : payload; /* a lone lead's, truncated */
   }
   ft_handles_free(before, small);
   return rc;
@@ -300,7 +301,9 @@ static int testsome_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
     ft_pending_done(rt, before[indices[k]]);
   for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
-    ft_delivery_completed(rt, before[indices[k]], &st[k]);
+    if (ft_delivery_completed(rt, before[indices[k]], &st[k]) != MPI_SUCCESS &&
+        rc == MPI_SUCCESS)
+      rc = MPI_ERR_IN_STATUS; /* a lone lead's payload, truncated */
   ft_handles_free(before, small);
   return rc;
 }

@@ -26,6 +26,8 @@ struct ft_pb_late {
   size_t bytes;           /* packed payload (MPI_Pack) */
   void *data;
   MPI_Request req; /* its send again in flight, or MPI_REQUEST_NULL */
+  int64_t recv;    /* the receive that took it: its number in posting
+                      order (APP_RECV's id), 0 for a collective's */
 };
 
 /* A communicator creation main() made (a dup, split, cart... on the
@@ -78,6 +80,23 @@ struct ft_pb_framed {
   int lone_base; /* ... with that tag base */
 };
 
+/* The lone payloads of one channel (pb_combined.c): the shadow they travel
+ * on, the peer, their tag there, and how many were sent (the sender's
+ * count) or taken off the channel (the receiver's). */
+struct ft_pb_channel {
+  MPI_Comm comm;
+  int peer, tag;
+  uint32_t n;
+};
+
+/* A lone payload received ahead of its lead's receive (pb_combined.c):
+ * number `seq` of its channel, `bytes` packed bytes at `data`. */
+struct ft_pb_ahead {
+  struct ft_pb_channel chan; /* chan.n: seq */
+  void *data;
+  int bytes;
+};
+
 /* All of the piggyback family's per-rank state. */
 struct ft_pb {
   /* The checkpoint in progress: the state captured at its safe point, the
@@ -91,9 +110,11 @@ struct ft_pb {
   size_t captured_creations, captured_members;
   struct ft_pb_late *late;
   size_t n_late, cap_late;
-  /* The delivery the core is deciding on: its sender and piggyback. */
+  /* The delivery the core is deciding on: its sender, piggyback and
+   * receive (APP_RECV's id; 0: a collective's). */
   int last_peer;
   struct ft_piggyback last;
+  int64_t last_recv;
   /* A rollback's restore: what ROLLBACK hands the core, the RESTORE
    * headers and entries received, the late messages to send again, and
    * those sent again still in flight. */
@@ -111,6 +132,13 @@ struct ft_pb {
   size_t head_incoming, n_incoming, cap_incoming;
   struct ft_pb_framed *framed;
   size_t n_framed, cap_framed;
+  /* Lone payloads by channel: those sent, those taken, and those taken
+   * before their lead's receive completed (receives completed out of
+   * their matching order). */
+  struct ft_pb_channel *lone_sent, *lone_taken;
+  size_t n_lone_sent, cap_lone_sent, n_lone_taken, cap_lone_taken;
+  struct ft_pb_ahead *ahead;
+  size_t n_ahead, cap_ahead;
   void **dropped; /* buffers of receives a rollback abandoned (one may
                      still be written into): freed at MPI_Finalize */
   size_t n_dropped, cap_dropped;

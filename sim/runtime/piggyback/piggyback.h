@@ -65,7 +65,9 @@ enum { FT_PB_COLL_TAG_BASE = 16, FT_PB_TAG_BASE = 32 };
  * that a probe tells them apart). */
 struct ft_pb_frame {
   int32_t form;
-  int32_t pad;
+  uint32_t seq; /* a lone piggyback: its payload's number among the lone
+                   payloads of its channel (shadow, sender, receiver, tag),
+                   from 0 */
   struct ft_piggyback pb;
   int64_t spare; /* not sent with a lone piggyback */
 };
@@ -84,18 +86,23 @@ int ft_pb_framed(const struct ft_runtime *rt);
  * of piggyback_switch_bytes or more); the lead received into a buffer of
  * the family's, the payload moved into the application's, the status made
  * the application's view, the piggyback kept in `pb->incoming` for the
- * delivery. Nothing under piggyback=separate. */
+ * delivery; a synchronous send (FT_PAYLOAD_SYNC) is one on the wire too;
+ * completed returns the error of a lone lead's payload (MPI_ERR_TRUNCATE),
+ * also in status->MPI_ERROR. Nothing under piggyback=separate. */
 int ft_pb_send_payload(struct ft_runtime *rt, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, struct ft_comm *c,
-                       int coll, int copy, MPI_Request *req, int *rc);
+                       int coll, int how, MPI_Request *req, int *rc);
 int ft_pb_recv_payload(struct ft_runtime *rt, void *buf, int count,
                        MPI_Datatype type, int source, int tag,
                        struct ft_comm *c, int coll, MPI_Request *req,
                        MPI_Status *status, int *rc);
-void ft_pb_completed(struct ft_runtime *rt, MPI_Request req,
-                     MPI_Status *status);
+int ft_pb_completed(struct ft_runtime *rt, MPI_Request req, MPI_Status *status);
 void ft_pb_probed(struct ft_runtime *rt, struct ft_comm *c, int *flag,
                   MPI_Status *status);
+/* The driver's request_freed hook: the application freed the request of
+ * a send the family posted (MPI_Request_free): its buffer is kept until
+ * MPI_Finalize, no longer listed (before, it stayed listed and leaked). */
+void ft_pb_request_freed(struct ft_runtime *rt, MPI_Request req);
 /* The piggyback of the oldest message received and not yet delivered
  * into *out: 1, or 0 when there is none. */
 int ft_pb_take_incoming(struct ft_pb *pb, struct ft_piggyback *out);
@@ -106,9 +113,10 @@ void *ft_pb_frame_packed(const struct ft_piggyback *pb, const void *packed,
                          size_t bytes, size_t *total);
 /* Forgets what the family posted (a rollback, after the settle), keeping
  * the buffers until ft_pb_framed_finish (MPI_Finalize), which frees
- * them. */
+ * them, and those of messages still listed (never reported complete: a
+ * line on stderr says how many). */
 void ft_pb_framed_forget(struct ft_pb *pb);
-void ft_pb_framed_finish(struct ft_pb *pb);
+void ft_pb_framed_finish(struct ft_runtime *rt);
 
 /* ---- The log and the restore (pb_restore.c) ---- */
 
