@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "disk_speed.h"
 #include "ftsim_cli_config.h"
 #include "host_speed.h"
 #include "launch.h"
@@ -24,10 +25,11 @@
 #define TESTS "100000" /* unsuccessful MPI_Test calls timed */
 
 struct calib {
-  const char *out; /* -o, or NULL: ft_machine_platform_file */
-  int np;          /* --np, or 0: the core count */
-  int repeat;      /* --repeat: DAXPY runs */
-  int rounds;      /* --rounds: ping-pong round trips per size */
+  const char *out;      /* -o, or NULL: ft_machine_platform_file */
+  int np;               /* --np, or 0: the core count */
+  int repeat;           /* --repeat: DAXPY runs */
+  int rounds;           /* --rounds: ping-pong round trips per size */
+  const char *disk_dir; /* --disk-dir: where the image writes are timed */
   char file[PATH_LEN];
   char line[1024]; /* the ping-pong's "pair ..." line */
 };
@@ -38,7 +40,7 @@ void ft_calibrate_usage(FILE *out) {
     snprintf(file, sizeof file, "(name too long)");
   fprintf(out,
           "Usage: ftsim calibrate [-o FILE] [--np N] [--repeat R] "
-          "[--rounds N]\n"
+          "[--rounds N] [--disk-dir DIR]\n"
           "\n"
           "Measures this machine and writes its SimGrid platform file:\n"
           "  - the online cores (sysconf);\n"
@@ -49,7 +51,12 @@ void ft_calibrate_usage(FILE *out) {
           "    shared-memory transport), N round trips per size (default\n"
           "    200), and the time of an MPI_Test that finds nothing (SMPI\n"
           "    charges 100 us by default), with\n"
-          "    <build>/analysis/real/calibrate ($%s).\n"
+          "    <build>/analysis/real/calibrate ($%s);\n"
+          "  - the checkpoint storage: an 8 MiB image written as reference\n"
+          "    mode's checkpoint server writes one (.tmp, fsync, rename,\n"
+          "    fsync of the directory) and read back, median of R, in\n"
+          "    --disk-dir DIR (default '.': where ckpt_dir=ftsim-ckpt goes);\n"
+          "    every host gets a <disk> of those bandwidths.\n"
           "The file (default $%s, else $XDG_CONFIG_HOME/ftsim/platform.xml,\n"
           "else ~/.config/ftsim/platform.xml; here %s) has one\n"
           "1-core host per core (--np N: N hosts instead), local-1..N, and\n"
@@ -81,7 +88,7 @@ static int parse_one(struct calib *c, int argc, char **argv, int *i) {
     return 1;
   bool takes = strcmp(o, "-o") == 0 || strcmp(o, "--output") == 0 ||
                strcmp(o, "--np") == 0 || strcmp(o, "--repeat") == 0 ||
-               strcmp(o, "--rounds") == 0;
+               strcmp(o, "--rounds") == 0 || strcmp(o, "--disk-dir") == 0;
   if (!takes)
     return usage_error("unknown option '%s'", o);
   if (*i + 1 >= argc)
@@ -89,6 +96,10 @@ static int parse_one(struct calib *c, int argc, char **argv, int *i) {
   const char *v = argv[++*i];
   if (o[1] == 'o' || strcmp(o, "--output") == 0) {
     c->out = v;
+    return 0;
+  }
+  if (strcmp(o, "--disk-dir") == 0) {
+    c->disk_dir = v;
     return 0;
   }
   int *dst = strcmp(o, "--np") == 0       ? &c->np
@@ -181,6 +192,12 @@ static int measure(struct calib *c, const char *prog) {
   m.hosts = c->np ? c->np : m.cores;
   gethostname(host, sizeof host - 1);
   m.speed = ft_host_speed_measure(c->repeat, NULL);
+  m.disk_bytes = atol(LARGE_BYTES);
+  if (ft_disk_speed_measure(c->disk_dir, (size_t)m.disk_bytes, c->repeat,
+                            &m.disk_write_Bps, &m.disk_read_Bps, err,
+                            sizeof err))
+    return fprintf(stderr, "ftsim: calibrate: --disk-dir: %s\n", err),
+           FT_EXIT_FAILED;
   int rc = pingpong(c, prog, &argv);
   snprintf(cmd, sizeof cmd, "mpirun -np 2 %s, %d round trips", prog, c->rounds);
   ft_strv_free(&argv);
@@ -192,16 +209,18 @@ static int measure(struct calib *c, const char *prog) {
     return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
   if ((rc = write_file(c, &m)))
     return rc;
-  printf(
-      "{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
-      "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld,\"test_us\":%.6g}\n",
-      c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
-      m.bw_bytes, m.test_s * 1e6);
+  printf("{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
+         "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld,\"test_us\":%.6g,"
+         "\"disk_write_mbps\":%.6g,\"disk_read_mbps\":%.6g}\n",
+         c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
+         m.bw_bytes, m.test_s * 1e6, m.disk_write_Bps * 8e-6,
+         m.disk_read_Bps * 8e-6);
   return FT_EXIT_OK;
 }
 
 int ft_calibrate_main(int argc, char **argv) {
-  struct calib c = {.repeat = FT_HOST_SPEED_REPEATS, .rounds = 200};
+  struct calib c = {
+      .repeat = FT_HOST_SPEED_REPEATS, .rounds = 200, .disk_dir = "."};
   const char *prog = NULL;
   for (int i = 0; i < argc; i++) {
     int rc = parse_one(&c, argc, argv, &i);

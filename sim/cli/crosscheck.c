@@ -31,6 +31,7 @@ struct xc {
   char speed[32];          /* the platform's core speed, for --host-speed */
   struct ft_strv run_args; /* what goes to `ftsim run` */
   bool host_speed_given;
+  bool disks;    /* the platform declares <disk>s: storage=shared */
   int width;     /* simulated runs at once (together.h) */
   int simulated; /* simulated runs: repeat rounded up to a multiple of it */
   struct ft_xc_samples s[2][FT_XC_NMETRICS]; /* [real?][metric] */
@@ -101,7 +102,10 @@ void ft_crosscheck_usage(FILE *out) {
       "                   --scenario, --set, --compute... (not --real,\n"
       "                   --replay, --dry-run, --hostfile-out)\n"
       "The simulated runs get --host-speed = the platform's core speed\n"
-      "(for --compute measured), unless given. --set failure=kill goes to\n"
+      "(for --compute measured), unless given, and --set storage=shared\n"
+      "when the platform has disks (the calibrated file has: reference\n"
+      "mode's server writes each image durably) and no storage is set.\n"
+      "--set failure=kill goes to\n"
       "the real runs only (SIGKILL and relaunch); the simulated runs make\n"
       "those failures logical, restarting in the scenario's restart time.\n"
       "Exit status: 0 all runs succeeded, 1 a run failed (its output is\n"
@@ -206,6 +210,31 @@ static void plan_simulated(struct xc *x) {
     x->simulated -= x->width;
 }
 
+/* Whether the platform file declares a <disk> (ftsim calibrate writes one
+ * per host from the measured image writes). */
+static bool platform_has_disks(const char *path) {
+  FILE *f = fopen(path, "r");
+  char line[4096];
+  bool found = false;
+  while (f && !found && fgets(line, sizeof line, f))
+    found = strstr(line, "<disk ") != NULL;
+  if (f)
+    fclose(f);
+  return found;
+}
+
+/* Whether the run options set `storage` themselves. */
+static bool storage_given(const struct xc *x) {
+  for (size_t i = 0; i < x->run_args.count; i++) {
+    const char *w = x->run_args.items[i];
+    if (strcmp(w, "--") == 0)
+      break;
+    if (strstr(w, "storage="))
+      return true;
+  }
+  return false;
+}
+
 /* The platform: --platform, else the calibrated file, which must exist. */
 static int resolve_platform(struct xc *x) {
   struct stat st;
@@ -222,6 +251,7 @@ static int resolve_platform(struct xc *x) {
                       "exist): run 'ftsim calibrate' first, or give "
                       "--platform FILE",
                       x->platform_file);
+  x->disks = platform_has_disks(x->platform_file);
   double speed;
   if (ft_machine_read_speed(x->platform_file, &speed) == 0)
     snprintf(x->speed, sizeof x->speed, "%.6g", speed);
@@ -268,6 +298,12 @@ static void run_argv(const struct xc *x, bool real, bool dry,
     if (x->speed[0] && !x->host_speed_given) {
       ft_strv_push(argv, "--host-speed");
       ft_strv_push(argv, x->speed);
+    }
+    /* Reference mode's one checkpoint server writes every image durably
+     * before it answers: storage=shared, on its host's measured disk. */
+    if (x->disks && !storage_given(x)) {
+      ft_strv_push(argv, "--set");
+      ft_strv_push(argv, "storage=shared");
     }
   }
   if (dry)

@@ -24,6 +24,10 @@ struct ft_machine {
   double test_s;        /* one MPI_Test that finds nothing, seconds (0: not
                            measured, SMPI's default stays) */
   const char *pingpong; /* the command line of the ping-pong, for the comment */
+  double disk_write_Bps; /* a durable image write (write, fsync, rename,
+                            fsync of the directory), bytes/s; 0: no <disk> */
+  double disk_read_Bps;  /* reading that file back, bytes/s */
+  long disk_bytes;       /* the size the disk was measured at */
 };
 
 /* Writes into `out` the calibrated platform file's name:
@@ -53,7 +57,9 @@ int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
  * SPLITDUPLEX link of bw_bps and lat_s / 2 (a route crosses two), the
  * zones joined by a free link, as platforms/cluster_zone.sh writes them;
  * linear SMPI model (lat-factor and bw-factor 1), no TCP cross traffic,
- * and when test_s > 0 smpi/test and smpi/iprobe = test_s.
+ * and when test_s > 0 smpi/test and smpi/iprobe = test_s; when
+ * disk_write_Bps > 0 every host has one <disk id="HOST-disk"> of the
+ * measured read and write bandwidths.
  * Returns 0, or -1 if a write failed. */
 int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
 

@@ -168,6 +168,13 @@ static void stored(struct service *s, const struct transfer *t) {
   char err[512];
   if (t->inc < s->inc || s->stop)
     return; /* abandoned, or the run is over: its rank may be gone */
+  /* Under a storage on disks the image's own bytes go to the server's
+   * disk too, before STORED, as reference mode's server writes its file
+   * (image_file.c: the write, fsync and rename before the answer); the
+   * server waits meanwhile, as that one does. */
+  double disk_s = t->disk_s + (storage_disk(s, 1)
+                                   ? ft_backend_disk_write((double)t->size)
+                                   : 0);
   if (ft_store_put(s->store, t->rank, t->wave, t->bytes, t->size, err,
                    sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
@@ -176,7 +183,7 @@ static void stored(struct service *s, const struct transfer *t) {
                                       .wave = t->wave,
                                       .inc = t->inc,
                                       .value = (int64_t)t->seq,
-                                      .x = {t->disk_s}});
+                                      .x = {disk_s}});
 }
 
 /* Sends rank its image of `wave`, or value -1 when there is none. */

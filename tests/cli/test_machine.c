@@ -170,3 +170,27 @@ Test(crosscheck, median_spread_and_error) {
   cr_assert_float_eq(ft_xc_error(0, 0), 0, 1e-12);
   cr_assert(isnan(ft_xc_error(1, 0)));
 }
+
+Test(machine, writes_the_measured_disks) {
+  struct ft_machine m = {.cores = 2,
+                         .hosts = 2,
+                         .speed = 5e9,
+                         .lat_s = 1e-6,
+                         .bw_bps = 8e9,
+                         .bw_bytes = 1 << 23,
+                         .disk_write_Bps = 2.5e8,
+                         .disk_read_Bps = 4e9,
+                         .disk_bytes = 1 << 23};
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<host id=\"local-2\" speed=\"5e+09f\" core=\"1\">"
+                         "<disk id=\"local-2-disk\" read_bw=\"4e+09Bps\" "
+                         "write_bw=\"2.5e+08Bps\"/></host>"),
+            "%s", text);
+  cr_assert(strstr(text, "<disk id=\"local-service-1-disk\""));
+  cr_assert(strstr(text, "measured 250 MB/s"), "%s", text);
+  free(text);
+}
