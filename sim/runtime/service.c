@@ -172,9 +172,9 @@ static void stored(struct service *s, const struct transfer *t) {
    * disk too, before STORED, as reference mode's server writes its file
    * (image_file.c: the write, fsync and rename before the answer); the
    * server waits meanwhile, as that one does. */
-  double disk_s = t->disk_s + (storage_disk(s, 1)
-                                   ? ft_backend_disk_write((double)t->size)
-                                   : 0);
+  double disk_s =
+      t->disk_s +
+      (storage_disk(s, 1) ? ft_backend_disk_write((double)t->size) : 0);
   if (ft_store_put(s->store, t->rank, t->wave, t->bytes, t->size, err,
                    sizeof err) != 0)
     ft_fatal("checkpoint server %d: %s", s->index, err);
