@@ -456,7 +456,8 @@ static int draw(const struct args *a, const struct ft_timeline *tl,
   const char *slash = strrchr(a->picture, '/');
   snprintf(picture_name, sizeof picture_name, "%s",
            slash ? slash + 1 : a->picture);
-  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->picture) + 1 : 1,
+  snprintf(dir, sizeof dir, "%.*s",
+           slash ? (int)(slash - a->picture) + (slash == a->picture) : 1,
            slash ? a->picture : ".");
   if (write_data(data, d, v, &b) ||
       write_script(script, data_name, picture_name, tl, v, &b)) {
@@ -478,7 +479,9 @@ static void report(const struct args *a, const struct ft_tl_view *v,
           "marks, %zu message%s in view%s)\n",
           a->picture, v->lo, v->hi, v->from, v->to, d->n_boxes, d->n_points,
           d->lines_in_view, d->lines_in_view == 1 ? "" : "s",
-          d->lines ? ", each a line" : ", too many for lines");
+          d->n_lines         ? ", each a line"
+          : d->lines_in_view ? ", too many for lines"
+                             : "");
 }
 
 int ft_timeline_main(int argc, char **argv) {
