@@ -455,7 +455,7 @@ void ft_trace_compute_(struct ft_runtime *rt, double start) {
 
 int ft_trace_block_begin_(struct ft_runtime *rt) {
   struct ft_trace_state *t = &rt->trace;
-  if (t->blocking)
+  if (t->blocking || rt->world_rank >= rt->app_ranks) /* a service rank's */
     return 0;
   t->blocking = 1;
   t->block_since = ft_backend_now();

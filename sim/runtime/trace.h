@@ -112,7 +112,8 @@ void ft_trace_line_(struct ft_runtime *rt, int flush, const char *kind,
 /* "compute START": the rank computed (ft_compute) since `start`. */
 void ft_trace_compute_(struct ft_runtime *rt, double start);
 /* A blocking wait begins (ft_wait_any, ft_wait_internal,
- * ft_waitall_internal): returns 1 when it is the outermost one, whose
+ * ft_waitall_internal) on an application rank (a service rank's waits
+ * are not traced): returns 1 when it is the outermost one, whose
  * ft_trace_block_end writes "block START", else 0 (a wait inside a wait,
  * made by a control message's handler, is part of it). A rollback or a
  * restart out of a wait abandons it (ft_trace_event_). */
