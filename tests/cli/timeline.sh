@@ -8,10 +8,15 @@
 #           the summary, a row per rank and the service rank's, boxes of
 #           computation and blocking communication; --ranks and --from/--to
 #           narrow it; SVG too.
+#   ml      the same under pessimist (message logging: ml_check.c's
+#           reader): the failure on rank 1, then its restart alone (a
+#           restart mark on rank 1, no other rank rolls back), a row per
+#           rank.
 #   errors  a missing trace, a malformed one, -o in a directory that does
 #           not exist or not .png/.svg, --ranks beyond the trace: exit 2,
 #           nothing drawn; gnuplot failing: exit 1; a protocol name with
-#           quotes stays a title (no command runs).
+#           quotes stays a title (no command runs); a truncated trace is
+#           drawn with a note.
 ftsim=$1
 case_=$2
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ftsim-timeline-XXXXXX") || exit 2
@@ -82,6 +87,29 @@ run_case() {
   echo "ok: $waves waves, failure $(cat "$dir/fail")"
 }
 
+ml_case() {
+  app=$3 platform=$4 scenario=$5
+  "$ftsim" run --platform "$platform" --np 4 --app "$app" \
+    --protocol pessimist --set service_ranks=1 --compute modelled \
+    --set period=0.02 --scenario "$scenario" --trace "$dir/t" \
+    -- --iters 120 --tol 0 >"$dir/summary" ||
+    fail "the traced run failed: $(cat "$dir/summary")"
+  "$ftsim" check "$dir/t" || fail "ftsim check rejects the trace"
+  "$ftsim" timeline "$dir/t" -o "$dir/tl.png" || fail "ftsim timeline failed"
+  dat=$dir/tl.dat
+  block "$dat" failure | awk '$2 == 1 && $1 >= 0.05 && $1 < 0.051 { n++ }
+    END { exit n != 1 }' || fail "no failure mark on rank 1 at 0.05 s"
+  block "$dat" restart | awk '$2 == 1 { n++ } END { exit n != 1 }' ||
+    fail "no restart mark on rank 1"
+  # the restarted rank restores its own checkpoint (a rollback record of
+  # rank 1); no other rank rolls back
+  block "$dat" rollback | awk '$2 != 1 { exit 1 }' ||
+    fail "another rank rolled back under pessimist"
+  [ "$(grep -o "'[a-z]* [0-9]*' [0-9]*" "$dir/tl.gp" | wc -l)" = 5 ] ||
+    fail "not one row per rank"
+  echo "ok"
+}
+
 header() { # RANK RANKS PROTOCOL
   echo "# ftsim-trace 3 rank $1 ranks $2 protocol $3 family coordinated run 00000000000000aa"
 }
@@ -112,11 +140,15 @@ errors_case() {
   [ ! -e "$dir/pw" ] || fail "a protocol name ran a command"
   grep -qF "protocol x''.system(''>pw'').''," "$dir/quote.gp" ||
     fail "the title's quotes"
+  { header 0 1 pcl; echo "0.1 0 0 compute 0.05"; } >"$dir/cut.0"
+  expect 0 "note: $dir/cut.0: no end record" "$ftsim" timeline "$dir/cut" \
+    -o "$dir/cut.png"
   echo "ok"
 }
 
 case $case_ in
   run) run_case "$@" ;;
+  ml) ml_case "$@" ;;
   errors) errors_case ;;
   *) echo "timeline.sh: unknown case $case_" >&2; exit 2 ;;
 esac
