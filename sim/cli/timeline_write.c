@@ -29,7 +29,7 @@ void ft_timeline_usage(FILE *out) {
       "per rank (the service rank that wrote TRACE.N too), simulated time\n"
       "on x. Boxes: computation (compute records), blocking communication\n"
       "(block), image transfers (image, thin, above the row), a failed\n"
-      "rank down (red, from its failure to its replacement's start).\n"
+      "rank down (pale red, from its failure to its replacement's start).\n"
       "Marks: sends, receives, checkpoints (capture), waves committed\n"
       "(a dashed line across the rows), failures (red), rollbacks,\n"
       "restarts; a grey line from sender to receiver for every message\n"
@@ -197,7 +197,7 @@ static const char *const box_colours[FT_TL_BOXES] = {
     [FT_TL_COMPUTE] = "#4daf4a",
     [FT_TL_BLOCK] = "#377eb8",
     [FT_TL_IMAGE] = "#984ea3",
-    [FT_TL_DOWN] = "#e41a1c",
+    [FT_TL_DOWN] = "#fb9a99",
 };
 
 /* A box's colour as 0xRRGGBB: its kind's, paler for a lower level (1 of
@@ -356,7 +356,7 @@ static void clause(FILE *out, const char *data, int index, int *first,
 }
 
 static void plot_clauses(FILE *out, const char *data, const struct blocks *b,
-                         const struct ft_tl_view *v) {
+                         const struct ft_tl_view *v, int ranks) {
   int first = 1;
   char spec[200];
   /* The row's lanes (y grows downwards): image thin on top, computation
@@ -386,9 +386,13 @@ static void plot_clauses(FILE *out, const char *data, const struct blocks *b,
     if (b->mark[k] < 0)
       continue;
     if (k == FT_TL_COMMIT) {
+      /* A commit of the whole run (written by the service rank: pcl's,
+       * vcl's scheduler) is a line across the rows; message logging's
+       * (each rank its own) only its mark. */
       snprintf(spec, sizeof spec,
-               "using 1:(%g):(0):(%g) with vectors nohead dt 2 lw 1.5",
-               v->hi + 0.5, -(v->hi - v->lo + 1.0));
+               "using 1:(%g):(0):($2 >= %d ? %g : NaN) with vectors nohead "
+               "dt 2 lw 1.5",
+               v->hi + 0.5, ranks, -(v->hi - v->lo + 1.0));
       clause(out, data, b->mark[k], &first, spec, "#000000",
              "wave committed (across the rows)");
     }
@@ -429,7 +433,7 @@ static int write_script(const char *path, const char *data, const char *picture,
           "set grid xtics\n",
           v->from, v->to, v->hi + 0.6, v->lo - 0.6);
   row_tics(out, tl, v);
-  plot_clauses(out, data, b, v);
+  plot_clauses(out, data, b, v, tl->ranks);
   fputs("unset output\n", out);
   return fclose(out);
 }
