@@ -111,6 +111,8 @@ int ft_timeline_load(const char *prefix, struct ft_timeline *tl, char *err,
  * for the unit tests, which feed it records by hand. */
 const struct ft_trace_visitor *ft_timeline_visitor(struct ft_timeline *tl);
 
+/* Frees what ft_timeline_load (or the visitor) allocated in `tl` and
+ * zeroes it; a zeroed timeline is fine. */
 void ft_timeline_free(struct ft_timeline *tl);
 
 /* ---- what is drawn (timeline_spans.c, pure) */
@@ -139,6 +141,7 @@ struct ft_tl_drawn {
 int ft_timeline_draw(const struct ft_timeline *tl,
                      const struct ft_tl_view *view, struct ft_tl_drawn *d);
 
+/* Frees what ft_timeline_draw allocated in `d` and zeroes it. */
 void ft_timeline_drawn_free(struct ft_tl_drawn *d);
 
 /* The compute and block boxes of one row from its spans (any order) over
@@ -151,6 +154,7 @@ int ft_timeline_row_boxes(const struct ft_tl_span *spans, size_t n, int row,
 
 /* ---- the command (timeline_write.c) */
 
+/* Writes the command's help (options, what is drawn, exit status). */
 void ft_timeline_usage(FILE *out);
 
 /* The words after "timeline". Exit status: 0 the picture is written, 1
