@@ -34,4 +34,13 @@
 enum ft_check_status ft_ml_check_files(const char *prefix, int ranks,
                                        struct ft_check_result *res);
 
+/* ft_trace_read for this family: reads PREFIX.0 .. PREFIX.(ranks-1) and
+ * PREFIX.ranks (the dispatcher's, when it exists) with this file's
+ * reader, handing each header and record to `v`; a rule broken is not
+ * reported (only malformed input, and a truncated file as a note in
+ * res->message). Returns res->status. */
+enum ft_check_status ft_ml_trace_read(const char *prefix, int ranks,
+                                      const struct ft_trace_visitor *v,
+                                      struct ft_check_result *res);
+
 #endif /* FT_ML_CHECK_H */

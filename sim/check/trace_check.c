@@ -142,6 +142,7 @@ struct ft_check {
   int killed;      /* 1: that launch was killed (not the last) */
   double offset;   /* added to its times: they start at 0 again */
   double max_time; /* the latest time read so far, offset included */
+  const struct ft_trace_visitor *visit; /* ft_trace_read's, else NULL */
 };
 
 /* The files read next are of the next launch of a relaunched run (killed:
@@ -249,7 +250,8 @@ struct reader {
   struct ft_check *ck;
   const char *name;
   int line;
-  int rank; /* the file's */
+  int rank;    /* the file's */
+  double time; /* the record's, offset included */
   struct ft_check_result *res;
   char *tok[MAX_FIELDS];
   int n;
@@ -301,6 +303,20 @@ static int int32_field(struct reader *rd, int i, const char *field, int64_t min,
   if (int_field(rd, i, field, min, max, &v))
     return -1;
   *out = (int)v;
+  return 0;
+}
+
+/* Parses token i as seconds >= 0, shifted by the launch's offset. */
+static int time_field(struct reader *rd, int i, const char *field,
+                      double *out) {
+  if (i >= rd->n)
+    return bad(rd, field, "missing");
+  char *end;
+  errno = 0;
+  double t = strtod(rd->tok[i], &end);
+  if (errno || end == rd->tok[i] || *end || !(t >= 0) || t > 1e15)
+    return bad(rd, field, "expected seconds >= 0, got '%s'", rd->tok[i]);
+  *out = t + rd->ck->offset;
   return 0;
 }
 
@@ -514,17 +530,35 @@ static int read_stop(struct reader *rd) {
   return 0;
 }
 
+/* compute START, block START, image WAVE START: a span of the rank's time
+ * (the timeline's boxes), written at its end; START is not after it. */
+static int read_span(struct reader *rd, const char *kind) {
+  int64_t wave;
+  double start;
+  int image = strcmp(kind, "image") == 0;
+  if (image ? expect_fields(rd, 6, "WAVE START") ||
+                  int_field(rd, 4, "wave", 1, INT32_MAX, &wave)
+            : expect_fields(rd, 5, "START"))
+    return -1;
+  if (time_field(rd, image ? 5 : 4, "start", &start))
+    return -1;
+  if (start > rd->time)
+    return bad(rd, "start", "%s is after the record's time %s",
+               rd->tok[image ? 5 : 4], rd->tok[0]);
+  if (rd->rank >= rd->ck->ranks)
+    return bad(rd, NULL, "the scheduler's trace holds a '%s' record", kind);
+  return 0;
+}
+
 static int read_record(struct reader *rd) {
   struct ft_check *ck = rd->ck;
   if (rd->n < 4)
     return bad(rd, NULL, "expected TIME RANK INC KIND ..., got %d fields",
                rd->n);
-  char *end;
-  errno = 0;
-  double time = strtod(rd->tok[0], &end);
-  if (errno || end == rd->tok[0] || *end || !(time >= 0))
-    return bad(rd, "time", "expected seconds >= 0, got '%s'", rd->tok[0]);
-  time += ck->offset;
+  double time;
+  if (time_field(rd, 0, "time", &time))
+    return -1;
+  rd->time = time;
   if (time > ck->max_time)
     ck->max_time = time;
   int rank, inc;
@@ -574,11 +608,17 @@ static int read_record(struct reader *rd) {
     return read_stop(rd);
   if (strcmp(kind, "fail") == 0) { /* the dispatcher's: fail_check.c */
     int64_t r;
-    return expect_fields(rd, 6, "RANK UNTIL") ||
-                   int_field(rd, 4, "rank", 0, INT32_MAX, &r)
-               ? -1
+    double until;
+    if (expect_fields(rd, 6, "RANK UNTIL") ||
+        int_field(rd, 4, "rank", 0, INT32_MAX, &r) ||
+        time_field(rd, 5, "until", &until))
+      return -1;
+    return until < time
+               ? bad(rd, "until", "%s is before the failure", rd->tok[5])
                : 0;
   }
+  if (ft_trace_is_span(kind))
+    return read_span(rd, kind);
   return bad(rd, "kind", "unknown record kind '%s'", kind);
 }
 
@@ -672,7 +712,30 @@ static int read_header(struct reader *rd, char *text) {
   ck->rank[rank].launch = ck->launch;
   snprintf(ck->rank[rank].name, sizeof ck->rank[rank].name, "%s", rd->name);
   rd->rank = rank;
+  if (ck->visit && ck->visit->header)
+    ck->visit->header(ck->visit->ctx, rd->name, &h);
   return 0;
+}
+
+/* Hands the record just read to ft_trace_read's visitor. */
+static int visit(struct reader *rd) {
+  const struct ft_trace_visitor *v = rd->ck->visit;
+  if (!v || !v->record)
+    return 0;
+  struct ft_trace_record r = {.file = rd->name,
+                              .line = rd->line,
+                              .rank = rd->rank,
+                              .time = rd->time,
+                              .offset = rd->ck->offset,
+                              .inc = atoi(rd->tok[2]),
+                              .kind = rd->tok[3],
+                              .field = rd->tok + 4,
+                              .n = rd->n - 4};
+  if (v->record(v->ctx, &r, rd->res) == 0)
+    return 0;
+  rd->res->status = FT_CHECK_MALFORMED;
+  rd->res->kind = "";
+  return -1;
 }
 
 /* A truncated file (the run did not finish) is bad input, reported after
@@ -734,6 +797,8 @@ int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
       rc = bad(&rd, NULL, "a NUL byte in the line");
     else if (rd.line == 1)
       rc = read_header(&rd, p);
+    else if (*p == '#' && ck->visit && ck->visit->comment)
+      ck->visit->comment(ck->visit->ctx, rd.name, p + 1);
     else if (*p != '#') {
       rd.n = 0;
       for (char *s = NULL, *w = strtok_r(p, " ", &s); w;
@@ -741,6 +806,8 @@ int ft_check_read(struct ft_check *ck, const char *name, FILE *f,
         if (rd.n < MAX_FIELDS)
           rd.tok[rd.n++] = w;
       rc = read_record(&rd);
+      if (rc == 0)
+        rc = visit(&rd);
     }
     p = nl + 1;
   }
@@ -1449,6 +1516,76 @@ enum ft_check_status ft_check_files(const char *prefix,
   ranks = ck->ranks;
   ft_check_free(ck);
   return st == FT_CHECK_OK ? ft_check_failures(prefix, ranks, res) : st;
+}
+
+int ft_trace_is_span(const char *kind) {
+  return strcmp(kind, "compute") == 0 || strcmp(kind, "block") == 0 ||
+         strcmp(kind, "image") == 0;
+}
+
+enum ft_check_status ft_trace_read(const char *prefix,
+                                   const struct ft_trace_visitor *v,
+                                   struct ft_check_result *res) {
+  char base[1100];
+  int ranks;
+  memset(res, 0, sizeof *res);
+  res->kind = "";
+  if (message_logging(prefix, &ranks, res))
+    return ft_ml_trace_read(prefix, ranks, v, res);
+  struct ft_check *ck = ft_check_new();
+  if (!ck) {
+    snprintf(res->message, sizeof res->message, "out of memory");
+    return res->status = FT_CHECK_MALFORMED;
+  }
+  ck->visit = v;
+  int launches = count_launches(prefix);
+  ck->killed = launches > 1;
+  for (int l = 0; l < launches && res->status == FT_CHECK_OK; l++) {
+    if (l > 0)
+      next_launch(ck, l < launches - 1);
+    launch_prefix(prefix, l, base, sizeof base);
+    read_launch(ck, base, res);
+  }
+  if (res->status == FT_CHECK_OK) {
+    snprintf(res->message, sizeof res->message, "%s", ck->truncated);
+    res->ranks = ck->ranks;
+    res->run = ck->run;
+    snprintf(res->protocol, sizeof res->protocol, "%s", ck->protocol);
+  }
+  ft_check_free(ck);
+  return res->status;
+}
+
+/* A reader over record `r`'s tokens, for the field helpers' messages. */
+static void record_reader(const struct ft_trace_record *r,
+                          struct ft_check_result *res, struct ft_check *ck,
+                          char *blank, struct reader *rd) {
+  *rd = (struct reader){
+      .ck = ck, .name = r->file, .line = r->line, .rank = r->rank, .res = res};
+  for (int i = 0; i < 4; i++)
+    rd->tok[rd->n++] = blank;
+  for (int i = 0; i < r->n && rd->n < MAX_FIELDS; i++)
+    rd->tok[rd->n++] = r->field[i];
+}
+
+int ft_trace_field_int(const struct ft_trace_record *r, int i,
+                       const char *field, int64_t min, int64_t max,
+                       int64_t *out, struct ft_check_result *res) {
+  struct ft_check ck = {0};
+  struct reader rd;
+  char blank[1] = "";
+  record_reader(r, res, &ck, blank, &rd);
+  return int_field(&rd, i + 4, field, min, max, out);
+}
+
+int ft_trace_field_time(const struct ft_trace_record *r, int i,
+                        const char *field, double *out,
+                        struct ft_check_result *res) {
+  struct ft_check ck = {.offset = r->offset};
+  struct reader rd;
+  char blank[1] = "";
+  record_reader(r, res, &ck, blank, &rd);
+  return time_field(&rd, i + 4, field, out);
 }
 
 void ft_check_summary(const struct ft_check_result *res, double seconds,

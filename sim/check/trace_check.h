@@ -39,6 +39,12 @@
  *   fail     RANK UNTIL                  dispatcher: RANK failed at TIME, its
  *                                        replacement may start at UNTIL
  *                                        (fail_check.h checks it)
+ *   compute  START                       the rank computed (ft_compute)
+ *                                        from START to TIME
+ *   block    START                       the rank waited in a blocking
+ *                                        communication from START to TIME
+ *   image    WAVE START                  its image of WAVE went to its
+ *                                        server from START; TIME: stored
  *   stop     WHY INC                     dispatcher: the run was stopped,
  *                                        it could not progress (WHY:
  *                                        stall_failures or max_time); the
@@ -140,6 +146,67 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
  * it restores), and the last launch's end. */
 enum ft_check_status ft_check_files(const char *prefix,
                                     struct ft_check_result *res);
+
+/* ---- Reading a trace for another tool (ftsim timeline) ----
+ * One home for trace reading: the checker's readers (this file's, and
+ * ml_check.c's for the message-logging family) hand each record they
+ * accepted to a visitor, which builds its own model. */
+
+/* One record as its reader accepted it. */
+struct ft_trace_record {
+  const char *file; /* its file's name, for messages */
+  int line;         /* its line (a relaunch's numbered after the launch
+                       before's, as ftsim check numbers them) */
+  int rank;         /* the file's rank (its header's) */
+  double time;      /* TIME, a relaunch's shifted as ftsim check shifts it */
+  double offset;    /* that shift (0 but in a relaunch): add it to a time
+                       field (ft_trace_field_time does) */
+  int inc;
+  const char *kind;
+  char *const *field; /* the fields after KIND */
+  int n;              /* how many */
+};
+
+struct ft_trace_visitor {
+  /* Each file's header once it is accepted (NULL: not wanted). */
+  void (*header)(void *ctx, const char *file, const struct ft_trace_header *h);
+  /* Each comment line after the header ("# app NAME": the program's
+   * name), text after the '#' (NULL: not wanted). */
+  void (*comment)(void *ctx, const char *file, const char *text);
+  /* Each record once its reader accepted it. Returns 0, or -1 with
+   * res->message set (FILE:LINE: field 'F': ...): reading stops, the
+   * trace is malformed. */
+  int (*record)(void *ctx, const struct ft_trace_record *r,
+                struct ft_check_result *res);
+  void *ctx;
+};
+
+/* Reads every file of the run PREFIX as ft_check_files does (PREFIX.0 ..
+ * PREFIX.N, the last optional, and a relaunched run's PREFIX.relaunch-L.R;
+ * the message-logging family through ml_check.c's reader), handing each
+ * header and record to `v`; checks nothing beyond the records' own form.
+ * Returns FT_CHECK_OK (res->message: "" or the note of a truncated file,
+ * which is read up to there) or FT_CHECK_MALFORMED with res->message
+ * FILE:LINE: field 'F': .... */
+enum ft_check_status ft_trace_read(const char *prefix,
+                                   const struct ft_trace_visitor *v,
+                                   struct ft_check_result *res);
+
+/* 1 when `kind` is a span record of the timeline (compute, block, image:
+ * docs/traces.md), which the checks read but do not use, else 0. */
+int ft_trace_is_span(const char *kind);
+
+/* Field i of `r` (0: the first after KIND) as an integer in [min, max]:
+ * 0, or -1 with res (FT_CHECK_MALFORMED) naming file, line and field. */
+int ft_trace_field_int(const struct ft_trace_record *r, int i,
+                       const char *field, int64_t min, int64_t max,
+                       int64_t *out, struct ft_check_result *res);
+
+/* Field i of `r` as a time in seconds (>= 0, a number), shifted like the
+ * record's TIME (r->offset added): 0, or -1 with res as above. */
+int ft_trace_field_time(const struct ft_trace_record *r, int i,
+                        const char *field, double *out,
+                        struct ft_check_result *res);
 
 /* The one-line summary of a successful check (seconds: time taken). */
 void ft_check_summary(const struct ft_check_result *res, double seconds,

@@ -16,6 +16,7 @@
 #include "run.h"
 #include "soak.h"
 #include "sweep.h"
+#include "timeline.h"
 #include "trace_info.h"
 #include "usage.h"
 
@@ -28,6 +29,8 @@ static int help(int argc, char **argv, const struct ft_dirs *dirs) {
     ft_sweep_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "check") == 0)
     ft_check_usage(stdout);
+  else if (argc > 0 && strcmp(argv[0], "timeline") == 0)
+    ft_timeline_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "host-speed") == 0)
     ft_host_speed_usage(stdout);
   else if (argc > 0 && strcmp(argv[0], "calibrate") == 0)
@@ -68,6 +71,8 @@ int main(int argc, char **argv) {
     return ft_plot_main(argc - 2, argv + 2);
   if (strcmp(cmd, "check") == 0)
     return ft_check_main(argc - 2, argv + 2);
+  if (strcmp(cmd, "timeline") == 0)
+    return ft_timeline_main(argc - 2, argv + 2);
   if (strcmp(cmd, "host-speed") == 0)
     return ft_host_speed_main(argc - 2, argv + 2);
   if (strcmp(cmd, "calibrate") == 0)
@@ -90,7 +95,8 @@ int main(int argc, char **argv) {
     return ft_listing_apps(stdout, &dirs);
   fprintf(stderr,
           "ftsim: unknown command '%s' (commands: run, record, sweep, analyze, "
-          "plot, check, host-speed, calibrate, crosscheck, soak, trace-info, "
+          "plot, check, timeline, host-speed, calibrate, crosscheck, soak, "
+          "trace-info, "
           "protocols, platforms, "
           "apps, help)\n",
           cmd);

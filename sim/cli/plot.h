@@ -74,6 +74,11 @@ int ft_plot_write(const struct ft_plot_set *set, const struct ft_analysis *a,
  * `gige"; system("touch pwned"); print "` is a title, never a command. */
 void ft_plot_gp_string(FILE *out, const char *s);
 
+/* Runs gnuplot (FTSIM_GNUPLOT, or gnuplot from PATH) on `script` inside
+ * directory `dir`. Returns 0 when it exits 0, else -1 with `err` set. */
+int ft_plot_gnuplot(const char *dir, const char *script, char *err,
+                    size_t errlen);
+
 /* Writes the gnuplot script of figure `f` (run in the directory of its
  * data file ID.dat; makes ID.png and ID.svg). */
 void ft_plot_script(FILE *out, const struct ft_plot_figure *f);

@@ -176,9 +176,8 @@ static int write_script(const struct ft_plot_figure *f, const char *path) {
   return fclose(out);
 }
 
-/* Runs gnuplot on SCRIPT inside `dir`; 0 when it exits 0. */
-static int gnuplot(const char *dir, const char *script, char *err,
-                   size_t errlen) {
+int ft_plot_gnuplot(const char *dir, const char *script, char *err,
+                    size_t errlen) {
   const char *prog = getenv("FTSIM_GNUPLOT");
   prog = prog && *prog ? prog : "gnuplot";
   fflush(NULL);
@@ -246,7 +245,7 @@ int ft_plot_write(const struct ft_plot_set *set, const struct ft_analysis *a,
     if (write_data(f, data) || write_script(f, script))
       return ft_fail(err, errlen, "cannot write %s: %s", script,
                      strerror(errno));
-    if (gnuplot(dir, name, err, errlen))
+    if (ft_plot_gnuplot(dir, name, err, errlen))
       return -1;
   }
   if (write_report(set, a, csv, dir))

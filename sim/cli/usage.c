@@ -23,6 +23,8 @@ void ft_usage_main(FILE *out, const struct ft_dirs *dirs) {
       "  plot       gnuplot figures and a report page of a sweep's CSV\n"
       "  check      prove a run's event trace consistent (ftsim check "
       "--help)\n"
+      "  timeline   a picture of one traced run, per rank over time\n"
+      "             (ftsim timeline --help)\n"
       "  host-speed measure and store this machine's speed, for measured\n"
       "             computation (ftsim host-speed --help)\n"
       "  calibrate  measure this machine and write its platform file\n"

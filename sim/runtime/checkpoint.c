@@ -72,8 +72,11 @@ void ft_release_local_image(struct ft_runtime *rt,
 
 void ft_local_image_stored(struct ft_runtime *rt, uint64_t seq) {
   for (int i = 0; i < 2; i++)
-    if (rt->images[i].bytes && rt->images[i].seq == seq)
+    if (rt->images[i].bytes && rt->images[i].seq == seq) {
       rt->images[i].stored = 1;
+      if (ft_control_fate_left(rt) != 0) /* else it failed: acts no more */
+        ft_trace_image(rt, rt->images[i].wave, rt->images[i].time);
+    }
   if (ft_control_release_adopted(&rt->ctl, seq))
     rt->images_held--;
 }

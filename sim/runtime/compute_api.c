@@ -29,14 +29,17 @@ static double until_failure(struct ft_runtime *rt, double flops) {
 
 void ft_compute(double flops) {
   struct ft_runtime *rt = ft_runtime();
+  double since = ft_trace_on(rt) ? ft_backend_now() : 0;
   flops = until_failure(rt, flops);
   if (!rt->record.on || !ft_backend_simulated()) {
     ft_backend_compute(flops);
+    ft_trace_compute(rt, since);
     return;
   }
   double start = ft_backend_now_charged();
   ft_backend_compute(flops);
   ft_record_computed(rt, flops, ft_backend_now() - start);
+  ft_trace_compute(rt, since);
 }
 
 /* Fortran: call ft_compute(flops), DOUBLE PRECISION. */

@@ -712,6 +712,14 @@ int ft_poll_control(struct ft_runtime *rt) {
   return flag;
 }
 
+/* Ends the block span of a wait that began it (outer): without its record
+ * when this rank's failure came meanwhile (the next fate check stops it;
+ * ftsim check: a failed rank acts no more). */
+static void block_end(struct ft_runtime *rt, int outer) {
+  if (outer)
+    ft_trace_block_end_(rt, ft_control_fate_left(rt) != 0);
+}
+
 static int any_active(int n, const MPI_Request reqs[]) {
   for (int i = 0; i < n; i++)
     if (reqs[i] != MPI_REQUEST_NULL)
@@ -797,7 +805,7 @@ int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
   if (!any_active(n, reqs))
     return MPI_UNDEFINED;
   MPI_Status st;
-  int index;
+  int index, outer = ft_trace_block_begin(rt);
   if (rt->recovering_protocol)
     index = wait_with_control(rt, n, reqs, &st);
   else {
@@ -805,6 +813,7 @@ int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
     int rc = PMPI_Waitany(n, reqs, &index, &st);
     st.MPI_ERROR = completed_error(rc, &st);
   }
+  block_end(rt, outer);
   if (status && status != MPI_STATUS_IGNORE)
     *status = st;
   return index;
@@ -812,8 +821,12 @@ int ft_wait_any(struct ft_runtime *rt, int n, MPI_Request reqs[],
 
 int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,
                      MPI_Status *status) {
-  if (!rt->recovering_protocol)
-    return PMPI_Wait(req, status ? status : MPI_STATUS_IGNORE);
+  if (!rt->recovering_protocol) {
+    int outer = ft_trace_block_begin(rt);
+    int rc = PMPI_Wait(req, status ? status : MPI_STATUS_IGNORE);
+    block_end(rt, outer);
+    return rc;
+  }
   /* The library's error (a truncated receive), as MPI_Wait would return
    * it. */
   MPI_Status st;
@@ -824,8 +837,9 @@ int ft_wait_internal(struct ft_runtime *rt, MPI_Request *req,
   return st.MPI_ERROR;
 }
 
-int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
-                        MPI_Status statuses[]) {
+/* ft_waitall_internal's wait, the span of its block record around it. */
+static int wait_all(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                    MPI_Status statuses[]) {
   if (rt->driver->waitall)
     return rt->driver->waitall(rt, n, reqs, statuses);
   if (!rt->recovering_protocol)
@@ -838,6 +852,14 @@ int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
     if (rc == MPI_SUCCESS && st.MPI_ERROR != MPI_SUCCESS)
       rc = statuses != MPI_STATUSES_IGNORE ? MPI_ERR_IN_STATUS : st.MPI_ERROR;
   }
+  return rc;
+}
+
+int ft_waitall_internal(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                        MPI_Status statuses[]) {
+  int outer = ft_trace_block_begin(rt);
+  int rc = wait_all(rt, n, reqs, statuses);
+  block_end(rt, outer);
   return rc;
 }
 

@@ -157,6 +157,20 @@ void ft_trace_start(struct ft_runtime *rt) {
   rt->trace_run = id;
 }
 
+/* "# app NAME" after the header: the program's name (argv[0] without its
+ * directory, a space or control character as '?'), for the timeline's
+ * title; a comment to every other reader. Nothing when unknown. */
+static void app_comment(FILE *out, const char *argv0) {
+  const char *name = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+  if (!*name)
+    return;
+  fputs("# app ", out);
+  for (int i = 0; name[i] && i < 64; i++)
+    fputc((unsigned char)name[i] <= ' ' || name[i] == 0x7f ? '?' : name[i],
+          out);
+  fputc('\n', out);
+}
+
 static void open_file(struct ft_trace_state *t, struct ft_runtime *rt) {
   int rank = 0;
   FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);
@@ -178,6 +192,7 @@ static void open_file(struct ft_trace_state *t, struct ft_runtime *rt) {
           rt->protocol ? ft_family_name(rt->protocol->family) : "none",
           (unsigned long long)rt->trace_run,
           ft_backend_simulated() ? "" : " mode real");
+  app_comment(t->out, rt->argv && rt->argv[0] ? rt->argv[0] : "");
 }
 
 void ft_trace_open(struct ft_runtime *rt) {
@@ -345,7 +360,11 @@ void ft_trace_event_(struct ft_runtime *rt, const struct ft_event *e) {
   case FT_EVENT_CONTROL:
     control(t, rt, "ctl-recv", &e->control, e->control.from);
     break;
+  case FT_EVENT_RESTART:
+    t->blocking = 0; /* the wait it left is abandoned */
+    break;
   case FT_EVENT_ROLLBACK:
+    t->blocking = 0;
     reset_counts(t); /* a fresh world: both sides count from 0 again */
     t->n_prov = 0;
     fprintf(line(rt, t, "rollback"), " %d %lld", e->wave, (long long)e->index);
@@ -427,6 +446,36 @@ void ft_trace_line_(struct ft_runtime *rt, int flush, const char *kind,
   vfprintf(f, fmt, ap);
   va_end(ap);
   end_line(t, flush);
+}
+
+void ft_trace_compute_(struct ft_runtime *rt, double start) {
+  fprintf(line(rt, &rt->trace, "compute"), " %.9f", start);
+  end_line(&rt->trace, 0);
+}
+
+int ft_trace_block_begin_(struct ft_runtime *rt) {
+  struct ft_trace_state *t = &rt->trace;
+  if (t->blocking || rt->world_rank >= rt->app_ranks) /* a service rank's */
+    return 0;
+  t->blocking = 1;
+  t->block_since = ft_backend_now();
+  return 1;
+}
+
+void ft_trace_block_end_(struct ft_runtime *rt, int write) {
+  struct ft_trace_state *t = &rt->trace;
+  if (!t->blocking)
+    return;
+  t->blocking = 0;
+  if (!write)
+    return;
+  fprintf(line(rt, t, "block"), " %.9f", t->block_since);
+  end_line(t, 0);
+}
+
+void ft_trace_image_(struct ft_runtime *rt, int wave, double start) {
+  fprintf(line(rt, &rt->trace, "image"), " %d %.9f", wave, start);
+  end_line(&rt->trace, 0);
 }
 
 void ft_trace_commit_(struct ft_runtime *rt, int wave, int inc) {

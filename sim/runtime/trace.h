@@ -56,6 +56,8 @@ struct ft_trace_state {
   struct ft_trace_provisional *prov;
   size_t n_prov, cap_prov;
   struct ft_trace_provisional last_delivery; /* the latest p2p delivery */
+  int blocking;       /* inside a blocking wait (ft_trace_block_begin) */
+  double block_since; /* since then */
 };
 
 /* Reads the option (MPI_Init, before the world is split: a collective
@@ -104,6 +106,37 @@ int64_t ft_trace_message_(struct ft_runtime *rt, int deliver, int comm,
  * ft_trace_on(rt). */
 void ft_trace_line_(struct ft_runtime *rt, int flush, const char *kind,
                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The span records of the timeline (docs/traces.md; ftsim timeline),
+ * written at the span's end with its START: */
+/* "compute START": the rank computed (ft_compute) since `start`. */
+void ft_trace_compute_(struct ft_runtime *rt, double start);
+/* A blocking wait begins (ft_wait_any, ft_wait_internal,
+ * ft_waitall_internal) on an application rank (a service rank's waits
+ * are not traced): returns 1 when it is the outermost one, whose
+ * ft_trace_block_end writes "block START", else 0 (a wait inside a wait,
+ * made by a control message's handler, is part of it). A rollback or a
+ * restart out of a wait abandons it (ft_trace_event_). */
+int ft_trace_block_begin_(struct ft_runtime *rt);
+/* Ends the outermost wait's span; `write` 0: without its record (the
+ * rank's failure came during the wait: it acts no more). */
+void ft_trace_block_end_(struct ft_runtime *rt, int write);
+/* "image WAVE START": this rank's image of `wave`, sent to its server at
+ * `start`, is stored (the server's STORED reached the rank now). */
+void ft_trace_image_(struct ft_runtime *rt, int wave, double start);
+
+static inline void ft_trace_compute(struct ft_runtime *rt, double start) {
+  if (ft_trace_on(rt))
+    ft_trace_compute_(rt, start);
+}
+static inline int ft_trace_block_begin(struct ft_runtime *rt) {
+  return ft_trace_on(rt) ? ft_trace_block_begin_(rt) : 0;
+}
+static inline void ft_trace_image(struct ft_runtime *rt, int wave,
+                                  double start) {
+  if (ft_trace_on(rt))
+    ft_trace_image_(rt, wave, start);
+}
 
 /* An application send of `bytes` to `dest` (rank in `user`). */
 static inline void ft_trace_app_send(struct ft_runtime *rt, MPI_Comm user,

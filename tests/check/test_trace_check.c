@@ -475,6 +475,44 @@ Test(trace_check, malformed_inputs) {
   }
 }
 
+/* The timeline's span records (docs/traces.md) are read, checked for
+ * form and otherwise ignored; fail's UNTIL is a time not before TIME. */
+Test(trace_check, span_records_are_read) {
+  const char *t[] = {H0 "0.1 0 0 compute 0.05\n"
+                        "0.2 0 0 block 0.1\n"
+                        "0.3 0 0 image 1 0.15\n" END(0, 0),
+                     H1 END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.events, 5);
+}
+
+Test(trace_check, malformed_span_records) {
+  static const struct {
+    const char *text, *want;
+  } cases[] = {
+      {H0 "0.1 0 0 compute 0.2\n",
+       "t.0:2: field 'start': 0.2 is after the record's time 0.1"},
+      {H0 "0.1 0 0 block soon\n", "t.0:2: field 'start': expected seconds"},
+      {H0 "0.1 0 0 block\n", "t.0:2: record 'block' has 0 fields"},
+      {H0 "0.3 0 0 image 0 0.1\n", "t.0:2: field 'wave'"},
+      {H0 "0.3 0 0 image 1\n", "t.0:2: record 'image' has 1 fields"},
+      {"# ftsim-trace 3 rank 2 ranks 2 protocol pcl family coordinated" RUN
+       "0.1 2 0 block 0.05\n",
+       "t.0:2: the scheduler's trace holds a 'block' record"},
+      {"# ftsim-trace 3 rank 2 ranks 2 protocol pcl family coordinated" RUN
+       "0.1 2 0 fail 1 0.05\n",
+       "t.0:2: field 'until': 0.05 is before the failure"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *t[] = {cases[i].text};
+    struct ft_check_result res;
+    cr_assert_eq(check(t, 1, &res), FT_CHECK_MALFORMED, "case %zu", i);
+    cr_assert(strstr(res.message, cases[i].want), "case %zu: %s", i,
+              res.message);
+  }
+}
+
 Test(trace_check, missing_rank_is_malformed) {
   const char *t[] = {H0 END(0, 0)};
   struct ft_check_result res;
