@@ -123,12 +123,16 @@ grep -q "young_s" "$dir/analysis.txt" || fail "no optimal periods table"
 [ "$(wc -l <"$dir/analysis.csv")" -eq 6 ] || fail "analysis CSV: expected a header and 5 groups"
 "$FTSIM" plot -o "$dir/report" "$csv" 2>"$dir/plot.err" || fail "plot exited $?: $(cat "$dir/plot.err")"
 cat "$dir/plot.err"
-for f in report.md time_vs_period-gige-cg-4-s1-mtbf0.02.png \
-  time_vs_period-gige-cg-4-s1-mtbf0.02.svg time_vs_waves-gige-cg-4.png; do
+for f in report.md time_vs_period-gige-cg-4-s1.png \
+  time_vs_period-gige-cg-4-s1.svg time_vs_waves-gige-cg-4.png; do
   [ -s "$dir/report/$f" ] || fail "plot did not write $f"
 done
 grep -q "time_vs_ranks skipped: the CSV has only one value of ranks" "$dir/plot.err" ||
   fail "no note for the skipped figure"
-grep -q "!\[cg on gige, 4 ranks, 1 server(s), MTBF 0.02 s\]" "$dir/report/report.md" ||
+grep -q "!\[cg on gige, 4 ranks, 1 server(s)\]" "$dir/report/report.md" ||
   fail "report.md does not show the period figure"
+grep -q "^set title 'MTBF 0.02 s'" "$dir/report/time_vs_period-gige-cg-4-s1.gp" ||
+  fail "no MTBF 0.02 panel"
+grep -q "^| sweep command | \`ftsim sweep -j 2 -o $csv $dir/tiny.txt\` |$" "$dir/report/report.md" ||
+  fail "report.md lacks the sweep's provenance"
 echo "1 passed, 0 failed"
