@@ -68,8 +68,9 @@ struct ft_plot_series {
 struct ft_plot_panel {
   char title[128]; /* "MTBF 0.1 s", "no failures", "" for a single panel */
   const struct ft_group *best; /* time_vs_period: the panel's fastest */
-  char flag[512];              /* time_vs_period: "fastest pcl@0.01 s; not
-                                  distinguishable: vcl@0.02 0.02" */
+  char flag[512];              /* time_vs_period, lines split at '\n': "fastest:
+                                  pcl@0.01 s", "not distinguishable from:",
+                                  "vcl@0.02, pcl@0.02" */
   struct ft_plot_series series[FT_PLOT_MAX_SERIES];
   size_t nseries;
 };

@@ -44,6 +44,21 @@ static bool ties(const struct ft_analysis *a, const struct ft_group *best,
   return n >= 0;
 }
 
+/* The flag's lines after "fastest": "not distinguishable from:", then
+ * the tied groups three a line, at most six ("and N more"). */
+static void flag_ties(const struct ft_analysis *a, const struct ft_group *b,
+                      char *flag, size_t len) {
+  const struct ft_group *t[7];
+  int n = ft_analysis_ties(a, b, t, 7);
+  add(flag, len, "\nnot distinguishable from:");
+  for (int i = 0; i < n && i < 6; i++) {
+    add(flag, len, "%s", i % 3 ? ", " : "\n");
+    at(flag, len, t[i]);
+  }
+  if (n > 6)
+    add(flag, len, " and %d more", n - 6);
+}
+
 static void period_flags(struct ft_plot_figure *f,
                          const struct ft_analysis *a) {
   add(f->conclusion, sizeof f->conclusion, "Fastest per failure source: ");
@@ -58,20 +73,21 @@ static void period_flags(struct ft_plot_figure *f,
     snprintf(pn->flag, sizeof pn->flag, "fastest: ");
     at(pn->flag, sizeof pn->flag, b);
     add(pn->flag, sizeof pn->flag, " s");
-    add(c, cl, "%s%s: %s at period %s s (%.3f s +- %.3f), ", p ? "; " : "",
-        pn->title, b->rep->cell[FT_COL_PROTOCOL], b->rep->cell[FT_COL_PERIOD],
-        b->time.mean, isnan(b->time.ci95) ? 0.0 : b->time.ci95);
+    add(c, cl, "%s%s: %s at period %s s (%.3f s", p ? "; " : "", pn->title,
+        b->rep->cell[FT_COL_PROTOCOL], b->rep->cell[FT_COL_PERIOD],
+        b->time.mean);
     if (!judged) {
-      add(pn->flag, sizeof pn->flag, " (one seed: not judged)");
-      add(c, cl, "one seed, not judged");
+      add(pn->flag, sizeof pn->flag, "\n(one seed: not judged)");
+      add(c, cl, ", one seed), not judged");
     } else if (!tied[0]) {
-      add(pn->flag, sizeof pn->flag, ", distinguishable from all");
-      add(c, cl, "distinguishable from every other protocol and period");
+      add(pn->flag, sizeof pn->flag, "\ndistinguishable from all");
+      add(c, cl,
+          " +- %.3f), distinguishable from every other protocol and "
+          "period",
+          b->time.ci95);
     } else {
-      char few[256];
-      ties(a, b, 3, few, sizeof few);
-      add(pn->flag, sizeof pn->flag, "; not distinguishable: %s", few);
-      add(c, cl, "not distinguishable from %s", tied);
+      flag_ties(a, b, pn->flag, sizeof pn->flag);
+      add(c, cl, " +- %.3f), not distinguishable from %s", b->time.ci95, tied);
     }
   }
   add(f->conclusion, sizeof f->conclusion, ".");

@@ -192,13 +192,18 @@ static void x_tics(const struct ft_plot_figure *f, FILE *out) {
   fputs(")\n", out);
 }
 
-/* "set NAME 'a'.NL.'b'\n" (b may be NULL or empty). */
+/* "set NAME 'a'.NL.'b1'.NL.'b2'\n": the lines of b (may be NULL) split
+ * at its newlines. */
 static void gp_set2(FILE *out, const char *name, const char *a, const char *b) {
   fprintf(out, "set %s ", name);
   ft_plot_gp_string(out, a);
-  if (b && b[0]) {
+  while (b && b[0]) {
+    char line[512];
+    size_t n = strcspn(b, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)n, b);
     fputs(".NL.", out);
-    ft_plot_gp_string(out, b);
+    ft_plot_gp_string(out, line);
+    b += n + (b[n] == '\n');
   }
   fputc('\n', out);
 }
@@ -347,7 +352,7 @@ static void body(const struct ft_plot_figure *f, FILE *out) {
   ft_plot_y_range(f, &ylo, &yhi);
   fputs("reset\n", out); /* what the other terminal's pass set */
   fprintf(out,
-          "set multiplot layout 1,%zu margins 0.08,%.3f,0.12,0.76 "
+          "set multiplot layout 1,%zu margins 0.08,%.3f,0.11,0.70 "
           "spacing 0.012,0 title ",
           f->npanels, right);
   ft_plot_gp_string(out, f->title);
@@ -361,10 +366,10 @@ static void body(const struct ft_plot_figure *f, FILE *out) {
   fprintf(out, "set xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\n", xlo, xhi,
           ylo, yhi);
   x_tics(f, out);
-  if (f->kind == FT_PLOT_TIME_WAVES) /* long entries; time grows with x */
-    fputs("set key at graph 0.02, graph 0.98 left top box opaque\n", out);
+  if (f->kind == FT_PLOT_TIME_WAVES) /* long entries: above the plot */
+    fputs("set key at screen 0.08, screen 0.86 left top box opaque\n", out);
   else
-    fprintf(out, "set key at screen %.3f, screen 0.76 left top box opaque\n",
+    fprintf(out, "set key at screen %.3f, screen 0.70 left top box opaque\n",
             right + 0.01);
   size_t block = 0;
   for (size_t p = 0; p < f->npanels; p++) {
@@ -389,14 +394,14 @@ void ft_plot_script(FILE *out, const struct ft_plot_figure *f) {
         "NL = sprintf('%c', 10)\n",
         out);
   fprintf(out,
-          "set terminal pngcairo noenhanced size %d,620 font 'sans,10'\n"
+          "set terminal pngcairo noenhanced size %d,680 font 'sans,10'\n"
           "set output ",
           w);
   gp_file(out, f->id, "png");
   fputc('\n', out);
   body(f, out);
   fprintf(out,
-          "set terminal svg noenhanced size %d,620 dynamic font 'sans,10'\n"
+          "set terminal svg noenhanced size %d,680 dynamic font 'sans,10'\n"
           "set output ",
           w);
   gp_file(out, f->id, "svg");

@@ -32,9 +32,9 @@ has() { grep -qF -- "$2" "$1" || fail "$1 lacks: $2"; }
 
 # per-MTBF panels, a shared y axis
 has $P "set multiplot layout 1,3 "
-has $P "set title 'no failures'.NL.'fastest: pcl@0.08 s (one seed: not judged)'"
-has $P "set title 'MTBF 0.1 s'.NL.'fastest: pcl@0.02 s; not distinguishable: vcl@0.02'"
-has $P "set title 'MTBF 0.2 s'.NL.'fastest: vcl@0.04 s, distinguishable from all'"
+has $P "set title 'no failures'.NL.'fastest: pcl@0.08 s'.NL.'(one seed: not judged)'"
+has $P "set title 'MTBF 0.1 s'.NL.'fastest: pcl@0.02 s'.NL.'not distinguishable from:'.NL.'vcl@0.02'"
+has $P "set title 'MTBF 0.2 s'.NL.'fastest: vcl@0.04 s'.NL.'distinguishable from all'"
 [ "$(grep -c '^set yrange' $P)" -eq 2 ] || fail "one yrange per terminal expected"
 has $P "set format y ''"
 # error bars offset per protocol (1.04^-0.5, 1.04^0.5) and captioned
