@@ -120,6 +120,10 @@ static void figure_title(enum ft_plot_kind k, char *const *cell, char *out,
                              cell[FT_COL_SERVERS]);
   if (k == FT_PLOT_TIME_WAVES && used < len)
     snprintf(out + used, len - used, ", no failures");
+  if (k == FT_PLOT_EFF_MTBF && used < len)
+    snprintf(out + used, len - used,
+             ": efficiency at each protocol's best simulated period "
+             "(labelled)");
   if ((k == FT_PLOT_TIME_RANKS || k == FT_PLOT_TIME_SERVERS) && used < len) {
     char src[128];
     source_title(cell, src, sizeof src);

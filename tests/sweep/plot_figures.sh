@@ -54,6 +54,7 @@ has $W "(1)+(0.01)*x with lines lt 1"
 [ "$(grep -vc '^#' time_vs_waves-gige-cg-16.dat | tr -d ' ')" -ge 8 ] || fail "waves data"
 # efficiency: real intervals, the period labelled and in the title
 has $E "set ylabel 'efficiency at the best simulated period"
+has $E "title 'cg on gige, 16 ranks, 1 server(s): efficiency at each protocol''s best simulated period (labelled)'"
 has $E ":2:3:4 with yerrorlines"
 has $E "with labels"
 grep -q "^0.1 0.826446281 0.809819[0-9]* 0.843770[0-9]* 0.02$" eff_vs_mtbf-gige-cg-16-s1.dat ||
