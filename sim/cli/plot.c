@@ -248,11 +248,13 @@ static void from_groups(struct ft_plot_set *set, enum ft_plot_kind k,
     double x = x_of(k, g);
     if (!g->nok || isnan(x))
       continue;
+    struct ft_plot_point pt = group_point(k, g, x);
+    if (isnan(pt.y)) /* no efficiency without a failure-free time */
+      continue;
     struct ft_plot_figure *f = figure(set, k, g->rep);
     struct ft_plot_panel *p = panel(f, g->rep);
     struct ft_plot_series *s = series(p, g->rep->cell[FT_COL_PROTOCOL]);
-    struct ft_plot_point pt = group_point(k, g, x);
-    if (!s || isnan(pt.y))
+    if (!s)
       continue;
     add_point(s, pt, k != FT_PLOT_TIME_PERIOD);
     if (k == FT_PLOT_TIME_PERIOD) {

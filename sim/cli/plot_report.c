@@ -143,6 +143,8 @@ static void eff_sentence(struct ft_plot_figure *f) {
   add(c, cl, "Efficiency at the best simulated period: ");
   for (size_t s = 0; s < pn->nseries; s++) {
     const struct ft_plot_series *se = &pn->series[s];
+    if (!se->n)
+      continue;
     const struct ft_plot_point *a = &se->pts[0], *b = &se->pts[se->n - 1];
     add(c, cl, "%s%s %.3f at MTBF %.6g s (period %.6g s)", s ? "; " : "",
         se->name, a->y, a->x, a->period);
