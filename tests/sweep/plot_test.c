@@ -118,3 +118,47 @@ Test(plot, conclusion_names_the_fastest_at_each_x) {
   cr_assert_str_eq(fig.caption, "No error bars: one seed per point.");
   clear();
 }
+
+/* fuzz/results, seed 1, on the panels fixture: a group without a
+ * failure-free time (here vcl's, whose app_args `y` has no none row) has
+ * no efficiency; it left an empty series in eff_vs_mtbf (whose figures do
+ * not separate app_args), and the conclusion read its pts[-1]. Now it has
+ * no series. */
+Test(plot, no_failure_free_time_no_efficiency_point) {
+  char text[4096], err[512];
+  char *h = NULL;
+  size_t hl = 0;
+  FILE *m = open_memstream(&h, &hl);
+  ft_results_header(m);
+  fclose(m);
+#define R(p, mtbf, args, t)                                                    \
+  p ",gige,cg,16,1,0.01," mtbf ",,1,0,0,0," args ",0,ok,true," t               \
+    ",5,1,1,1,0.01,0.002,1,1,1,,,1\n"
+  snprintf(text, sizeof text, "%s%s", h,
+           "none,gige,cg,16,0,0,none,,1,0,0,0,x,0,ok,true,1.0,0,0,0,0,0,0,"
+           "1,1,0,,,1\n" R("pcl", "0.1", "x", "1.2") R("pcl", "0.2", "x", "1.1")
+               R("vcl", "0.1", "y", "1.3"));
+#undef R
+  free(h);
+  struct ft_results r = {0};
+  cr_assert_eq(
+      ft_results_parse(text, strlen(text), "r.csv", &r, NULL, err, sizeof err),
+      0, "%s", err);
+  struct ft_analysis a;
+  struct ft_plot_set set;
+  ft_analysis_build(&r, &a);
+  ft_plot_build(&a, &r, &set);
+  size_t eff = 0;
+  for (size_t i = 0; i < set.count; i++)
+    if (set.figs[i].kind == FT_PLOT_EFF_MTBF) {
+      eff++;
+      cr_assert_eq(set.figs[i].panels[0].nseries, 1);
+      cr_assert_str_eq(set.figs[i].panels[0].series[0].name, "pcl");
+      cr_assert(strstr(set.figs[i].conclusion, "pcl 0.833 at MTBF 0.1 s"), "%s",
+                set.figs[i].conclusion);
+    }
+  cr_assert_eq(eff, 1);
+  ft_plot_free(&set);
+  ft_analysis_free(&a);
+  ft_results_free(&r);
+}
