@@ -17,13 +17,16 @@
  *
  * Exit status: 0 on success; 1 when the data cannot be fitted (a malformed
  * or non-finite line, named by its number; fewer than 2 points; all x
- * equal), with a message on stderr; 2 on usage errors. Pure C11 and libm:
- * used by analysis/fidelity.sh, built as <build>/analysis/fit.
+ * equal), with a message on stderr; 2 on usage errors. The line is
+ * ft_line_fit of sim/cli/stats.c (the one `ftsim plot` draws). Pure C11
+ * and libm: used by analysis/fidelity.sh, built as <build>/analysis/fit.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "stats.h"
 
 enum { LINE_MAX_LEN = 4096 };
 
@@ -144,7 +147,9 @@ static int all_equal(const double *v, size_t n) {
   return 1;
 }
 
-/* Two passes (means first) to keep the sums well conditioned. */
+/* The line of ft_line_fit (sim/cli/stats.c, which `ftsim plot` uses for
+ * time against waves: one home for the fit), after the checks that give
+ * this program's messages. */
 static int fit_line(const struct points *pts, struct line_fit *out) {
   size_t n = pts->n;
   if (n < 2) {
@@ -157,39 +162,15 @@ static int fit_line(const struct points *pts, struct line_fit *out) {
             pts->x[0]);
     return -1;
   }
-  double mx = 0.0;
-  double my = 0.0;
-  for (size_t i = 0; i < n; i++) {
-    mx += pts->x[i];
-    my += pts->y[i];
-  }
-  mx /= (double)n;
-  my /= (double)n;
-  double sxx = 0.0;
-  double sxy = 0.0;
-  double syy = 0.0;
-  for (size_t i = 0; i < n; i++) {
-    double dx = pts->x[i] - mx;
-    double dy = pts->y[i] - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  if (!(sxx > 0.0) || !isfinite(sxx) || !isfinite(syy)) {
-    fprintf(stderr,
-            "fit: the sums of squares are not usable (x variance "
-            "%g): values too large or too close together\n",
-            sxx);
+  struct ft_line_fit f = ft_line_fit(pts->x, pts->y, n);
+  if (!isfinite(f.slope) || !isfinite(f.intercept) || isnan(f.r2)) {
+    fprintf(stderr, "fit: the sums of squares are not usable: values too "
+                    "large or too close together\n");
     return -1;
   }
-  out->slope = sxy / sxx;
-  out->intercept = my - out->slope * mx;
-  double ss_res = 0.0;
-  for (size_t i = 0; i < n; i++) {
-    double r = pts->y[i] - (out->intercept + out->slope * pts->x[i]);
-    ss_res += r * r;
-  }
-  out->r2 = all_equal(pts->y, n) ? 1.0 : 1.0 - ss_res / syy;
+  out->slope = f.slope;
+  out->intercept = f.intercept;
+  out->r2 = all_equal(pts->y, n) ? 1.0 : f.r2;
   return 0;
 }
 

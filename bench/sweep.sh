@@ -68,10 +68,12 @@ run() {
 POINTS=$("$FTSIM" sweep --dry-run -o "$TMP/count.csv" "$TMP/bench.txt" | sed -n 's/^# \([0-9]*\) points.*/\1/p')
 W1=$(run 1)
 W2=$(run 2)
+# The rows of a CSV: without the provenance comments and the header.
+rows() { grep -v '^#' "$1" | tail -n +2; }
 # The simulated figures (parameters to replayed_msgs, not wall_s) of both.
-same() { cut -d, -f1-28 "$1" | sort; }
+same() { rows "$1" | cut -d, -f1-28 | sort; }
 if [ "$(same "$TMP/j1.csv")" = "$(same "$TMP/j2.csv")" ]; then SAME=yes; else SAME=NO; fi
-OK=$(tail -n +2 "$TMP/j2.csv" | awk -F, '$15 == "ok"' | wc -l)
+OK=$(rows "$TMP/j2.csv" | awk -F, '$15 == "ok"' | wc -l)
 
 echo "ftsim sweep throughput: $APP on $RANKS ranks of $PLATFORM, $POINTS points" \
   "(none once; pcl at 2 periods x (no failure + MTBF 0.1 s x 2 seeds)), $(nproc) cores"
@@ -82,11 +84,11 @@ awk -v n="$POINTS" -v w1="$W1" -v w2="$W2" 'BEGIN {
 }'
 # Sum of the points' own wall times: how much running two at a time slows
 # each one down (shared caches, memory bandwidth, other load).
-sum() { tail -n +2 "$1" | awk -F, '{ s += $29 } END { printf "%.1f", s }'; }
+sum() { rows "$1" | awk -F, '{ s += $29 } END { printf "%.1f", s }'; }
 echo "points ok: $OK of $POINTS; same simulated results with -j1 and -j2: $SAME"
 echo "sum of the points' wall times: $(sum "$TMP/j1.csv") s with -j1," \
   "$(sum "$TMP/j2.csv") s with -j2; longest point:" \
-  "$(tail -n +2 "$TMP/j1.csv" | awk -F, '$29 > m { m = $29 } END { printf "%.1f", m }') s"
+  "$(rows "$TMP/j1.csv" | awk -F, '$29 > m { m = $29 } END { printf "%.1f", m }') s"
 # The speed-up is 2 x the slots' use x the contention factor:
 #   W1 / W2 = 2 x (sum2 / (2 x W2)) x (sum1 / sum2) x (W1 / sum1)
 # slots' use: the share of -j2's 2 x W2 slot-seconds spent in points
@@ -99,7 +101,7 @@ awk -v w1="$W1" -v w2="$W2" -v s1="$(sum "$TMP/j1.csv")" -v s2="$(sum "$TMP/j2.c
 if grep -q '^sweep: slots busy' "$TMP/j2.err"; then
   echo "-j2: $(grep -h '^sweep: slots busy' "$TMP/j2.err" | sed 's/^sweep: //')"
 fi
-tail -n +2 "$TMP/j1.csv" | awk -F, '{ s += $29; if ($29 > m) m = $29 }
+rows "$TMP/j1.csv" | awk -F, '{ s += $29; if ($29 > m) m = $29 }
   END { b = s / 2 > m ? s / 2 : m
         printf "bound from the -j1 point lengths without contention: %.2f\n", s / b }'
 [ "$SAME" = yes ]

@@ -10,7 +10,7 @@
 #include "strv.h"
 
 /* Which parameter columns a key is made of. */
-enum keyset { K_GROUP, K_FAMILY, K_SOURCE, K_BASE };
+enum keyset { K_GROUP, K_FAMILY, K_SOURCE, K_PANEL, K_BASE };
 
 static bool in_key(enum keyset k, int c) {
   switch (k) {
@@ -21,6 +21,8 @@ static bool in_key(enum keyset k, int c) {
            c != FT_COL_TRACE;
   case K_SOURCE:
     return c != FT_COL_SEED && c != FT_COL_PERIOD;
+  case K_PANEL:
+    return c != FT_COL_SEED && c != FT_COL_PERIOD && c != FT_COL_PROTOCOL;
   default:
     return c == FT_COL_PLATFORM || c == FT_COL_APP || c == FT_COL_RANKS ||
            c == FT_COL_APP_ARGS;
@@ -85,6 +87,7 @@ static void summarise(struct ft_group *g, const struct ft_results *r) {
   g->mtbf = *m && strcmp(m, "none") ? num(m) : NAN;
   g->failure_free = !g->rep->cell[FT_COL_TRACE][0] && isnan(g->mtbf);
   g->ff = g->eff = g->cost = g->best_period = g->best_time = NAN;
+  g->eff_lo = g->eff_hi = NAN;
   g->young = g->daly = NAN;
   free(t);
 }
@@ -153,6 +156,8 @@ static void derive(struct ft_analysis *a, const struct ft_results *r) {
     struct ft_group *g = &a->groups[i];
     g->ff = failure_free_time(a, g);
     g->eff = g->nok ? g->ff / g->time.mean : NAN;
+    ft_ratio_interval(g->ff, g->time.mean, g->time.ci95, &g->eff_lo,
+                      &g->eff_hi);
   }
   for (size_t i = 0; i < a->count; i++) {
     struct ft_group *g = &a->groups[i];
@@ -210,4 +215,77 @@ void ft_analysis_free(struct ft_analysis *a) {
     free(a->groups[i].rows);
   free(a->groups);
   memset(a, 0, sizeof *a);
+}
+
+/* ---- panels: which period, which protocol */
+
+bool ft_analysis_same_panel(const struct ft_group *g,
+                            const struct ft_group *h) {
+  return same(g->rep, h->rep, K_PANEL);
+}
+
+const struct ft_group *ft_analysis_best_of(const struct ft_analysis *a,
+                                           const struct ft_group *g) {
+  for (size_t i = 0; i < a->count; i++) {
+    const struct ft_group *h = &a->groups[i];
+    if (h->nok && same(h->rep, g->rep, K_SOURCE) &&
+        h->period == g->best_period && h->time.mean == g->best_time)
+      return h;
+  }
+  return NULL;
+}
+
+const struct ft_group *ft_analysis_panel_best(const struct ft_analysis *a,
+                                              const struct ft_group *g) {
+  const struct ft_group *best = NULL;
+  for (size_t i = 0; i < a->count; i++) {
+    const struct ft_group *h = &a->groups[i];
+    if (h->nok && same(h->rep, g->rep, K_PANEL) &&
+        (!best || h->time.mean < best->time.mean))
+      best = h;
+  }
+  return best;
+}
+
+static int by_mean(const void *pa, const void *pb) {
+  double x = (*(const struct ft_group *const *)pa)->time.mean;
+  double y = (*(const struct ft_group *const *)pb)->time.mean;
+  return x < y ? -1 : x > y;
+}
+
+int ft_analysis_ties(const struct ft_analysis *a, const struct ft_group *g,
+                     const struct ft_group **out, size_t max) {
+  if (g->nok < 2)
+    return -1;
+  const struct ft_group **all = ft_xrealloc(NULL, (a->count + 1) * sizeof *all);
+  size_t n = 0;
+  for (size_t i = 0; i < a->count; i++) {
+    const struct ft_group *h = &a->groups[i];
+    if (h != g && h->nok && same(h->rep, g->rep, K_PANEL) &&
+        ft_intervals_overlap(g->time.mean, g->time.ci95, h->time.mean,
+                             h->time.ci95))
+      all[n++] = h;
+  }
+  if (n > 1)
+    qsort(all, n, sizeof *all, by_mean);
+  for (size_t i = 0; i < n && i < max; i++)
+    out[i] = all[i];
+  free(all);
+  return (int)n;
+}
+
+void ft_analysis_ties_text(const struct ft_analysis *a,
+                           const struct ft_group *g, char *buf, size_t len) {
+  const struct ft_group *t[64];
+  int n = ft_analysis_ties(a, g, t, sizeof t / sizeof *t);
+  snprintf(buf, len, "%s", n < 0 ? "n<2" : "-");
+  size_t used = 0;
+  for (int i = 0; i < n && i < 64 && used < len; i++) {
+    const char *p = t[i]->rep->cell[FT_COL_PROTOCOL];
+    bool mine = strcmp(p, g->rep->cell[FT_COL_PROTOCOL]) == 0;
+    int w = snprintf(buf + used, len - used, "%s%s%s%s", i ? " " : "",
+                     mine ? "" : p, mine ? "" : "@",
+                     t[i]->rep->cell[FT_COL_PERIOD]);
+    used += w > 0 ? (size_t)w : 0;
+  }
 }

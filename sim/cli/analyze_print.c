@@ -76,21 +76,30 @@ static bool first_of_source(const struct ft_analysis *a, size_t i) {
 }
 
 static void print_optima(FILE *out, const struct ft_analysis *a) {
-  fprintf(out, "%-9s %-9s %-6s %6s %4s %-14s %10s %10s %11s %10s %10s\n",
+  fprintf(out,
+          "%-9s %-9s %-6s %6s %4s %-14s %10s %10s %11s %10s %10s %10s "
+          "%s\n",
           "protocol", "platform", "app", "ranks", "srv", "mtbf_s", "C_s",
-          "best_per_s", "best_mean_s", "young_s", "daly_s");
+          "best_per_s", "best_mean_s", "ci95_s", "young_s", "daly_s",
+          "not_distinguishable_from");
   for (size_t i = 0; i < a->count; i++) {
     if (!first_of_source(a, i))
       continue;
     const struct ft_group *g = &a->groups[i];
     const char *const *c = (const char *const *)g->rep->cell;
-    char b[5][32], src[64];
-    fprintf(out, "%-9s %-9s %-6s %6s %4s %-14s %10s %10s %11s %10s %10s\n",
+    char b[6][32], src[64], ties[512] = "-";
+    const struct ft_group *best = ft_analysis_best_of(a, g);
+    if (best)
+      ft_analysis_ties_text(a, best, ties, sizeof ties);
+    fprintf(out,
+            "%-9s %-9s %-6s %6s %4s %-14s %10s %10s %11s %10s %10s %10s "
+            "%s\n",
             c[FT_COL_PROTOCOL], c[FT_COL_PLATFORM], c[FT_COL_APP],
             c[FT_COL_RANKS], c[FT_COL_SERVERS], source(g, src, sizeof src),
             fmt(b[0], 32, 6, g->cost), fmt(b[1], 32, -1, g->best_period),
-            fmt(b[2], 32, 6, g->best_time), fmt(b[3], 32, 6, g->young),
-            fmt(b[4], 32, 6, g->daly));
+            fmt(b[2], 32, 6, g->best_time),
+            fmt(b[3], 32, 6, best ? best->time.ci95 : NAN),
+            fmt(b[4], 32, 6, g->young), fmt(b[5], 32, 6, g->daly), ties);
   }
 }
 
@@ -109,10 +118,13 @@ void ft_analysis_print_text(FILE *out, const struct ft_analysis *a,
           "rows did not end ok. eff = failure-free time / mean.\n\n",
           name, rows, ok, stopped, a->count);
   print_groups(out, a);
-  fprintf(out, "\nOptimal periods per MTBF: the best period simulated, and "
-               "Young's sqrt(2CM) and Daly's higher-order estimate from the "
-               "measured checkpoint cost C (mean of (T - T_ff - lost - "
-               "recovery) / waves).\n\n");
+  fprintf(out, "\nOptimal periods per MTBF: the best period simulated (its "
+               "mean and 95%% half-width), and Young's sqrt(2CM) and Daly's "
+               "higher-order estimate from the measured checkpoint cost C "
+               "(mean of (T - T_ff - lost - recovery) / waves). "
+               "not_distinguishable_from: the periods of the protocol and "
+               "the protocol@period of others whose 95%% interval overlaps "
+               "the best's (- none; n<2: one seed, not judged).\n\n");
   print_optima(out, a);
 }
 
@@ -128,7 +140,8 @@ void ft_analysis_print_csv(FILE *out, const struct ft_analysis *a) {
       fprintf(out, "%s,", ft_col_name((enum ft_col)c));
   fputs("rows,ok,mean_s,sd_s,ci95_s,efficiency,failure_free_s,waves,"
         "failures,lost_work_s,recovery_s,ckpt_cost_s,best_period_s,"
-        "best_mean_s,young_s,daly_s\n",
+        "best_mean_s,young_s,daly_s,efficiency_lo,efficiency_hi,"
+        "not_distinguishable_from\n",
         out);
   for (size_t i = 0; i < a->count; i++) {
     const struct ft_group *g = &a->groups[i];
@@ -141,9 +154,13 @@ void ft_analysis_print_csv(FILE *out, const struct ft_analysis *a) {
     const double v[] = {g->time.mean, g->time.sd, g->time.ci95,   g->eff,
                         g->ff,        g->waves,   g->failures,    g->lost,
                         g->recovery,  g->cost,    g->best_period, g->best_time,
-                        g->young,     g->daly};
+                        g->young,     g->daly,    g->eff_lo,      g->eff_hi};
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
       cell(out, v[k]);
+    char ties[512];
+    ft_analysis_ties_text(a, g, ties, sizeof ties);
+    fputc(',', out);
+    ft_csv_put(out, ties);
     fputc('\n', out);
   }
 }

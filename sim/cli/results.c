@@ -209,18 +209,28 @@ int ft_results_parse(const char *text, size_t len, const char *name,
       .name = name ? name : "results", .err = err, .errlen = errlen};
   const char *c = text, *end = text + len;
   size_t done = 0;
+  bool header = true; /* the next line that is not a comment */
   while (c < end) {
     const char *nl = memchr(c, '\n', (size_t)(end - c));
     if (!nl)
       break; /* a partial last line */
     r.line++;
-    if (nl > c && parse_row(&r, out, c, (size_t)(nl - c), r.line == 1))
+    if (header && *c == '#') {
+      ft_provenance_line(&out->prov, c, (size_t)(nl - c));
+      c = nl + 1;
+      done = (size_t)(c - text);
+      continue;
+    }
+    if (nl > c && parse_row(&r, out, c, (size_t)(nl - c), header))
       return -1;
-    if (nl == c && r.line == 1)
+    if (nl == c && header)
       return fail(&r, "field 'header': empty line instead of the header");
+    header = false;
     c = nl + 1;
     done = (size_t)(c - text);
   }
+  if (header && done > 0)
+    return fail(&r, "field 'header': missing after the comment lines");
   if (complete)
     *complete = done;
   return 0;

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "provenance.h"
+
 enum ft_col {
   FT_COL_PROTOCOL,
   FT_COL_PLATFORM,
@@ -68,6 +70,7 @@ struct ft_row {
 struct ft_results {
   struct ft_row *rows;
   size_t count, cap;
+  struct ft_provenance prov; /* from the comment lines before the header */
 };
 
 /* The column's header name ("completion_time_s"). */
@@ -88,8 +91,11 @@ void ft_results_row(FILE *out, char *const cells[FT_COL_COUNT]);
  * (len bytes); two rows are the same point when their keys are equal. */
 void ft_results_key(char *const *cells, char *out, size_t len);
 
-/* Parses CSV text [text, text + len) named `name` (messages): a header
- * with exactly the columns above, in order, then rows. Rows are appended to
+/* Parses CSV text [text, text + len) named `name` (messages): comment
+ * lines starting with '#' (the provenance, provenance.h: read into
+ * out->prov, any other comment skipped), then a header with exactly the
+ * columns above, in order, then rows (a '#' line after the header is a
+ * row, and an error). Line numbers count every line. Rows are appended to
  * `out` (start it zeroed). Returns 0, or -1 with "NAME:1: field 'header':
  * expected the columns of ftsim sweep (protocol,platform,...), got 'x,y'"
  *   "NAME:LINE: expected 29 fields, got 5"

@@ -48,3 +48,43 @@ double ft_daly_period(double c, double m) {
   double r = c / (2 * m);
   return sqrt(2 * c * m) * (1 + sqrt(r) / 3 + r / 9) - c;
 }
+
+bool ft_intervals_overlap(double a, double ha, double b, double hb) {
+  ha = isnan(ha) ? 0 : ha;
+  hb = isnan(hb) ? 0 : hb;
+  return fabs(a - b) <= ha + hb;
+}
+
+struct ft_line_fit ft_line_fit(const double *x, const double *y, size_t n) {
+  struct ft_line_fit f = {n, NAN, NAN, NAN};
+  double sx = 0, sy = 0;
+  for (size_t i = 0; i < n; i++)
+    sx += x[i], sy += y[i];
+  if (n < 2)
+    return f;
+  double mx = sx / (double)n, my = sy / (double)n, sxx = 0, sxy = 0, syy = 0;
+  for (size_t i = 0; i < n; i++) {
+    sxx += (x[i] - mx) * (x[i] - mx);
+    sxy += (x[i] - mx) * (y[i] - my);
+    syy += (y[i] - my) * (y[i] - my);
+  }
+  if (!(sxx > 0))
+    return f;
+  f.slope = sxy / sxx;
+  f.intercept = my - f.slope * mx;
+  double res = 0;
+  for (size_t i = 0; i < n; i++) {
+    double e = y[i] - (f.intercept + f.slope * x[i]);
+    res += e * e;
+  }
+  f.r2 = syy > 0 ? 1 - res / syy : 1;
+  return f;
+}
+
+void ft_ratio_interval(double ff, double t, double h, double *lo, double *hi) {
+  *lo = *hi = NAN;
+  if (isnan(h) || isnan(ff) || isnan(t))
+    return;
+  *lo = ff / (t + h);
+  *hi = t - h > 0 ? ff / (t - h) : INFINITY;
+}

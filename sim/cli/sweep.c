@@ -30,6 +30,7 @@ struct sweep_args {
   struct ft_slurm_opts slurm_opts; /* --time, --mem, --points-per-task */
   const char *slurm_only; /* the first Slurm option given, for errors */
   bool dry_run, help;
+  struct ft_provenance prov; /* written into a CSV the sweep creates */
 };
 
 void ft_sweep_usage(FILE *out) {
@@ -44,11 +45,14 @@ void ft_sweep_usage(FILE *out) {
       "one row per finished point to CSV (default: ./NAME.csv for FILE\n"
       "NAME.txt), flushed and fsynced. Points that already have a row are\n"
       "skipped: running the same command again resumes a stopped sweep.\n"
-      "Scenario files and each point's output go to CSV.d/HASH.*.\n"
+      "Scenario files and each point's output go to CSV.d/HASH.*. A new\n"
+      "CSV starts with '#' lines naming this ftsim's commit, FILE and the\n"
+      "command (its provenance), then the header.\n"
       "\n"
       "  -j, --jobs N        simulations at a time\n"
       "  -o, --output CSV    the results file\n"
       "  --dry-run           list the points and their `ftsim run` lines\n"
+      "                      (writes nothing)\n"
       "  --emit-slurm SCRIPT write a Slurm job array, merging into CSV; only\n"
       "                      the tasks with a point without a row are in it\n"
       "  --time T            its tasks' time limit, Slurm's format (MINUTES,\n"
@@ -418,7 +422,11 @@ static int sweep(const struct sweep_args *a) {
   if (!rc && a->point >= 0 && (size_t)a->point >= npoints)
     rc = usage_error("--point: the sweep has %zu points (0 to %zu)", npoints,
                      npoints - 1);
-  if (!rc && ft_sweep_csv_open(&csv, output, err, sizeof err))
+  /* --dry-run writes nothing: a CSV it created would name the dry run as
+   * the command in its provenance. */
+  if (!rc && a->dry_run && access(output, F_OK) != 0)
+    print_points(&s, &csv);
+  else if (!rc && ft_sweep_csv_open(&csv, output, &a->prov, err, sizeof err))
     rc = say(FT_EXIT_USAGE, "%s", err);
   else if (!rc && a->slurm)
     rc = emit_slurm(a, &s, &csv, workdir);
@@ -441,6 +449,7 @@ int ft_sweep_main(int argc, char **argv) {
   int rc = parse_args(argc, argv, &a);
   if (rc)
     return rc;
+  ft_provenance_here(&a.prov, "sweep", a.file, argc, argv);
   if (a.help) {
     ft_sweep_usage(stdout);
     return FT_EXIT_OK;

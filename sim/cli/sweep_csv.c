@@ -57,7 +57,20 @@ static void keep_keys(struct ft_sweep_csv *csv, const struct ft_results *r) {
 
 /* Reads the existing rows (lock held); cuts a partial last line off and
  * writes the header into an empty file. */
-static int read_existing(struct ft_sweep_csv *csv, char *err, size_t errlen) {
+static void check_commit(const struct ft_sweep_csv *csv,
+                         const struct ft_provenance *then,
+                         const struct ft_provenance *now) {
+  if (now && then->commit[0] && now->commit[0] &&
+      strcmp(then->commit, now->commit) != 0)
+    fprintf(stderr,
+            "ftsim: warning: %s was started by ftsim %s, this is %s: its "
+            "rows will come from two builds\n",
+            csv->path, then->commit, now->commit);
+}
+
+static int read_existing(struct ft_sweep_csv *csv,
+                         const struct ft_provenance *prov, char *err,
+                         size_t errlen) {
   struct ft_results r = {0};
   struct stat st;
   if (fstat(csv->fd, &st) != 0)
@@ -66,6 +79,8 @@ static int read_existing(struct ft_sweep_csv *csv, char *err, size_t errlen) {
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
+    if (prov)
+      ft_provenance_write(m, prov);
     ft_results_header(m);
     fclose(m);
     int rc = write_all(csv->fd, text, len);
@@ -103,12 +118,14 @@ static int read_existing(struct ft_sweep_csv *csv, char *err, size_t errlen) {
                      strerror(errno));
     }
   }
+  check_commit(csv, &r.prov, prov);
   keep_keys(csv, &r);
   ft_results_free(&r);
   return 0;
 }
 
-int ft_sweep_csv_open(struct ft_sweep_csv *csv, const char *path, char *err,
+int ft_sweep_csv_open(struct ft_sweep_csv *csv, const char *path,
+                      const struct ft_provenance *prov, char *err,
                       size_t errlen) {
   memset(csv, 0, sizeof *csv);
   csv->path = path;
@@ -119,7 +136,7 @@ int ft_sweep_csv_open(struct ft_sweep_csv *csv, const char *path, char *err,
     close(csv->fd);
     return ft_fail(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
   }
-  int rc = read_existing(csv, err, errlen);
+  int rc = read_existing(csv, prov, err, errlen);
   lock(csv->fd, F_UNLCK);
   if (rc) {
     ft_sweep_csv_close(csv);
@@ -132,6 +149,8 @@ bool ft_sweep_csv_done(const struct ft_sweep_csv *csv,
                        const struct ft_point *p) {
   char key[8192];
   const char *k = key;
+  if (!csv->ndone) /* bsearch's base may not be NULL, even for 0 items */
+    return false;
   ft_results_key(p->param, key, sizeof key);
   return bsearch(&k, csv->done_keys, csv->ndone, sizeof(char *), cmp_keys) !=
          NULL;

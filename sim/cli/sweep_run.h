@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "provenance.h"
 #include "sweep_file.h"
 #include "sweep_points.h"
 
@@ -18,11 +19,14 @@ struct ft_sweep_csv {
   size_t ndone;
 };
 
-/* Opens (creating it with its header) the CSV at `path`, reads the rows
+/* Opens the CSV at `path`, creating it with the provenance `prov` (may be
+ * NULL: none) as comment lines and the header row, or reading the rows
  * already there (a half-written last line is cut off, with a warning on
- * stderr) and remembers their keys. Returns 0, or -1 with `err` set
- * ("results.csv:1: field 'header': ..."). */
-int ft_sweep_csv_open(struct ft_sweep_csv *csv, const char *path, char *err,
+ * stderr; a provenance naming another commit than `prov`'s gets a
+ * warning: the rows come from two builds) and remembering their keys.
+ * Returns 0, or -1 with `err` set ("results.csv:1: field 'header': ..."). */
+int ft_sweep_csv_open(struct ft_sweep_csv *csv, const char *path,
+                      const struct ft_provenance *prov, char *err,
                       size_t errlen);
 
 /* True when the point already has a row. */

@@ -180,13 +180,14 @@ max_failures 3
 app_args --iters 100 --tol 0
 EOS
 
-# check_csv CSV ROWS: ROWS rows, each point once, every row ok and verified.
+# check_csv CSV ROWS: ROWS rows (the provenance comments and the header
+# aside), each point once, every row ok and verified.
 check_csv() {
-  rows=$(tail -n +2 "$1" | wc -l)
+  rows=$(grep -v '^#' "$1" | tail -n +2 | wc -l)
   [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2: $(cat "$1")"
-  dups=$(tail -n +2 "$1" | cut -d, -f1-13 | sort | uniq -d)
+  dups=$(grep -v '^#' "$1" | tail -n +2 | cut -d, -f1-13 | sort | uniq -d)
   [ -z "$dups" ] || fail "$1: a point has two rows: $dups"
-  bad=$(tail -n +2 "$1" | grep -v ',0,ok,true,')
+  bad=$(grep -v '^#' "$1" | tail -n +2 | grep -v ',0,ok,true,')
   [ -z "$bad" ] || fail "$1: a row is not ok and verified: $bad"
 }
 

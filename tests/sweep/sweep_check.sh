@@ -35,7 +35,10 @@ max_failures 5
 app_args --iters 60 --tol 0
 EOF
 csv=$dir/tiny.csv
-params() { cut -d, -f1-13 "$1" | tail -n +2; }
+# The rows of a CSV: without the provenance comments and the header.
+rows() { grep -v '^#' "$1" 2>/dev/null | tail -n +2; }
+nrows() { rows "$1" | wc -l; }
+params() { rows "$1" | cut -d, -f1-13; }
 
 # 1. interrupted
 "$FTSIM" sweep -j 2 -o "$csv" "$dir/tiny.txt" 2>"$dir/run1.err" &
@@ -44,7 +47,7 @@ n=0
 while [ "$n" -lt 3 ]; do
   kill -0 $pid 2>/dev/null || fail "the sweep ended before 3 rows: $(cat "$dir/run1.err")"
   sleep 0.2
-  n=$(($(wc -l <"$csv" 2>/dev/null || echo 1) - 1))
+  n=$(nrows "$csv")
 done
 kill -INT $pid
 wait $pid
@@ -54,7 +57,7 @@ cat "$dir/run1.err"
 grep -q "sweep interrupted by signal 2" "$dir/run1.err" || fail "no interruption message"
 sleep 0.5
 if pgrep -f "$dir/tiny.txt" >/dev/null; then fail "children still running"; fi
-rows1=$(($(wc -l <"$csv") - 1))
+rows1=$(nrows "$csv")
 [ "$rows1" -ge 3 ] && [ "$rows1" -lt 7 ] || fail "$rows1 rows after the interruption"
 [ -z "$(tail -c 1 "$csv" | tr -d '\n')" ] || fail "the CSV does not end with a newline"
 cp "$csv" "$dir/first.csv"
@@ -85,7 +88,7 @@ rc=$?
 [ $rc -eq 143 ] || fail "SIGTERM: the sweep exited $rc, expected 143: $(cat "$dir/slow.err")"
 sleep 0.5
 if pgrep -f "$dir/slow.txt" >/dev/null; then fail "children still running after SIGTERM"; fi
-[ "$(wc -l <"$dir/slow.csv")" -eq 1 ] || fail "rows after SIGTERM: $(cat "$dir/slow.csv")"
+[ "$(nrows "$dir/slow.csv")" -eq 0 ] || fail "rows after SIGTERM: $(cat "$dir/slow.csv")"
 
 # 2. a torn last row, then resume
 printf 'pcl,gige,cg,4,1,0.01,0.02,,2,0.01' >>"$csv"
@@ -93,12 +96,12 @@ printf 'pcl,gige,cg,4,1,0.01,0.02,,2,0.01' >>"$csv"
 cat "$dir/run2.err"
 grep -q "dropped a half-written last line" "$dir/run2.err" || fail "the torn line was not reported"
 grep -q "sweep: $rows1/7 done" "$dir/run2.err" || fail "the resume did not start at $rows1/7"
-rows2=$(($(wc -l <"$csv") - 1))
+rows2=$(nrows "$csv")
 [ "$rows2" -eq 7 ] || fail "$rows2 rows after resuming, expected 7"
 dups=$(params "$csv" | sort | uniq -d)
 [ -z "$dups" ] || fail "points with two rows: $dups"
-head -n $((rows1 + 1)) "$csv" | cmp -s - "$dir/first.csv" || fail "rows of the first run changed"
-bad=$(tail -n +2 "$csv" | awk -F, '$15 != "ok"' | head -3)
+head -n "$(wc -l <"$dir/first.csv")" "$csv" | cmp -s - "$dir/first.csv" || fail "rows of the first run changed"
+bad=$(rows "$csv" | awk -F, '$15 != "ok"' | head -3)
 [ -z "$bad" ] || fail "points that did not end ok: $bad"
 
 # 3. nothing left to run; analysis and figures
@@ -111,7 +114,7 @@ grep -q "all 7 points have a row in .*: nothing to submit" "$dir/emit.err" && [ 
   fail "a finished sweep emitted a script: $(cat "$dir/emit.err")"
 SLURM_ARRAY_TASK_ID=4 sh "$dir/tiny.sbatch" 2>"$dir/task.err" || fail "array task exited $?: $(cat "$dir/task.err")"
 grep -q "sweep: 1/1 done" "$dir/task.err" || fail "array task: $(cat "$dir/task.err")"
-[ "$(($(wc -l <"$csv") - 1))" -eq 7 ] || fail "an array task added a row"
+[ "$(nrows "$csv")" -eq 7 ] || fail "an array task added a row"
 "$FTSIM" analyze "$csv" >"$dir/analysis.txt" || fail "analyze exited $?"
 cat "$dir/analysis.txt"
 grep -q "^pcl .* 0.02 .*" "$dir/analysis.txt" || fail "no pcl row at MTBF 0.02"
@@ -120,12 +123,16 @@ grep -q "young_s" "$dir/analysis.txt" || fail "no optimal periods table"
 [ "$(wc -l <"$dir/analysis.csv")" -eq 6 ] || fail "analysis CSV: expected a header and 5 groups"
 "$FTSIM" plot -o "$dir/report" "$csv" 2>"$dir/plot.err" || fail "plot exited $?: $(cat "$dir/plot.err")"
 cat "$dir/plot.err"
-for f in report.md time_vs_period-gige-cg-4-s1-mtbf0.02.png \
-  time_vs_period-gige-cg-4-s1-mtbf0.02.svg time_vs_waves-gige-cg-4.png; do
+for f in report.md time_vs_period-gige-cg-4-s1.png \
+  time_vs_period-gige-cg-4-s1.svg time_vs_waves-gige-cg-4.png; do
   [ -s "$dir/report/$f" ] || fail "plot did not write $f"
 done
 grep -q "time_vs_ranks skipped: the CSV has only one value of ranks" "$dir/plot.err" ||
   fail "no note for the skipped figure"
-grep -q "!\[cg on gige, 4 ranks, 1 server(s), MTBF 0.02 s\]" "$dir/report/report.md" ||
+grep -q "!\[cg on gige, 4 ranks, 1 server(s)\]" "$dir/report/report.md" ||
   fail "report.md does not show the period figure"
+grep -q "^set title 'MTBF 0.02 s'" "$dir/report/time_vs_period-gige-cg-4-s1.gp" ||
+  fail "no MTBF 0.02 panel"
+grep -q "^| sweep command | \`ftsim sweep -j 2 -o $csv $dir/tiny.txt\` |$" "$dir/report/report.md" ||
+  fail "report.md lacks the sweep's provenance"
 echo "1 passed, 0 failed"

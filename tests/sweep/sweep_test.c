@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "provenance.h"
 #include "results.h"
 #include "stats.h"
 #include "sweep_file.h"
@@ -442,6 +443,9 @@ Test(analyze, groups_efficiency_cost_and_best_period) {
   cr_assert_eq(p2->nrows, 2);
   cr_assert_eq(p2->nok, 1);
   cr_assert_float_eq(p1->eff, 1.0 / 1.162, 1e-9);
+  /* its interval from the time's: 1 / (1.162 -+ 12.706 x 0.05) */
+  cr_assert_float_eq(p1->eff_lo, 1.0 / (1.162 + 12.706 * 0.05), 1e-9);
+  cr_assert_float_eq(p1->eff_hi, 1.0 / (1.162 - 12.706 * 0.05), 1e-9);
   /* C: (0.1/10 + 0.2/10 + 0.05/5) / 3 = 0.04 / 3 */
   cr_assert_float_eq(p1->cost, 0.04 / 3, 1e-9);
   cr_assert_float_eq(p1->best_period, 0.02, 1e-12);
@@ -452,7 +456,9 @@ Test(analyze, groups_efficiency_cost_and_best_period) {
   FILE *m = open_memstream(&text, &len);
   ft_analysis_print_csv(m, &a);
   fclose(m);
-  cr_assert(strstr(text, "young_s,daly_s\n"), "%s", text);
+  cr_assert(strstr(text, "young_s,daly_s,efficiency_lo,efficiency_hi,"
+                         "not_distinguishable_from\n"),
+            "%s", text);
   free(text);
   ft_analysis_free(&a);
   ft_results_free(&r);
@@ -460,6 +466,136 @@ Test(analyze, groups_efficiency_cost_and_best_period) {
 
 /* Issue 13, defect 3: max_time goes to the points of protocols that
  * recover (none has no dispatcher to stop it, and needs none). */
+/* ---- issue 19, item 4: provenance, the overlap rule, the fit, the
+ * efficiency's interval */
+
+Test(results, provenance_comments_before_the_header) {
+  struct ft_provenance p;
+  char *argv[] = {"-j", "2", "it's.txt"};
+  ft_provenance_here(&p, "sweep", "no/such/file.txt", 3, argv);
+  cr_assert_str_eq(p.command, "ftsim sweep -j 2 'it'\\''s.txt'");
+  cr_assert_str_eq(p.sweep, "no/such/file.txt");
+  cr_assert_str_eq(p.commit, ft_build_commit());
+  snprintf(p.sweep, sizeof p.sweep, "a\nb.txt"); /* stays one line */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  ft_provenance_write(m, &p);
+  fputs("# another comment\n", m);
+  ft_results_header(m);
+  fputs(ROW("1", "0.5", "3"), m);
+  fclose(m);
+  cr_assert(strstr(text, "# sweep_file: a?b.txt\n"), "%s", text);
+  cr_assert_eq(ft_results_parse(text, len, "r.csv", &r, NULL, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(r.count, 1);
+  cr_assert_eq(r.rows[0].line, 6); /* lines count the comments */
+  cr_assert_str_eq(r.prov.commit, p.commit);
+  cr_assert_str_eq(r.prov.sweep, "a?b.txt");
+  cr_assert_str_eq(r.prov.command, p.command);
+  ft_results_free(&r);
+  free(text);
+}
+
+Test(results_errors, comments_only_before_the_header) {
+  const char *only = "# commit: x\n";
+  cr_assert_eq(
+      ft_results_parse(only, strlen(only), "r.csv", &r, NULL, err, sizeof err),
+      -1);
+  cr_assert_str_eq(err, "r.csv:1: field 'header': missing after the comment "
+                        "lines");
+  ft_results_free(&r);
+  cr_assert_eq(parse_csv(ROW("1", "0.5", "3") "# commit: x\n", NULL), -1);
+  cr_assert_str_eq(err, "r.csv:3: expected 29 fields, got 1");
+  ft_results_free(&r);
+}
+
+Test(stats, overlap_rule) {
+  cr_assert(ft_intervals_overlap(1.0, 0.1, 1.2, 0.1)); /* touching */
+  cr_assert(!ft_intervals_overlap(1.0, 0.1, 1.21, 0.1));
+  cr_assert(ft_intervals_overlap(1.2, 0.3, 1.0, 0.0));
+  cr_assert(ft_intervals_overlap(1.0, NAN, 1.0, NAN)); /* points: equal */
+  cr_assert(!ft_intervals_overlap(1.0, NAN, 1.1, 0.05));
+}
+
+Test(stats, line_fit) {
+  const double x[] = {1, 2, 3, 4}, y[] = {3, 5, 7, 9.4};
+  struct ft_line_fit f = ft_line_fit(x, y, 4);
+  /* sxx = 5, sxy = 10.6: slope 2.12, intercept 6.1 - 2.12 * 2.5 = 0.8;
+   * residuals -0.08, -0.2, -0.32, -0.04 + ... */
+  cr_assert_eq(f.n, 4);
+  cr_assert_float_eq(f.slope, 2.12, 1e-12);
+  cr_assert_float_eq(f.intercept, 0.8, 1e-12);
+  double res = 0, tot = 0;
+  for (int i = 0; i < 4; i++) {
+    double e = y[i] - (0.8 + 2.12 * x[i]);
+    res += e * e, tot += (y[i] - 6.1) * (y[i] - 6.1);
+  }
+  cr_assert_float_eq(f.r2, 1 - res / tot, 1e-12);
+  cr_assert(f.r2 > 0.99 && f.r2 < 1);
+  const double same_x[] = {2, 2}, flat[] = {1, 1, 1};
+  cr_assert(isnan(ft_line_fit(same_x, y, 2).slope));
+  cr_assert(isnan(ft_line_fit(x, y, 1).r2));
+  cr_assert_float_eq(ft_line_fit(x, flat, 3).r2, 1, 1e-12);
+}
+
+Test(stats, efficiency_interval_from_the_time) {
+  double lo, hi;
+  ft_ratio_interval(1.0, 2.0, 0.5, &lo, &hi);
+  cr_assert_float_eq(lo, 1.0 / 2.5, 1e-12);
+  cr_assert_float_eq(hi, 1.0 / 1.5, 1e-12);
+  ft_ratio_interval(1.0, 2.0, 2.0, &lo, &hi);
+  cr_assert(isinf(hi));
+  ft_ratio_interval(1.0, 2.0, NAN, &lo, &hi);
+  cr_assert(isnan(lo) && isnan(hi));
+}
+
+/* Two seeds: half-width t(0.975, 1) x |t1 - t2| / 2 = 12.706 x 0.001. pcl
+ * is best at 0.01 (1.000 +- 0.0127); its 0.02 overlaps (1.016 +- 0.0127),
+ * its 0.04 does not (1.200); vcl's 0.02 overlaps (1.010 +- 0.0127), its
+ * 0.04 (one seed, a point at 1.012) lies inside pcl's interval; vcl at
+ * another MTBF is another panel. */
+#define TIE(proto, period, mtbf, seed, t)                                      \
+  proto ",gige,cg,16,1," period "," mtbf ",," seed ",0,0,0,x,0,ok,true," t     \
+        ",3,1,1,100,0.01,0.002,10,1000,1,,,2.5\n"
+
+Test(analyze, not_distinguishable_rule) {
+  static const char csv[] = TIE("pcl", "0.01", "0.1", "1", "0.999")
+      TIE("pcl", "0.01", "0.1", "2", "1.001")
+          TIE("pcl", "0.02", "0.1", "1", "1.015")
+              TIE("pcl", "0.02", "0.1", "2", "1.017")
+                  TIE("pcl", "0.04", "0.1", "1", "1.199")
+                      TIE("pcl", "0.04", "0.1", "2", "1.201")
+                          TIE("vcl", "0.02", "0.1", "1", "1.009")
+                              TIE("vcl", "0.02", "0.1", "2", "1.011")
+                                  TIE("vcl", "0.04", "0.1", "1", "1.012")
+                                      TIE("vcl", "0.04", "0.2", "1", "2.0")
+                                          TIE("vcl", "0.04", "0.2", "2", "2.1");
+  cr_assert_eq(parse_csv(csv, NULL), 0, "%s", err);
+  struct ft_analysis a;
+  ft_analysis_build(&r, &a);
+  const struct ft_group *pcl = &a.groups[0];
+  cr_assert_str_eq(pcl->rep->cell[FT_COL_PERIOD], "0.01");
+  cr_assert_eq(ft_analysis_best_of(&a, &a.groups[2]), pcl);
+  cr_assert_eq(ft_analysis_panel_best(&a, &a.groups[3]), pcl);
+  cr_assert_float_eq(pcl->time.ci95, 12.706 * 0.001, 1e-9);
+  char text[256];
+  ft_analysis_ties_text(&a, pcl, text, sizeof text);
+  cr_assert_str_eq(text, "vcl@0.02 vcl@0.04 0.02");
+  const struct ft_group *vcl_alone = &a.groups[4];
+  cr_assert_str_eq(vcl_alone->rep->cell[FT_COL_PERIOD], "0.04");
+  ft_analysis_ties_text(&a, vcl_alone, text, sizeof text);
+  cr_assert_str_eq(text, "n<2"); /* one seed: not judged */
+  const struct ft_group *other = &a.groups[5];
+  cr_assert_str_eq(other->rep->cell[FT_COL_MTBF], "0.2");
+  ft_analysis_ties_text(&a, other, text, sizeof text);
+  cr_assert_str_eq(text, "-"); /* alone in its panel */
+  /* the efficiency's interval: T_ff is pcl's... none here: NAN */
+  cr_assert(isnan(pcl->eff_lo));
+  ft_analysis_free(&a);
+  ft_results_free(&r);
+}
+
 Test(sweep_file, max_time_goes_to_recovering_protocols) {
   cr_assert_eq(ft_sweep_parse(BASE "max_time 2.5\n", "dir/s.txt", 0, &s, err,
                               sizeof err),
