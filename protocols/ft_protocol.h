@@ -422,6 +422,17 @@ static inline bool ft_protocol_restarts_alone(const struct ft_protocol_ops *p) {
   return p->family == FT_FAMILY_MESSAGE_LOGGING;
 }
 
+/* Whether a replay that checkpoints at any call carries its messages
+ * through the runtime's any-call transport (coordinated, channel state,
+ * drain: pcl, vcl, bookmark), whose wire tag bounds the trace's tags; not
+ * for message logging nor the piggyback family (c3), whose replay keeps
+ * its own MPI calls (docs/protocols.md, "Any-call mode"). */
+static inline bool
+ft_protocol_any_call_transport(const struct ft_protocol_ops *p) {
+  return p->family != FT_FAMILY_MESSAGE_LOGGING &&
+         p->family != FT_FAMILY_PIGGYBACK;
+}
+
 /* Returns the protocol called `name`, or NULL when there is none.
  * Names are case-sensitive ("none", "pcl", ...). */
 const struct ft_protocol_ops *ft_protocol_find(const char *name);
