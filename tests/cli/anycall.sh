@@ -31,7 +31,8 @@
 #                    and 2): the same messages as the replay under none;
 #   bigtag           a SimGrid TI trace whose tag the any-call wire cannot
 #                    encode: exit 2 before launch under pcl, naming the
-#                    tag; it replays with --set any_call=0;
+#                    tag; it replays with --set any_call=0, and under c3
+#                    at any call (no transport: the trace's tags);
 #   fidelity_APP     APP (lu) at 8 ranks on gige, replayed with no failure
 #                    and no checkpoint (--set period=0) under none, pcl
 #                    and vcl: the any-call replays take the completion
@@ -298,7 +299,12 @@ bigtag)
   [ ! -s "$dir/out" ] || fail "something ran"
   "$ftsim" run --replay "$dir/big.ti" --protocol pcl --set any_call=0 \
     > "$dir/out" 2> "$dir/err" || { rc=$?; cat "$dir/err"; fail "any_call=0: exit $rc"; }
-  grep -q '"verified":true' "$dir/out" || fail "any_call=0: not verified" ;;
+  grep -q '"verified":true' "$dir/out" || fail "any_call=0: not verified"
+  # c3 keeps the trace's tags (no transport): it replays at any call
+  "$ftsim" run --replay "$dir/big.ti" --protocol c3 > "$dir/out" 2> "$dir/err" ||
+    { rc=$?; cat "$dir/err"; fail "c3: exit $rc"; }
+  grep -q '"verified":true' "$dir/out" || fail "c3: not verified"
+  [ -n "$(field ckpt_calls "$dir/out")" ] || fail "c3: not in any-call mode" ;;
 fidelity_* | overhead_*)
   app=${case#*_}
   record "$app"
