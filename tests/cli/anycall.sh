@@ -91,6 +91,12 @@
 #   pending_c3, coll_c3  every rank rolls back; the failed rank restores
 #                    the checkpoint it took with requests pending (its
 #                    receives posted again, its sends complete);
+#   resend_c3        mg recorded on 6 ranks, the failures of
+#                    analysis/ml_anycall_stress.sh's round 23 under c3
+#                    (period 0.00253326): rank 5 fails while, restored, it
+#                    makes a communicator again; it sent that
+#                    communicator's late message 80 us after its failure
+#                    (ftsim check: "after-failure ... 'resend'");
 #   program_c3 PROGRAM  failures at fixed fractions of the replay's time
 #                    under none (rank 2 at 30% and rank 1 at 70%, then rank
 #                    3 at 50% and rank 0, the initiator, at 80%: random
@@ -377,6 +383,22 @@ handles_*)
     { cat "$dir/check"; fail "ftsim check rejects the trace"; }
   grep -q " restore " "$dir/ev.h.5" || fail "rank 5 restores no checkpoint"
   not_at_cuts h "$p" ;;
+resend_c3)
+  record mg 6
+  printf 'detection 0.000457\nrestart 0.000308\nfail 3 at 0.017887509\n' \
+    > "$dir/sc.txt"
+  printf 'fail 5 at 0.066691005\nfail 0 at 0.062161780\n' >> "$dir/sc.txt"
+  printf 'fail 1 at 0.041207719\n' >> "$dir/sc.txt"
+  "$ftsim" run --replay "$dir/mg" --platform gige --protocol c3 \
+    --set period=0.00253326 --service-ranks 2 --scenario "$dir/sc.txt" \
+    --trace "$dir/ev.r" > "$dir/r" 2> "$dir/err"
+  rc=$?
+  [ $rc -eq 0 ] || { grep -v '^\[' "$dir/err" | head -3; fail "exit $rc"; }
+  cat "$dir/r"
+  grep -q '"verified":true' "$dir/r" || fail "not verified"
+  "$ftsim" check "$dir/ev.r" > "$dir/check" 2>&1 ||
+    { cat "$dir/check"; fail "ftsim check rejects the trace"; }
+  grep -q ' resend ' "$dir"/ev.r.* || fail "no late message sent again" ;;
 mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"
