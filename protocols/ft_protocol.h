@@ -24,8 +24,9 @@
  * contract (pcl, vcl). The message-logging cores (pessimist, v2) checkpoint
  * each rank alone: in any-call mode the runtime makes every MPI call a
  * SAFE_POINT (no CALL, no ARRIVED) and an image holds the requests
- * pending there (pessimist/pessimist.h). A core that does not support a
- * mode refuses it at init. */
+ * pending there (pessimist/pessimist.h). So does c3's, whose every rank
+ * rolls back (c3/c3.h: its core is the same in both modes). A core that
+ * does not support a mode refuses it at init. */
 #ifndef FT_PROTOCOL_H
 #define FT_PROTOCOL_H
 

@@ -2,7 +2,8 @@
  * that a recovering protocol checkpoints at any MPI call (issue 16, item 3;
  * docs/protocols.md, "Any-call mode", the runtime side). Message logging
  * needs no transport (FT_AC_ALONE below): only ft_ac_mode and
- * ft_ac_requests_restored concern it.
+ * ft_ac_requests_restored concern it; nor does c3 (FT_AC_REPOST): only
+ * ft_ac_mode.
  *
  * In this mode the replay makes no MPI call for its messages: it hands
  * each one to the transport, which sends it on the incarnation's
