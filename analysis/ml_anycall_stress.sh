@@ -6,18 +6,21 @@
 # workload, a scenario drawn from seed i (detection up to 0.5 ms, restart
 # cost up to 1 ms, 1 to 4 failures of random ranks at random instants up to
 # 1.3 x the failure-free time) and a period of t / (3 + 30 u) are replayed
-# under pessimist and v2 with --trace. A run passes when it exits 0, is
+# under pessimist and v2 (or PROTOCOLS: c3 checkpoints at any call in a
+# replay too, issue 17) with --trace. A run passes when it exits 0, is
 # verified and `ftsim check` accepts its trace. Prints a FAIL line per
 # failing run (its scenario kept in DIR/fail_APP_PROTO_i.txt) and a tally:
 # runs, failures, checkpoints taken at calls with requests pending
 # (ckpt_in_flight, summed), and restores of such a checkpoint (a rank's
 # "restore W" after its "pending W N", N > 0).
 # Usage: ml_anycall_stress.sh [ROUNDS (60)] [BUILD_DIR (build)] [DIR]
+#                             [PROTOCOLS ("pessimist v2")]
 set -u
 rounds=${1:-60}
 build=${2:-build}
 ftsim=$(cd "$build" && pwd)/ftsim
 dir=${3:-$(mktemp -d)}
+protocols=${4:-pessimist v2}
 mkdir -p "$dir" && cd "$dir" || exit 1
 apps="cg mg lu bt ring"
 np_of() { if [ "$1" = bt ]; then echo 9; else echo 6; fi; }
@@ -41,7 +44,7 @@ while [ $i -lt "$rounds" ]; do
         printf "fail %d at %.9f\n", int(np * rand()), t * 1.3 * rand() }' \
       > "sc_${a}_$i.txt"
     per=$(awk -v t="$t" -v s=$i 'BEGIN { srand(s); print t / (3 + 30 * rand()) }')
-    for p in pessimist v2; do
+    for p in $protocols; do
       rm -f tr.*
       timeout 300 "$ftsim" run --replay "t_$a" --protocol $p \
         --set period="$per" --service-ranks 2 --scenario "sc_${a}_$i.txt" \

@@ -24,8 +24,9 @@
  * contract (pcl, vcl). The message-logging cores (pessimist, v2) checkpoint
  * each rank alone: in any-call mode the runtime makes every MPI call a
  * SAFE_POINT (no CALL, no ARRIVED) and an image holds the requests
- * pending there (pessimist/pessimist.h). A core that does not support a
- * mode refuses it at init. */
+ * pending there (pessimist/pessimist.h). So does c3's, whose every rank
+ * rolls back (c3/c3.h: its core is the same in both modes). A core that
+ * does not support a mode refuses it at init. */
 #ifndef FT_PROTOCOL_H
 #define FT_PROTOCOL_H
 
@@ -420,6 +421,17 @@ static inline bool ft_protocol_has_scheduler(const struct ft_protocol_ops *p) {
  * feeds PROBED and COMPLETION events, and the run needs event loggers. */
 static inline bool ft_protocol_restarts_alone(const struct ft_protocol_ops *p) {
   return p->family == FT_FAMILY_MESSAGE_LOGGING;
+}
+
+/* Whether a replay that checkpoints at any call carries its messages
+ * through the runtime's any-call transport (coordinated, channel state,
+ * drain: pcl, vcl, bookmark), whose wire tag bounds the trace's tags; not
+ * for message logging nor the piggyback family (c3), whose replay keeps
+ * its own MPI calls (docs/protocols.md, "Any-call mode"). */
+static inline bool
+ft_protocol_any_call_transport(const struct ft_protocol_ops *p) {
+  return p->family != FT_FAMILY_MESSAGE_LOGGING &&
+         p->family != FT_FAMILY_PIGGYBACK;
 }
 
 /* Returns the protocol called `name`, or NULL when there is none.

@@ -2,7 +2,8 @@
  * that a recovering protocol checkpoints at any MPI call (issue 16, item 3;
  * docs/protocols.md, "Any-call mode", the runtime side). Message logging
  * needs no transport (FT_AC_ALONE below): only ft_ac_mode and
- * ft_ac_requests_restored concern it.
+ * ft_ac_requests_restored concern it; nor does c3 (FT_AC_REPOST): only
+ * ft_ac_mode.
  *
  * In this mode the replay makes no MPI call for its messages: it hands
  * each one to the transport, which sends it on the incarnation's
@@ -50,7 +51,9 @@ struct ft_ac_status {
 enum ft_ac_kind {
   FT_AC_OFF = 0,       /* at safe points only (ft_snapshot) */
   FT_AC_TRANSPORT = 1, /* at any call, through the transport (pcl, vcl) */
-  FT_AC_ALONE = 2      /* at any call, each rank alone (message logging) */
+  FT_AC_ALONE = 2,     /* at any call, each rank alone (message logging) */
+  FT_AC_REPOST = 3     /* at any call, every rank rolled back, the replay
+                          posting its pending receives again itself (c3) */
 };
 
 /* FT_AC_TRANSPORT when this run checkpoints at any call through the
@@ -61,8 +64,15 @@ enum ft_ac_kind {
  * failed rank alone (pessimist, v2): the replay keeps its MPI calls and
  * calls ft_snapshot before each of them, pending requests or not, and
  * after a restore ft_ac_requests_restored; of the functions below only
- * that one may be called. Else FT_AC_OFF: the replay keeps its MPI calls
- * and its consistent cuts, and nothing here may be called. */
+ * that one may be called. FT_AC_REPOST when the core accepts that mode
+ * and its family keeps the replay's calls on its own path and rolls every
+ * rank back (c3, an application-level protocol: docs/protocols.md, "C3 in
+ * a replay"): the replay calls ft_snapshot before each call as under
+ * FT_AC_ALONE, and after a restore makes its communicators again and posts
+ * the receives its image held pending again itself (its sends pending
+ * there are complete); nothing here may be called. Else FT_AC_OFF: the
+ * replay keeps its MPI calls and its consistent cuts, and nothing here may
+ * be called. */
 int ft_ac_mode(void);
 
 /* FT_AC_ALONE mode, right after ft_snapshot returned FT_SNAPSHOT_RESTORED:

@@ -81,8 +81,7 @@ static size_t c3_state_size(const struct ft_core_config *config) {
 
 static int c3_init(void *state, const struct ft_core_config *config) {
   struct c3_state *s = state;
-  if (config->ranks <= 0 || config->rank < 0 || config->rank >= config->ranks ||
-      config->any_call)
+  if (config->ranks <= 0 || config->rank < 0 || config->rank >= config->ranks)
     return -1;
   s->rank = config->rank;
   s->ranks = config->ranks;

@@ -1,8 +1,20 @@
 /* Protocol `c3`: application-level, non-blocking coordinated checkpointing
  * (Bronevetsky, Marques, Pingali, Stodghill: c3-collectives, section 3, the
  * point-to-point protocol), at the application's potential checkpoint
- * locations (ft_snapshot: SAFE_POINT events), in safe-point mode only
- * (init refuses any_call).
+ * locations (ft_snapshot: SAFE_POINT events).
+ *
+ * Any-call mode (ft_core_config.any_call; issue 17) changes nothing in the
+ * core: it is a replay's (sim/replay), where the replay calls ft_snapshot
+ * before every MPI call it makes, so that every call is a potential
+ * checkpoint location. Section 2.2: "a system-level checkpoint may be
+ * taken at any time during a program's execution, while an
+ * application-level checkpoint can only be taken when a program executes
+ * PotentialCheckpoint calls"; a replayed rank's state is its position in
+ * the trace and its pending requests, which its image holds, so each call
+ * is such a location, and the protocol stands unchanged: a send pending at
+ * the checkpoint was counted (SEND_COUNT) and is late or received before
+ * its receiver's checkpoint, a receive pending there is delivered after it
+ * (late: logged; or sent again by a re-executing sender).
  *
  * The core never calls MPI, SimGrid or a clock, never allocates and owns no
  * static mutable state. Its ops table is ft_protocol_c3 (family

@@ -600,6 +600,14 @@ static int read_record(struct reader *rd) {
                ? -1
                : 0;
   }
+  if (strcmp(kind, "pending") == 0) { /* c3 in a replay: informative */
+    int64_t w, n;
+    return expect_fields(rd, 6, "WAVE N") ||
+                   int_field(rd, 4, "wave", 1, INT32_MAX, &w) ||
+                   int_field(rd, 5, "requests", 0, INT64_MAX, &n)
+               ? -1
+               : 0;
+  }
   if (strcmp(kind, "ctl-send") == 0 || strcmp(kind, "ctl-recv") == 0)
     return read_control(rd);
   if (strcmp(kind, "end") == 0)

@@ -217,11 +217,12 @@ static int replays_any_call(const struct run *r) {
 }
 
 /* The any-call transport's MPI tag (sim/anycall_wire.h) must fit in SMPI's
- * MPI_TAG_UB, 2^31 - 1. Message logging checkpoints at any call without
- * the transport (sim/ft_anycall.h, FT_AC_ALONE): its tags are the trace's. */
+ * MPI_TAG_UB, 2^31 - 1. Message logging and c3 checkpoint at any call
+ * without the transport (sim/ft_anycall.h, FT_AC_ALONE, FT_AC_REPOST):
+ * their tags are the trace's. */
 static int check_anycall_tags(const struct run *r, const struct ft_rtrace *t) {
   const struct ft_protocol_ops *ops = ft_protocol_find(r->args.protocol);
-  if (!replays_any_call(r) || (ops && ft_protocol_restarts_alone(ops)))
+  if (!replays_any_call(r) || (ops && !ft_protocol_any_call_transport(ops)))
     return FT_EXIT_OK;
   int64_t tag = largest_tag(t);
   if (ft_ac_wire_fits(tag, t->ncomms, INT32_MAX))

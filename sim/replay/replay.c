@@ -22,10 +22,10 @@
  * any rank (the CLI reads the whole trace), for the any-call mode: there
  * (sim/ft_anycall.h, a protocol whose core checkpoints at any call) the
  * events go through replay_ac.c instead, and the cuts are not used.
- * Under message logging in any-call mode (ft_ac_mode() == FT_AC_ALONE)
- * the replay keeps its MPI calls, calls ft_snapshot before every one of
- * them, requests pending or not, and carries collectives out as rounds
- * (replay_alone.c).
+ * Under message logging in any-call mode (ft_ac_mode() == FT_AC_ALONE),
+ * and under c3 (FT_AC_REPOST), the replay keeps its MPI calls, calls
+ * ft_snapshot before every one of them, requests pending or not, and
+ * carries collectives out as rounds (replay_alone.c).
  * EVENTS: the events file the CLI wrote from the trace it read whole
  * (ft_rtrace_write_events), from which the rank reads the communicators
  * and its own events; without it (or "-"), each rank reads TRACE itself.
@@ -135,7 +135,7 @@ static MPI_Comm comm_of(struct rp *p, uint32_t c) {
 }
 
 struct rp_req *rp_add_req(struct rp *p, uint64_t id, int truncated) {
-  if (p->nreqs == p->capreqs && p->ac_alone) { /* protected: cannot move */
+  if (p->nreqs == p->capreqs && p->ac_calls) { /* protected: cannot move */
     rp_fatal(p, "more requests pending than the trace has (divergence)");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
@@ -159,6 +159,19 @@ struct rp_req *rp_find_req(struct rp *p, uint64_t id) {
     if (p->reqs[i].id == id)
       return &p->reqs[i];
   return NULL;
+}
+
+void rp_note_post(const struct rp *p, struct rp_req *q, int send, int32_t peer,
+                  int32_t tag, uint32_t comm, uint64_t bytes, int on_shadow,
+                  uint64_t op) {
+  q->send = send;
+  q->peer = peer;
+  q->tag = tag;
+  q->comm = comm;
+  q->bytes = bytes;
+  q->on_shadow = on_shadow;
+  q->at_event = p->pos;
+  q->at_op = op;
 }
 
 void rp_drop_req(struct rp *p, uint64_t id) {
@@ -190,10 +203,13 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
   case FT_RT_SEND:
     (sync ? MPI_Ssend : MPI_Send)(p->sbuf, n, MPI_BYTE, e->peer, e->tag, c);
     return;
-  case FT_RT_ISEND:
+  case FT_RT_ISEND: {
+    struct rp_req *q = rp_add_req(p, e->request, 0);
+    rp_note_post(p, q, 1, e->peer, e->tag, e->comm, e->bytes, 0, 0);
     (sync ? MPI_Issend : MPI_Isend)(p->sbuf, n, MPI_BYTE, e->peer, e->tag, c,
-                                    &rp_add_req(p, e->request, 0)->req);
+                                    &q->req);
     return;
+  }
   case FT_RT_RECV: {
     st.MPI_ERROR = MPI_SUCCESS;
     int was = tolerant(c, cut);
@@ -202,12 +218,15 @@ static void do_p2p(struct rp *p, uint8_t kind, const struct ft_rt_p2p *e) {
     check_status(p, &st, rc, e->peer, e->tag, e->bytes, cut);
     return;
   }
-  default: /* FT_RT_IRECV */
-    if (p->unposted && p->unposted[p->pos])
+  default: { /* FT_RT_IRECV */
+    if (p->unposted && p->unposted[p->pos]) {
       unposted(rp_add_req(p, e->request, 0));
-    else
-      MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c,
-                &rp_add_req(p, e->request, cut)->req);
+      return;
+    }
+    struct rp_req *q = rp_add_req(p, e->request, cut);
+    rp_note_post(p, q, 0, src, tag, e->comm, e->bytes, 0, 0);
+    MPI_Irecv(p->rbuf, n, MPI_BYTE, src, tag, c, &q->req);
+  }
   }
 }
 
@@ -572,7 +591,7 @@ static void do_vcoll(struct rp *p, const struct ft_rt_coll *e, MPI_Comm c,
 /* Collectives with the recorded sizes, in MPI_BYTE; reductions with
  * MPI_BOR, which MPI allows on MPI_BYTE. */
 static void do_coll(struct rp *p, const struct ft_rt_coll *e) {
-  if (p->ac_alone) { /* rounds, a checkpoint possible amid them */
+  if (p->ac_calls) { /* rounds, a checkpoint possible amid them */
     rp_alone_coll(p, e);
     return;
   }
@@ -655,7 +674,7 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
   if (e->op == FT_RT_COMM_FREE) {
     if (e->comm < p->t.ncomms && p->comms[e->comm] != MPI_COMM_NULL)
       MPI_Comm_free(&p->comms[e->comm]);
-    if (p->ac_alone)
+    if (p->ac_calls)
       rp_alone_shadow(p, e->comm, 1);
     return;
   }
@@ -676,7 +695,7 @@ static void do_comm(struct rp *p, const struct ft_rt_comm_ev *e) {
     p->comms[e->comm] = made;
   else if (made != MPI_COMM_NULL)
     MPI_Comm_free(&made);
-  if (p->ac_alone)
+  if (p->ac_calls)
     rp_alone_shadow(p, e->comm, 0);
 }
 
@@ -929,6 +948,8 @@ static int at_cut(struct rp *p) {
   for (size_t i = here; !p->alone && i < p->pos && i < p->me->n; i++)
     if (p->me->ev[i].kind == FT_RT_COMM)
       do_comm(p, &p->me->ev[i].u.comm);
+  if (p->ac_repost) /* on the communicators just made again */
+    rp_alone_repost(p);
   return 1;
 }
 
@@ -961,14 +982,14 @@ static size_t replay_anycall(struct rp *p) {
  * each rank alone, at any MPI call this rank makes with no request of its
  * own pending (its state is then its position alone: what it has
  * received and sent is counted by message logging's channels, which
- * resend and drop duplicates whatever is in flight); in FT_AC_ALONE mode
- * at any MPI call, requests pending or not (the image holds them:
- * rebind_requests). */
+ * resend and drop duplicates whatever is in flight); in FT_AC_ALONE and
+ * FT_AC_REPOST modes at any MPI call, requests pending or not (the image
+ * holds them: rp_alone_rebind, rp_alone_repost). */
 static int is_checkpoint_location(const struct rp *p,
                                   const struct ft_rt_event *e) {
   if (is_world_coll(e) && is_cut(p, p->wcoll))
     return 1;
-  return p->alone && (p->ac_alone || p->nreqs == 0) &&
+  return (p->ac_calls || (p->alone && p->nreqs == 0)) &&
          e->kind != FT_RT_COMPUTE && e->kind != FT_RT_MEMORY;
 }
 
@@ -983,9 +1004,11 @@ static size_t replay(struct rp *p) {
   if (ft_ac_mode() == FT_AC_TRANSPORT)
     return replay_anycall(p);
   p->ac_alone = p->alone && ft_ac_mode() == FT_AC_ALONE;
+  p->ac_repost = ft_ac_mode() == FT_AC_REPOST;
+  p->ac_calls = p->ac_alone || p->ac_repost;
   if (p->alone)
     ft_protect(4, p->comms, p->t.ncomms * sizeof *p->comms);
-  if (p->ac_alone) {
+  if (p->ac_calls) {
     uint64_t s, r;
     buffer_sizes(p->me, &s, &r);
     p->bufsize = max_u64(p->bufsize, max_u64(s, r));

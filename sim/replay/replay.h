@@ -17,6 +17,14 @@ struct rp_req {
   int complete;  /* completed early by a test the trace said failed */
   int truncated; /* a receive recorded as truncated (FT_RT_TRUNCATED) */
   MPI_Status st;
+  /* Its post, for FT_AC_REPOST (rp_alone_repost): a send or a receive of
+   * `bytes` with `peer` and `tag` on trace communicator `comm`, or on its
+   * shadow (a collective's round), made at event `at_event`, operation
+   * `at_op` of its round: the posting order. */
+  int send, on_shadow;
+  int32_t peer, tag;
+  uint32_t comm;
+  uint64_t bytes, at_event, at_op;
 };
 
 /* Where the any-call replay stands inside the event at `pos` (protected
@@ -55,12 +63,17 @@ struct rp {
   size_t ncuts;
   uint64_t wcoll;        /* world collectives carried out */
   MPI_Op noncommutative; /* MPI_BOR's twin, declared not commutative */
-  int alone;    /* the protocol checkpoints each rank alone (message logging):
-                   a checkpoint at every call where this rank has no request
-                   pending, not only at cuts */
-  int ac_alone; /* ... and at any call, requests pending or not
-                   (FT_AC_ALONE): the request table (capreqs fixed) is in
-                   the image */
+  int alone;     /* the protocol checkpoints each rank alone (message logging):
+                    a checkpoint at every call where this rank has no request
+                    pending, not only at cuts */
+  int ac_alone;  /* ... and at any call, requests pending or not
+                    (FT_AC_ALONE): the request table (capreqs fixed) is in
+                    the image */
+  int ac_repost; /* c3 (FT_AC_REPOST): at any call too, every rank rolled
+                    back; the replay posts the receives its image held
+                    pending again itself */
+  int ac_calls;  /* ac_alone or ac_repost: a checkpoint location before
+                    every MPI call, collectives as rounds */
   uint8_t *unposted; /* message logging: per event, 1 for an irecv the trace
                         says was cancelled, which is not posted (NULL: none
                         is skipped) */
@@ -92,10 +105,11 @@ struct ft_rt_coll;
 int rp_schedule_of(struct rp *p, const struct ft_rt_coll *e,
                    struct ft_csched *c, size_t *ncounts);
 
-/* ---- FT_AC_ALONE mode (replay_alone.c; sim/ft_anycall.h): message
- * logging checkpoints each rank alone before any MPI call, requests
- * pending or not, and inside collectives, carried out as rounds of
- * point-to-point messages on shadow communicators. ---- */
+/* ---- FT_AC_ALONE and FT_AC_REPOST modes (replay_alone.c;
+ * sim/ft_anycall.h): message logging (each rank alone) or c3 (every rank
+ * rolled back) checkpoints before any MPI call, requests pending or not,
+ * and inside collectives, carried out as rounds of point-to-point messages
+ * on shadow communicators. ---- */
 
 /* Sets the mode up before the first ft_snapshot: the request table at its
  * largest size and the collectives' position protected, buffers for the
@@ -105,6 +119,21 @@ int rp_alone_start(struct rp *p);
 /* Right after ft_snapshot restored: the handles of the requests the image
  * held pending are made valid again (ft_ac_requests_restored). */
 void rp_alone_rebind(struct rp *p);
+/* FT_AC_REPOST, right after ft_snapshot restored and the communicators
+ * made before the restored position were made again: every request the
+ * image held pending gets a new handle, in posting order: a send is
+ * complete (its message left before the checkpoint: its receiver had it
+ * before its own checkpoint or logged it as late, which the protocol's
+ * commit waits for), a receive is posted again as first posted (its
+ * message comes again from its sender: re-executed, or a late one sent
+ * again from the receiver's log). */
+void rp_alone_repost(struct rp *p);
+/* Notes where request q was posted (struct rp_req's post fields), at the
+ * current event; `op`: its operation's number in a collective's round
+ * (on_shadow), else 0. */
+void rp_note_post(const struct rp *p, struct rp_req *q, int send, int32_t peer,
+                  int32_t tag, uint32_t comm, uint64_t bytes, int on_shadow,
+                  uint64_t op);
 /* Trace communicator c was just made (p->comms[c]; MPI_COMM_NULL: not a
  * member): its shadow is made too, collectively over its members, or, for
  * FT_RT_COMM_FREE, freed (free != 0). */

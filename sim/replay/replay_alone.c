@@ -1,14 +1,19 @@
 /* The replay under message logging checkpointing at any call (issue 16,
  * item 3: "pessimist and v2: each rank checkpoints on its own at any call;
  * a failed rank restarts alone from its position"; sim/ft_anycall.h,
- * FT_AC_ALONE; docs/protocols.md, "Message logging in this mode").
+ * FT_AC_ALONE; docs/protocols.md, "Message logging in this mode"), and
+ * under c3 (issue 17; FT_AC_REPOST; docs/protocols.md, "C3 in a replay"):
+ * every MPI call a potential checkpoint location, every rank rolled back.
  *
  * The replay keeps its MPI calls (message logging's own point-to-point
  * path carries them) and replay.c calls ft_snapshot before every one of
  * them, requests pending or not. What this file adds:
  * - the request table in the image: protected at the largest size the
  *   trace needs (a protected region cannot move), and its handles made
- *   valid again after a restore (ft_ac_requests_restored);
+ *   valid again after a restore (message logging:
+ *   ft_ac_requests_restored; c3: posted again by the replay itself,
+ *   rp_alone_repost, as an application-level protocol recreates the
+ *   requests it recorded);
  * - collectives as rounds of point-to-point messages (the schedules of
  *   csched.h, coll.c's algorithms: the same messages), on a shadow of each
  *   communicator (MPI_Comm_dup, tag 0; every receive names its source), so
@@ -96,7 +101,10 @@ int rp_alone_start(struct rp *p) {
   ft_protect(5, &p->ac, sizeof p->ac);
   ft_protect(6, &p->nreqs, sizeof p->nreqs);
   ft_protect(7, p->reqs, cap * sizeof *p->reqs);
-  ft_protect(8, p->shadow, p->t.ncomms * sizeof *p->shadow);
+  /* c3 rolls every rank back: each makes its communicators again, shadows
+   * included (replay.c, at_cut); a rank restarted alone gets them back. */
+  if (p->ac_alone)
+    ft_protect(8, p->shadow, p->t.ncomms * sizeof *p->shadow);
   return 0;
 }
 
@@ -118,6 +126,62 @@ void rp_alone_rebind(struct rp *p) {
   free(h);
 }
 
+static int count_of(uint64_t bytes) {
+  return bytes > (uint64_t)INT32_MAX ? INT32_MAX : (int)bytes;
+}
+
+/* Posting order: event, then operation of the event's round. */
+static int by_post(const void *a, const void *b) {
+  const struct rp_req *x = *(const struct rp_req *const *)a,
+                      *y = *(const struct rp_req *const *)b;
+  if (x->at_event != y->at_event)
+    return (x->at_event > y->at_event) - (x->at_event < y->at_event);
+  return (x->at_op > y->at_op) - (x->at_op < y->at_op);
+}
+
+/* A send pending at the checkpoint: complete, with an empty status (a
+ * send's status is never checked). */
+static void repost_send(struct rp_req *q) {
+  q->req = MPI_REQUEST_NULL;
+  q->complete = 1;
+  memset(&q->st, 0, sizeof q->st);
+  q->st.MPI_ERROR = MPI_SUCCESS;
+  q->st.MPI_SOURCE = MPI_ANY_SOURCE;
+  q->st.MPI_TAG = MPI_ANY_TAG;
+}
+
+static void repost_recv(struct rp *p, struct rp_req *q) {
+  MPI_Comm c = MPI_COMM_NULL;
+  if (q->comm < p->t.ncomms)
+    c = q->on_shadow ? p->shadow[q->comm] : p->comms[q->comm];
+  if (c == MPI_COMM_NULL) {
+    rp_fatal(p, "a receive pending at the checkpoint on a communicator "
+                "not made again");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Irecv(p->rbuf, count_of(q->bytes), MPI_BYTE, q->peer, q->tag, c, &q->req);
+}
+
+void rp_alone_repost(struct rp *p) {
+  struct rp_req **order = malloc((p->nreqs + 1) * sizeof *order);
+  if (!order) {
+    rp_fatal(p, "out of memory");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < p->nreqs; i++)
+    if (!p->reqs[i].complete)
+      order[m++] = &p->reqs[i];
+  qsort(order, m, sizeof *order, by_post);
+  for (size_t k = 0; k < m; k++) {
+    if (order[k]->send)
+      repost_send(order[k]);
+    else
+      repost_recv(p, order[k]);
+  }
+  free(order);
+}
+
 void rp_alone_shadow(struct rp *p, uint32_t c, int free) {
   if (c >= p->t.ncomms || c == FT_RT_COMM_WORLD || c == FT_RT_COMM_SELF)
     return;
@@ -127,17 +191,15 @@ void rp_alone_shadow(struct rp *p, uint32_t c, int free) {
     MPI_Comm_dup(p->comms[c], &p->shadow[c]);
 }
 
-static int count_of(uint64_t bytes) {
-  return bytes > (uint64_t)INT32_MAX ? INT32_MAX : (int)bytes;
-}
-
-/* Posts round r's operations, each under its own id in the table. */
+/* Posts round r's operations, each under its own id in the table, on
+ * `sh`, the shadow of trace communicator `comm`. */
 static void post_round(struct rp *p, const struct ft_csched *c, size_t r,
-                       MPI_Comm sh) {
+                       MPI_Comm sh, uint32_t comm) {
   const struct ft_csched_round *rd = &c->rounds[r];
   for (uint32_t i = 0; i < rd->n; i++) {
     const struct ft_csched_op *op = &c->ops[rd->first + i];
     struct rp_req *q = rp_add_req(p, ROUND_ID - i, 0);
+    rp_note_post(p, q, op->send, (int32_t)op->peer, 0, comm, op->bytes, 1, i);
     if (op->send)
       MPI_Isend(p->sbuf, count_of(op->bytes), MPI_BYTE, (int)op->peer, 0, sh,
                 &q->req);
@@ -169,10 +231,11 @@ static void wait_round(struct rp *p, const struct ft_csched *c, size_t r) {
  * are marked made before that ft_snapshot, so that a restore does not
  * make them twice. A restore happens only at the first ft_snapshot after
  * a restart (replay.c, at_cut), never in here. */
-static void one_round(struct rp *p, const struct ft_csched *c, MPI_Comm sh) {
+static void one_round(struct rp *p, const struct ft_csched *c, MPI_Comm sh,
+                      uint32_t comm) {
   size_t r = (size_t)p->ac.round;
   if (!p->ac.posted) {
-    post_round(p, c, r, sh);
+    post_round(p, c, r, sh, comm);
     p->ac.posted = 1;
     ft_snapshot();
   }
@@ -189,7 +252,7 @@ void rp_alone_coll(struct rp *p, const struct ft_rt_coll *e) {
     p->bad++;
   } else {
     for (; p->ac.round < c.nrounds; p->ac.round++, p->ac.posted = 0)
-      one_round(p, &c, sh);
+      one_round(p, &c, sh, e->comm);
   }
   p->vcpos += ncounts;
   ft_csched_free(&c);

@@ -755,7 +755,9 @@ int ft_ac_mode(void) {
   struct ft_runtime *rt = ft_runtime();
   if (!rt->ac.core_mode)
     return FT_AC_OFF;
-  return ft_driver_restarts_alone(rt->driver) ? FT_AC_ALONE : FT_AC_TRANSPORT;
+  if (ft_driver_restarts_alone(rt->driver))
+    return FT_AC_ALONE;
+  return rt->driver->ac_repost ? FT_AC_REPOST : FT_AC_TRANSPORT;
 }
 
 void ft_ac_requests_restored(MPI_Request *handles, size_t n, void *rbuf) {

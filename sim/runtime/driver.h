@@ -300,6 +300,14 @@ struct ft_driver {
    * core counts message ids from the checkpoint; app_send still gets an
    * update with an empty piggyback). 0: it sees them. */
   int hide_prologue;
+  /* 1: in a replay that checkpoints at any call (any_call=1), the family
+   * keeps the replay's MPI calls on its own path, rolls every rank back,
+   * and leaves the requests an image held pending and the communicators
+   * made before it to the replay, which makes them again itself
+   * (sim/ft_anycall.h, FT_AC_REPOST: the piggyback family, whose protocol
+   * is application-level). 0: the any-call transport, or message
+   * logging's FT_AC_ALONE. */
+  int ac_repost;
 };
 
 /* 1 when a failure restarts the failed rank alone (restart set). */

@@ -31,7 +31,8 @@
 #                    and 2): the same messages as the replay under none;
 #   bigtag           a SimGrid TI trace whose tag the any-call wire cannot
 #                    encode: exit 2 before launch under pcl, naming the
-#                    tag; it replays with --set any_call=0;
+#                    tag; it replays with --set any_call=0, and under c3
+#                    at any call (no transport: the trace's tags);
 #   fidelity_APP     APP (lu) at 8 ranks on gige, replayed with no failure
 #                    and no checkpoint (--set period=0) under none, pcl
 #                    and vcl: the any-call replays take the completion
@@ -74,6 +75,34 @@
 #                    Irecv's new handle takes the Isend's old value (the
 #                    run stopped: "replay diverged: request 295 of a logged
 #                    completion is not among the 1 requests of this call").
+# C3 (PROTO c3, issue 17: every replayed MPI call a potential checkpoint
+# location, every rank rolled back; docs/protocols.md, "C3 in a replay"):
+# the APP_PROTO, midwave, recovery, mtbf, pending, coll and program cases
+# above, where "in flight" means ckpt_in_flight > 0 as under message
+# logging (before, c3 replayed in safe-point mode, checkpointing at the
+# consistent cuts only, with no ckpt_calls in its summary), and
+#   APP_c3           ring and cg also replayed with no failure: the same
+#                    messages and bytes as the replay under none;
+#   midwave_c3       the failure falls between the first checkpoint of
+#                    epoch 2 and its first store, while ranks log (between
+#                    their checkpoint and their store; the midpoint up to
+#                    the commit fell after every store): the rollback
+#                    restores epoch 1, the logging ranks' logs lost;
+#   pending_c3, coll_c3  every rank rolls back; the failed rank restores
+#                    the checkpoint it took with requests pending (its
+#                    receives posted again, its sends complete);
+#   resend_c3        mg recorded on 6 ranks, the failures of
+#                    analysis/ml_anycall_stress.sh's round 23 under c3
+#                    (period 0.00253326): rank 5 fails while, restored, it
+#                    makes a communicator again; it sent that
+#                    communicator's late message 80 us after its failure
+#                    (ftsim check: "after-failure ... 'resend'");
+#   program_c3 PROGRAM  failures at fixed fractions of the replay's time
+#                    under none (rank 2 at 30% and rank 1 at 70%, then rank
+#                    3 at 50% and rank 0, the initiator, at 80%: random
+#                    draws fell before c3's first commit), each restoring
+#                    a checkpoint; nd_check's trace (Waitany, Waitsome,
+#                    Testany, Testsome, Iprobe) logs decisions.
 # Usage: anycall.sh FTSIM CASE [PROGRAM]
 set -u
 ftsim=$1 case=$2 program=${3:-}
@@ -112,7 +141,7 @@ not_at_cuts() {
   [ "$c" -ge "$w" ] || fail "$1: $c checkpoints at calls for $w waves"
   if [ "$2" = vcl ]; then
     [ "$(field channel_msgs "$f")" -gt 0 ] || fail "$1: no channel state"
-  elif [ "$2" = pessimist ] || [ "$2" = v2 ]; then
+  elif [ "$2" = pessimist ] || [ "$2" = v2 ] || [ "$2" = c3 ]; then
     [ "$(field ckpt_in_flight "$f")" -gt 0 ] ||
       fail "$1: no checkpoint with requests pending"
   else
@@ -138,8 +167,39 @@ first() {
 }
 
 case $case in
-*_pcl | *_vcl | *_bookmark | *_pessimist | *_v2) p=${case##*_} app=${case%_*} ;;
+*_pcl | *_vcl | *_bookmark | *_pessimist | *_v2 | *_c3) p=${case##*_} app=${case%_*} ;;
 esac
+
+# like_none APP: APP replayed under $p with checkpoints and no failure
+# sends the messages and bytes of its replay under none
+like_none() {
+  "$ftsim" run --replay "$dir/$1" --platform gige > "$dir/none" 2> "$dir/err" ||
+    { cat "$dir/err"; fail "$1 under none"; }
+  run "$1" "$p" "$period" "free.$1" ""
+  [ "$(field waves "$dir/free.$1")" -ge 1 ] || fail "free.$1: no wave"
+  for f in messages bytes; do
+    [ "$(field $f "$dir/free.$1")" = "$(field $f "$dir/none")" ] ||
+      fail "free.$1: $f $(field $f "$dir/free.$1"), none $(field $f "$dir/none")"
+  done
+}
+
+# first_pending: "TIME_PENDING TIME_COMMIT RANK WAVE" of the first committed
+# checkpoint taken with requests pending; c3's commits are the dispatcher's
+# (every rank's checkpoint of the epoch), message logging's each rank's
+first_pending() {
+  if [ "$p" = c3 ]; then
+    cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
+        k = $2 " " $5; if (!(k in t)) t[k] = $1 }
+      $4 == "commit" && !($5 in c) { c[$5] = $1 }
+      END { for (k in t) { split(k, a, " "); if (a[2] in c)
+        print t[k], c[a[2]], a[1], a[2] } }' | sort -g | head -1
+  else
+    cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
+        k = $2 " " $5; if (!(k in t)) t[k] = $1 }
+      $4 == "commit" { k = $2 " " $5; if (k in t) print t[k], $1, $2, $5 }' |
+      sort -g | head -1
+  fi
+}
 
 case $case in
 ring_* | cg_* | lu_*)
@@ -154,7 +214,10 @@ ring_* | cg_* | lu_*)
     [ "$(field failures "$dir/$app.$t")" = 1 ] || fail "$t: not one failure"
     not_at_cuts "$app.$t" "$p"
     [ "$app" != lu ] || drained "$app.$t"
-  done ;;
+  done
+  # lu's six replays would outlast the timeout on a loaded host: its counts
+  # are in the README's table
+  [ "$p" != c3 ] || [ "$app" = lu ] || like_none "$app" ;;
 mg_* | bt_*)
   np=8
   [ "$app" = bt ] && np=9 # a square
@@ -171,14 +234,22 @@ midwave_*)
   record cg
   run cg "$p" 0.004 free ""
   t1=$(first free ckpt 2)
-  if [ "$p" = vcl ]; then t2=$(first free store 2); else t2=$(first free commit 2); fi
+  if [ "$p" = vcl ] || [ "$p" = c3 ]; then t2=$(first free store 2); else t2=$(first free commit 2); fi
   [ -n "$t1" ] && [ -n "$t2" ] || fail "no wave 2 in the failure-free run"
   # Trace times are absolute; a scenario's are run time, from the end of
   # MPI_Init (the start line): take the first traced event's time as its
   # origin (within a few us).
   t0=$(grep -vh '^#' "$dir"/ev.free.* | sort -n | head -n 1 | cut -d' ' -f1)
   t=$(awk -v a="$t1" -v b="$t2" -v o="$t0" 'BEGIN { printf "%.9f", (a + b) / 2 - o }')
-  echo "wave 2: first checkpoint at $t1, $([ "$p" = vcl ] && echo store || echo commit) at $t2: failure at $t"
+  echo "wave 2: first checkpoint at $t1, first $([ "$p" = vcl ] || [ "$p" = c3 ] && echo store || echo commit) at $t2: failure at $t"
+  if [ "$p" = c3 ]; then # ranks logging epoch 2 at the failure
+    n=$(cat "$dir"/ev.free.* | awk -v t="$(awk -v a="$t1" -v b="$t2" \
+        'BEGIN { printf "%.9f", (a + b) / 2 }')" '
+      $4 == "ckpt" && $5 == 2 { c[$2] = $1 } $4 == "store" && $5 == 2 { s[$2] = $1 }
+      END { for (r in c) n += c[r] <= t && (!(r in s) || s[r] > t); print n + 0 }')
+    echo "ranks logging epoch 2 at the failure: $n"
+    [ "$n" -gt 0 ] || fail "no rank logging at the failure"
+  fi
   run cg "$p" 0.004 mid "fail 3 at $t\n"
   grep -q ' 0 ckpt 2 ' "$dir"/ev.mid.* || fail "no checkpoint of wave 2 before the failure"
   grep -q ' rollback 1 ' "$dir"/ev.mid.* || fail "the rollback does not restore wave 1"
@@ -195,9 +266,16 @@ program_*)
     > "$dir/prog.on" 2> "$dir/err" || { cat "$dir/err"; fail "record"; }
   "$ftsim" run --replay "$dir/prog" --platform gige > "$dir/none" 2>&1 ||
     fail "replay under none"
+  T=$(field completion_time_s "$dir/none")
   for s in 1 2; do
     printf 'detection 0.0001\nrestart 0.0002\n' > "$dir/sc.txt"
-    printf 'seed %s\nexponential 0.002\nmax_failures 3\n' $s >> "$dir/sc.txt"
+    if [ "$p" = c3 ]; then
+      awk -v t="$T" -v s=$s 'BEGIN { if (s == 1) printf "fail 2 at %.9f\n" \
+        "fail 1 at %.9f\n", 0.3 * t, 0.7 * t; else printf "fail 3 at %.9f\n" \
+        "fail 0 at %.9f\n", 0.5 * t, 0.8 * t }' >> "$dir/sc.txt"
+    else
+      printf 'seed %s\nexponential 0.002\nmax_failures 3\n' $s >> "$dir/sc.txt"
+    fi
     "$ftsim" run --replay "$dir/prog" --platform gige --protocol "$p" \
       --set period=0.0005 --set image_mb=0.0001 --scenario "$dir/sc.txt" \
       --trace "$dir/ev.$s" > "$dir/p.$s" 2> "$dir/err" ||
@@ -208,6 +286,8 @@ program_*)
     [ -n "$(field ckpt_calls "$dir/p.$s")" ] || fail "seed $s: not any-call"
     "$ftsim" check "$dir/ev.$s" > "$dir/check" 2>&1 ||
       { cat "$dir/check"; fail "seed $s: ftsim check rejects the trace"; }
+    [ "$p" != c3 ] || grep -q ' restore ' "$dir"/ev.$s.* ||
+      fail "seed $s: no checkpoint restored"
   done
   "$ftsim" run --replay "$dir/prog" --platform gige --protocol "$p" \
     > "$dir/free" 2>&1 || fail "no failure: exit $?"
@@ -227,7 +307,12 @@ bigtag)
   [ ! -s "$dir/out" ] || fail "something ran"
   "$ftsim" run --replay "$dir/big.ti" --protocol pcl --set any_call=0 \
     > "$dir/out" 2> "$dir/err" || { rc=$?; cat "$dir/err"; fail "any_call=0: exit $rc"; }
-  grep -q '"verified":true' "$dir/out" || fail "any_call=0: not verified" ;;
+  grep -q '"verified":true' "$dir/out" || fail "any_call=0: not verified"
+  # c3 keeps the trace's tags (no transport): it replays at any call
+  "$ftsim" run --replay "$dir/big.ti" --protocol c3 > "$dir/out" 2> "$dir/err" ||
+    { rc=$?; cat "$dir/err"; fail "c3: exit $rc"; }
+  grep -q '"verified":true' "$dir/out" || fail "c3: not verified"
+  [ -n "$(field ckpt_calls "$dir/out")" ] || fail "c3: not in any-call mode" ;;
 fidelity_* | overhead_*)
   app=${case#*_}
   record "$app"
@@ -257,10 +342,7 @@ pending_*)
   run cg "$p" 0.004 free ""
   # the first checkpoint with requests pending that was committed:
   # "TIME_PENDING TIME_COMMIT RANK WAVE"
-  set -- $(cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
-      k = $2 " " $5; if (!(k in t)) t[k] = $1 }
-    $4 == "commit" { k = $2 " " $5; if (k in t) print t[k], $1, $2, $5 }' |
-    sort -g | head -1)
+  set -- $(first_pending)
   [ $# -eq 4 ] || fail "no committed checkpoint with requests pending"
   at=$(awk -v c="$2" 'BEGIN { printf "%.9f", c + 1e-6 }')
   echo "rank $3: checkpoint $4 with requests pending at $1, committed at $2: failure at $at"
@@ -281,10 +363,7 @@ coll_*)
   done > "$dir/coll.ti"
   run coll.ti "$p" 0.004 free ""
   not_at_cuts free "$p"
-  set -- $(cat "$dir"/ev.free.* | awk '$4 == "pending" && $6 > 0 {
-      k = $2 " " $5; if (!(k in t)) t[k] = $1 }
-    $4 == "commit" { k = $2 " " $5; if (k in t) print t[k], $1, $2, $5 }' |
-    sort -g | head -1)
+  set -- $(first_pending)
   [ $# -eq 4 ] || fail "no committed checkpoint inside a collective"
   at=$(awk -v c="$2" 'BEGIN { printf "%.9f", c + 1e-6 }')
   echo "rank $3: checkpoint $4 inside a collective at $1, committed at $2: failure at $at"
@@ -306,6 +385,22 @@ handles_*)
     { cat "$dir/check"; fail "ftsim check rejects the trace"; }
   grep -q " restore " "$dir/ev.h.5" || fail "rank 5 restores no checkpoint"
   not_at_cuts h "$p" ;;
+resend_c3)
+  record mg 6
+  printf 'detection 0.000457\nrestart 0.000308\nfail 3 at 0.017887509\n' \
+    > "$dir/sc.txt"
+  printf 'fail 5 at 0.066691005\nfail 0 at 0.062161780\n' >> "$dir/sc.txt"
+  printf 'fail 1 at 0.041207719\n' >> "$dir/sc.txt"
+  "$ftsim" run --replay "$dir/mg" --platform gige --protocol c3 \
+    --set period=0.00253326 --service-ranks 2 --scenario "$dir/sc.txt" \
+    --trace "$dir/ev.r" > "$dir/r" 2> "$dir/err"
+  rc=$?
+  [ $rc -eq 0 ] || { grep -v '^\[' "$dir/err" | head -3; fail "exit $rc"; }
+  cat "$dir/r"
+  grep -q '"verified":true' "$dir/r" || fail "not verified"
+  "$ftsim" check "$dir/ev.r" > "$dir/check" 2>&1 ||
+    { cat "$dir/check"; fail "ftsim check rejects the trace"; }
+  grep -q ' resend ' "$dir"/ev.r.* || fail "no late message sent again" ;;
 mtbf_*)
   record lu 16
   run lu "$p" 0.01 mtbf "seed 3\nexponential 0.04\nmax_failures 6\n"

@@ -78,6 +78,21 @@ Test(registry, the_family_answers_what_the_runtime_asks) {
   }
 }
 
+/* A replay at any call goes through the any-call transport under the
+ * coordinated, channel-state and drain families only; message logging and
+ * c3 keep the replay's MPI calls (issue 17), so the transport's tag limit
+ * does not apply to them. */
+Test(registry, only_coordinated_channel_state_and_drain_use_the_transport) {
+  const char *with[] = {"pcl", "vcl", "bookmark"};
+  const char *without[] = {"pessimist", "v2", "c3"};
+  for (size_t i = 0; i < 3; i++) {
+    cr_assert(ft_protocol_any_call_transport(ft_protocol_find(with[i])), "%s",
+              with[i]);
+    cr_assert_not(ft_protocol_any_call_transport(ft_protocol_find(without[i])),
+                  "%s", without[i]);
+  }
+}
+
 Test(registry, protocols_name_their_families) {
   cr_assert_eq(ft_protocol_find("none")->family, FT_FAMILY_NONE);
   cr_assert_eq(ft_protocol_find("pcl")->family, FT_FAMILY_COORDINATED);

@@ -252,6 +252,9 @@ void ft_pb_make_again(struct ft_runtime *rt,
                "image: %d)",
                rt->world_rank, i, l->at[i].name, img->at[i].name);
   ft_pb_flush(rt);
+  if (rt->ac.core_mode) /* a replay makes them again itself (driver.h,
+                           ac_repost; sim/replay/replay.c, at_cut) */
+    return;
   size_t first = l->n, n = img->n - first;
   MPI_Comm *made = malloc((n ? n : 1) * sizeof *made);
   if (!made)

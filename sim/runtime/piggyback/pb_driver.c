@@ -9,6 +9,7 @@
 
 #include "image.h"
 #include "piggyback.h"
+#include "runtime/trace.h"
 
 _Static_assert((int)FT_CS_MAX_REGIONS >= (int)FT_MAX_REGIONS,
                "a state copy holds every protected buffer");
@@ -159,6 +160,19 @@ static void copy_free(struct ft_state_copy *c) {
   *c = (struct ft_state_copy){0};
 }
 
+/* A replay at any call (FT_AC_REPOST): the checkpoint is counted, and
+ * whether the rank had requests pending on application communicators
+ * (their records are in the replay's protected request table), traced as
+ * message logging's are ("pending WAVE N"). */
+static void count_pending(struct ft_runtime *rt, int wave) {
+  if (!rt->ac.core_mode)
+    return;
+  rt->pb.ckpt_calls++;
+  rt->pb.ckpt_pending += rt->n_pending > 0;
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 0, "pending", "%d %zu", wave, rt->n_pending);
+}
+
 /* Section 3.1, Phase #2: "it saves its local state and the identities of
  * any early messages": the protected buffers at this safe point, and the
  * early messages received so far become the checkpoint's suppress list. */
@@ -182,6 +196,7 @@ static void capture(struct ft_runtime *rt, int wave, int64_t index) {
   pb->captured.index = index;
   pb->captured.wave = wave;
   ft_pb_capture_creations(pb);
+  count_pending(rt, wave);
   struct ft_pb_events swap = pb->suppress;
   pb->suppress = pb->early;
   pb->early = swap;
@@ -257,6 +272,8 @@ static void pb_figures(const struct ft_runtime *rt,
   f->replayed += rt->pb.replayed;
   f->events += rt->pb.logged;
   f->deliveries += rt->pb.deliveries;
+  f->ac_ckpts += rt->pb.ckpt_calls;
+  f->ac_in_flight += rt->pb.ckpt_pending;
 }
 
 /* The family's wire kinds by name (driver.h, wire_name). */
@@ -310,4 +327,5 @@ const struct ft_driver ft_pb_driver = {.name = "piggyback",
                                        .figures = pb_figures,
                                        .wire_name = pb_wire_name,
                                        .wire_payload = pb_wire_payload,
-                                       .hide_prologue = 1};
+                                       .hide_prologue = 1,
+                                       .ac_repost = 1};

@@ -144,8 +144,12 @@ struct ft_pb {
   size_t n_dropped, cap_dropped;
   /* The summary's figures. */
   uint64_t recorded, replayed, suppressed;
-  uint64_t logged, deliveries; /* decisions logged (events_logged), the
-                                  application's deliveries */
+  uint64_t logged, deliveries;       /* decisions logged (events_logged), the
+                                        application's deliveries */
+  uint64_t ckpt_calls, ckpt_pending; /* a replay at any call (FT_AC_REPOST):
+                                        checkpoints, and those taken with
+                                        requests pending (ckpt_calls,
+                                        ckpt_in_flight) */
 };
 
 #endif /* FT_PB_STATE_H */

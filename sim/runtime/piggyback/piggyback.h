@@ -194,7 +194,10 @@ const unsigned char *ft_pb_creations_read(struct ft_runtime *rt,
  * `img` (the image's) this run of main() has not made before its first
  * safe point, sending again the late messages of each as soon as it exists;
  * a creation that differs from the image's, or one made again with another
- * name than the first run's, is fatal. */
+ * name than the first run's, is fatal. In a replay at any call
+ * (FT_AC_REPOST) it makes none: the replay makes them again itself, right
+ * after the restore, with handles it holds (the late messages then leave
+ * as each is made: comm_made). */
 void ft_pb_make_again(struct ft_runtime *rt, const struct ft_pb_creations *img);
 
 /* ---- Non-deterministic calls (pb_nd.c) ---- */
