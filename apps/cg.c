@@ -18,7 +18,9 @@
  * multiplies the local block meanwhile, unpacks the ghost values that have
  * arrived (MPI_Testsome), then the others as MPI_Waitany reports them, and
  * adds the off-block part in a fixed order (results do not depend on the
- * order of arrival).
+ * order of arrival). --npb-comm uses NAS CG's calls instead: MPI_Irecv from
+ * each neighbour, MPI_Send, and MPI_Wait on each receive in a fixed order,
+ * all deterministic (pessimist-openmpi-v, Table I: no event for CG).
  *
  * Checkpoints (ft.h): x, r, p, r.r, the iteration counter, the convergence
  * flag and the start time are protected; the safe point is the top of each
@@ -51,6 +53,7 @@ static const long OFFSETS[NOFFSETS] = {1, 16, 256, 773, 2819};
 struct cg_opts {
   int rows, iters;
   double tol, flops;
+  int npb_comm; /* 1: NAS CG's own calls (Send, Wait) */
 };
 
 /* Compressed sparse rows; `col` are local column numbers: [0, nlocal) this
@@ -355,8 +358,12 @@ static void post_exchange(struct cg *cg, const double *v) {
     double *out = pl->sbuf + pl->sstart[i];
     for (int k = 0; k < pl->scount[i]; k++)
       out[k] = v[pl->sidx[pl->sstart[i] + k]];
-    MPI_Isend(out, pl->scount[i], MPI_DOUBLE, pl->speer[i], GHOST_TAG,
-              MPI_COMM_WORLD, &pl->sreq[i]);
+    if (cg->o.npb_comm)
+      MPI_Send(out, pl->scount[i], MPI_DOUBLE, pl->speer[i], GHOST_TAG,
+               MPI_COMM_WORLD);
+    else
+      MPI_Isend(out, pl->scount[i], MPI_DOUBLE, pl->speer[i], GHOST_TAG,
+                MPI_COMM_WORLD, &pl->sreq[i]);
   }
 }
 
@@ -367,9 +374,17 @@ static void unpack(struct cg *cg, int i) {
 }
 
 /* Unpacks the ghost values that arrived during the local product
- * (MPI_Testsome), then each remaining one as MPI_Waitany reports it. */
+ * (MPI_Testsome), then each remaining one as MPI_Waitany reports it; with
+ * --npb-comm, waits for each receive in turn (MPI_Wait), as NAS CG does. */
 static void finish_exchange(struct cg *cg) {
   struct plan *pl = &cg->plan;
+  if (cg->o.npb_comm) {
+    for (int i = 0; i < pl->nrecv; i++) {
+      MPI_Wait(&pl->rreq[i], MPI_STATUS_IGNORE);
+      unpack(cg, i);
+    }
+    return;
+  }
   int done = 0, outcount, *idx = cg->plan.done_idx;
   MPI_Testsome(pl->nrecv, pl->rreq, &outcount, idx, MPI_STATUSES_IGNORE);
   for (int k = 0; outcount != MPI_UNDEFINED && k < outcount; k++, done++)
@@ -562,7 +577,8 @@ static void release(struct cg *cg) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  struct cg_opts o = {.rows = 2000, .iters = 1000, .tol = 1e-10, .flops = -1};
+  struct cg_opts o = {
+      .rows = 2000, .iters = 1000, .tol = 1e-10, .flops = -1, .npb_comm = 0};
   const struct app_opt opts[] = {
       {"size", APP_OPT_INT, &o.rows, 1, 1e8, "N",
        "matrix rows per rank (default 2000)"},
@@ -572,6 +588,9 @@ int main(int argc, char **argv) {
        "stop when ||r||/||b|| <= T (default 1e-10; 0: run all iterations)"},
       {"flops", APP_OPT_DOUBLE, &o.flops, 0, 1e15, "F",
        "modelled flops per iteration per rank (default 2 nnz + 10 rows)"},
+      {"npb-comm", APP_OPT_FLAG, &o.npb_comm, 0, 0, NULL,
+       "ghosts as NAS CG: Irecv, Send, Wait (default: Isend, Testsome, "
+       "Waitany)"},
   };
   const struct app_spec spec = {
       "cg", "conjugate gradient on a distributed sparse SPD matrix", opts,
