@@ -74,7 +74,9 @@ void ft_local_image_stored(struct ft_runtime *rt, uint64_t seq) {
   for (int i = 0; i < 2; i++)
     if (rt->images[i].bytes && rt->images[i].seq == seq) {
       rt->images[i].stored = 1;
-      if (ft_control_fate_left(rt) != 0) /* else it failed: acts no more */
+      /* A rank past its failure (standing dead, or dead until its
+       * replacement starts) acts no more: its STORED is not traced. */
+      if (ft_control_acts(rt))
         ft_trace_image(rt, rt->images[i].wave, rt->images[i].time);
     }
   if (ft_control_release_adopted(&rt->ctl, seq))

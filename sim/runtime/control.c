@@ -682,6 +682,14 @@ void ft_control_sleep(struct ft_runtime *rt, double seconds) {
   ft_backend_sleep(seconds);
 }
 
+int ft_control_acts(const struct ft_runtime *rt) {
+  /* The failure time itself, watched or not: a rank in a wave or a
+   * rollback (not running) meets its failure once it runs again, but
+   * ftsim check counts it failed from that time on. */
+  return !rt->dead && rt->fate.reached == rt->fate.failed &&
+         !(rt->fate.on && ft_fate_left(&rt->fate, ft_backend_now()) == 0);
+}
+
 double ft_control_fate_left(const struct ft_runtime *rt) {
   if (!fate_watched(rt))
     return -1;
@@ -717,7 +725,7 @@ int ft_poll_control(struct ft_runtime *rt) {
  * ftsim check: a failed rank acts no more). */
 static void block_end(struct ft_runtime *rt, int outer) {
   if (outer)
-    ft_trace_block_end_(rt, ft_control_fate_left(rt) != 0);
+    ft_trace_block_end_(rt, ft_control_acts(rt));
 }
 
 static int any_active(int n, const MPI_Request reqs[]) {

@@ -374,6 +374,11 @@ void ft_control_sleep(struct ft_runtime *rt, double seconds);
  * ft_compute, which ends a computation there). */
 double ft_control_fate_left(const struct ft_runtime *rt);
 
+/* Whether this rank may still act in its trace: not past its failure time,
+ * not standing dead at it, and not dead until its replacement starts
+ * (ftsim check: a failed rank acts no more). */
+int ft_control_acts(const struct ft_runtime *rt);
+
 /* The control receive completed: takes its message (ft_control_take) and
  * handles it, or keeps it when this rank's failure time has come
  * (ft_control_fate). May not return (rollback). */
