@@ -42,6 +42,14 @@
 _Static_assert(sizeof(struct ft_piggyback) == FT_COLL_BITS,
                "a member's bits are its piggyback");
 
+/* A `coll` trace line (docs/traces.md): call `id` of c, HOW. */
+static void trace_unit(struct ft_runtime *rt, const struct ft_comm *c,
+                       const struct ft_coll_call *call, const char *how) {
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 0, "coll", "%d %d %lld %s", c->name, (int)call->kind,
+                   (long long)call->id, how);
+}
+
 static void push_reexec(struct ft_pb_reexecs *l, const struct ft_pb_reexec *r) {
   l->at = ft_reserve(l->at, l->n + 1, &l->cap, sizeof *l->at, "c3 reexecList");
   l->at[l->n++] = *r;
@@ -72,6 +80,7 @@ static const struct ft_pb_result *result_of(const struct ft_pb_results *l,
 static void replay(struct ft_runtime *rt, struct ft_comm *c,
                    const struct ft_coll_call *call) {
   const struct ft_pb_result *r = result_of(&rt->pb.replay, call->id);
+  trace_unit(rt, c, call, r ? "replay" : "suppress");
   if (!r) {
     rt->pb.units_suppressed++;
     return;
@@ -179,6 +188,8 @@ void ft_pb_coll_decide(struct ft_runtime *rt, struct ft_comm *c,
   if (ft_c3_collective(&in, &d, who) != 0)
     ft_fatal("rank %d: c3 cannot decide collective %d (root %d of %d)",
              rt->world_rank, (int)call->kind, call->root, c->size);
+  if (call->reexec)
+    trace_unit(rt, c, call, "reexec");
   if (d.reexec && call->result)
     save_reexec(rt, c, call);
   if (!call->reexec) {
@@ -206,6 +217,7 @@ void ft_pb_coll_leave(struct ft_runtime *rt, struct ft_comm *c,
     r.data = ft_pack_copy(rt, call->result, call->count, call->type, c->coll,
                           &r.bytes);
   push_result(&pb->results, &r);
+  trace_unit(rt, c, call, "log");
   kept(rt);
 }
 
