@@ -557,8 +557,10 @@ static int bcast_call(struct ft_runtime *rt, void *buf, int count,
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
-  struct ft_coll_call u = {
-      .kind = FT_COLL_BCAST, .flow = FT_FLOW_FROM_ROOT, .root = root};
+  struct ft_coll_call u = {.kind = FT_COLL_BCAST,
+                           .flow = FT_FLOW_FROM_ROOT,
+                           .root = root,
+                           .bytes = ft_coll_bytes(count, type)};
   if (c->rank != root)
     leaves(&u, buf, count, 1, type);
   if (ft_coll_unit_enter(rt, c, &u))
@@ -574,8 +576,10 @@ static int reduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
-  struct ft_coll_call u = {
-      .kind = FT_COLL_REDUCE, .flow = FT_FLOW_TO_ROOT, .root = root};
+  struct ft_coll_call u = {.kind = FT_COLL_REDUCE,
+                           .flow = FT_FLOW_TO_ROOT,
+                           .root = root,
+                           .bytes = ft_coll_bytes(count, type)};
   if (c->rank == root)
     leaves(&u, rbuf, count, 1, type);
   if (ft_coll_unit_enter(rt, c, &u))
@@ -589,8 +593,10 @@ static int allreduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
                           int count, MPI_Datatype type, MPI_Op op,
                           MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
-  struct ft_coll_call u = {
-      .kind = FT_COLL_ALLREDUCE, .flow = FT_FLOW_ALL, .root = -1};
+  struct ft_coll_call u = {.kind = FT_COLL_ALLREDUCE,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(count, type)};
   leaves(&u, rbuf, count, 1, type);
   if (ft_coll_unit_enter(rt, c, &u))
     return MPI_SUCCESS;
@@ -605,8 +611,12 @@ static int gather_call(struct ft_runtime *rt, const void *sbuf, int scount,
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
-  struct ft_coll_call u = {
-      .kind = FT_COLL_GATHER, .flow = FT_FLOW_TO_ROOT, .root = root};
+  struct ft_coll_call u = {.kind = FT_COLL_GATHER,
+                           .flow = FT_FLOW_TO_ROOT,
+                           .root = root,
+                           .bytes = c->rank == root
+                                        ? ft_coll_bytes(rcount, rtype)
+                                        : ft_coll_bytes(scount, stype)};
   if (c->rank == root)
     leaves(&u, rbuf, rcount, c->size, rtype);
   if (ft_coll_unit_enter(rt, c, &u))
@@ -636,8 +646,12 @@ static int scatter_call(struct ft_runtime *rt, const void *sbuf, int scount,
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (root < 0 || root >= c->size)
     return MPI_ERR_ROOT;
-  struct ft_coll_call u = {
-      .kind = FT_COLL_SCATTER, .flow = FT_FLOW_FROM_ROOT, .root = root};
+  struct ft_coll_call u = {.kind = FT_COLL_SCATTER,
+                           .flow = FT_FLOW_FROM_ROOT,
+                           .root = root,
+                           .bytes = c->rank == root
+                                        ? ft_coll_bytes(scount, stype)
+                                        : ft_coll_bytes(rcount, rtype)};
   if (c->rank != root)
     leaves(&u, rbuf, rcount, 1, rtype);
   return scatter_unit(rt, sbuf, scount, stype, rbuf, rcount, rtype, root, c,
@@ -648,8 +662,10 @@ static int allgather_call(struct ft_runtime *rt, const void *sbuf, int scount,
                           MPI_Datatype stype, void *rbuf, int rcount,
                           MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
-  struct ft_coll_call u = {
-      .kind = FT_COLL_ALLGATHER, .flow = FT_FLOW_ALL, .root = -1};
+  struct ft_coll_call u = {.kind = FT_COLL_ALLGATHER,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(rcount, rtype)};
   leaves(&u, rbuf, rcount, c->size, rtype);
   if (ft_coll_unit_enter(rt, c, &u))
     return MPI_SUCCESS;
@@ -662,8 +678,10 @@ static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
                          MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
-  struct ft_coll_call u = {
-      .kind = FT_COLL_ALLTOALL, .flow = FT_FLOW_ALL, .root = -1};
+  struct ft_coll_call u = {.kind = FT_COLL_ALLTOALL,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(rcount, rtype)};
   leaves(&u, rbuf, rcount, c->size, rtype);
   if (ft_coll_unit_enter(rt, c, &u))
     return MPI_SUCCESS;
@@ -693,8 +711,11 @@ static void reexec(struct ft_runtime *rt, const struct ft_coll_reexec *r) {
   if (!dummy)
     ft_fatal("rank %d: out of memory re-executing a collective",
              rt->world_rank);
-  struct ft_coll_call u = {
-      .kind = r->kind, .flow = FT_FLOW_FROM_ROOT, .root = r->root, .reexec = 1};
+  struct ft_coll_call u = {.kind = r->kind,
+                           .flow = FT_FLOW_FROM_ROOT,
+                           .root = r->root,
+                           .bytes = (size_t)r->count * (size_t)r->size,
+                           .reexec = 1};
   leaves(&u, dummy, r->count, 1, type);
   if (r->kind == FT_COLL_BCAST && !ft_coll_unit_enter(rt, c, &u)) {
     ft_coll_bcast(rt, dummy, r->count, type, r->root, c);

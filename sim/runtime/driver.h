@@ -92,7 +92,10 @@ struct ft_coll_call {
   void *result;
   int count;
   MPI_Datatype type;
-  int reexec; /* 1: re-executed for the root with a dummy result
+  size_t bytes; /* the data of one member's block (bcast: the message), the
+                   same at every member: what a family may choose the
+                   call's form by */
+  int reexec;   /* 1: re-executed for the root with a dummy result
                  (coll_reexec), before the rank goes on */
   unsigned char bits[FT_COLL_BITS]; /* this rank's, set by coll_enter */
   int64_t id;                       /* the family's */

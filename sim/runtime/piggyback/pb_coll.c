@@ -93,6 +93,25 @@ static void replay(struct ft_runtime *rt, struct ft_comm *c,
   rt->pb.units_replayed++;
 }
 
+/* Section 6: "There are two natural ways to send the protocol data:
+ * either via a separate collective operation that precedes the data
+ * operation, or by 'piggy-backing' the control data onto the message
+ * data": piggyback=separate is the first (a unit, its bits exchanged
+ * once), combined the second (every message of the call leads with the
+ * bits: the per-message path, pb_combined.c), auto the first from
+ * piggyback_unit_bytes of block on (the same choice at every member). */
+static int as_unit(const struct ft_runtime *rt,
+                   const struct ft_coll_call *call) {
+  switch (rt->options.piggyback) {
+  case FT_PIGGYBACK_COMBINED:
+    return 0;
+  case FT_PIGGYBACK_AUTO:
+    return call->bytes >= (size_t)rt->options.piggyback_unit_bytes;
+  default:
+    return 1;
+  }
+}
+
 int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
                      struct ft_coll_call *call) {
   const void *s = rt->protocol_state;
@@ -102,6 +121,8 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
     memcpy(call->bits, &mine, sizeof mine);
     return FT_COLL_EXCHANGE;
   }
+  if (!as_unit(rt, call))
+    return FT_COLL_PER_MESSAGE;
   if (ft_prologue_hidden(rt))
     return FT_COLL_RAW;
   struct ft_event e = {
