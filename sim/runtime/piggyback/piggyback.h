@@ -11,11 +11,14 @@
  * and received right after it, matched by source and tag: MPI's
  * non-overtaking order pairs it with its payload. The collectives, which
  * the runtime carries over point-to-point on that shadow (coll.c), are
- * treated message by message as the application's are: their messages are
- * piggybacked, late ones logged and sent again, early ones suppressed
- * (not yet the paper's data-flow classes, section 4: ft_c3_collective()
- * decides only the barrier's potential checkpoint, pb_barrier.c). The
- * probes and completion calls are logged and forced (pb_nd.c). */
+ * carried one unit per call by data-flow class (section 5, pb_coll.c):
+ * barrier, bcast, scatter, gather, reduce, allreduce, allgather, alltoall
+ * under piggyback=separate (auto: from piggyback_unit_bytes of block on);
+ * the others, and all under combined, message by message as the
+ * application's: piggybacked, late ones logged and sent again, early ones
+ * suppressed. The barrier may be a potential checkpoint location
+ * (pb_barrier.c). The probes and completion calls are logged and forced
+ * (pb_nd.c). */
 #ifndef FT_PIGGYBACK_H
 #define FT_PIGGYBACK_H
 
