@@ -177,12 +177,13 @@ static void save_reexec(struct ft_runtime *rt, const struct ft_comm *c,
 
 /* Figure 6's "suppressList.save(comm, p)": member p's call, by its number
  * (in its bits), in the root's suppress list: the next checkpoint's when
- * the root is behind the recovery line, the current one's when it logs. */
+ * the root is behind the recovery line, the current one's when it logs
+ * (as its bits said: a STORE that came since waits for this call). */
 static void save_suppress(struct ft_runtime *rt, const struct ft_comm *c,
                           const struct ft_piggyback *all, const int *who,
                           int n) {
   struct ft_pb_events *l =
-      ft_c3_logging(rt->protocol_state) ? &rt->pb.suppress : &rt->pb.early;
+      all[c->rank].logging ? &rt->pb.suppress : &rt->pb.early;
   for (int i = 0; i < n; i++) {
     l->at = ft_reserve(l->at, l->n + 1, &l->cap, sizeof *l->at, "c3 log");
     l->at[l->n++] =
@@ -244,8 +245,8 @@ void ft_pb_coll_leave(struct ft_runtime *rt, struct ft_comm *c,
 
 int ft_pb_coll_reexec(struct ft_runtime *rt, struct ft_coll_reexec *out) {
   struct ft_pb_reexecs *l = &rt->pb.restart;
-  if (l->next >= l->n)
-    return 0;
+  if (l->next >= l->n || ft_prologue_hidden(rt))
+    return 0; /* none, or not restored yet */
   const struct ft_pb_reexec *r = &l->at[l->next++];
   *out = (struct ft_coll_reexec){.kind = (enum ft_coll_kind)r->kind,
                                  .comm = r->comm,
