@@ -3,9 +3,11 @@
 # 9-12), on the paper's cluster (platforms/velocity.xml: 32 nodes, Giganet
 # cLAN over VIA, one rank per node): the time of MPI_Bcast, MPI_Gather and
 # MPI_Allgather from 4 bytes to 4 MiB, and of MPI_Barrier, natively and
-# under the runtime's c3 with its piggyback (epoch colour, amLogging, message
-# id) sent as a separate message before each message, combined with the
-# data, or switching between the two by size, and the overhead of each.
+# under the runtime's c3 with the protocol's bits (epoch colour, amLogging,
+# number) sent by a separate collective before the call's data (each call
+# one unit, sim/runtime/piggyback/pb_coll.c), combined with the data of
+# every message of the call, or switching between the two by size, and the
+# overhead of each.
 #
 #   analysis/c3_collectives.sh [--quick] [BUILD_DIR]
 #
@@ -13,10 +15,12 @@
 # --native-only 1 (the mean of --iters 3 repetitions of the slowest rank's
 # time of each call): `--protocol none`, then `--protocol c3` (no
 # checkpoint: the piggyback alone) with piggyback=separate, combined and
-# auto (piggyback_switch_bytes: C3_SWITCH_BYTES, default the runtime's). The
-# runtime carries the collectives over point-to-point (sim/runtime/coll.c),
-# and under c3 every message of them carries its piggyback
-# (sim/runtime/piggyback/pb_combined.c); a memory copy costs its bytes at
+# auto (piggyback_unit_bytes: C3_UNIT_BYTES, and piggyback_switch_bytes:
+# C3_SWITCH_BYTES, defaults the runtime's). The runtime carries the
+# collectives over point-to-point (sim/runtime/coll.c); under c3 separate
+# each call exchanges the bits once in its data-flow class's direction
+# (sim/runtime/coll_unit.c), combined every message of the call carries
+# them (sim/runtime/piggyback/pb_combined.c); a memory copy costs its bytes at
 # copy_mbps = C3_COPY_MBPS MB/s (default 300: a Pentium III's memcpy, an
 # estimate; the paper gives none). C3_JOBS runs at a time (default 1).
 # --quick: sizes up to 16 KiB, one repetition.
@@ -42,6 +46,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JOBS=${C3_JOBS:-1}
 COPY=${C3_COPY_MBPS:-300}
 SWITCH=${C3_SWITCH_BYTES:-}
+UNIT=${C3_UNIT_BYTES:-}
 
 die() { echo "c3_collectives.sh: $*" >&2; exit 2; }
 
@@ -57,7 +62,8 @@ ARGS="--iters 3"
 
 C3="--protocol c3 --set copy_mbps=$COPY --set piggyback"
 AUTO=auto
-[ -n "$SWITCH" ] && AUTO="auto --set piggyback_switch_bytes=$SWITCH"
+[ -n "$SWITCH" ] && AUTO="$AUTO --set piggyback_switch_bytes=$SWITCH"
+[ -n "$UNIT" ] && AUTO="$AUTO --set piggyback_unit_bytes=$UNIT"
 for form in none separate combined auto; do
   case $form in
   none) how="--protocol none" ;;

@@ -112,6 +112,16 @@ enum ft_event_type {
                         ROLLBACK or the start). A message restored with
                         an image or released from the delayed queue is
                         not fed again */
+  /* c3 (the piggyback family) only; other cores reject it (step returns
+   * -1). */
+  FT_EVENT_COLLECTIVE, /* the application makes a collective call that the
+                          runtime carries as one unit (c3-collectives,
+                          section 5): index 0, before its protocol bits
+                          are exchanged: the core numbers it (update.id,
+                          the call's number since the checkpoint) and
+                          gives the bits to show (update.piggyback);
+                          index 1, after: the call's protocol logic
+                          (ft_c3_collective) says stop logging */
 };
 
 /* What an application message carries besides its payload under
@@ -182,6 +192,10 @@ enum ft_logged_kind {
   FT_LOGGED_SUPPRESS,   /* c3: send `value` (message id in the sender's
                            epoch) to `peer` is early: a receiver's
                            checkpoint holds it; not sent again */
+  FT_LOGGED_COLL,       /* c3: collective call `id` (its number since the
+                           checkpoint) of `peer` is not carried out again:
+                           a root's suppress list holds it, or its result
+                           comes from the rank's own log */
 };
 
 struct ft_logged_event {

@@ -26,6 +26,7 @@ void ft_options_defaults(struct ft_options *options) {
   options->sb_cache_kb = 512;
   options->piggyback = FT_PIGGYBACK_SEPARATE;
   options->piggyback_switch_bytes = FT_PIGGYBACK_SWITCH_DEFAULT;
+  options->piggyback_unit_bytes = FT_PIGGYBACK_UNIT_DEFAULT;
 }
 
 const char *ft_options_known_keys(void) {
@@ -35,6 +36,7 @@ const char *ft_options_known_keys(void) {
          "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
          "stall_failures, record, record_speed, any_call, control_window, "
          "failure, relaunch, piggyback, piggyback_switch_bytes, "
+         "piggyback_unit_bytes, "
          "c3_barrier_checkpoint, max_quiet, control_timer, ranks_per_node";
 }
 
@@ -255,6 +257,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "piggyback_switch_bytes") == 0) {
     *why = "piggyback_switch_bytes must be an integer in [0, 1073741824]";
     return ft_parse_int(value, 0, 1L << 30, &o->piggyback_switch_bytes);
+  }
+  if (strcmp(key, "piggyback_unit_bytes") == 0) {
+    *why = "piggyback_unit_bytes must be an integer in [0, 1073741824]";
+    return ft_parse_int(value, 0, 1L << 30, &o->piggyback_unit_bytes);
   }
   if (strcmp(key, "server_map") == 0) {
     *why = "server_map must be block or cyclic";

@@ -109,6 +109,11 @@ struct ft_options {
   int piggyback_switch_bytes; /* auto: messages of fewer payload bytes go
                                  combined, the others separate; default
                                  FT_PIGGYBACK_SWITCH_DEFAULT */
+  int piggyback_unit_bytes;   /* auto: collective calls (those c3 carries as
+                                 one unit) with blocks of fewer bytes go per
+                                 message, combined; the others as one unit
+                                 (a separate exchange of the bits); default
+                                 FT_PIGGYBACK_UNIT_DEFAULT */
   int failure;  /* enum ft_failure_mode: what a scenario's failure does;
                    default FT_FAILURE_LOGICAL */
   int relaunch; /* failure=kill: the number of this launch of the run, 0
@@ -146,6 +151,13 @@ enum ft_piggyback_form {
  * the tree's upper messages go separate) or 8192 (gather, 4 KiB) it does
  * not. */
 #define FT_PIGGYBACK_SWITCH_DEFAULT 4096
+
+/* The default of piggyback_unit_bytes, measured (analysis/
+ * c3_collectives.sh --quick, velocity, 32 ranks, copies at 300 MB/s): the
+ * unit's separate exchange costs 77 us for MPI_Gather and MPI_Allgather at
+ * every size, their messages combined 43-55 us at 256 B and 217 us at 1
+ * KiB: 512 keeps auto on the cheaper form at every size of both. */
+#define FT_PIGGYBACK_UNIT_DEFAULT 512
 
 /* The default of stall_failures. */
 #define FT_STALL_FAILURES_DEFAULT 1000

@@ -30,6 +30,7 @@ struct c3_state {
   int64_t recv_no; /* receives posted since the checkpoint or ROLLBACK */
   int64_t nd_no;   /* probes and completion calls since then */
   int64_t nd_last; /* the last of them whose outcome was logged */
+  int64_t coll_no; /* collective calls carried as one unit since then */
   int nd_open;     /* the last of them has not returned yet */
   int forced;      /* the current checkpoint was taken at a barrier before
                       the initiator's please-checkpoint came (Figure 8) */
@@ -219,6 +220,7 @@ static void take_checkpoint(struct c3_state *s, int64_t index,
   s->logging = 1;
   s->phase = FT_C3_LOGGING;
   s->next_id = s->recv_no = s->nd_no = s->nd_last = s->horizon = 0;
+  s->coll_no = 0;
   s->nd_open = 0;
   s->restored = 0;
   s->logged = NULL;
@@ -595,7 +597,7 @@ static int64_t replay_entries(const struct ft_logged_event *l, size_t n) {
   for (size_t i = 0; i < n; i++)
     count += l[i].kind == FT_LOGGED_SUPPRESS ||
              l[i].kind == FT_LOGGED_DELIVERY || l[i].kind == FT_LOGGED_MATCH ||
-             is_nd(&l[i]);
+             l[i].kind == FT_LOGGED_COLL || is_nd(&l[i]);
   return count;
 }
 
@@ -616,7 +618,7 @@ static int on_rollback(struct c3_state *s, const struct ft_event *e) {
   s->epoch = e->wave;
   s->logging = s->ready_sent = 0;
   s->phase = FT_C3_IDLE;
-  s->next_id = s->recv_no = s->nd_no = s->nd_last = 0;
+  s->next_id = s->recv_no = s->nd_no = s->nd_last = s->coll_no = 0;
   s->nd_open = s->forced = 0;
   s->n_ready = s->n_stopped = s->n_recovered = 0;
   s->due = 0;
@@ -629,6 +631,40 @@ static int on_rollback(struct c3_state *s, const struct ft_event *e) {
   s->pending = replay_entries(s->logged, s->n_logged);
   s->horizon = nd_horizon(s->logged, s->n_logged);
   recovered_one(s, 0);
+  return 0;
+}
+
+/* Whether the ROLLBACK's entries say collective call `id` is not carried
+ * out again (FT_LOGGED_COLL). */
+static int coll_replayed(const struct c3_state *s, int64_t id) {
+  for (size_t i = 0; s->restored && i < s->n_logged; i++)
+    if (s->logged[i].kind == FT_LOGGED_COLL && s->logged[i].id == id)
+      return 1;
+  return 0;
+}
+
+/* A collective call carried as one unit (sections 4 and 5): numbered since
+ * the checkpoint, its bits (epoch, amLogging, number) given to the
+ * runtime's exchange; after a ROLLBACK, one whose result is logged or
+ * that a root's suppress list holds gets REPLAY (the runtime knows which)
+ * and counts as used. Index 1: Figures 5-7's "amLogging = false". */
+static int on_collective(struct c3_state *s, const struct ft_event *e,
+                         struct ft_update *u) {
+  u->flags = FT_UPDATE_PASS;
+  if (e->index == 1) {
+    if (s->logging)
+      stop_logging(s, u);
+    return 0;
+  }
+  if (e->index != 0)
+    return -1;
+  u->id = ++s->coll_no;
+  u->piggyback = (struct ft_piggyback){
+      .epoch = s->epoch, .logging = s->logging, .id = u->id};
+  if (coll_replayed(s, u->id)) {
+    u->flags |= FT_UPDATE_REPLAY;
+    recovered_one(s, 1);
+  }
   return 0;
 }
 
@@ -657,6 +693,8 @@ static int dispatch(struct c3_state *s, const struct ft_event *e,
   case FT_EVENT_PROBED:
   case FT_EVENT_COMPLETION:
     return on_nd_outcome(s, e, u);
+  case FT_EVENT_COLLECTIVE:
+    return on_collective(s, e, u);
   default: /* message logging's RESTART and any-call mode's */
     return -1;
   }

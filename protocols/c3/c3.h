@@ -128,7 +128,16 @@ int ft_c3_logging(const void *state);
  * otherwise. */
 int ft_c3_replaying(const void *state);
 
-/* ---- Collectives (c3-collectives, sections 4 and 5) ------------------ */
+/* ---- Collectives (c3-collectives, sections 4 and 5) ------------------ *
+ *
+ * A collective call the runtime carries as one unit is told to step as
+ * FT_EVENT_COLLECTIVE: index 0 before the call's exchange, which numbers it
+ * since the checkpoint (update.id) and gives the bits it shows
+ * (update.piggyback: epoch, amLogging, that number); index 1 when the
+ * call's decision below says stop logging (STORE, as a message from a
+ * stopped rank would). After a ROLLBACK, a call named by an FT_LOGGED_COLL
+ * entry (its result logged by this rank, or held by a root's suppress
+ * list) gets REPLAY and counts among the entries used before RECOVERED. */
 
 /* The data-flow classes of section 4. */
 enum ft_c3_coll_class {

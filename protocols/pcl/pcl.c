@@ -565,6 +565,7 @@ static int ac_dispatch(struct pcl_state *s, const struct ft_event *e,
   case FT_EVENT_RESTART:
   case FT_EVENT_APP_PROBE:
   case FT_EVENT_APP_COMPLETION:
+  case FT_EVENT_COLLECTIVE: /* c3 only */
     return -1;
   }
   return -1;
@@ -596,6 +597,7 @@ static int dispatch(struct pcl_state *s, const struct ft_event *e,
   case FT_EVENT_CALL: /* any-call mode's (ac_dispatch) */
   case FT_EVENT_CALL_END:
   case FT_EVENT_ARRIVED:
+  case FT_EVENT_COLLECTIVE: /* c3 only */
     return -1;
   }
   return -1;

@@ -397,6 +397,7 @@ static int dispatch(struct pessimist_state *s, const struct ft_event *e,
   case FT_EVENT_CALL: /* any-call mode's */
   case FT_EVENT_CALL_END:
   case FT_EVENT_ARRIVED:
+  case FT_EVENT_COLLECTIVE: /* c3 only */
     return -1;
   }
   return -1;

@@ -488,6 +488,7 @@ static int rank_dispatch(struct vcl_state *s, const struct ft_event *e,
   case FT_EVENT_CALL: /* any-call mode's */
   case FT_EVENT_CALL_END:
   case FT_EVENT_ARRIVED:
+  case FT_EVENT_COLLECTIVE: /* c3 only */
     return -1;
   }
   return -1;
@@ -674,6 +675,7 @@ static int ac_rank_dispatch(struct vcl_state *s, const struct ft_event *e,
   case FT_EVENT_RESTART:
   case FT_EVENT_APP_PROBE:
   case FT_EVENT_APP_COMPLETION:
+  case FT_EVENT_COLLECTIVE: /* c3 only */
     return -1;
   }
   return -1;

@@ -402,6 +402,25 @@ static int read_suppress(struct reader *rd, int inc) {
   return 0;
 }
 
+/* coll: a collective call carried as one unit (the piggyback family,
+ * c3-collectives section 5): COMM CALL ID HOW, HOW one of log, replay,
+ * suppress, reexec. Read and checked for form; the call's own messages
+ * are not traced, so the channel rules do not see them. */
+static int read_coll(struct reader *rd) {
+  int64_t v;
+  static const char *const how[] = {"log", "replay", "suppress", "reexec"};
+  if (expect_fields(rd, 8, "COMM CALL ID HOW") ||
+      int_field(rd, 4, "comm", 0, INT32_MAX, &v) ||
+      int_field(rd, 5, "call", 1, 8, &v) ||
+      int_field(rd, 6, "id", 0, INT64_MAX, &v))
+    return -1;
+  for (size_t i = 0; i < sizeof how / sizeof *how; i++)
+    if (strcmp(rd->tok[7], how[i]) == 0)
+      return 0;
+  return bad(rd, "how", "expected log, replay, suppress or reexec, got '%s'",
+             rd->tok[7]);
+}
+
 static int read_chanrec(struct reader *rd, int inc) {
   int wave, comm, coll, peer, tag;
   int64_t seq;
@@ -584,6 +603,8 @@ static int read_record(struct reader *rd) {
     return read_message(rd, inc, 0, 1);
   if (strcmp(kind, "suppress") == 0)
     return read_suppress(rd, inc);
+  if (strcmp(kind, "coll") == 0)
+    return read_coll(rd);
   if (strcmp(kind, "safe") == 0 || strcmp(kind, "restore") == 0 ||
       strcmp(kind, "ckpt") == 0 || strcmp(kind, "rollback") == 0)
     return read_mark(rd, inc, time, kind, t);

@@ -287,7 +287,7 @@ static int append_checked(char *text, size_t len, const char *piece,
   if (n < 0 || (size_t)n >= len - used)
     return ft_fail(err, errlen, "%s %s: options text longer than %zu bytes",
                    flag, shown, len - 1);
-  char msg[512];
+  char msg[1024]; /* the unknown key error lists every known key */
   if (ft_options_parse(text, o, msg, sizeof msg) == 0)
     return 0;
   return ft_fail(err, errlen, "%s %s: %s", flag, shown, strip_field(msg));

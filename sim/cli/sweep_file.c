@@ -274,7 +274,7 @@ static const char *owned_key(const char *entry) {
 static int set_entry(struct parser *p, const char *w) {
   const char *eq = strchr(w, '='), *owner = owned_key(w);
   struct ft_options o;
-  char why[512];
+  char why[1024];
   if (!eq || eq == w || strchr(w, ','))
     return fail_at(p, "set", "expected key=value without ',', got '%s'", w);
   if (owner)
@@ -307,7 +307,7 @@ static int check_sets(struct parser *p, int set_line) {
     for (size_t k = 0; k < (srv->count ? srv->count : 1); k++) {
       const char *servers = srv->count ? srv->items[k] : "1";
       const struct ft_protocol_ops *ops = ft_protocol_find(prot->items[i]);
-      char text[1024], why[512];
+      char text[1024], why[1024];
       int n =
           snprintf(text, sizeof text, "protocol=%s,service_ranks=%s",
                    prot->items[i], ft_protocol_recovers(ops) ? servers : "0");

@@ -26,23 +26,6 @@
 
 /* ---- Barrier and broadcast ---- */
 
-static int barrier_call(struct ft_runtime *rt, MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(rt, comm);
-  if (rt->driver->barrier)
-    rt->driver->barrier(rt, c); /* a potential checkpoint location */
-  ft_coll_barrier(rt, c);
-  return MPI_SUCCESS;
-}
-
-static int bcast_call(struct ft_runtime *rt, void *buf, int count,
-                      MPI_Datatype type, int root, MPI_Comm comm) {
-  struct ft_comm *c = ft_comm_get(rt, comm);
-  if (root < 0 || root >= c->size)
-    return MPI_ERR_ROOT;
-  ft_coll_bcast(rt, buf, count, type, root, c);
-  return MPI_SUCCESS;
-}
-
 /* ---- Reductions ---- */
 
 /* Linear, in rank order, for non-commutative operations:
@@ -78,7 +61,7 @@ static void reduce_any(struct ft_runtime *rt, void *acc, int count,
     reduce_ordered(rt, acc, count, type, op, root, c);
 }
 
-static int reduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+static int reduce_body(struct ft_runtime *rt, const void *sbuf, void *rbuf,
                        int count, MPI_Datatype type, MPI_Op op, int root,
                        MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -94,7 +77,7 @@ static int reduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
   return MPI_SUCCESS;
 }
 
-static int allreduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+static int allreduce_body(struct ft_runtime *rt, const void *sbuf, void *rbuf,
                           int count, MPI_Datatype type, MPI_Op op,
                           MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -173,7 +156,7 @@ static int gatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                      0, ft_comm_get(rt, comm));
 }
 
-static int gather_call(struct ft_runtime *rt, const void *sbuf, int scount,
+static int gather_body(struct ft_runtime *rt, const void *sbuf, int scount,
                        MPI_Datatype stype, void *rbuf, int rcount,
                        MPI_Datatype rtype, int root, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -243,7 +226,7 @@ static int scatterv_call(struct ft_runtime *rt, const void *sbuf,
                       root, 1, ft_comm_get(rt, comm));
 }
 
-static int scatter_call(struct ft_runtime *rt, const void *sbuf, int scount,
+static int scatter_body(struct ft_runtime *rt, const void *sbuf, int scount,
                         MPI_Datatype stype, void *rbuf, int rcount,
                         MPI_Datatype rtype, int root, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -283,7 +266,7 @@ static int allgatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
   return MPI_SUCCESS;
 }
 
-static int allgather_call(struct ft_runtime *rt, const void *sbuf, int scount,
+static int allgather_body(struct ft_runtime *rt, const void *sbuf, int scount,
                           MPI_Datatype stype, void *rbuf, int rcount,
                           MPI_Datatype rtype, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -377,7 +360,7 @@ static int alltoallv_call(struct ft_runtime *rt, const void *sbuf,
   return MPI_SUCCESS;
 }
 
-static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
+static int alltoall_body(struct ft_runtime *rt, const void *sbuf, int scount,
                          MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, MPI_Comm comm) {
   ft_coll_alltoall(rt, sbuf, scount, stype, rbuf, rcount, rtype,
@@ -541,6 +524,214 @@ static int reduce_scatter_block_call(struct ft_runtime *rt, const void *sbuf,
   free(counts);
   free(displs);
   return rc;
+}
+
+/* ---- Collective calls carried as one unit (coll_unit.c) ---- */
+
+/* The result of `count` x size elements of `type` at `buf`, or nothing
+ * (the call leaves none at this rank). */
+static void leaves(struct ft_coll_call *u, void *buf, int count, int size,
+                   MPI_Datatype type) {
+  if (!buf || buf == MPI_IN_PLACE || (int64_t)count * size > INT_MAX)
+    return;
+  u->result = buf;
+  u->count = count * size;
+  u->type = type;
+}
+
+static int barrier_call(struct ft_runtime *rt, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (rt->driver->barrier)
+    rt->driver->barrier(rt, c); /* a potential checkpoint location */
+  struct ft_coll_call u = {
+      .kind = FT_COLL_BARRIER, .flow = FT_FLOW_SYNC, .root = -1};
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  ft_coll_barrier(rt, c);
+  ft_coll_unit_leave(rt, c, &u);
+  return MPI_SUCCESS;
+}
+
+static int bcast_call(struct ft_runtime *rt, void *buf, int count,
+                      MPI_Datatype type, int root, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  struct ft_coll_call u = {.kind = FT_COLL_BCAST,
+                           .flow = FT_FLOW_FROM_ROOT,
+                           .root = root,
+                           .bytes = ft_coll_bytes(count, type)};
+  if (c->rank != root)
+    leaves(&u, buf, count, 1, type);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  ft_coll_bcast(rt, buf, count, type, root, c);
+  ft_coll_unit_leave(rt, c, &u);
+  return MPI_SUCCESS;
+}
+
+static int reduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                       int count, MPI_Datatype type, MPI_Op op, int root,
+                       MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  struct ft_coll_call u = {.kind = FT_COLL_REDUCE,
+                           .flow = FT_FLOW_TO_ROOT,
+                           .root = root,
+                           .bytes = ft_coll_bytes(count, type)};
+  if (c->rank == root)
+    leaves(&u, rbuf, count, 1, type);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc = reduce_body(rt, sbuf, rbuf, count, type, op, root, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
+static int allreduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                          int count, MPI_Datatype type, MPI_Op op,
+                          MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_ALLREDUCE,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(count, type)};
+  leaves(&u, rbuf, count, 1, type);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc = allreduce_body(rt, sbuf, rbuf, count, type, op, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
+static int gather_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                       MPI_Datatype stype, void *rbuf, int rcount,
+                       MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  struct ft_coll_call u = {.kind = FT_COLL_GATHER,
+                           .flow = FT_FLOW_TO_ROOT,
+                           .root = root,
+                           .bytes = c->rank == root
+                                        ? ft_coll_bytes(rcount, rtype)
+                                        : ft_coll_bytes(scount, stype)};
+  if (c->rank == root)
+    leaves(&u, rbuf, rcount, c->size, rtype);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc =
+      gather_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
+/* MPI_Scatter; `u` set (a re-execution) or NULL (the application's). */
+static int scatter_unit(struct ft_runtime *rt, const void *sbuf, int scount,
+                        MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int root, struct ft_comm *c,
+                        struct ft_coll_call *u) {
+  if (ft_coll_unit_enter(rt, c, u))
+    return MPI_SUCCESS;
+  int rc =
+      scatter_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, root, c->user);
+  ft_coll_unit_leave(rt, c, u);
+  return rc;
+}
+
+static int scatter_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                        MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  struct ft_coll_call u = {.kind = FT_COLL_SCATTER,
+                           .flow = FT_FLOW_FROM_ROOT,
+                           .root = root,
+                           .bytes = c->rank == root
+                                        ? ft_coll_bytes(scount, stype)
+                                        : ft_coll_bytes(rcount, rtype)};
+  if (c->rank != root)
+    leaves(&u, rbuf, rcount, 1, rtype);
+  return scatter_unit(rt, sbuf, scount, stype, rbuf, rcount, rtype, root, c,
+                      &u);
+}
+
+static int allgather_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                          MPI_Datatype stype, void *rbuf, int rcount,
+                          MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_ALLGATHER,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(rcount, rtype)};
+  leaves(&u, rbuf, rcount, c->size, rtype);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc = allgather_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
+static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                         MPI_Datatype stype, void *rbuf, int rcount,
+                         MPI_Datatype rtype, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_ALLTOALL,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(rcount, rtype)};
+  leaves(&u, rbuf, rcount, c->size, rtype);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc = alltoall_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
+/* A single-sender call this rank made before its checkpoint, whose root
+ * made it after its own (section 5.3): "calls in the reexecList are
+ * immediately invoked with the same parameters, except for the receive
+ * buffers, which are replaced with dummy arguments". The elements are
+ * bytes laid out as the original type's (its size, its extent), so that
+ * the algorithm and its segments are the same. */
+static void reexec(struct ft_runtime *rt, const struct ft_coll_reexec *r) {
+  struct ft_comm *c = ft_comm_named(rt, r->comm);
+  if (!c)
+    ft_fatal("rank %d: communicator %d of a collective to re-execute is not "
+             "made again",
+             rt->world_rank, r->comm);
+  MPI_Datatype bytes, type;
+  FT_PMPI(Type_contiguous, r->size, MPI_BYTE, &bytes);
+  FT_PMPI(Type_create_resized, bytes, 0, (MPI_Aint)r->extent, &type);
+  FT_PMPI(Type_commit, &type);
+  void *dummy = calloc((size_t)(r->count > 0 ? r->count : 1),
+                       (size_t)(r->extent > 0 ? r->extent : 1));
+  if (!dummy)
+    ft_fatal("rank %d: out of memory re-executing a collective",
+             rt->world_rank);
+  struct ft_coll_call u = {.kind = r->kind,
+                           .flow = FT_FLOW_FROM_ROOT,
+                           .root = r->root,
+                           .bytes = (size_t)r->count * (size_t)r->size,
+                           .reexec = 1};
+  leaves(&u, dummy, r->count, 1, type);
+  if (r->kind == FT_COLL_BCAST && !ft_coll_unit_enter(rt, c, &u)) {
+    ft_coll_bcast(rt, dummy, r->count, type, r->root, c);
+    ft_coll_unit_leave(rt, c, &u);
+  } else if (r->kind == FT_COLL_SCATTER) {
+    scatter_unit(rt, NULL, 0, MPI_BYTE, dummy, r->count, type, r->root, c, &u);
+  }
+  free(dummy);
+  FT_PMPI(Type_free, &type);
+  FT_PMPI(Type_free, &bytes);
+}
+
+void ft_coll_reexec_pending(struct ft_runtime *rt) {
+  struct ft_coll_reexec r;
+  while (rt->driver->coll_reexec && rt->driver->coll_reexec(rt, &r))
+    reexec(rt, &r);
 }
 
 /* ---- The application's collective calls: arguments checked before the

@@ -185,7 +185,7 @@ static void report_deliveries(struct ft_runtime *rt, struct ft_comm *c, int n,
                               const struct ft_coll_recv in[], int tag) {
   if (rt->recovering_protocol)
     ft_control_fate(rt); /* nothing arrives for a rank that failed */
-  for (int i = 0; !rt->driver->irecv && i < n; i++) {
+  for (int i = 0; !rt->driver->irecv && !rt->coll_unit && i < n; i++) {
     if (in[i].source == MPI_PROC_NULL)
       continue;
     ft_trace_coll_delivery(rt, c->coll, in[i].source, tag);

@@ -146,4 +146,20 @@ void ft_coll_allgatherv(struct ft_runtime *rt, const void *sbuf, int scount,
                         const int displs[], MPI_Datatype rtype, int regular,
                         struct ft_comm *c);
 
+/* ---- Calls carried as one unit (coll_unit.c; driver.h, coll_enter) ---- */
+
+/* Before a collective call `call` of the application on c (call->result,
+ * count, type: what it leaves at this rank): the re-executions a restore
+ * left pending first, then the family's coll_enter, the exchange of the
+ * bits in the call's flow and coll_decide. Returns 1 when the call must
+ * not be carried out (its result is in place, it is suppressed, or it was
+ * a barrier and the exchange was it); 0: carry it out, then call
+ * ft_coll_unit_leave. Without a coll_enter hook: 0, nothing done. */
+int ft_coll_unit_enter(struct ft_runtime *rt, struct ft_comm *c,
+                       struct ft_coll_call *call);
+/* After the call was carried out: its messages are the unit's no more,
+ * and the family's coll_leave sees the result. */
+void ft_coll_unit_leave(struct ft_runtime *rt, struct ft_comm *c,
+                        struct ft_coll_call *call);
+
 #endif /* FT_COLL_ALGO_H */

@@ -38,6 +38,78 @@ struct ft_wire;
 struct ft_image_region;
 struct ft_local_image;
 struct ft_event;
+
+/* ---- A collective call carried as one unit (coll_unit.c) ----
+ *
+ * A family may have the runtime carry a collective call as one unit
+ * (c3-collectives, section 5: "each process must send its color bit and
+ * its amLogging bit to other processes", once per call): the family gives
+ * its bits for the call, the runtime exchanges them among the members in
+ * the direction of the call's data flow (section 4), the family decides,
+ * and the call's own messages then go raw: neither handed to the family's
+ * per-message hooks (coll_send, coll_delivered, send_payload,
+ * recv_payload) nor traced. */
+
+/* The data-flow classes of section 4, and where the bits go. */
+enum ft_coll_flow {
+  FT_FLOW_ALL = 1,   /* all-to-all: every member gets every member's bits */
+  FT_FLOW_TO_ROOT,   /* single-receiver: the root gets every member's */
+  FT_FLOW_FROM_ROOT, /* single-sender: every member gets the root's */
+  FT_FLOW_SYNC       /* barrier: as ALL; the exchange is the barrier */
+};
+
+/* The calls carried as units (a reexec names one). */
+enum ft_coll_kind {
+  FT_COLL_BARRIER = 1,
+  FT_COLL_BCAST,
+  FT_COLL_SCATTER,
+  FT_COLL_GATHER,
+  FT_COLL_REDUCE,
+  FT_COLL_ALLREDUCE,
+  FT_COLL_ALLGATHER,
+  FT_COLL_ALLTOALL
+};
+
+/* What coll_enter answers. */
+enum ft_coll_entry {
+  FT_COLL_PER_MESSAGE = 0, /* not a unit: the per-message hooks see it */
+  FT_COLL_EXCHANGE,        /* a unit: exchange the bits, coll_decide, then
+                              the call, then coll_leave */
+  FT_COLL_RAW,             /* a unit without exchange nor decision (every
+                              member answers RAW alike) */
+  FT_COLL_DONE             /* not carried out: its result is in place (from
+                              the family's log) or it is suppressed */
+};
+
+enum { FT_COLL_BITS = 16 }; /* the bytes of one member's bits */
+
+struct ft_coll_call {
+  enum ft_coll_kind kind;
+  enum ft_coll_flow flow;
+  int root; /* rank in the communicator; -1 for ALL and SYNC */
+  /* What the call leaves at this rank (NULL, 0: nothing): the result the
+   * family may log, or overwrite from its log. */
+  void *result;
+  int count;
+  MPI_Datatype type;
+  size_t bytes; /* the data of one member's block (bcast: the message), the
+                   same at every member: what a family may choose the
+                   call's form by */
+  int reexec;   /* 1: re-executed for the root with a dummy result
+                 (coll_reexec), before the rank goes on */
+  unsigned char bits[FT_COLL_BITS]; /* this rank's, set by coll_enter */
+  int64_t id;                       /* the family's */
+  int keep;                         /* the family's: log the result */
+  int entry;                        /* the runtime's: coll_enter's answer */
+};
+
+/* A call to re-execute (coll_reexec): on communicator `comm` (its name),
+ * `count` elements of `size` bytes each, `extent` apart, at this rank. */
+struct ft_coll_reexec {
+  enum ft_coll_kind kind;
+  int comm, root, count, size;
+  int64_t extent;
+};
 struct ft_gate_call;
 
 /* When ft_apply_update hands a core update to the family. The outputs are
@@ -222,6 +294,27 @@ struct ft_driver {
    * piggyback family, c3-collectives Figure 8: an exchange of the
    * participants' epochs, then ft_safe_point_ahead). NULL: a barrier. */
   void (*barrier)(struct ft_runtime *rt, struct ft_comm *c);
+  /* A collective call of the application on c (coll.c), before anything
+   * of it is carried out, every member's: see enum ft_coll_entry; the
+   * family sets call->bits (EXCHANGE) and writes the result (DONE). NULL:
+   * every call per message. */
+  int (*coll_enter)(struct ft_runtime *rt, struct ft_comm *c,
+                    struct ft_coll_call *call);
+  /* After the exchange of an EXCHANGE call: `bits` holds c->size members'
+   * bits (FT_COLL_BITS bytes each, by rank in c) as the call's flow lets
+   * this rank see them: every member's (ALL, SYNC, the root of TO_ROOT),
+   * the root's (FROM_ROOT, a non-root), its own alone otherwise; the
+   * others are zero. */
+  void (*coll_decide)(struct ft_runtime *rt, struct ft_comm *c,
+                      struct ft_coll_call *call, const unsigned char *bits);
+  /* The call is complete (its result in place). */
+  void (*coll_leave)(struct ft_runtime *rt, struct ft_comm *c,
+                     struct ft_coll_call *call);
+  /* After a restore: the next call this rank must re-execute at once, with
+   * dummy buffers, for a root that re-executes it (c3-collectives section
+   * 5.3's reexecList): 1 and *out, in the order they were made; 0: none
+   * left. */
+  int (*coll_reexec)(struct ft_runtime *rt, struct ft_coll_reexec *out);
   /* A communicator creation `call` of the application returned
    * successfully (comm_api.c), `made` being its result (maybe
    * MPI_COMM_NULL), registered: the family may record it and use it now

@@ -624,7 +624,7 @@ static int iprobe_call(struct ft_runtime *rt, int source, int tag,
  * coll_send): 1 when the send is suppressed. */
 static int coll_send(struct ft_runtime *rt, MPI_Comm comm, int dest, int tag) {
   int coll = 0;
-  if (!rt->driver->coll_send || dest == MPI_PROC_NULL)
+  if (!rt->driver->coll_send || dest == MPI_PROC_NULL || rt->coll_unit)
     return 0;
   struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
   return c && coll && rt->driver->coll_send(rt, c, dest, tag);
@@ -635,7 +635,7 @@ static void coll_delivered(struct ft_runtime *rt, MPI_Comm comm, int source,
                            int tag, void *buf, int count, MPI_Datatype type,
                            const MPI_Status *status) {
   int coll = 0;
-  if (!rt->driver->coll_delivered || source == MPI_PROC_NULL)
+  if (!rt->driver->coll_delivered || source == MPI_PROC_NULL || rt->coll_unit)
     return;
   struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
   if (c && coll)
@@ -648,7 +648,7 @@ static int coll_family_send(struct ft_runtime *rt, const void *buf, int count,
                             MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                             int how, MPI_Request *req, int *rc) {
   int coll = 0;
-  if (!rt->driver->send_payload || dest == MPI_PROC_NULL)
+  if (!rt->driver->send_payload || dest == MPI_PROC_NULL || rt->coll_unit)
     return 0;
   struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
   return c && coll &&
@@ -662,7 +662,7 @@ static int coll_family_recv(struct ft_runtime *rt, void *buf, int count,
                             MPI_Comm comm, MPI_Request *req, MPI_Status *status,
                             int *rc) {
   int coll = 0;
-  if (!rt->driver->recv_payload || source == MPI_PROC_NULL)
+  if (!rt->driver->recv_payload || source == MPI_PROC_NULL || rt->coll_unit)
     return 0;
   struct ft_comm *c = ft_comm_of_inner(rt, comm, &coll);
   return c && coll &&

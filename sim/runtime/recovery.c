@@ -382,6 +382,7 @@ static void recover(struct ft_runtime *rt) {
   while (rt->rollback_inc < rt->incarnation) /* a failed rank waits for */
     ft_wait_control(rt);                     /* the others to notice */
   restore_memory(rt);
+  rt->coll_unit = 0;          /* a collective abandoned in the middle */
   if (rt->driver->rollback)   /* before READY: what the family kept of the */
     rt->driver->rollback(rt); /* abandoned run */
   struct ft_wire ready = {.kind = FT_WIRE_READY, .inc = rt->incarnation};

@@ -36,7 +36,7 @@ static void check_fault_tolerance(struct ft_runtime *rt, int rank) {
 
 /* Every rank parses the same text; rank 0 alone reports an error. */
 static void read_options(struct ft_runtime *rt) {
-  char err[512];
+  char err[1024]; /* an unknown key's error lists every known key */
   const char *text = getenv(FT_OPTIONS_ENV);
   int rank;
   FT_PMPI(Comm_rank, MPI_COMM_WORLD, &rank);

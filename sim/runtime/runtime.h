@@ -253,6 +253,8 @@ struct ft_runtime {
 
   /* Fault tolerance (a protocol that recovers; see control.h). */
   int recovering_protocol; /* non-zero: interruptible waits, services */
+  int coll_unit;           /* a collective carried as one unit is under way
+                              (coll_unit.c): its messages go raw, untraced */
   int track_deliveries;    /* DELIVERED events / daemon model: delivery.c */
   int servers;             /* checkpoint servers: the service ranks */
   int incarnation;         /* 0, then one more at every rollback */
@@ -688,6 +690,10 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
  * hands each to the family (driver.h, completed: a combined piggyback's
  * payload is moved into the collective's buffer), in their order. */
 int ft_coll_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[]);
+/* After a restore: carries out, in order, the collective calls the family
+ * says this rank must re-execute at once for their roots (driver.h,
+ * coll_reexec; coll.c). Nothing when there is none. */
+void ft_coll_reexec_pending(struct ft_runtime *rt);
 int ft_recv_internal(struct ft_runtime *rt, void *buf, int count,
                      MPI_Datatype type, int source, int tag, MPI_Comm comm,
                      MPI_Status *status);

@@ -283,7 +283,7 @@ static struct ft_comm *coll_comm(struct ft_runtime *rt, MPI_Comm inner) {
 void ft_trace_coll_send_(struct ft_runtime *rt, MPI_Comm inner, int dest,
                          int tag, int count, MPI_Datatype type) {
   struct ft_comm *c = coll_comm(rt, inner);
-  if (!c || dest == MPI_PROC_NULL)
+  if (!c || dest == MPI_PROC_NULL || rt->coll_unit) /* a unit's: untraced */
     return;
   int size = 0;
   FT_PMPI(Type_size, type, &size);
@@ -297,7 +297,7 @@ void ft_trace_coll_send_(struct ft_runtime *rt, MPI_Comm inner, int dest,
 void ft_trace_coll_delivery_(struct ft_runtime *rt, MPI_Comm inner, int source,
                              int tag) {
   struct ft_comm *c = coll_comm(rt, inner);
-  if (!c || source == MPI_PROC_NULL)
+  if (!c || source == MPI_PROC_NULL || rt->coll_unit)
     return;
   int comm = c->name, peer = ft_comm_app_rank(c, source);
   struct ft_trace_state *t = (&rt->trace);

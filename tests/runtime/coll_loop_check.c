@@ -14,9 +14,12 @@
  * the others pass the next safe point before it does, so that under c3,
  * whose initiator is rank 0, they checkpoint an iteration after it and
  * that iteration's collectives straddle the recovery line (late and early
- * messages in every class). The verdict goes to
- * ft_report_result (exit 1 on any mismatch). Protected: the iteration,
- * the sum, the error count. */
+ * messages in every class). Before the loop (main()'s prologue, run again
+ * after every rollback) an MPI_Bcast and an MPI_Allreduce, checked: under
+ * c3 the calls a restore re-executes (Figure 7's reexecList) must wait for
+ * the restore at the first safe point, not pair with these. The verdict
+ * goes to ft_report_result (exit 1 on any mismatch). Protected: the
+ * iteration, the sum, the error count. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +81,10 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
+  long first = rank == 0 ? 7 * n : -1, ranks = 0;
+  MPI_Bcast(&first, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(&(long){1}, &ranks, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  long prologue = (first != 7 * n) + (ranks != n); /* not protected */
   ft_protect(0, &k, sizeof k);
   ft_protect(1, &sum, sizeof sum);
   ft_protect(2, &errors, sizeof errors);
@@ -92,7 +99,7 @@ int main(int argc, char **argv) {
   long want = 0;
   for (long i = 0; i < iters; i++)
     want += n * (16 * i + 1) + (long)n * (n - 1) / 2;
-  long bad = errors + (sum != want), all = 0;
+  long bad = errors + (sum != want) + prologue, all = 0;
   MPI_Allreduce(&bad, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
     printf("coll_loop_check: %ld iterations, %s\n", iters,

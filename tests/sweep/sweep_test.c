@@ -186,7 +186,8 @@ Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
               "sb_bus_cache_mbps, sb_cache_kb, el_rtt_us, trace, max_time, "
               "stall_failures, record, record_speed, any_call, "
               "control_window, failure, relaunch, piggyback, "
-              "piggyback_switch_bytes, c3_barrier_checkpoint, max_quiet, "
+              "piggyback_switch_bytes, piggyback_unit_bytes, "
+              "c3_barrier_checkpoint, max_quiet, "
               "control_timer, ranks_per_node)");
   parse_fails(BASE "set log_batch=0\n",
               "dir/s.txt:5: field 'set': log_batch must be an integer in [1, "

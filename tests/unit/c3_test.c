@@ -474,6 +474,76 @@ Test(c3, a_rollback_suppresses_early_sends_and_replays_decisions) {
   free(s);
 }
 
+static struct ft_event collective(int64_t index) {
+  return (struct ft_event){
+      .type = FT_EVENT_COLLECTIVE, .peer = -1, .tag = -1, .index = index};
+}
+
+/* A collective call carried as one unit (sections 4 and 5): numbered since
+ * the checkpoint, its bits (epoch, amLogging, number) given for the
+ * runtime's exchange; the call's decision to stop logging stops it as a
+ * message from a stopped rank would. */
+Test(c3, collective_calls_are_numbered_and_can_stop_the_logging) {
+  void *s = core_new(1, 3);
+  struct ft_update u;
+  cr_assert_eq(step(s, collective(0), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS);
+  cr_assert_eq(u.id, 1);
+  cr_assert_eq(u.piggyback.epoch, 0);
+  cr_assert_eq(u.piggyback.logging, 0);
+  cr_assert_eq(u.piggyback.id, 1);
+  free(s);
+  s = checkpointed();
+  cr_assert_eq(step(s, collective(0), &u), 0);
+  cr_assert_eq(u.id, 1, "numbered again from the checkpoint");
+  cr_assert_eq(u.piggyback.epoch, 1);
+  cr_assert_eq(u.piggyback.logging, 1);
+  cr_assert_eq(step(s, collective(0), &u), 0);
+  cr_assert_eq(u.id, 2);
+  cr_assert_eq(step(s, collective(1), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_STORE);
+  cr_assert_eq(u.wave, 1);
+  cr_assert_not(ft_c3_logging(s));
+  cr_assert_eq(step(s, collective(1), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "stopped already");
+  cr_assert_eq(step(s, collective(2), &u), -1);
+  free(s);
+}
+
+/* After a ROLLBACK, a call whose result the rank logged, or that a root's
+ * suppress list holds (FT_LOGGED_COLL), gets REPLAY and counts as used:
+ * RECOVERED once the last is. */
+Test(c3, a_rollback_replays_logged_and_suppressed_collective_calls) {
+  void *s = core_new(1, 3);
+  struct ft_logged_event logged[] = {
+      {.id = 2, .kind = FT_LOGGED_COLL, .peer = 1},
+      {.id = 3, .kind = FT_LOGGED_COLL, .peer = 0, .value = 3},
+  };
+  struct ft_update u;
+  cr_assert_eq(step(s,
+                    (struct ft_event){.type = FT_EVENT_ROLLBACK,
+                                      .wave = 2,
+                                      .logged = logged,
+                                      .n_logged = 2},
+                    &u),
+               0);
+  cr_assert(ft_c3_replaying(s));
+  step(s, collective(0), &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "call 1 is carried out");
+  step(s, collective(0), &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
+  cr_assert_eq(u.id, 2);
+  cr_assert_eq(u.n_sends, 0, "call 3 still to come");
+  step(s, collective(0), &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_REPLAY);
+  cr_assert_eq(u.n_sends, 1);
+  cr_assert_eq(u.sends[0].kind, FT_C3_CONTROL_RECOVERED);
+  cr_assert_not(ft_c3_replaying(s));
+  step(s, collective(0), &u);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS);
+  free(s);
+}
+
 /* Rank 0 starts no checkpoint while a rank recovers: message ids and
  * counts are per epoch (specs/c3.pml refuted the core without it). */
 Test(c3, no_checkpoint_starts_before_every_rank_recovered) {

@@ -50,6 +50,7 @@ Test(options, unknown_key_is_an_error) {
                    "sb_cache_kb, el_rtt_us, trace, max_time, stall_failures, "
                    "record, record_speed, any_call, control_window, failure, "
                    "relaunch, piggyback, piggyback_switch_bytes, "
+                   "piggyback_unit_bytes, "
                    "c3_barrier_checkpoint, max_quiet, control_timer, "
                    "ranks_per_node)");
 }
@@ -321,12 +322,15 @@ Test(options, piggyback_forms_and_switch) {
   cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
   cr_assert_eq(o.piggyback, FT_PIGGYBACK_SEPARATE);
   cr_assert_eq(o.piggyback_switch_bytes, FT_PIGGYBACK_SWITCH_DEFAULT);
+  cr_assert_eq(o.piggyback_unit_bytes, FT_PIGGYBACK_UNIT_DEFAULT);
   cr_assert_eq(ft_options_parse("protocol=c3,service_ranks=1,piggyback=auto,"
-                                "piggyback_switch_bytes=64",
+                                "piggyback_switch_bytes=64,"
+                                "piggyback_unit_bytes=32",
                                 &o, err, sizeof err),
                0, "%s", err);
   cr_assert_eq(o.piggyback, FT_PIGGYBACK_AUTO);
   cr_assert_eq(o.piggyback_switch_bytes, 64);
+  cr_assert_eq(o.piggyback_unit_bytes, 32);
   cr_assert_eq(ft_options_check(&o, err, sizeof err), 0, "%s", err);
   cr_assert_eq(ft_options_parse("piggyback=combined", &o, err, sizeof err), 0);
   cr_assert_eq(o.piggyback, FT_PIGGYBACK_COMBINED);
@@ -343,6 +347,11 @@ Test(options, bad_piggyback_values_name_the_field) {
       ft_options_parse("piggyback_switch_bytes=-1", &o, err, sizeof err), -1);
   cr_assert_str_eq(err, "field 1 'piggyback_switch_bytes=-1': "
                         "piggyback_switch_bytes must be an integer in [0, "
+                        "1073741824]");
+  cr_assert_eq(ft_options_parse("piggyback_unit_bytes=x", &o, err, sizeof err),
+               -1);
+  cr_assert_str_eq(err, "field 1 'piggyback_unit_bytes=x': "
+                        "piggyback_unit_bytes must be an integer in [0, "
                         "1073741824]");
 }
 

@@ -197,6 +197,7 @@ static void capture(struct ft_runtime *rt, int wave, int64_t index) {
   pb->captured.wave = wave;
   ft_pb_capture_creations(pb);
   count_pending(rt, wave);
+  ft_pb_coll_capture(pb);
   struct ft_pb_events swap = pb->suppress;
   pb->suppress = pb->early;
   pb->early = swap;
@@ -204,34 +205,47 @@ static void capture(struct ft_runtime *rt, int wave, int64_t index) {
 }
 
 /* Section 3.1, Phase #4: "Once the process has saved its log on disk":
- * the captured state with the family's region, sent to the server. */
-static void store(struct ft_runtime *rt, const struct ft_update *u) {
+ * the captured state with the family's regions (the log; the collectives'
+ * results and reexecList, pb_coll.c), sent to the server. */
+void ft_pb_store(struct ft_runtime *rt, int wave, int64_t kept) {
   struct ft_pb *pb = &rt->pb;
   struct ft_state_copy *c = &pb->captured;
-  if (c->index == 0 || c->wave != u->wave)
+  if (c->index == 0 || c->wave != wave)
     ft_fatal("rank %d: c3 stores epoch %d, captured: epoch %d", rt->world_rank,
-             u->wave, c->wave);
-  int64_t kept = 0;
-  for (size_t i = 0; i < u->n_keep; i++)
-    kept += u->keep[i].last - u->keep[i].first + 1;
+             wave, c->wave);
   if (kept != (int64_t)pb->n_late)
     ft_fatal("rank %d: c3 keeps %lld late messages, the log holds %zu",
              rt->world_rank, (long long)kept, pb->n_late);
-  struct ft_image_region regions[FT_MAX_REGIONS + 1];
+  struct ft_image_region regions[FT_MAX_REGIONS + 2];
   memcpy(regions, c->regions, c->n * sizeof *regions);
-  size_t bytes = ft_pb_region_size(pb);
-  void *region = malloc(bytes);
-  if (!region)
+  size_t bytes = ft_pb_region_size(pb), coll = ft_pb_coll_region_size(pb);
+  void *region = malloc(bytes), *units = malloc(coll);
+  if (!region || !units)
     ft_fatal("rank %d: out of memory for its c3 log", rt->world_rank);
   ft_pb_region_write(pb, c->index, region);
+  ft_pb_coll_region_write(pb, units);
   regions[c->n] = (struct ft_image_region){
       .id = FT_PB_REGION, .ptr = region, .bytes = bytes};
+  regions[c->n + 1] = (struct ft_image_region){
+      .id = FT_PB_COLL_REGION, .ptr = units, .bytes = coll};
   pb->recorded += pb->n_late;
-  ft_checkpoint_write(rt, u->wave, c->index, regions, c->n + 1);
+  ft_checkpoint_write(rt, wave, c->index, regions, c->n + 2);
   free(region);
+  free(units);
   copy_free(c);
   pb->suppress.n = pb->decisions.n = 0;
   ft_pb_clear_log(pb);
+  ft_pb_coll_stored(pb);
+}
+
+/* STORE: now, or once the collective call in progress decided whether
+ * its result goes into this log (pb_coll.c). */
+static void store(struct ft_runtime *rt, const struct ft_update *u) {
+  int64_t kept = 0;
+  for (size_t i = 0; i < u->n_keep; i++)
+    kept += u->keep[i].last - u->keep[i].first + 1;
+  if (!ft_pb_coll_defer_store(rt, u->wave, kept))
+    ft_pb_store(rt, u->wave, kept);
 }
 
 static void pb_update(struct ft_runtime *rt, const struct ft_update *u,
@@ -253,6 +267,52 @@ static void pb_update(struct ft_runtime *rt, const struct ft_update *u,
     store(rt, u);
 }
 
+/* ---- Collectives as one unit per call (pb_coll.c) ---- */
+
+/* Late messages handed back go before anything new of this rank. */
+static int pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
+                         struct ft_coll_call *call) {
+  ft_pb_flush(rt);
+  return ft_pb_coll_enter(rt, c, call);
+}
+
+/* A STORE put off while the call decided whether its result goes into
+ * the log. */
+static void store_due(struct ft_runtime *rt) {
+  int wave;
+  int64_t late;
+  if (ft_pb_coll_store_due(rt, &wave, &late))
+    ft_pb_store(rt, wave, late);
+}
+
+static void pb_coll_decide(struct ft_runtime *rt, struct ft_comm *c,
+                           struct ft_coll_call *call,
+                           const unsigned char *bits) {
+  ft_pb_coll_decide(rt, c, call, bits);
+  store_due(rt);
+}
+
+static void pb_coll_leave(struct ft_runtime *rt, struct ft_comm *c,
+                          struct ft_coll_call *call) {
+  ft_pb_coll_leave(rt, c, call);
+  store_due(rt);
+}
+
+/* The resumption (pb_restore.c), with the calls of the image's
+ * collectives log among the core's entries. */
+static void pb_resuming(struct ft_runtime *rt, struct ft_event *e) {
+  ft_pb_resuming(rt, e);
+  ft_pb_coll_resuming(rt, e->wave > 0 ? ft_local_image_of(rt, e->wave) : NULL,
+                      &rt->pb.given);
+  e->logged = rt->pb.given.n ? rt->pb.given.at : NULL;
+  e->n_logged = rt->pb.given.n;
+}
+
+static void pb_finish(struct ft_runtime *rt) {
+  ft_pb_finish(rt);
+  ft_pb_coll_finish(&rt->pb);
+}
+
 /* ---- A rollback of every rank ---- */
 
 /* Before READY: what the abandoned run kept goes. */
@@ -264,6 +324,7 @@ static void pb_rollback(struct ft_runtime *rt) {
   ft_pb_reset_restore(pb);
   ft_pb_forget_creations(pb); /* main() runs again from the top */
   ft_pb_framed_forget(pb);    /* after the settle: nothing in flight */
+  ft_pb_coll_forget(pb);
 }
 
 static void pb_figures(const struct ft_runtime *rt,
@@ -314,16 +375,20 @@ const struct ft_driver ft_pb_driver = {.name = "piggyback",
                                        .completed = ft_pb_completed,
                                        .request_freed = ft_pb_request_freed,
                                        .probed = ft_pb_probed,
-                                       .resuming = ft_pb_resuming,
+                                       .resuming = pb_resuming,
                                        .restored = ft_pb_restored,
                                        .safe_point = ft_pb_flush,
                                        .barrier = ft_pb_barrier,
+                                       .coll_enter = pb_coll_enter,
+                                       .coll_decide = pb_coll_decide,
+                                       .coll_leave = pb_coll_leave,
+                                       .coll_reexec = ft_pb_coll_reexec,
                                        .comm_made = ft_pb_comm_made,
                                        .comm_freed = ft_pb_comm_freed,
                                        .on_control = ft_pb_on_control,
                                        .rollback = pb_rollback,
                                        .settle = ft_pb_settle,
-                                       .finish = ft_pb_finish,
+                                       .finish = pb_finish,
                                        .figures = pb_figures,
                                        .wire_name = pb_wire_name,
                                        .wire_payload = pb_wire_payload,

@@ -250,10 +250,12 @@ static void hand_back(struct ft_runtime *rt, int sender,
   ft_control_send(rt, sender, &m);
   for (size_t i = 0; i < r->n_suppress; i++)
     if (r->suppress[i].peer == sender) {
-      struct ft_wire s = {.kind = FT_WIRE_PB_SUPPRESS,
-                          .to = sender,
-                          .inc = rt->incarnation,
-                          .value = r->suppress[i].value};
+      struct ft_wire s = {
+          .kind = FT_WIRE_PB_SUPPRESS,
+          .to = sender,
+          .inc = rt->incarnation,
+          .value = r->suppress[i].value,
+          .x = {r->suppress[i].kind == FT_LOGGED_COLL}}; /* a call's */
       ft_control_send(rt, sender, &s);
     }
   p = r->late;
@@ -429,9 +431,15 @@ int ft_pb_on_control(struct ft_runtime *rt, const struct ft_wire *m) {
     pb->expected += m->value + (int64_t)m->x[0];
     return 1;
   }
-  push_given(pb, &(struct ft_logged_event){.kind = FT_LOGGED_SUPPRESS,
-                                           .peer = m->from,
-                                           .value = m->value});
+  if (m->x[0] != 0) /* a collective call (pb_coll.c) */
+    push_given(pb, &(struct ft_logged_event){.kind = FT_LOGGED_COLL,
+                                             .peer = m->from,
+                                             .id = m->value,
+                                             .value = m->value});
+  else
+    push_given(pb, &(struct ft_logged_event){.kind = FT_LOGGED_SUPPRESS,
+                                             .peer = m->from,
+                                             .value = m->value});
   pb->received++;
   return 1;
 }

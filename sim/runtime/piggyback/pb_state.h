@@ -97,6 +97,32 @@ struct ft_pb_ahead {
   int bytes;
 };
 
+/* A collective call's result in the log (c3-collectives, Figures 5-7:
+ * "recoveryLog.save(recv data, comm)"), by the call's number since the
+ * checkpoint, packed (pb_coll.c). */
+struct ft_pb_result {
+  int64_t id;
+  size_t bytes;
+  void *data;
+};
+struct ft_pb_results {
+  struct ft_pb_result *at;
+  size_t n, cap;
+};
+
+/* A single-sender call to re-execute with dummy buffers after a restore
+ * (Figure 7's reexecList): the call (enum ft_coll_kind), its communicator's
+ * name, root, and what it left here: count elements of size bytes, extent
+ * apart (struct ft_coll_reexec, as stored in an image). */
+struct ft_pb_reexec {
+  int32_t kind, comm, root, count, size, pad_;
+  int64_t extent;
+};
+struct ft_pb_reexecs {
+  struct ft_pb_reexec *at;
+  size_t n, cap, next;
+};
+
 /* All of the piggyback family's per-rank state. */
 struct ft_pb {
   /* The checkpoint in progress: the state captured at its safe point, the
@@ -142,6 +168,18 @@ struct ft_pb {
   void **dropped; /* buffers of receives a rollback abandoned (one may
                      still be written into): freed at MPI_Finalize */
   size_t n_dropped, cap_dropped;
+  /* Collectives carried as one unit (pb_coll.c): the results logged since
+   * the checkpoint; the calls to re-execute made before it (`early_calls`,
+   * the next checkpoint's) and those of the captured checkpoint; after a
+   * rollback, the image's results to replay and calls to re-execute; a
+   * STORE put off until the result of the call in progress is logged. */
+  struct ft_pb_results results, replay;
+  struct ft_pb_reexecs early_calls, reexecs, restart;
+  int keeping;        /* the call in progress logs its result */
+  int store_deferred; /* ... and a STORE came meanwhile: of epoch */
+  int deferred_wave;
+  int64_t deferred_kept;
+  uint64_t units, units_replayed, units_suppressed, units_reexecuted;
   /* The summary's figures. */
   uint64_t recorded, replayed, suppressed;
   uint64_t logged, deliveries;       /* decisions logged (events_logged), the

@@ -11,11 +11,14 @@
  * and received right after it, matched by source and tag: MPI's
  * non-overtaking order pairs it with its payload. The collectives, which
  * the runtime carries over point-to-point on that shadow (coll.c), are
- * treated message by message as the application's are: their messages are
- * piggybacked, late ones logged and sent again, early ones suppressed
- * (not yet the paper's data-flow classes, section 4: ft_c3_collective()
- * decides only the barrier's potential checkpoint, pb_barrier.c). The
- * probes and completion calls are logged and forced (pb_nd.c). */
+ * carried one unit per call by data-flow class (section 5, pb_coll.c):
+ * barrier, bcast, scatter, gather, reduce, allreduce, allgather, alltoall
+ * under piggyback=separate (auto: from piggyback_unit_bytes of block on);
+ * the others, and all under combined, message by message as the
+ * application's: piggybacked, late ones logged and sent again, early ones
+ * suppressed. The barrier may be a potential checkpoint location
+ * (pb_barrier.c). The probes and completion calls are logged and forced
+ * (pb_nd.c). */
 #ifndef FT_PIGGYBACK_H
 #define FT_PIGGYBACK_H
 
@@ -238,6 +241,52 @@ void ft_pb_held_completion(struct ft_runtime *rt, int index);
  * must call it (the application's MPI_Barrier). Without the option:
  * nothing. */
 void ft_pb_barrier(struct ft_runtime *rt, struct ft_comm *c);
+
+/* ---- Collectives as one unit per call (pb_coll.c) ---- */
+
+/* The family's second image region: logged results and reexecList. */
+enum { FT_PB_COLL_REGION = FT_MAX_REGIONS + 1 };
+
+/* The driver's coll_enter, coll_decide, coll_leave and coll_reexec
+ * (driver.h), c3-collectives Figures 5-8 (see pb_coll.c): the call
+ * numbered by the core, the decision of ft_c3_collective carried out (the
+ * result logged at the leave, the suppress list, the reexecList, the stop
+ * of logging), a logged or suppressed call not carried out after a
+ * rollback, the reexecList's calls handed out after a restore. */
+int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
+                     struct ft_coll_call *call);
+void ft_pb_coll_decide(struct ft_runtime *rt, struct ft_comm *c,
+                       struct ft_coll_call *call, const unsigned char *bits);
+void ft_pb_coll_leave(struct ft_runtime *rt, struct ft_comm *c,
+                      struct ft_coll_call *call);
+int ft_pb_coll_reexec(struct ft_runtime *rt, struct ft_coll_reexec *out);
+/* A STORE of epoch `wave` keeping `late` late messages while a call in
+ * progress may still log its result: 1, put off until the call decided;
+ * 0: store now. ft_pb_coll_store_due then says (1, *wave, *late) when the
+ * call decided or logged its result and the STORE put off is due. */
+int ft_pb_coll_defer_store(struct ft_runtime *rt, int wave, int64_t late);
+int ft_pb_coll_store_due(struct ft_runtime *rt, int *wave, int64_t *late);
+/* Stores the captured image of epoch `wave` with the family's regions
+ * (pb_driver.c); `late`: the late messages the core keeps. */
+void ft_pb_store(struct ft_runtime *rt, int wave, int64_t late);
+/* At a capture: the calls to re-execute made so far are the checkpoint's,
+ * and no result is logged yet. */
+void ft_pb_coll_capture(struct ft_pb *pb);
+/* The region FT_PB_COLL_REGION of the image being stored: its size, then
+ * written into dst; after the store the log is dropped (stored). */
+size_t ft_pb_coll_region_size(const struct ft_pb *pb);
+void ft_pb_coll_region_write(const struct ft_pb *pb, void *dst);
+void ft_pb_coll_stored(struct ft_pb *pb);
+/* At the resumption of a rollback to `img` (NULL: the start): its results
+ * to replay and its calls to re-execute; each result's call is appended
+ * to the core's entries `given` (FT_LOGGED_COLL). A truncated region is
+ * fatal. */
+void ft_pb_coll_resuming(struct ft_runtime *rt,
+                         const struct ft_local_image *img,
+                         struct ft_pb_events *given);
+/* Forgets all of it (a rollback), and frees it (MPI_Finalize). */
+void ft_pb_coll_forget(struct ft_pb *pb);
+void ft_pb_coll_finish(struct ft_pb *pb);
 
 /* ---- Driver (pb_driver.c) ---- */
 

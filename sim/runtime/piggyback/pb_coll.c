@@ -1,0 +1,397 @@
+/* C3's collectives as one unit per call (c3-collectives, sections 4 and 5,
+ * Figures 5-8): the driver's coll_enter, coll_decide, coll_leave and
+ * coll_reexec (driver.h; the runtime's exchange, coll_unit.c).
+ *
+ * Each call of MPI_Barrier, MPI_Bcast, MPI_Scatter, MPI_Gather,
+ * MPI_Reduce, MPI_Allreduce, MPI_Allgather and MPI_Alltoall is numbered
+ * by the core since the checkpoint (FT_EVENT_COLLECTIVE) and shows its
+ * epoch, amLogging bit and that number; the runtime exchanges them in the
+ * class's direction (single-sender: the root's down; single-receiver:
+ * every member's up to the root; all-to-all and barrier: every member's to
+ * every member) and ft_c3_collective decides:
+ *  - "recoveryLog.save(recv data, comm)": the result is packed into the log
+ *    at the end of the call (a straddling all-to-all call at a rank beyond
+ *    the recovery line; a single-receiver root logging; a single-sender
+ *    receiver logging whose root is behind); after a rollback the call is
+ *    not carried out: its result comes from the log;
+ *  - "suppressList.save(comm, p)" (a single-receiver root): member p's call
+ *    (its number, from its bits) is suppressed at recovery; the entry goes
+ *    with the root's suppress list (its next checkpoint's when the root is
+ *    behind the line, the current one's when it logs) and is handed to p
+ *    at the restore (PB_SUPPRESS, x[0] = 1);
+ *  - "reexecList.save(comm)" (a single-sender receiver behind the line
+ *    whose root is beyond): the call is re-executed with dummy buffers
+ *    right after the restore (coll_reexec), for the root that re-executes
+ *    it;
+ *  - "amLogging = false": FT_EVENT_COLLECTIVE, index 1.
+ * The barrier is carried as an all-to-all call whose result is empty: the
+ * exchange is the barrier, and one that straddles the recovery line
+ * (without c3_barrier_checkpoint=1, which keeps it from straddling) is
+ * logged empty at the ranks beyond the line and skipped at recovery.
+ *
+ * The other collectives (the v forms, alltoallw, scan, exscan,
+ * reduce_scatter) keep the per-message path (pb_driver.c): what they leave
+ * at a rank is not one buffer of one type. In main()'s prologue after a
+ * rollback the calls go raw (every member is in it alike). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "c3/c3.h"
+#include "piggyback.h"
+
+_Static_assert(sizeof(struct ft_piggyback) == FT_COLL_BITS,
+               "a member's bits are its piggyback");
+
+/* A `coll` trace line (docs/traces.md): call `id` of c, HOW. */
+static void trace_unit(struct ft_runtime *rt, const struct ft_comm *c,
+                       const struct ft_coll_call *call, const char *how) {
+  if (ft_trace_on(rt))
+    ft_trace_line_(rt, 0, "coll", "%d %d %lld %s", c->name, (int)call->kind,
+                   (long long)call->id, how);
+}
+
+static void push_reexec(struct ft_pb_reexecs *l, const struct ft_pb_reexec *r) {
+  l->at = ft_reserve(l->at, l->n + 1, &l->cap, sizeof *l->at, "c3 reexecList");
+  l->at[l->n++] = *r;
+}
+
+static void push_result(struct ft_pb_results *l, const struct ft_pb_result *r) {
+  l->at = ft_reserve(l->at, l->n + 1, &l->cap, sizeof *l->at, "c3 results");
+  l->at[l->n++] = *r;
+}
+
+static void clear_results(struct ft_pb_results *l) {
+  for (size_t i = 0; i < l->n; i++)
+    free(l->at[i].data);
+  l->n = 0;
+}
+
+static const struct ft_pb_result *result_of(const struct ft_pb_results *l,
+                                            int64_t id) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->at[i].id == id)
+      return &l->at[i];
+  return NULL;
+}
+
+/* A call the core said REPLAY for: its logged result unpacked into the
+ * call's buffer, or (no result logged) a call a root's suppress list
+ * holds. */
+static void replay(struct ft_runtime *rt, struct ft_comm *c,
+                   const struct ft_coll_call *call) {
+  const struct ft_pb_result *r = result_of(&rt->pb.replay, call->id);
+  trace_unit(rt, c, call, r ? "replay" : "suppress");
+  if (!r) {
+    rt->pb.units_suppressed++;
+    return;
+  }
+  if (call->result && r->bytes > 0) {
+    int pos = 0;
+    FT_PMPI(Unpack, r->data, (int)r->bytes, &pos, call->result, call->count,
+            call->type, c->coll);
+  }
+  rt->pb.units_replayed++;
+}
+
+/* Section 6: "There are two natural ways to send the protocol data:
+ * either via a separate collective operation that precedes the data
+ * operation, or by 'piggy-backing' the control data onto the message
+ * data": piggyback=separate is the first (a unit, its bits exchanged
+ * once), combined the second (every message of the call leads with the
+ * bits: the per-message path, pb_combined.c), auto the first from
+ * piggyback_unit_bytes of block on (the same choice at every member). */
+static int as_unit(const struct ft_runtime *rt,
+                   const struct ft_coll_call *call) {
+  switch (rt->options.piggyback) {
+  case FT_PIGGYBACK_COMBINED:
+    return 0;
+  case FT_PIGGYBACK_AUTO:
+    return call->bytes >= (size_t)rt->options.piggyback_unit_bytes;
+  default:
+    return 1;
+  }
+}
+
+int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
+                     struct ft_coll_call *call) {
+  const void *s = rt->protocol_state;
+  if (call->reexec) { /* made before the checkpoint: not numbered */
+    struct ft_piggyback mine = {.epoch = ft_c3_epoch(s),
+                                .logging = ft_c3_logging(s)};
+    memcpy(call->bits, &mine, sizeof mine);
+    return FT_COLL_EXCHANGE;
+  }
+  if (!as_unit(rt, call))
+    return FT_COLL_PER_MESSAGE;
+  if (ft_prologue_hidden(rt))
+    return FT_COLL_RAW;
+  struct ft_event e = {
+      .type = FT_EVENT_COLLECTIVE, .peer = -1, .tag = -1, .index = 0};
+  struct ft_update u;
+  ft_core_decide(rt, &e, &u);
+  ft_apply_update(rt, &u);
+  call->id = u.id;
+  memcpy(call->bits, &u.piggyback, sizeof u.piggyback);
+  rt->pb.units++;
+  if (!(u.flags & FT_UPDATE_REPLAY)) {
+    rt->pb.keeping = u.piggyback.logging; /* until the decision */
+    return FT_COLL_EXCHANGE;
+  }
+  replay(rt, c, call);
+  return FT_COLL_DONE;
+}
+
+/* The call's result is logged (keep) or will not be: a STORE that came
+ * while it was undecided is now due (ft_pb_coll_store_due). */
+static void kept(struct ft_runtime *rt) { rt->pb.keeping = 0; }
+
+static enum ft_c3_coll_class class_of(enum ft_coll_flow flow) {
+  switch (flow) {
+  case FT_FLOW_TO_ROOT:
+    return FT_C3_SINGLE_RECEIVER;
+  case FT_FLOW_FROM_ROOT:
+    return FT_C3_SINGLE_SENDER;
+  case FT_FLOW_ALL:
+  case FT_FLOW_SYNC: /* a straddling barrier: as an empty all-to-all */
+    break;
+  }
+  return FT_C3_ALL_TO_ALL;
+}
+
+/* Figure 7's "reexecList.save(comm)": what the call left here, as bytes
+ * laid out as its type's. */
+static void save_reexec(struct ft_runtime *rt, const struct ft_comm *c,
+                        const struct ft_coll_call *call) {
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0;
+  FT_PMPI(Type_size, call->type, &size);
+  FT_PMPI(Type_get_extent, call->type, &lb, &extent);
+  struct ft_pb_reexec r = {.kind = (int32_t)call->kind,
+                           .comm = c->name,
+                           .root = call->root,
+                           .count = call->count,
+                           .size = size,
+                           .extent = (int64_t)extent};
+  push_reexec(&rt->pb.early_calls, &r);
+}
+
+/* Figure 6's "suppressList.save(comm, p)": member p's call, by its number
+ * (in its bits), in the root's suppress list: the next checkpoint's when
+ * the root is behind the recovery line, the current one's when it logs
+ * (as its bits said: a STORE that came since waits for this call). */
+static void save_suppress(struct ft_runtime *rt, const struct ft_comm *c,
+                          const struct ft_piggyback *all, const int *who,
+                          int n) {
+  struct ft_pb_events *l =
+      all[c->rank].logging ? &rt->pb.suppress : &rt->pb.early;
+  for (int i = 0; i < n; i++) {
+    l->at = ft_reserve(l->at, l->n + 1, &l->cap, sizeof *l->at, "c3 log");
+    l->at[l->n++] =
+        (struct ft_logged_event){.kind = FT_LOGGED_COLL,
+                                 .peer = ft_comm_app_rank(c, who[i]),
+                                 .id = all[who[i]].id,
+                                 .value = all[who[i]].id};
+  }
+}
+
+void ft_pb_coll_decide(struct ft_runtime *rt, struct ft_comm *c,
+                       struct ft_coll_call *call, const unsigned char *bits) {
+  struct ft_piggyback *all = malloc((size_t)c->size * sizeof *all);
+  int *who = malloc((size_t)c->size * sizeof *who);
+  if (!all || !who)
+    ft_fatal("out of memory in a collective of %d ranks", c->size);
+  memcpy(all, bits, (size_t)c->size * sizeof *all);
+  struct ft_c3_coll in = {.cls = class_of(call->flow),
+                          .me = c->rank,
+                          .root = call->root,
+                          .ranks = c->size,
+                          .bits = all};
+  struct ft_c3_coll_decision d;
+  if (ft_c3_collective(&in, &d, who) != 0)
+    ft_fatal("rank %d: c3 cannot decide collective %d (root %d of %d)",
+             rt->world_rank, (int)call->kind, call->root, c->size);
+  if (call->reexec)
+    trace_unit(rt, c, call, "reexec");
+  if (d.reexec && call->result)
+    save_reexec(rt, c, call);
+  if (!call->reexec) {
+    save_suppress(rt, c, all, who, d.n_suppress);
+    call->keep = d.log_result;
+    if (!call->keep)
+      kept(rt);
+  }
+  free(all);
+  free(who);
+  if (!call->reexec && d.stop_logging) {
+    struct ft_event e = {
+        .type = FT_EVENT_COLLECTIVE, .peer = -1, .tag = -1, .index = 1};
+    ft_core_step(rt, &e);
+  }
+}
+
+void ft_pb_coll_leave(struct ft_runtime *rt, struct ft_comm *c,
+                      struct ft_coll_call *call) {
+  struct ft_pb *pb = &rt->pb;
+  if (!call->keep)
+    return;
+  struct ft_pb_result r = {.id = call->id};
+  if (call->result)
+    r.data = ft_pack_copy(rt, call->result, call->count, call->type, c->coll,
+                          &r.bytes);
+  push_result(&pb->results, &r);
+  trace_unit(rt, c, call, "log");
+  kept(rt);
+}
+
+int ft_pb_coll_reexec(struct ft_runtime *rt, struct ft_coll_reexec *out) {
+  struct ft_pb_reexecs *l = &rt->pb.restart;
+  if (l->next >= l->n || ft_prologue_hidden(rt))
+    return 0; /* none, or not restored yet */
+  const struct ft_pb_reexec *r = &l->at[l->next++];
+  *out = (struct ft_coll_reexec){.kind = (enum ft_coll_kind)r->kind,
+                                 .comm = r->comm,
+                                 .root = r->root,
+                                 .count = r->count,
+                                 .size = r->size,
+                                 .extent = r->extent};
+  rt->pb.units_reexecuted++;
+  return 1;
+}
+
+/* ---- The log in the image ---- */
+
+int ft_pb_coll_defer_store(struct ft_runtime *rt, int wave, int64_t late) {
+  struct ft_pb *pb = &rt->pb;
+  if (!pb->keeping)
+    return 0;
+  pb->store_deferred = 1;
+  pb->deferred_wave = wave;
+  pb->deferred_kept = late;
+  return 1;
+}
+
+int ft_pb_coll_store_due(struct ft_runtime *rt, int *wave, int64_t *late) {
+  struct ft_pb *pb = &rt->pb;
+  if (pb->keeping || !pb->store_deferred)
+    return 0;
+  pb->store_deferred = 0;
+  *wave = pb->deferred_wave;
+  *late = pb->deferred_kept;
+  return 1;
+}
+
+void ft_pb_coll_capture(struct ft_pb *pb) {
+  struct ft_pb_reexecs swap = pb->reexecs;
+  pb->reexecs = pb->early_calls;
+  pb->early_calls = swap;
+  pb->early_calls.n = 0;
+  clear_results(&pb->results);
+}
+
+size_t ft_pb_coll_region_size(const struct ft_pb *pb) {
+  size_t size = 8 + pb->reexecs.n * sizeof(struct ft_pb_reexec);
+  for (size_t i = 0; i < pb->results.n; i++)
+    size += 16 + pb->results.at[i].bytes;
+  return size;
+}
+
+void ft_pb_coll_region_write(const struct ft_pb *pb, void *dst) {
+  unsigned char *p = dst;
+  uint32_t n = (uint32_t)pb->results.n, m = (uint32_t)pb->reexecs.n;
+  memcpy(p, &n, 4);
+  memcpy(p + 4, &m, 4);
+  p += 8;
+  memcpy(p, pb->reexecs.at, m * sizeof(struct ft_pb_reexec));
+  p += m * sizeof(struct ft_pb_reexec);
+  for (size_t i = 0; i < n; i++) {
+    const struct ft_pb_result *r = &pb->results.at[i];
+    uint64_t bytes = r->bytes;
+    memcpy(p, &r->id, 8);
+    memcpy(p + 8, &bytes, 8);
+    memcpy(p + 16, r->data, r->bytes);
+    p += 16 + r->bytes;
+  }
+}
+
+void ft_pb_coll_stored(struct ft_pb *pb) {
+  clear_results(&pb->results);
+  pb->reexecs.n = 0;
+}
+
+static void truncated(const struct ft_runtime *rt) {
+  ft_fatal("rank %d: its image's c3 collectives region is truncated",
+           rt->world_rank);
+}
+
+/* The image's results (copied) and calls to re-execute; every result's
+ * call is handed to the core (FT_LOGGED_COLL) in `given`. */
+static void read_region(struct ft_runtime *rt, const unsigned char *p,
+                        const unsigned char *end, struct ft_pb_events *given) {
+  struct ft_pb *pb = &rt->pb;
+  uint32_t n = 0, m = 0;
+  if (end - p < 8)
+    truncated(rt);
+  memcpy(&n, p, 4);
+  memcpy(&m, p + 4, 4);
+  p += 8;
+  if ((size_t)(end - p) / sizeof(struct ft_pb_reexec) < m)
+    truncated(rt);
+  for (uint32_t i = 0; i < m; i++, p += sizeof(struct ft_pb_reexec)) {
+    struct ft_pb_reexec r;
+    memcpy(&r, p, sizeof r);
+    push_reexec(&pb->restart, &r);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    struct ft_pb_result r = {0};
+    uint64_t bytes = 0;
+    if (end - p < 16)
+      truncated(rt);
+    memcpy(&r.id, p, 8);
+    memcpy(&bytes, p + 8, 8);
+    p += 16;
+    if ((uint64_t)(end - p) < bytes)
+      truncated(rt);
+    r.bytes = (size_t)bytes;
+    r.data = malloc(r.bytes ? r.bytes : 1);
+    if (!r.data)
+      ft_fatal("rank %d: out of memory for a logged collective",
+               rt->world_rank);
+    memcpy(r.data, p, r.bytes);
+    p += r.bytes;
+    push_result(&pb->replay, &r);
+    given->at = ft_reserve(given->at, given->n + 1, &given->cap,
+                           sizeof *given->at, "c3 restore");
+    given->at[given->n++] = (struct ft_logged_event){
+        .kind = FT_LOGGED_COLL, .peer = rt->world_rank, .id = r.id};
+  }
+}
+
+void ft_pb_coll_resuming(struct ft_runtime *rt,
+                         const struct ft_local_image *img,
+                         struct ft_pb_events *given) {
+  const void *found = NULL;
+  size_t bytes = 0;
+  if (!img || ft_image_find(img->bytes, img->size, FT_PB_COLL_REGION, &found,
+                            &bytes) != 0)
+    return; /* the start: nothing logged */
+  read_region(rt, found, (const unsigned char *)found + bytes, given);
+}
+
+void ft_pb_coll_forget(struct ft_pb *pb) {
+  clear_results(&pb->results);
+  clear_results(&pb->replay);
+  pb->early_calls.n = pb->reexecs.n = 0;
+  pb->restart.n = pb->restart.next = 0;
+  pb->keeping = pb->store_deferred = 0;
+}
+
+void ft_pb_coll_finish(struct ft_pb *pb) {
+  ft_pb_coll_forget(pb);
+  free(pb->results.at);
+  free(pb->replay.at);
+  free(pb->early_calls.at);
+  free(pb->reexecs.at);
+  free(pb->restart.at);
+  pb->results = pb->replay = (struct ft_pb_results){0};
+  pb->early_calls = pb->reexecs = pb->restart = (struct ft_pb_reexecs){0};
+}
