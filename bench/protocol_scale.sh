@@ -13,8 +13,8 @@
 # What the figures showed (docs/testing.md, "Protocols at scale"): a pcl
 # wave at 400 ranks woke every rank still running towards K once per
 # marker (a bell each, p(p - 1) a wave) until its markers became quiet
-# (307979d: 42.7 s -> 30.2 s of CPU time for the 400-rank pcl run, none
-# 14 s); what is left of a wave is mostly SimGrid's network solver while
+# (307979d: the 400-rank pcl run's CPU time, alternated at load 3 to 6,
+# 28.4 s -> 24.7 s, none 9.7 s: 2.9x -> 2.5x); what is left of a wave is mostly SimGrid's network solver while
 # the images go up to the checkpoint server. vcl's markers and CUTs, and
 # pessimist's and v2's event-logger traffic, are not quiet: unchanged.
 #
