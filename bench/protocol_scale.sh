@@ -10,6 +10,14 @@
 # protocol costs on the platform). A benchmark, not a test: nothing here
 # passes or fails on speed.
 #
+# What the figures showed (docs/testing.md, "Protocols at scale"): a pcl
+# wave at 400 ranks woke every rank still running towards K once per
+# marker (a bell each, p(p - 1) a wave) until its markers became quiet
+# (307979d: the 400-rank pcl run's CPU time, alternated at load 3 to 6,
+# 28.4 s -> 24.7 s, none 9.7 s: 2.9x -> 2.5x); what is left of a wave is mostly SimGrid's network solver while
+# the images go up to the checkpoint server. vcl's markers and CUTs, and
+# pessimist's and v2's event-logger traffic, are not quiet: unchanged.
+#
 # Usage: bench/protocol_scale.sh [-a APP] [-p PLATFORM] [-r REPEAT]
 #                                [-P "PROTOCOLS"] [-s PERIOD] [NP...]
 #   defaults: -a bt -p grid5000 -r 1 -s 2.5,

@@ -57,6 +57,12 @@ struct ft_control {
   int from, to; /* ranks of the application world */
   int wave;     /* wave number, 1-based */
   int64_t value;
+  /* Set by a core on a message its receiver acts on only where it waits
+   * for control messages alone (held at a safe point), never while the
+   * application runs or waits in MPI: the runtime need not wake a receiver
+   * out of an MPI call for it, and hands it to the core, in its order,
+   * with the next control message it takes. Not carried: 0 on arrival. */
+  int quiet;
 };
 
 /* What happened, as seen by one rank's runtime. */

@@ -266,9 +266,12 @@ double ft_backend_message_time(int world_rank, size_t bytes);
 
 /* Posts a copy of `bytes` of `msg` to courier `c` (not NULL), due at
  * absolute time `due` (ft_backend_now's scale). Messages come out in the
- * order of their due times, ties in the order posted. */
+ * order of their due times, ties in the order posted, quiet or not. A
+ * `quiet` message rings no bell: a rank blocked in MPI does not wake for
+ * it, and takes it with the next message it takes
+ * (ft_backend_courier_wait still wakes for it). */
 void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
-                             size_t bytes);
+                             size_t bytes, int quiet);
 
 /* The calling rank's courier `c` (NULL: returns 0): copies its first
  * message due by now into buf and removes it; returns its length, 0 when

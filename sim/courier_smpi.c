@@ -25,12 +25,22 @@ struct courier_entry {
   unsigned char *data;
 };
 
-struct ft_courier {
-  struct courier_entry *heap; /* a min-heap by (due, seq) */
+/* A min-heap of messages by (due, seq). */
+struct courier_heap {
+  struct courier_entry *e;
   size_t n, cap;
-  uint64_t seq;      /* messages posted so far */
-  sg_sem_t wake;     /* an earlier message was posted, or quit */
-  sg_actor_t helper; /* sleeps until the first due, then rings */
+};
+
+/* The two queues: messages that ring a bell, and quiet ones, which the
+ * rank takes with the others (in one order of due times) and which wake
+ * it only in ft_backend_courier_wait. */
+enum { LOUD, QUIET };
+
+struct ft_courier {
+  struct courier_heap q[2]; /* LOUD, QUIET */
+  uint64_t seq;             /* messages posted so far */
+  sg_sem_t wake;            /* an earlier message was posted, or quit */
+  sg_actor_t helper;        /* sleeps until the first due, then rings */
   int quit;
   MPI_Comm comm;
   int self, tag, bell_bytes;
@@ -92,9 +102,10 @@ static void sift_down(struct courier_entry *h, size_t n, size_t i) {
 /* Seconds until the first message's bell must be rung (<= 0: now), or -1
  * when no bell is to be rung (no message, or a bell on its way). */
 static double bell_in(const struct ft_courier *c, double now) {
-  if (c->n == 0 || c->bells != c->taken || c->rank_waiting)
+  const struct courier_heap *loud = &c->q[LOUD];
+  if (loud->n == 0 || c->bells != c->taken || c->rank_waiting)
     return -1;
-  double in = c->heap[0].due - c->lead - now;
+  double in = loud->e[0].due - c->lead - now;
   return in > 1e-9 ? in : 0; /* a timer this close would not move the clock */
 }
 
@@ -193,32 +204,52 @@ static void kick(struct ft_courier *c) {
   sg_sem_release(c->rank_waiting ? c->rank_wake : c->wake);
 }
 
-void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
-                             size_t bytes) {
-  if (c->n == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 64;
-    c->heap = realloc(c->heap, c->cap * sizeof *c->heap);
-    if (!c->heap)
+/* The first message of both queues, or NULL when there is none. */
+static const struct courier_entry *first(const struct ft_courier *c) {
+  const struct courier_heap *l = &c->q[LOUD], *q = &c->q[QUIET];
+  if (l->n == 0)
+    return q->n ? &q->e[0] : NULL;
+  return q->n == 0 || before(&l->e[0], &q->e[0]) ? &l->e[0] : &q->e[0];
+}
+
+static void push(struct courier_heap *h, struct courier_entry e) {
+  if (h->n == h->cap) {
+    h->cap = h->cap ? 2 * h->cap : 64;
+    h->e = realloc(h->e, h->cap * sizeof *h->e);
+    if (!h->e)
       courier_fatal("out of memory for a courier's messages");
   }
+  h->e[h->n] = e;
+  sift_up(h->e, h->n++);
+}
+
+void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
+                             size_t bytes, int quiet) {
   unsigned char *data = malloc(bytes ? bytes : 1);
   if (!data)
     courier_fatal("out of memory for a courier's message");
   memcpy(data, msg, bytes);
-  c->heap[c->n] = (struct courier_entry){due, c->seq++, bytes, data};
-  sift_up(c->heap, c->n++);
-  if (c->heap[0].seq == c->seq - 1) /* the new first: who waits for it */
+  uint64_t seq = c->seq++;
+  push(&c->q[quiet ? QUIET : LOUD],
+       (struct courier_entry){due, seq, bytes, data});
+  /* The new first of those who wait for it: the rank in
+   * ft_backend_courier_wait waits for every message, the helper for the
+   * loud ones. */
+  if (c->rank_waiting ? first(c)->seq == seq
+                      : !quiet && c->q[LOUD].e[0].seq == seq)
     kick(c);
 }
 
 size_t ft_backend_courier_take(struct ft_courier *c, void *buf, size_t cap) {
   /* A nanosecond's slack: the bell rung `lead` early arrives at the due
    * time give or take a rounding error. */
-  if (!c || c->n == 0 || c->heap[0].due > simgrid_get_clock() + 1e-9)
+  const struct courier_entry *f = c ? first(c) : NULL;
+  if (!f || f->due > simgrid_get_clock() + 1e-9)
     return 0;
-  struct courier_entry e = c->heap[0];
-  c->heap[0] = c->heap[--c->n];
-  sift_down(c->heap, c->n, 0);
+  struct courier_heap *h = &c->q[f == c->q[LOUD].e ? LOUD : QUIET];
+  struct courier_entry e = h->e[0];
+  h->e[0] = h->e[--h->n];
+  sift_down(h->e, h->n, 0);
   if (e.bytes > cap)
     courier_fatal("a courier's message is larger than its receiver's buffer");
   memcpy(buf, e.data, e.bytes);
@@ -237,8 +268,9 @@ void ft_backend_courier_wait(struct ft_courier *c) {
   ft_smpi_bench_pause(); /* other actors run meanwhile */
   c->rank_waiting = 1;
   for (;;) {
-    double in = c->n > 0 ? c->heap[0].due - simgrid_get_clock() : -1;
-    if (c->n > 0 && in <= 1e-9)
+    const struct courier_entry *f = first(c);
+    double in = f ? f->due - simgrid_get_clock() : -1;
+    if (f && in <= 1e-9)
       break;
     if (in > 0)
       (void)sg_sem_acquire_timeout(c->rank_wake, in);
@@ -263,9 +295,11 @@ uint64_t ft_backend_courier_stop(struct ft_courier *c) {
   sg_actor_set_data(sg_actor_self(), NULL);
   ft_smpi_bench_resume();
   uint64_t bells = c->bells;
-  for (size_t i = 0; i < c->n; i++)
-    free(c->heap[i].data);
-  free(c->heap);
+  for (int k = LOUD; k <= QUIET; k++) {
+    for (size_t i = 0; i < c->q[k].n; i++)
+      free(c->q[k].e[i].data);
+    free(c->q[k].e);
+  }
   free(c);
   return bells;
 }

@@ -130,6 +130,18 @@ static void broadcast(struct pcl_state *s, enum ft_pcl_control kind,
       push(s, kind, to, value);
 }
 
+/* The markers of a wave at safe points are quiet (struct ft_control): a
+ * rank acts on a peer's marker only once it is at K itself (on_marker:
+ * before, the marker only marks its channel), and at K it is held, waiting
+ * for control messages alone, until every marker is in. A rank not yet at
+ * K need not be woken out of the application's MPI calls for each of the
+ * p - 1 markers (issue 18: a bell each, 15 s of CPU time a wave at 400
+ * ranks); it takes them at K, or with its next other message. */
+static void quiet_since(struct pcl_state *s, size_t first) {
+  for (size_t i = first; i < s->n_sends; i++)
+    s->sends[i].quiet = 1;
+}
+
 static int all_markers(const struct pcl_state *s) {
   return s->n_markers == s->ranks - 1;
 }
@@ -151,7 +163,9 @@ static void checkpoint(struct pcl_state *s, struct ft_update *u) {
  * does not send any other message through the same channel until it takes
  * its checkpoint": the application stays at the safe point. */
 static int mark(struct pcl_state *s, struct ft_update *u) {
+  size_t first = s->n_sends;
   broadcast(s, FT_PCL_CONTROL_MARKER, 0);
+  quiet_since(s, first);
   s->phase = PCL_MARKING;
   if (!all_markers(s))
     return 0;

@@ -228,7 +228,8 @@ void ft_apply_update(struct ft_runtime *rt, const struct ft_update *u) {
     d->update(rt, u, FT_STAGE_STATE);
   for (size_t i = 0; i < u->n_sends; i++) {
     struct ft_wire m = ft_wire_of_control(&u->sends[i], rt->incarnation);
-    ft_control_send(rt, m.to, &m); /* application ranks are world ranks */
+    /* application ranks are world ranks */
+    ft_control_send_quiet(rt, m.to, &m, u->sends[i].quiet);
   }
   if (d->update)
     d->update(rt, u, FT_STAGE_SENT);

@@ -239,7 +239,7 @@ void ft_control_courier_start(struct ft_runtime *rt) {
  * the network would deliver it, never before this rank's previous message
  * to `dest` (MPI's non-overtaking order). */
 static void courier_send(struct ft_runtime *rt, int dest, const void *msg,
-                         size_t bytes) {
+                         size_t bytes, int quiet) {
   struct ft_control_state *cs = &rt->ctl;
   if (!cs->peers[dest] && !(cs->peers[dest] = ft_backend_courier_of(dest)))
     ft_fatal("rank %d: rank %d has no courier for control messages",
@@ -253,7 +253,7 @@ static void courier_send(struct ft_runtime *rt, int dest, const void *msg,
   if (due < cs->last_due[dest])
     due = cs->last_due[dest];
   cs->last_due[dest] = due;
-  ft_backend_courier_post(cs->peers[dest], due, msg, bytes);
+  ft_backend_courier_post(cs->peers[dest], due, msg, bytes, quiet);
 }
 
 /* Every control message to an application rank goes to its courier
@@ -315,13 +315,18 @@ static void stop_courier(struct ft_runtime *rt) {
 }
 
 void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m) {
+  ft_control_send_quiet(rt, dest, m, 0);
+}
+
+void ft_control_send_quiet(struct ft_runtime *rt, int dest,
+                           const struct ft_wire *m, int quiet) {
   trace_control(rt, ">", dest, m);
   struct ft_wire copy = *m;
   copy.from = rt->world_rank; /* the caller sets the incarnation */
   copy.carried = 0;
   counts(rt)[dest]++;
   if (by_courier(rt, dest)) {
-    courier_send(rt, dest, &copy, sizeof copy);
+    courier_send(rt, dest, &copy, sizeof copy, quiet);
     return;
   }
   /* A service's waits go through the backend's waiter; and a service
@@ -379,7 +384,7 @@ static void send_carried(struct ft_runtime *rt, int dest,
   free(data);
   counts(rt)[dest]++;
   if (by_courier(rt, dest)) {
-    courier_send(rt, dest, &msg, sizeof msg.w + bytes);
+    courier_send(rt, dest, &msg, sizeof msg.w + bytes, 0);
     return;
   }
   FT_PMPI(Send, &msg, (int)(sizeof msg.w + bytes), MPI_BYTE, dest,

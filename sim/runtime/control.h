@@ -313,6 +313,19 @@ void ft_control_discard(struct ft_runtime *rt, const struct ft_wire *m);
  * the send overhead (smpi/ois instead of smpi/os, both 0 by default). */
 void ft_control_send(struct ft_runtime *rt, int dest, const struct ft_wire *m);
 
+/* ft_control_send, for a message whose receiver acts on it only where it
+ * waits for control messages alone (held at a safe point), never while it
+ * is blocked in an MPI call: with `quiet` set, a latency-only message
+ * rings no bell (backend.h, ft_backend_courier_post) and is taken, in its
+ * order, with the next control message the receiver takes. A blocking
+ * coordinated wave is p(p - 1) markers, and with a bell each (an MPI
+ * message on the receiver's host links that wakes it out of the
+ * application's wait) they were most of the wave's bells (issue 18: 30,643
+ * of 63,489 bells at 144 ranks). Without a courier (control_timer=0, a
+ * real MPI), the same as ft_control_send. */
+void ft_control_send_quiet(struct ft_runtime *rt, int dest,
+                           const struct ft_wire *m, int quiet);
+
 /* Sends `m` with `bytes` of `data` (malloc'ed; the call takes it): in the
  * same message when at most FT_CONTROL_INLINE, else after it on
  * FT_TAG_PAYLOAD without blocking. The receiver takes the bytes when it
