@@ -8,18 +8,29 @@
 # The caller sets: build (the build directory), top (the source tree),
 # platform, np, tmp (a scratch directory), and writes $tmp/hosts
 # (`ftsim run ... --dry-run --hostfile-out`). Every run is under protocol
-# `none` (FTSIM_OPTIONS) with the settings of `ftsim run` and SMPI's `ompi`
-# collective selector, as bench/overhead.sh has always run them.
+# `none` (FTSIM_OPTIONS) with the settings `ftsim run` passes smpirun.
+#
+# SMPI's collective selector: a module given as MODULE@SELECTOR runs with
+# `--cfg=smpi/coll-selector:SELECTOR`, a bare MODULE with none (SMPI's
+# default), as `ftsim run` runs ftsim's modules. Plain SMPI runs with
+# `ompi`, whose algorithms the runtime's collectives follow (the same
+# simulated times); an ftsim module under `ompi` pays, for each
+# communicator it creates (the collectives' shadows too), SMPI's id
+# broadcast under that selector, which first runs Comm::init_smp: O(p^2)
+# messages that `ftsim run` never sends (docs/testing.md, issue 18).
 
-# alt_once MODULE [ARGS...]: "cpu_s wall_s peak_mb sim_s" of one run of
-# MODULE (sim_s: the workload's own "... in S s", simulated); exits on a
-# failed run or a deadlock.
+# alt_once MODULE[@SELECTOR] [ARGS...]: "cpu_s wall_s peak_mb sim_s" of one
+# run of MODULE (sim_s: the workload's own "... in S s", simulated); exits
+# on a failed run or a deadlock.
 alt_once() {
+  alt_mod=${1%@*} alt_sel=""
+  [ "$alt_mod" = "$1" ] || alt_sel=--cfg=smpi/coll-selector:${1##*@}
+  shift
   FTSIM_OPTIONS=protocol=none "$build/bench/measure" smpirun -np "$np" \
     -platform "$top/platforms/$platform.xml" -hostfile "$tmp/hosts" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/grow-injected-times:no \
-    --cfg=smpi/privatization:dlopen --cfg=smpi/coll-selector:ompi \
-    --log=root.thres:warning "$@" >"$tmp/out" 2>"$tmp/err" ||
+    --cfg=smpi/privatization:dlopen ${alt_sel:+"$alt_sel"} \
+    --log=root.thres:warning "$alt_mod" "$@" >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; exit 1; }
   ! grep -q 'Deadlock detected' "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
   sim=$(sed -n 's/.* in \([0-9.]*\) s[,:].*/\1/p' "$tmp/out" | head -n 1)
@@ -28,7 +39,7 @@ alt_once() {
   echo "$cpu $wm ${sim:-0}"
 }
 
-# alt_runs REPEAT NAME=MODULE... [-- ARGS...]: REPEAT rounds, each running
+# alt_runs REPEAT NAME=MODULE[@SELECTOR]... [-- ARGS...]: REPEAT rounds, each running
 # every MODULE once in the order given (with ARGS); the figures go to
 # $tmp/runs, one "NAME cpu wall mb sim" line per run.
 alt_runs() {
