@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2154 # build, top, platform, np, tmp: the caller's
 # Sourced by bench/overhead.sh, bench/shared_runtime.sh and
 # bench/user_runtime.sh: runs SMPI modules alternately under smpirun (so
 # that the machine's load falls on all alike) and prints, per module, its

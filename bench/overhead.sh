@@ -42,6 +42,7 @@ for app in $apps; do
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=bench/alternate.sh
 . "$top/bench/alternate.sh"
 
 alt_header app

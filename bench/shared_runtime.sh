@@ -49,6 +49,7 @@ cc -shared -Wl,-S -Wl,-z,defs -Wl,--wrap=smpi_shared_malloc_intercept \
 
 "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" --dry-run \
   --hostfile-out "$tmp/hosts" >/dev/null
+# shellcheck source=bench/alternate.sh
 . "$top/bench/alternate.sh"
 alt_runs "$repeat" plain="$build/apps/plain/$app@ompi" \
   shared="$build/apps/smpi/$app" private="$tmp/apps/privatized/$app"

@@ -41,6 +41,7 @@ smpicc -O2 -DNDEBUG -I"$top/sim" $src "$top/sim/app_api_plain.c" -o plain -lm
 
 "$build/ftsim" run --platform "$platform" --np "$np" --app cg --dry-run \
   --hostfile-out "$tmp/hosts" >/dev/null
+# shellcheck source=bench/alternate.sh
 . "$top/bench/alternate.sh"
 alt_runs "$repeat" plain="$tmp/plain@ompi" shared="$tmp/shared" static="$tmp/static"
 alt_header prog
