@@ -8,9 +8,9 @@
 # objects, the same workload with the runtime inside the module (the whole
 # archive, as before issue 18 and as `ftsimcc -static-runtime` links a
 # user's program), then runs plain SMPI, the build's module and that
-# privatized one alternately, and prints CPU times (user + system, min and
+# privatized one alternately, and prints CPU and wall times (min and
 # median of REPEAT), their ratios to plain SMPI's, peak memory and the
-# simulated time. A benchmark, not a test: nothing passes or fails on speed.
+# simulated time (bench/alternate.sh). A benchmark, not a test: nothing passes or fails on speed.
 #
 # Usage: bench/shared_runtime.sh [-a APP] [-p PLATFORM] [-r REPEAT] [NP]
 #   defaults: -a cg -p gige -r 3, NP 64 (a Ninja build directory: the
@@ -49,35 +49,9 @@ cc -shared -Wl,-S -Wl,-z,defs -Wl,--wrap=smpi_shared_malloc_intercept \
 
 "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" --dry-run \
   --hostfile-out "$tmp/hosts" >/dev/null
-# once MODULE: "cpu_s peak_mb sim_s" of one run
-once() {
-  FTSIM_OPTIONS=protocol=none "$build/bench/measure" smpirun -np "$np" \
-    -platform "$top/platforms/$platform.xml" -hostfile "$tmp/hosts" \
-    --cfg=smpi/simulate-computation:no --cfg=smpi/grow-injected-times:no \
-    --cfg=smpi/privatization:dlopen --cfg=smpi/coll-selector:ompi \
-    --log=root.thres:warning "$1" >"$tmp/out" 2>"$tmp/err" ||
-    { cat "$tmp/err" >&2; exit 1; }
-  sim=$(sed -n 's/.* in \([0-9.]*\) s[,:].*/\1/p' "$tmp/out" | head -n 1)
-  mb=$(sed -n 's/^wall_s=[0-9.]* peak_mb=\([0-9.]*\)$/\1/p' "$tmp/err")
-  cpu=$(sed -n 's/^cpu_s=\([0-9.]*\)$/\1/p' "$tmp/err")
-  echo "$cpu $mb ${sim:-0}"
-}
-i=0
-while [ $i -lt "$repeat" ]; do
-  echo "plain $(once "$build/apps/plain/$app")" >>"$tmp/runs"
-  echo "shared $(once "$build/apps/smpi/$app")" >>"$tmp/runs"
-  echo "private $(once "$tmp/apps/privatized/$app")" >>"$tmp/runs"
-  i=$((i + 1))
-done
-printf '%-4s %5s  %-7s %8s %8s %7s %7s %8s %10s\n' app ranks module cpu_min \
-  cpu_med x_min x_med peak_MB sim_s
-for m in plain shared private; do
-  awk -v m="$m" '$1 == m { print $2, $3, $4 }' "$tmp/runs" | sort -n >"$tmp/$m"
-done
-for m in plain shared private; do
-  paste "$tmp/$m" "$tmp/plain" | awk -v a="$app" -v n="$np" -v m="$m" '
-    { c[NR] = $1; p[NR] = $4; mb = $2; s = $3 }
-    END { med = c[int((NR + 1) / 2)]; pm = p[int((NR + 1) / 2)]
-      printf "%-4s %5d  %-7s %8.3f %8.3f %7.3f %7.3f %8.1f %10.6f\n",
-        a, n, m, c[1], med, c[1] / p[1], med / pm, mb, s }'
-done
+# shellcheck source=bench/alternate.sh
+. "$top/bench/alternate.sh"
+alt_runs "$repeat" plain="$build/apps/plain/$app@ompi" \
+  shared="$build/apps/smpi/$app" private="$tmp/apps/privatized/$app"
+alt_header app
+alt_table "$app" plain shared private
