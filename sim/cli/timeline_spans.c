@@ -207,8 +207,10 @@ static int lines(const struct ft_timeline *tl, const struct ft_tl_view *v,
     free(r);
     return -1;
   }
-  memcpy(s, tl->sends, ns * sizeof *s);
-  memcpy(r, tl->dels, nd * sizeof *r);
+  if (ns) /* a view with no send has no array at all (NULL) */
+    memcpy(s, tl->sends, ns * sizeof *s);
+  if (nd)
+    memcpy(r, tl->dels, nd * sizeof *r);
   qsort(s, ns, sizeof *s, by_key);
   qsort(r, nd, sizeof *r, by_key);
   for (size_t i = 0, j = 0; i < ns && j < nd;) {
