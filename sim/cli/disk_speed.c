@@ -8,10 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "crosscheck_stats.h"
 #include "image_file.h"
 
 #define NAME "ftsim-calibrate-disk.img"
-#define MAX_REPEAT 100
+#define MAX_REPEAT FT_XC_MAX_RUNS
 
 static double now(void) {
   struct timespec t;
@@ -19,14 +20,13 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, by_value);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+/* The median of the n samples in v (ft_xc_summarize's). */
+static double median(const double *v, int n) {
+  struct ft_xc_samples s = {.n = (size_t)n};
+  double mid, lo, hi;
+  memcpy(s.x, v, (size_t)n * sizeof *v);
+  ft_xc_summarize(&s, &mid, &lo, &hi);
+  return mid;
 }
 
 /* One write and one read back: their seconds in w and r. */
