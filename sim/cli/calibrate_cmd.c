@@ -123,6 +123,11 @@ static int check_paths(struct calib *c, const char **prog) {
     ft_config_make_parents(c->file);
   if (ft_paths_check_output(c->file, err, sizeof err))
     return usage_error("-o %s: %s", c->file, err);
+  struct stat st;
+  errno = 0;
+  if (stat(c->disk_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return usage_error("--disk-dir %s: %s", c->disk_dir,
+                       errno ? strerror(errno) : "not a directory");
   const char *env = getenv(FT_ENV_PINGPONG);
   *prog = env && *env ? env : FTSIM_CLI_PINGPONG;
   if (access(*prog, X_OK) != 0)
