@@ -17,6 +17,7 @@
 #include "machine.h"
 #include "options.h"
 #include "outcome.h"
+#include "run_args.h"
 #include "strv.h"
 #include "together.h"
 
@@ -180,22 +181,18 @@ static int parse(struct xc *x, int argc, char **argv) {
   return FT_EXIT_OK;
 }
 
-/* The application ranks the run options give (--np N, --np=N, -np N), 0
- * when none does (ftsim run's dry run then says what is wrong). */
+/* The application ranks the run options give, as ftsim run reads them
+ * (run_args.h: --np, its default included); 0 when they do not parse
+ * (ftsim run's dry run then says what is wrong). */
 static int ranks_given(const struct xc *x) {
-  int np = 0;
-  for (size_t i = 0; i < x->run_args.count; i++) {
-    const char *w = x->run_args.items[i], *v = NULL;
-    if (strcmp(w, "--") == 0)
-      break;
-    if (strncmp(w, "--np=", 5) == 0)
-      v = w + 5;
-    else if ((strcmp(w, "--np") == 0 || strcmp(w, "-np") == 0) &&
-             i + 1 < x->run_args.count)
-      v = x->run_args.items[++i];
-    if (v && ft_parse_int(v, 1, 1 << 30, &np))
-      np = 0;
-  }
+  struct ft_run_args a;
+  char err[256];
+  memset(&a, 0, sizeof a);
+  int np = ft_run_args_parse((int)x->run_args.count, x->run_args.items, &a, err,
+                             sizeof err) == 0
+               ? a.np
+               : 0;
+  ft_run_args_free(&a);
   return np;
 }
 
