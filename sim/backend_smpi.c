@@ -154,6 +154,18 @@ void ft_backend_sleep(double seconds) {
 
 /* ---- Disks ---- */
 
+/* The CPU part of a write on `host`: seconds per byte from the host's
+ * property "ftsim_write_cpu_s_per_byte" (ftsim calibrate writes it: a
+ * durable write copies into the page cache and runs the file system on the
+ * writer's core), 0 without one. */
+static double write_cpu_per_byte(sg_host_t host) {
+  const char *v =
+      sg_host_get_property_value(host, "ftsim_write_cpu_s_per_byte");
+  char *end = NULL;
+  double x = v ? strtod(v, &end) : 0;
+  return v && end != v && x > 0 && x < 1 ? x : 0;
+}
+
 double ft_smpi_disk_io(double bytes, int write) {
   if (bytes < 1)
     return 0;
@@ -171,6 +183,9 @@ double ft_smpi_disk_io(double bytes, int write) {
     ft_backend_abort(1);
   }
   double start = simgrid_get_clock();
+  double cpu_s = write ? bytes * write_cpu_per_byte(host) : 0;
+  if (cpu_s > 0) /* on this host's core, shared with what runs there */
+    sg_actor_execute(cpu_s * sg_host_get_speed(host));
   if (write)
     sg_disk_write(disk, (sg_size_t)bytes);
   else

@@ -37,7 +37,8 @@ const char *ft_options_known_keys(void) {
          "stall_failures, record, record_speed, any_call, control_window, "
          "failure, relaunch, piggyback, piggyback_switch_bytes, "
          "piggyback_unit_bytes, "
-         "c3_barrier_checkpoint, max_quiet, control_timer, ranks_per_node";
+         "c3_barrier_checkpoint, max_quiet, control_timer, ranks_per_node, "
+         "service_placement";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -127,6 +128,13 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
   if (strcmp(key, "ranks_per_node") == 0) {
     *why = "ranks_per_node must be an integer in [0, 1024] (0: one per host)";
     return ft_parse_int(value, 0, 1024, &o->ranks_per_node);
+  }
+  if (strcmp(key, "service_placement") == 0) {
+    *why = "service_placement must be own or shared";
+    if (strcmp(value, "own") != 0 && strcmp(value, "shared") != 0)
+      return -1;
+    o->services_share_cores = strcmp(value, "shared") == 0;
+    return 0;
   }
   if (strcmp(key, "period") == 0) {
     *why = "period must be a number of seconds in [0, 1e9]";

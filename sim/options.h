@@ -75,32 +75,37 @@ struct ft_options {
   int control_timer;
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
-  double max_time;     /* simulated seconds of run time after which the run
-                          is stopped; default 0: no limit */
-  char record[512];    /* `ftsim record`: each application rank writes its
-                          MPI calls to RECORD/rank.<world rank>
-                          (sim/runtime/record.h); default "": no record */
-  double record_speed; /* the recording host's speed in flop/s when the
-                          backend cannot tell it (real MPI); default 0 */
-  int stall_failures;  /* N: after N failures in a row with no progress,
-                          the next failure due stops the run instead
-                          (progress: a committed wave, pcl and vcl; a failed
-                          rank's restart completed, pessimist and v2);
-                          default FT_STALL_FAILURES_DEFAULT, 0: never */
-  double max_quiet;    /* simulated seconds in which no application rank's
-                          control message reached the dispatcher after
-                          which it ends the run as livelocked (an error,
-                          not a no_progress stop: every healthy run talks
-                          to it, at the latest with its DONE); default 0:
-                          never */
-  int ranks_per_node;  /* application ranks placed on each compute host by
-                          `ftsim run` (consecutive ranks share the host's
-                          CPU, NIC and disk, as the papers' dual-processor
-                          nodes ran 2 processes); default 0: one per host,
-                          more only when np exceeds the compute hosts */
-  int any_call;        /* 1: checkpoints at any MPI call, when the protocol's
-                          core accepts it (a replay, sim/ft_anycall.h; `ftsim
-                          run --replay` sets it); default 0: at safe points */
+  double max_time;          /* simulated seconds of run time after which the run
+                               is stopped; default 0: no limit */
+  char record[512];         /* `ftsim record`: each application rank writes its
+                               MPI calls to RECORD/rank.<world rank>
+                               (sim/runtime/record.h); default "": no record */
+  double record_speed;      /* the recording host's speed in flop/s when the
+                               backend cannot tell it (real MPI); default 0 */
+  int stall_failures;       /* N: after N failures in a row with no progress,
+                               the next failure due stops the run instead
+                               (progress: a committed wave, pcl and vcl; a failed
+                               rank's restart completed, pessimist and v2);
+                               default FT_STALL_FAILURES_DEFAULT, 0: never */
+  double max_quiet;         /* simulated seconds in which no application rank's
+                               control message reached the dispatcher after
+                               which it ends the run as livelocked (an error,
+                               not a no_progress stop: every healthy run talks
+                               to it, at the latest with its DONE); default 0:
+                               never */
+  int ranks_per_node;       /* application ranks placed on each compute host by
+                               `ftsim run` (consecutive ranks share the host's
+                               CPU, NIC and disk, as the papers' dual-processor
+                               nodes ran 2 processes); default 0: one per host,
+                               more only when np exceeds the compute hosts */
+  int services_share_cores; /* service_placement=shared (1): `ftsim run`
+                          places the service ranks on the compute hosts,
+                          sharing their cores, as a real machine runs the
+                          service processes beside the application's;
+                          default own (0): on the service hosts */
+  int any_call; /* 1: checkpoints at any MPI call, when the protocol's
+                   core accepts it (a replay, sim/ft_anycall.h; `ftsim
+                   run --replay` sets it); default 0: at safe points */
   /* How the piggyback family (c3) carries its piggyback with each message
    * (c3-collectives, section 6: "either via a separate collective operation
    * that precedes the data operation, or by piggy-backing the control data

@@ -199,8 +199,8 @@ static int measure(struct calib *c, const char *prog) {
   m.speed = ft_host_speed_measure(c->repeat, NULL);
   m.disk_bytes = atol(LARGE_BYTES);
   if (ft_disk_speed_measure(c->disk_dir, (size_t)m.disk_bytes, c->repeat,
-                            &m.disk_write_Bps, &m.disk_read_Bps, err,
-                            sizeof err))
+                            &m.disk_write_Bps, &m.disk_read_Bps,
+                            &m.disk_write_cpu, err, sizeof err))
     return fprintf(stderr, "ftsim: calibrate: --disk-dir: %s\n", err),
            FT_EXIT_FAILED;
   int rc = pingpong(c, prog, &argv);
@@ -216,10 +216,11 @@ static int measure(struct calib *c, const char *prog) {
     return rc;
   printf("{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
          "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld,\"test_us\":%.6g,"
-         "\"disk_write_mbps\":%.6g,\"disk_read_mbps\":%.6g}\n",
+         "\"disk_write_mbps\":%.6g,\"disk_read_mbps\":%.6g,"
+         "\"disk_write_cpu_s_per_mb\":%.6g}\n",
          c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
          m.bw_bytes, m.test_s * 1e6, m.disk_write_Bps * 8e-6,
-         m.disk_read_Bps * 8e-6);
+         m.disk_read_Bps * 8e-6, m.disk_write_cpu * 1e6);
   return FT_EXIT_OK;
 }
 

@@ -105,7 +105,9 @@ void ft_crosscheck_usage(FILE *out) {
       "The simulated runs get --host-speed = the platform's core speed\n"
       "(for --compute measured), unless given, and --set storage=shared\n"
       "when the platform has disks (the calibrated file has: reference\n"
-      "mode's server writes each image durably) and no storage is set.\n"
+      "mode's server writes each image durably) and no storage is set,\n"
+      "and --set service_placement=shared unless set (the real service\n"
+      "processes share this machine's cores with the ranks).\n"
       "--set failure=kill goes to\n"
       "the real runs only (SIGKILL and relaunch); the simulated runs make\n"
       "those failures logical, restarting in the scenario's restart time.\n"
@@ -220,13 +222,13 @@ static bool platform_has_disks(const char *path) {
   return found;
 }
 
-/* Whether the run options set `storage` themselves. */
-static bool storage_given(const struct xc *x) {
+/* Whether the run options set `key` ("storage=") themselves. */
+static bool option_given(const struct xc *x, const char *key) {
   for (size_t i = 0; i < x->run_args.count; i++) {
     const char *w = x->run_args.items[i];
     if (strcmp(w, "--") == 0)
       break;
-    if (strstr(w, "storage="))
+    if (strstr(w, key))
       return true;
   }
   return false;
@@ -298,9 +300,16 @@ static void run_argv(const struct xc *x, bool real, bool dry,
     }
     /* Reference mode's one checkpoint server writes every image durably
      * before it answers: storage=shared, on its host's measured disk. */
-    if (x->disks && !storage_given(x)) {
+    if (x->disks && !option_given(x, "storage=")) {
       ft_strv_push(argv, "--set");
       ft_strv_push(argv, "storage=shared");
+    }
+    /* The real run's service processes share this machine's cores with
+     * the ranks (mpirun starts np + S processes on them): the simulated
+     * service ranks share the compute hosts' cores too. */
+    if (!option_given(x, "service_placement=")) {
+      ft_strv_push(argv, "--set");
+      ft_strv_push(argv, "service_placement=shared");
     }
   }
   if (dry)

@@ -13,6 +13,9 @@
 #define FT_MACHINE_SERVICE_HOSTS 2
 
 /* What the calibration measured. */
+/* The host property holding a durable write's CPU seconds per byte. */
+#define FT_MACHINE_WRITE_CPU_PROP "ftsim_write_cpu_s_per_byte"
+
 struct ft_machine {
   const char *name;     /* this machine's host name, for the comment */
   int cores;            /* online cores */
@@ -27,6 +30,9 @@ struct ft_machine {
   double disk_write_Bps; /* a durable image write (write, fsync, rename,
                             fsync of the directory), bytes/s; 0: no <disk> */
   double disk_read_Bps;  /* reading that file back, bytes/s */
+  double disk_write_cpu; /* CPU seconds (user + system) that write took per
+                            byte: the part that occupies the writer's core
+                            (0: not measured, the disk takes it all) */
   long disk_bytes;       /* the size the disk was measured at */
 };
 
@@ -59,7 +65,12 @@ int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
  * linear SMPI model (lat-factor and bw-factor 1), no TCP cross traffic,
  * and when test_s > 0 smpi/test and smpi/iprobe = test_s; when
  * disk_write_Bps > 0 every host has one <disk id="HOST-disk"> of the
- * measured read and write bandwidths.
+ * measured read and write bandwidths; when disk_write_cpu > 0 as well, the
+ * write is split into its CPU part, a host property
+ * FT_MACHINE_WRITE_CPU_PROP (seconds per byte, which the simulation
+ * executes on the writer's core: backend_smpi.c), and the device's part,
+ * the disk's write_bw (the rest of the measured time), so that a write
+ * alone on its core still takes the measured time.
  * Returns 0, or -1 if a write failed. */
 int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
 

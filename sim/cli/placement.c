@@ -25,15 +25,16 @@ static void split_hosts(const char *const *hosts, size_t nhosts,
   }
 }
 
-static int check_hosts(size_t nc, size_t ns, int np, int service_ranks,
-                       int per_host, char *err, size_t errlen) {
+static int check_hosts(size_t nc, size_t ns, const struct ft_placement_ask *a,
+                       char *err, size_t errlen) {
+  int np = a->np, service_ranks = a->service_ranks, per_host = a->per_host;
   if (nc == 0 && ns == 0)
     return ft_fail(err, errlen, "no hosts");
   if (nc == 0)
     return ft_fail(err, errlen,
                    "no compute hosts (every host name contains \"%s\")",
                    FT_SERVICE_MARK);
-  if (service_ranks > 0 && ns == 0)
+  if (service_ranks > 0 && ns == 0 && !a->services_on_compute)
     return ft_fail(err, errlen,
                    "%d service rank%s need%s service hosts, but no host name "
                    "contains \"%s\"",
@@ -50,9 +51,12 @@ static int check_hosts(size_t nc, size_t ns, int np, int service_ranks,
 }
 
 /* Fills p->rank_host from the split host lists: per_host ranks per compute
- * host, or (0) as few as the hosts allow. */
+ * host, or (0) as few as the hosts allow; service ranks round-robin on the
+ * service hosts, or (on_compute) on the compute hosts used, from the last
+ * one backwards (rank 0, often a protocol's initiator, gets one last). */
 static void assign(struct ft_placement *p, const char **compute, size_t nc,
-                   const char **service, size_t ns, int per_host) {
+                   const char **service, size_t ns, int per_host,
+                   bool on_compute) {
   size_t np = (size_t)p->np;
   if (per_host > 0)
     p->per_host = (size_t)per_host;
@@ -62,7 +66,10 @@ static void assign(struct ft_placement *p, const char **compute, size_t nc,
     p->rank_host[r] = compute[r / p->per_host];
   p->compute_used = (np + p->per_host - 1) / p->per_host;
   for (size_t s = 0; s < (size_t)p->service_ranks; s++)
-    p->rank_host[np + s] = service[s % ns];
+    p->rank_host[np + s] =
+        on_compute ? compute[p->compute_used - 1 - s % p->compute_used]
+                   : service[s % ns];
+  p->services_on_compute = on_compute;
 }
 
 int ft_placement_build(const char *const *hosts, size_t nhosts, int np,
@@ -76,6 +83,15 @@ int ft_placement_build_packed(const char *const *hosts, size_t nhosts, int np,
                               int service_ranks, int per_host,
                               struct ft_placement *p, char *err,
                               size_t errlen) {
+  struct ft_placement_ask a = {
+      .np = np, .service_ranks = service_ranks, .per_host = per_host};
+  return ft_placement_build_asked(hosts, nhosts, &a, p, err, errlen);
+}
+
+int ft_placement_build_asked(const char *const *hosts, size_t nhosts,
+                             const struct ft_placement_ask *a,
+                             struct ft_placement *p, char *err, size_t errlen) {
+  int np = a->np, service_ranks = a->service_ranks, per_host = a->per_host;
   memset(p, 0, sizeof *p);
   if (np < 1 || service_ranks < 0 || per_host < 0)
     return ft_fail(err, errlen,
@@ -85,7 +101,7 @@ int ft_placement_build_packed(const char *const *hosts, size_t nhosts, int np,
   const char **service = ft_xrealloc(NULL, room * sizeof *service);
   size_t nc, ns;
   split_hosts(hosts, nhosts, compute, &nc, service, &ns);
-  int rc = check_hosts(nc, ns, np, service_ranks, per_host, err, errlen);
+  int rc = check_hosts(nc, ns, a, err, errlen);
   if (rc == 0) {
     p->np = np;
     p->service_ranks = service_ranks;
@@ -93,7 +109,7 @@ int ft_placement_build_packed(const char *const *hosts, size_t nhosts, int np,
     p->service_hosts = ns;
     p->ranks = (size_t)np + (size_t)service_ranks;
     p->rank_host = ft_xrealloc(NULL, p->ranks * sizeof *p->rank_host);
-    assign(p, compute, nc, service, ns, per_host);
+    assign(p, compute, nc, service, ns, per_host, a->services_on_compute);
   }
   free(compute);
   free(service);
@@ -144,6 +160,13 @@ static void describe_service(const struct ft_placement *p, FILE *out) {
     return;
   }
   rank_range(range, sizeof range, np, np + s - 1);
+  if (p->services_on_compute) {
+    fprintf(out,
+            "# service %s: on the compute hosts, from %s backwards, sharing "
+            "their cores (service_placement=shared)\n",
+            range, p->rank_host[np]);
+    return;
+  }
   fprintf(out, "# service %s: round-robin on", range);
   for (size_t i = 0; i < used && i < 8; i++)
     fprintf(out, "%s %s", i ? "," : "", p->rank_host[np + i]);

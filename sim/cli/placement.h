@@ -23,10 +23,20 @@ struct ft_placement {
   const char **rank_host; /* np + service_ranks entries, into the host list */
   size_t ranks;           /* np + service_ranks */
   int np, service_ranks;
-  size_t compute_hosts; /* compute hosts in the platform */
-  size_t service_hosts; /* service hosts in the platform */
-  size_t compute_used;  /* compute hosts that received a rank */
-  size_t per_host;      /* application ranks per compute host (at most) */
+  size_t compute_hosts;     /* compute hosts in the platform */
+  size_t service_hosts;     /* service hosts in the platform */
+  size_t compute_used;      /* compute hosts that received a rank */
+  size_t per_host;          /* application ranks per compute host (at most) */
+  bool services_on_compute; /* service ranks placed on compute hosts */
+};
+
+/* What to place: np application ranks, service_ranks service ranks,
+ * per_host as ft_placement_build_packed's, and whether the service ranks
+ * go to the compute hosts (the run option service_placement=shared: a
+ * machine whose service processes share the application's cores). */
+struct ft_placement_ask {
+  int np, service_ranks, per_host;
+  bool services_on_compute;
 };
 
 /* True when `name` is a service host's name. */
@@ -52,6 +62,14 @@ int ft_placement_build(const char *const *hosts, size_t nhosts, int np,
 int ft_placement_build_packed(const char *const *hosts, size_t nhosts, int np,
                               int service_ranks, int per_host,
                               struct ft_placement *p, char *err, size_t errlen);
+
+/* As ft_placement_build_packed for `a`. With a->services_on_compute the
+ * service ranks go round-robin on the compute hosts that received ranks,
+ * from the last one backwards, and the platform needs no service host.
+ * Call ft_placement_free afterwards, even on error. */
+int ft_placement_build_asked(const char *const *hosts, size_t nhosts,
+                             const struct ft_placement_ask *a,
+                             struct ft_placement *p, char *err, size_t errlen);
 
 /* Frees what ft_placement_build allocated. */
 void ft_placement_free(struct ft_placement *p);

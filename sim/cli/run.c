@@ -468,10 +468,14 @@ static int place(struct run *r) {
                                    sizeof err))
     return complain(FT_EXIT_USAGE, "%s", err);
   int rc = FT_EXIT_OK;
-  if (ft_placement_build_packed(
-          (const char *const *)r->hosts.items, r->hosts.count, r->args.np,
-          r->options.service_ranks, r->options.ranks_per_node, &r->placement,
-          err, sizeof err))
+  struct ft_placement_ask ask = {.np = r->args.np,
+                                 .service_ranks = r->options.service_ranks,
+                                 .per_host = r->options.ranks_per_node,
+                                 .services_on_compute =
+                                     r->options.services_share_cores != 0};
+  if (ft_placement_build_asked((const char *const *)r->hosts.items,
+                               r->hosts.count, &ask, &r->placement, err,
+                               sizeof err))
     rc = complain(FT_EXIT_USAGE, "platform %s: %s", r->platform_file, err);
   else
     rc = check_disks(r, &diskless);

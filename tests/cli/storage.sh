@@ -24,6 +24,17 @@
 #                    recovery_s - detection - restart >= 0.9 x footprint /
 #                    gige's 930.4 Mb/s. Before, the server sent image_mb
 #                    (0) back: 0.3 ms instead of 7.2 ms.
+#   write_cpu        hosts with the property ftsim_write_cpu_s_per_byte
+#                    (ftsim calibrate writes it: a durable write's CPU
+#                    part) of 10 ns a byte: each 5 MB local write runs
+#                    0.05 s on the host's core before the disk's 0.1 s,
+#                    ckpt_write_s = waves x 2 x 0.15 s
+#   service_shared   service_placement=shared: the hostfile puts the
+#                    service rank on the last compute host (no service
+#                    host needed), and its CPU part of each image write
+#                    (20 ns a byte, 0.1 s per 5 MB image) shares that
+#                    host's core with rank 1's computation, so the run
+#                    is longer than with service_placement=own
 #   bogus            storage=bogus: exit 2 naming the field, nothing run
 #   no_disk          storage=servers on hosts without <disk>: exit 2
 #                    naming the host and the setting, nothing run
@@ -40,9 +51,11 @@ field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2"; }
 near() { awk -v a="$1" -v b="$2" -v t="$3" \
   'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t * (b < 0 ? -b : b)) }'; }
 
-# platform FILE COMPUTE_HOSTS DISK(yes|no)
+# platform FILE COMPUTE_HOSTS DISK(yes|no) [WRITE_CPU_S_PER_BYTE]
 platform() {
   disk='<disk id="d" read_bw="100MBps" write_bw="50MBps"/>'
+  [ -z "${4:-}" ] ||
+    disk="<prop id=\"ftsim_write_cpu_s_per_byte\" value=\"$4\"/>$disk"
   [ "$3" = yes ] || disk=
   {
     echo '<?xml version="1.0"?>'
@@ -152,6 +165,28 @@ replay_footprint)
   awk -v a="$fetch" -v w="$want" 'BEGIN { exit !(a >= 0.9 * w && a <= 2 * w) }' ||
     fail "the restart's fetch took $fetch s, expected about $want s"
   ;;
+write_cpu)
+  platform "$dir/cpu.xml" 2 yes 1e-8
+  run a "$dir/cpu.xml" $img --set storage=local
+  expect_write a 0.3
+  ;;
+service_shared)
+  platform "$dir/cpu.xml" 2 yes 2e-8
+  "$ftsim" run --platform "$dir/cpu.xml" --np 2 --app ring --protocol pcl \
+    --set service_placement=shared --hostfile-out "$dir/hosts" \
+    --dry-run > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "dry run"; }
+  [ "$(tr '\n' ' ' < "$dir/hosts")" = "t-1 t-2 t-2 " ] ||
+    fail "hostfile: $(tr '\n' ' ' < "$dir/hosts"), expected t-1 t-2 t-2"
+  iters=4000
+  run own "$dir/cpu.xml" $img --set storage=shared
+  run shared "$dir/cpu.xml" $img --set storage=shared \
+    --set service_placement=shared
+  w=$(field waves "$dir/shared")
+  [ "${w:-0}" -ge 1 ] || fail "no wave committed"
+  awk -v a="$(field completion_time_s "$dir/shared")" \
+    -v b="$(field completion_time_s "$dir/own")" 'BEGIN { exit !(a > b) }' ||
+    fail "shared $(field completion_time_s "$dir/shared") s not longer than own $(field completion_time_s "$dir/own") s"
+  ;;
 bogus | no_disk | real)
   set -- --set storage=bogus
   plat=$dir/two.xml want="storage=bogus: storage must be network, servers"
@@ -173,4 +208,5 @@ bogus | no_disk | real)
   ;;
 *) fail "unknown case" ;;
 esac
+[ "$case" != service_shared ] || echo "own $(field completion_time_s "$dir/own") shared $(field completion_time_s "$dir/shared")"
 echo "storage.sh $case: ok"

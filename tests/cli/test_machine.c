@@ -194,3 +194,40 @@ Test(machine, writes_the_measured_disks) {
   cr_assert(strstr(text, "measured 250 MB/s"), "%s", text);
   free(text);
 }
+
+/* A measured write with a CPU part: the part goes to each host's property
+ * (executed on the writer's core by the simulation) and the disk keeps the
+ * rest, so that a write alone on its core takes the measured time. */
+Test(machine, splits_the_write_into_cpu_and_disk) {
+  struct ft_machine m = {.cores = 2,
+                         .hosts = 2,
+                         .speed = 5e9,
+                         .lat_s = 1e-6,
+                         .bw_bps = 8e9,
+                         .bw_bytes = 1 << 23,
+                         .disk_write_Bps = 2.5e8, /* 4 ns a byte */
+                         .disk_read_Bps = 4e9,
+                         .disk_write_cpu = 1e-9, /* 1 ns a byte of CPU */
+                         .disk_bytes = 1 << 23};
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<host id=\"local-2\" speed=\"5e+09f\" core=\"1\">"
+                         "<prop id=\"" FT_MACHINE_WRITE_CPU_PROP
+                         "\" value=\"1e-09\"/>"
+                         "<disk id=\"local-2-disk\" read_bw=\"4e+09Bps\" "
+                         "write_bw=\"3.33333e+08Bps\"/></host>"),
+            "%s", text);
+  cr_assert(strstr(text, "Of the write, 0.001 s per MB were CPU time"), "%s",
+            text);
+  free(text);
+  m.disk_write_cpu = 5e-9; /* more than the whole write: the disk keeps it */
+  f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(!strstr(text, "<prop id=\"" FT_MACHINE_WRITE_CPU_PROP), "%s", text);
+  cr_assert(strstr(text, "write_bw=\"2.5e+08Bps\""), "%s", text);
+  free(text);
+}

@@ -213,3 +213,29 @@ Test(cli_placement, describe_one_rank) {
   free(text);
   ft_placement_free(&p);
 }
+
+/* service_placement=shared: the service ranks go to the compute hosts that
+ * received ranks, from the last one backwards, and need no service host. */
+Test(cli_placement, services_on_compute_hosts) {
+  struct ft_placement p;
+  struct ft_placement_ask a = {
+      .np = 3, .service_ranks = 3, .services_on_compute = true};
+  cr_assert_eq(ft_placement_build_asked(hosts, NHOSTS, &a, &p, err, sizeof err),
+               0, "%s", err);
+  const char *want[] = {"c-1", "c-2", "c-3", "c-3", "c-2", "c-1"};
+  expect_hosts(&p, want, 6);
+  cr_assert(p.services_on_compute);
+  ft_placement_free(&p);
+  const char *const compute_only[] = {"c-1", "c-2"};
+  cr_assert_eq(
+      ft_placement_build_asked(compute_only, 2, &a, &p, err, sizeof err), 0,
+      "%s", err);
+  const char *want2[] = {"c-1", "c-1", "c-2", "c-2", "c-1", "c-2"};
+  expect_hosts(&p, want2, 6);
+  ft_placement_free(&p);
+  a.services_on_compute = false; /* own: the service hosts are required */
+  cr_assert_eq(
+      ft_placement_build_asked(compute_only, 2, &a, &p, err, sizeof err), -1);
+  cr_assert(strstr(err, "need service hosts"), "%s", err);
+  ft_placement_free(&p);
+}

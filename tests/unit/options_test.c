@@ -52,7 +52,20 @@ Test(options, unknown_key_is_an_error) {
                    "relaunch, piggyback, piggyback_switch_bytes, "
                    "piggyback_unit_bytes, "
                    "c3_barrier_checkpoint, max_quiet, control_timer, "
-                   "ranks_per_node)");
+                   "ranks_per_node, service_placement)");
+}
+
+Test(options, service_placement_is_own_or_shared) {
+  cr_assert_eq(
+      ft_options_parse("service_placement=shared", &o, err, sizeof err), 0,
+      "%s", err);
+  cr_assert_eq(o.services_share_cores, 1);
+  cr_assert_eq(ft_options_parse("service_placement=own", &o, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(o.services_share_cores, 0);
+  cr_assert_neq(
+      ft_options_parse("service_placement=compute", &o, err, sizeof err), 0);
+  cr_assert(strstr(err, "service_placement must be own or shared"), "%s", err);
 }
 
 Test(options, c3_barrier_checkpoint_is_0_or_1) {
