@@ -209,19 +209,6 @@ static void plan_simulated(struct xc *x) {
     x->simulated -= x->width;
 }
 
-/* Whether the platform file declares a <disk> (ftsim calibrate writes one
- * per host from the measured image writes). */
-static bool platform_has_disks(const char *path) {
-  FILE *f = fopen(path, "r");
-  char line[4096];
-  bool found = false;
-  while (f && !found && fgets(line, sizeof line, f))
-    found = strstr(line, "<disk ") != NULL;
-  if (f)
-    fclose(f);
-  return found;
-}
-
 /* Whether the run options set `key` ("storage=") themselves. */
 static bool option_given(const struct xc *x, const char *key) {
   for (size_t i = 0; i < x->run_args.count; i++) {
@@ -250,9 +237,8 @@ static int resolve_platform(struct xc *x) {
                       "exist): run 'ftsim calibrate' first, or give "
                       "--platform FILE",
                       x->platform_file);
-  x->disks = platform_has_disks(x->platform_file);
   double speed;
-  if (ft_machine_read_speed(x->platform_file, &speed) == 0)
+  if (ft_machine_read(x->platform_file, &speed, &x->disks) == 0)
     snprintf(x->speed, sizeof x->speed, "%.6g", speed);
   return FT_EXIT_OK;
 }

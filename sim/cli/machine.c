@@ -225,17 +225,22 @@ int ft_machine_write_platform(const struct ft_machine *m, FILE *out) {
   return ferror(out) ? -1 : 0;
 }
 
-int ft_machine_read_speed(const char *path, double *speed) {
+int ft_machine_read(const char *path, double *speed, bool *disks) {
+  *disks = false;
   FILE *f = fopen(path, "r");
   if (!f)
     return -1;
-  char line[1024];
+  char line[4096];
   int rc = 1;
-  while (rc == 1 && fgets(line, sizeof line, f)) {
+  while (fgets(line, sizeof line, f) && (rc == 1 || !*disks)) {
     const char *s = strstr(line, "<host ");
     s = s ? strstr(s, " speed=\"") : NULL;
-    if (s && (*speed = strtod(s + 8, NULL)) > 0)
+    double v = s && rc == 1 ? strtod(s + 8, NULL) : 0;
+    if (v > 0) {
+      *speed = v;
       rc = 0;
+    }
+    *disks = *disks || strstr(line, "<disk ") != NULL;
   }
   fclose(f);
   return rc;

@@ -5,6 +5,7 @@
 #ifndef FT_CLI_MACHINE_H
 #define FT_CLI_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -74,9 +75,10 @@ int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
  * Returns 0, or -1 if a write failed. */
 int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
 
-/* Reads back the compute hosts' speed (flop/s) from a platform file this
- * module wrote (the first speed="..f" attribute). Returns 0, 1 when the
- * file has none, -1 when it cannot be read. */
-int ft_machine_read_speed(const char *path, double *speed);
+/* Reads back from a platform file (one this module wrote, or any) the
+ * compute hosts' speed (flop/s: the first <host ... speed="..f">) and
+ * whether it declares a <disk> anywhere (*disks). Returns 0, 1 when the
+ * file has no speed (*disks still set), -1 when it cannot be read. */
+int ft_machine_read(const char *path, double *speed, bool *disks);
 
 #endif /* FT_CLI_MACHINE_H */

@@ -118,8 +118,18 @@ Test(machine, reads_the_speed_back) {
   ft_machine_write_platform(&m, f);
   fclose(f);
   double speed = 0;
-  cr_assert_eq(ft_machine_read_speed(path, &speed), 0);
+  bool disks = true;
+  cr_assert_eq(ft_machine_read(path, &speed, &disks), 0);
   cr_assert_float_eq(speed, 5e9, 1);
+  cr_assert(!disks); /* sample() measured no disk */
+  m.disk_write_Bps = 2.5e8;
+  m.disk_read_Bps = 4e9;
+  f = fopen(path, "w");
+  ft_machine_write_platform(&m, f);
+  fclose(f);
+  cr_assert_eq(ft_machine_read(path, &speed, &disks), 0);
+  cr_assert(disks);
+  cr_assert_eq(ft_machine_read("/nonexistent/p.xml", &speed, &disks), -1);
   unlink(path);
 }
 
