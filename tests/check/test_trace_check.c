@@ -743,6 +743,23 @@ Test(ml_check, live_reception_below_the_horizon_without_event) {
             res.message);
 }
 
+/* A record kind no message-logging trace has is refused with file, line and
+ * field, as the other families' reader refuses one; the spans and marks it
+ * does carry pass. */
+Test(ml_check, unknown_record_kind_is_malformed) {
+  const char *ok[] = {P_RUN(0) RUN "0.1 0 0 compute 0.05\n"
+                                   "0.2 0 0 block 0.15\n" END(0, 0),
+                      P_RUN(1) RUN "0.1 1 0 safe 1\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check_files(ok, 2, &res), FT_CHECK_OK, "%s", res.message);
+  const char *t[] = {P_RUN(0) RUN "0.1 0 0 sned 0 p 1 7 1 8\n" END(0, 0),
+                     P_RUN(1) RUN END(1, 0)};
+  cr_assert_eq(check_files(t, 2, &res), FT_CHECK_MALFORMED, "%s", res.message);
+  cr_assert(
+      strstr(res.message, "t.0:2: field 'kind': unknown record kind 'sned'"),
+      "%s", res.message);
+}
+
 Test(ml_check, file_of_another_run_is_malformed) {
   const char *t[] = {P_RUN(0) RUN END(0, 0),
                      P_RUN(1) " run 00000000000000bb\n" END(1, 0)};
