@@ -3,7 +3,8 @@
  * coll_reexec (driver.h; the runtime's exchange, coll_unit.c).
  *
  * Each call of MPI_Barrier, MPI_Bcast, MPI_Scatter, MPI_Gather,
- * MPI_Reduce, MPI_Allreduce, MPI_Allgather and MPI_Alltoall is numbered
+ * MPI_Reduce, MPI_Allreduce, MPI_Allgather, MPI_Alltoall (and of those
+ * below) is numbered
  * by the core since the checkpoint (FT_EVENT_COLLECTIVE) and shows its
  * epoch, amLogging bit and that number; the runtime exchanges them in the
  * class's direction (single-sender: the root's down; single-receiver:
@@ -29,10 +30,14 @@
  * (without c3_barrier_checkpoint=1, which keeps it from straddling) is
  * logged empty at the ranks beyond the line and skipped at recovery.
  *
- * The other collectives (the v forms, alltoallw, scan, exscan,
- * reduce_scatter) keep the per-message path (pb_driver.c): what they leave
- * at a rank is not one buffer of one type. In main()'s prologue after a
- * rollback the calls go raw (every member is in it alike). */
+ * The v forms, alltoallw, scan, exscan and reduce_scatter(_block) are
+ * units too (gatherv single-receiver, scatterv single-sender, the others
+ * all-to-all: coll.c says why scan and exscan are), their result a
+ * datatype coll.c makes for the call. Every call also gets its number on
+ * its communicator (struct ft_pb_seq), kept in the image, for the `coll`
+ * trace record that ftsim check matches across the members. In main()'s
+ * prologue after a rollback the calls go raw (every member is in it
+ * alike). */
 #include <stdlib.h>
 #include <string.h>
 
