@@ -206,13 +206,14 @@ static int all_or_none(struct ctx *x, const struct ft_coll_rec *g, size_t n) {
                    g[k].rank, hows[g[k].how], call_id(id, sizeof id, &g[k]),
                    g[k].inc, carrier->rank, file(x, carrier->rank),
                    carrier->line);
+  size_t k = 0; /* g and the reaches are both by rank: merged */
   for (size_t i = reach_from(x, carrier->comm, carrier->inc);
        i < x->n_reach && x->reach[i].comm == carrier->comm &&
        x->reach[i].inc == carrier->inc;
        i++) {
     const struct reach *p = &x->reach[i];
     int carried = 0;
-    for (size_t k = 0; k < n; k++)
+    for (; k < n && g[k].rank <= p->rank; k++)
       carried |= g[k].rank == p->rank && carries(&g[k]);
     if (p->last > carrier->seq && !carried)
       return fault(x, carrier, "how",

@@ -697,11 +697,12 @@ static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
 
 /* The result as n blocks of `type` at buf: counts[i] elements at displs[i]
  * extents of it (MPI-3.1, 5.6's layout of a v form), block `skip` (-1:
- * none) left out: the call does not write it (MPI_IN_PLACE). */
-static void leaves_blocks(struct ft_coll_call *u, void *buf, int n,
-                          const int counts[], const int displs[],
-                          MPI_Datatype type, int skip) {
-  if (!buf || buf == MPI_IN_PLACE)
+ * none) left out: the call does not write it (MPI_IN_PLACE). Made only
+ * for a family that may carry the call as a unit. */
+static void leaves_blocks(const struct ft_runtime *rt, struct ft_coll_call *u,
+                          void *buf, int n, const int counts[],
+                          const int displs[], MPI_Datatype type, int skip) {
+  if (!buf || buf == MPI_IN_PLACE || !rt->driver->coll_enter)
     return;
   int *kept = malloc((size_t)n * sizeof *kept);
   if (!kept)
@@ -718,10 +719,11 @@ static void leaves_blocks(struct ft_coll_call *u, void *buf, int n,
 
 /* Alltoallw's result: counts[i] elements of types[i] at displs[i] bytes
  * from buf. */
-static void leaves_typed_blocks(struct ft_coll_call *u, void *buf, int n,
+static void leaves_typed_blocks(const struct ft_runtime *rt,
+                                struct ft_coll_call *u, void *buf, int n,
                                 const int counts[], const int displs[],
                                 const MPI_Datatype types[]) {
-  if (!buf || buf == MPI_IN_PLACE)
+  if (!buf || buf == MPI_IN_PLACE || !rt->driver->coll_enter)
     return;
   MPI_Aint *at = malloc((size_t)n * sizeof *at);
   if (!at)
@@ -768,7 +770,7 @@ static int gatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                            .root = root,
                            .bytes = FT_COLL_ANY_BYTES};
   if (c->rank == root)
-    leaves_blocks(&u, rbuf, c->size, counts, displs, rtype,
+    leaves_blocks(rt, &u, rbuf, c->size, counts, displs, rtype,
                   sbuf == MPI_IN_PLACE ? root : -1);
   if (ft_coll_unit_enter(rt, c, &u))
     return unit_done(&u, MPI_SUCCESS);
@@ -820,7 +822,7 @@ static int allgatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                            .flow = FT_FLOW_ALL,
                            .root = -1,
                            .bytes = mean_block(c->size, counts, rtype)};
-  leaves_blocks(&u, rbuf, c->size, counts, displs, rtype,
+  leaves_blocks(rt, &u, rbuf, c->size, counts, displs, rtype,
                 sbuf == MPI_IN_PLACE ? c->rank : -1);
   if (ft_coll_unit_enter(rt, c, &u))
     return unit_done(&u, MPI_SUCCESS);
@@ -842,7 +844,7 @@ static int alltoallv_call(struct ft_runtime *rt, const void *sbuf,
                            .flow = FT_FLOW_ALL,
                            .root = -1,
                            .bytes = FT_COLL_ANY_BYTES};
-  leaves_blocks(&u, rbuf, c->size, rcounts, rdispls, rtype, -1);
+  leaves_blocks(rt, &u, rbuf, c->size, rcounts, rdispls, rtype, -1);
   if (ft_coll_unit_enter(rt, c, &u))
     return unit_done(&u, MPI_SUCCESS);
   int rc = alltoallv_body(rt, sbuf, scounts, sdispls, stype, rbuf, rcounts,
@@ -861,7 +863,7 @@ static int alltoallw_call(struct ft_runtime *rt, const void *sbuf,
                            .flow = FT_FLOW_ALL,
                            .root = -1,
                            .bytes = FT_COLL_ANY_BYTES};
-  leaves_typed_blocks(&u, rbuf, c->size, rcounts, rdispls, rtypes);
+  leaves_typed_blocks(rt, &u, rbuf, c->size, rcounts, rdispls, rtypes);
   if (ft_coll_unit_enter(rt, c, &u))
     return unit_done(&u, MPI_SUCCESS);
   int rc = alltoallw_body(rt, sbuf, scounts, sdispls, stypes, rbuf, rcounts,
