@@ -4,12 +4,12 @@
  *
  * Each call of MPI_Barrier, MPI_Bcast, MPI_Scatter, MPI_Gather,
  * MPI_Reduce, MPI_Allreduce, MPI_Allgather, MPI_Alltoall (and of those
- * below) is numbered
- * by the core since the checkpoint (FT_EVENT_COLLECTIVE) and shows its
- * epoch, amLogging bit and that number; the runtime exchanges them in the
- * class's direction (single-sender: the root's down; single-receiver:
- * every member's up to the root; all-to-all and barrier: every member's to
- * every member) and ft_c3_collective decides:
+ * below) is numbered by the core since the checkpoint
+ * (FT_EVENT_COLLECTIVE) and shows its epoch, amLogging bit and that
+ * number; the runtime exchanges them in the class's direction
+ * (single-sender: the root's down; single-receiver: every member's up to
+ * the root; all-to-all and barrier: every member's to every member) and
+ * ft_c3_collective decides:
  *  - "recoveryLog.save(recv data, comm)": the result is packed into the log
  *    at the end of the call (a straddling all-to-all call at a rank beyond
  *    the recovery line; a single-receiver root logging; a single-sender
