@@ -1168,7 +1168,8 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int counts[], const int displs[], MPI_Datatype rtype,
                    MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked(rt, "MPI_Allgatherv", comm, scount, stype, MPI_MAX);
+  int rc = data_checked(rt, "MPI_Allgatherv", comm, in_place(sbuf, scount),
+                        in_place_type(sbuf, stype), MPI_MAX);
   if (rc == MPI_SUCCESS)
     ft_record_coll(
         rt, FT_RT_ALLGATHERV, comm,
