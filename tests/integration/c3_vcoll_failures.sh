@@ -4,14 +4,17 @@
 # against `none`: vcoll_loop_check (tests/runtime/vcoll_loop_check.c: a
 # non-contiguous type, v-counts varying by rank and iteration, every long
 # of every result checked, a checksum of them printed).
-#  1. Under `none`, then failure-free under OPTIONS: verified, the same
-#     checksum, `ftsim check` ok, and every call of CALLS logged at least
-#     once (the calls straddle the recovery line).
+#  1. Under `none`, then failure-free under OPTIONS with a checkpoint
+#     period of each of PERIODS: verified, the same checksum, `ftsim check`
+#     ok, and over them every call of CALLS logged at least once (the
+#     calls straddle the recovery line; which iterations do depends on
+#     when the initiator's period falls, so several periods).
 #  2. That trace with one `log` record of an all-to-all call planted as
 #     `run` (a straddling call's result not logged), then one with a
 #     call's kind changed: `ftsim check` refuses each, naming the file, the
 #     line and the field (how, call).
-#  3. One failure per run from FIRST to LAST seconds by STEP, the victim
+#  3. One failure per run from FIRST to LAST seconds by STEP (period
+#     0.003 s: most epochs straddle), the victim
 #     turning over ranks 1-3: every run verified with the checksum of
 #     `none` and its trace passing `ftsim check`; over the runs, a logged
 #     result replayed, a gatherv suppressed by its root's list and a
@@ -19,7 +22,8 @@
 #
 # Usage: c3_vcoll_failures.sh RUN_SMPI FTSIM PLATFORM PROGRAM OPTIONS
 #                             FIRST LAST STEP [CALLS]
-# CALLS: enum ft_coll_kind (sim/runtime/driver.h), default 9 to 17.
+# OPTIONS: the runtime's, protocol=c3 among them, no period. CALLS: enum
+# ft_coll_kind (sim/runtime/driver.h), default 9 to 17.
 set -u
 run_smpi=$1 ftsim=$2 platform=$3 program=$4 options=$5 first=$6 last=$7 step=$8
 calls=${9:-9 10 11 12 13 14 15 16 17}
@@ -40,14 +44,25 @@ run() {
 
 want=$(run protocol=none) || { cat "$tmp/out"; fail "protocol=none failed"; }
 [ -n "$want" ] || fail "no checksum under none"
-got=$(run "$options") || { cat "$tmp/out"; fail "$options failed"; }
-[ "$got" = "$want" ] || fail "checksum $got under $options, $want under none"
-"$ftsim" check "$tmp/trace" >"$tmp/check" 2>&1 ||
-  { cat "$tmp/check"; fail "ftsim check failed, failure-free"; }
-cat "$tmp"/trace.* | awk '$4 == "coll" { print $6, $8 }' >"$tmp/colls"
+periods="0.003 0.009"
+: >"$tmp/colls"
+most=-1
+for p in $periods; do
+  got=$(run "$options,period=$p") || { cat "$tmp/out"; fail "$options,period=$p failed"; }
+  [ "$got" = "$want" ] || fail "checksum $got under $options,period=$p, $want under none"
+  "$ftsim" check "$tmp/trace" >"$tmp/check" 2>&1 ||
+    { cat "$tmp/check"; fail "ftsim check failed, failure-free, period $p"; }
+  cat "$tmp"/trace.* | awk '$4 == "coll" { print $6, $8 }' >>"$tmp/colls"
+  logs=$(cat "$tmp"/trace.* | awk '$4 == "coll" && $6 >= 11 && $8 == "log"' | wc -l)
+  if [ "$logs" -gt "$most" ]; then # the trace to plant faults in
+    most=$logs
+    rm -rf "$tmp/kept" && mkdir "$tmp/kept" && cp "$tmp"/trace.* "$tmp/kept/"
+  fi
+done
 for call in $calls; do
   grep -q "^$call log$" "$tmp/colls" || fail "call $call never logged"
 done
+rm -f "$tmp"/trace.* && cp "$tmp"/kept/trace.* "$tmp/"
 
 # 2. Planted faults: rank 0's first log of an all-to-all call (11 to 17)
 # as run; rank 1's first record of call #1 as another call.
@@ -77,7 +92,7 @@ for t in $times; do
     >"$tmp/scenario.txt"
   victim=$((victim % 3 + 1))
   runs=$((runs + 1))
-  got=$(run "$options,scenario=$tmp/scenario.txt") && [ "$got" = "$want" ] ||
+  got=$(run "$options,period=0.003,scenario=$tmp/scenario.txt") && [ "$got" = "$want" ] ||
     {
       failed=$((failed + 1))
       echo "c3_vcoll_failures: failure at $t: FAILED (checksum '$got')"
