@@ -31,6 +31,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "trace_check.h"
 
+#include "coll_check.h"
 #include "fail_check.h"
 #include "ml_check.h"
 
@@ -143,6 +144,7 @@ struct ft_check {
   double offset;   /* added to its times: they start at 0 again */
   double max_time; /* the latest time read so far, offset included */
   const struct ft_trace_visitor *visit; /* ft_trace_read's, else NULL */
+  struct ft_coll_recs colls;            /* the `coll` records (coll_check.h) */
 };
 
 /* The files read next are of the next launch of a relaunched run (killed:
@@ -177,6 +179,7 @@ void ft_check_free(struct ft_check *ck) {
   free(ck->chans);
   free(ck->table);
   free(ck->commits);
+  free(ck->colls.at);
   free(ck);
 }
 
@@ -403,22 +406,30 @@ static int read_suppress(struct reader *rd, int inc) {
 }
 
 /* coll: a collective call carried as one unit (the piggyback family,
- * c3-collectives section 5): COMM CALL ID HOW, HOW one of log, replay,
- * suppress, reexec. Read and checked for form; the call's own messages
- * are not traced, so the channel rules do not see them. */
-static int read_coll(struct reader *rd) {
-  int64_t v;
-  static const char *const how[] = {"log", "replay", "suppress", "reexec"};
-  if (expect_fields(rd, 8, "COMM CALL ID HOW") ||
-      int_field(rd, 4, "comm", 0, INT32_MAX, &v) ||
-      int_field(rd, 5, "call", 1, 8, &v) ||
-      int_field(rd, 6, "id", 0, INT64_MAX, &v))
+ * c3-collectives section 5): COMM CALL ID HOW SEQ EPOCH ROOT, HOW one of
+ * run, log, replay, suppress, reexec. Kept for the rule of coll_check.h,
+ * which matches the members' records by (COMM, SEQ); the call's own
+ * messages are not traced, so the channel rules do not see them. */
+static int read_coll(struct reader *rd, int inc) {
+  int64_t id, seq;
+  struct ft_coll_rec r = {
+      .rank = rd->rank, .inc = inc, .line = (uint32_t)rd->line};
+  if (expect_fields(rd, 11, "COMM CALL ID HOW SEQ EPOCH ROOT") ||
+      int32_field(rd, 4, "comm", 0, INT32_MAX, &r.comm) ||
+      int32_field(rd, 5, "call", 1, 17, &r.call) ||
+      int_field(rd, 6, "id", 0, INT64_MAX, &id))
     return -1;
-  for (size_t i = 0; i < sizeof how / sizeof *how; i++)
-    if (strcmp(rd->tok[7], how[i]) == 0)
-      return 0;
-  return bad(rd, "how", "expected log, replay, suppress or reexec, got '%s'",
-             rd->tok[7]);
+  if (ft_coll_how_parse(rd->tok[7], &r.how) != 0)
+    return bad(rd, "how",
+               "expected run, log, replay, suppress or reexec, got '%s'",
+               rd->tok[7]);
+  if (int_field(rd, 8, "seq", 1, INT64_MAX, &seq) ||
+      int32_field(rd, 9, "epoch", 0, INT32_MAX, &r.epoch) ||
+      int32_field(rd, 10, "root", -1, rd->ck->ranks - 1, &r.root))
+    return -1;
+  r.seq = seq;
+  PUSH(rd->ck->colls.at, rd->ck->colls.n, rd->ck->colls.cap, r);
+  return 0;
 }
 
 static int read_chanrec(struct reader *rd, int inc) {
@@ -604,7 +615,7 @@ static int read_record(struct reader *rd) {
   if (strcmp(kind, "suppress") == 0)
     return read_suppress(rd, inc);
   if (strcmp(kind, "coll") == 0)
-    return read_coll(rd);
+    return read_coll(rd, inc);
   if (strcmp(kind, "safe") == 0 || strcmp(kind, "restore") == 0 ||
       strcmp(kind, "ckpt") == 0 || strcmp(kind, "rollback") == 0)
     return read_mark(rd, inc, time, kind, t);
@@ -1351,6 +1362,32 @@ static int check_end(struct checker *c) {
   return 0;
 }
 
+/* The collective calls carried as one unit agree across their members
+ * (coll_check.h). */
+static int check_units(struct checker *c) {
+  struct ft_check *ck = c->ck;
+  if (ck->colls.n == 0)
+    return 0;
+  const char **files = malloc((size_t)ck->ranks * sizeof *files);
+  struct ft_coll_fault f;
+  if (!files) {
+    fprintf(stderr, "ftsim check: out of memory\n");
+    abort();
+  }
+  for (int r = 0; r < ck->ranks; r++)
+    files[r] = ck->rank[r].name;
+  int rc = ft_coll_check(&ck->colls, files, ck->ranks, &f);
+  free(files);
+  if (rc == 0)
+    return 0;
+  if (!f.field) {
+    fprintf(stderr, "ftsim check: out of memory\n");
+    abort();
+  }
+  return violation(c, "collective", "%s:%u: field %s: %s",
+                   file_of(ck, f.rec.rank), f.rec.line, f.field, f.message);
+}
+
 /* One check: a commit or a rollback, at its time in the trace. */
 struct item {
   double time;
@@ -1438,6 +1475,8 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
    * rollback). Every commit and rollback before the stop was checked. */
   if (rc == 0 && !truncated && !ck->stopped)
     rc = check_end(&c);
+  if (rc == 0)
+    rc = check_units(&c);
   free(items);
   free(c.kpos);
   if (truncated)

@@ -148,7 +148,7 @@ static void regular(int count, int size, int **counts, int **displs) {
   }
 }
 
-static int gatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
+static int gatherv_body(struct ft_runtime *rt, const void *sbuf, int scount,
                         MPI_Datatype stype, void *rbuf, const int counts[],
                         const int displs[], MPI_Datatype rtype, int root,
                         MPI_Comm comm) {
@@ -218,7 +218,7 @@ static int scatterv_any(struct ft_runtime *rt, const void *sbuf,
   return MPI_SUCCESS;
 }
 
-static int scatterv_call(struct ft_runtime *rt, const void *sbuf,
+static int scatterv_body(struct ft_runtime *rt, const void *sbuf,
                          const int counts[], const int displs[],
                          MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, int root, MPI_Comm comm) {
@@ -257,7 +257,7 @@ static int scatter_body(struct ft_runtime *rt, const void *sbuf, int scount,
 
 /* ---- Allgather(v), alltoall(v): coll_exchange.c ---- */
 
-static int allgatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
+static int allgatherv_body(struct ft_runtime *rt, const void *sbuf, int scount,
                            MPI_Datatype stype, void *rbuf, const int counts[],
                            const int displs[], MPI_Datatype rtype,
                            MPI_Comm comm) {
@@ -347,7 +347,7 @@ static int alltoallv_in_place(struct ft_runtime *rt, void *rbuf,
   return MPI_SUCCESS;
 }
 
-static int alltoallv_call(struct ft_runtime *rt, const void *sbuf,
+static int alltoallv_body(struct ft_runtime *rt, const void *sbuf,
                           const int scounts[], const int sdispls[],
                           MPI_Datatype stype, void *rbuf, const int rcounts[],
                           const int rdispls[], MPI_Datatype rtype,
@@ -425,7 +425,7 @@ static void alltoallw_in_place(struct ft_runtime *rt, void *rbuf,
   free(packed);
 }
 
-static int alltoallw_call(struct ft_runtime *rt, const void *sbuf,
+static int alltoallw_body(struct ft_runtime *rt, const void *sbuf,
                           const int scounts[], const int sdispls[],
                           const MPI_Datatype stypes[], void *rbuf,
                           const int rcounts[], const int rdispls[],
@@ -461,7 +461,7 @@ static void scan_chain(struct ft_runtime *rt, void *acc, void *prefix,
         "MPI_Send");
 }
 
-static int scan_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+static int scan_body(struct ft_runtime *rt, const void *sbuf, void *rbuf,
                      int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (sbuf != MPI_IN_PLACE)
@@ -475,7 +475,7 @@ static int scan_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
 /* The same chain, with this rank's contribution in a copy and the prefix
  * received into rbuf; at rank 0, whose result is undefined (MPI-3.1,
  * 5.11.2), rbuf is left as it was. */
-static int exscan_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+static int exscan_body(struct ft_runtime *rt, const void *sbuf, void *rbuf,
                        int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   void *base, *acc = ft_coll_scratch(count, type, &base);
@@ -507,14 +507,14 @@ static int reduce_scatterv(struct ft_runtime *rt, const void *sbuf, void *rbuf,
   return MPI_SUCCESS;
 }
 
-static int reduce_scatter_call(struct ft_runtime *rt, const void *sbuf,
+static int reduce_scatter_body(struct ft_runtime *rt, const void *sbuf,
                                void *rbuf, const int rcounts[],
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return reduce_scatterv(rt, sbuf, rbuf, rcounts, type, op,
                          ft_comm_get(rt, comm));
 }
 
-static int reduce_scatter_block_call(struct ft_runtime *rt, const void *sbuf,
+static int reduce_scatter_block_body(struct ft_runtime *rt, const void *sbuf,
                                      void *rbuf, int rcount, MPI_Datatype type,
                                      MPI_Op op, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -690,6 +690,249 @@ static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
   return rc;
 }
 
+/* ---- The v forms, alltoallw, scan, exscan, reduce_scatter(_block) as
+ * units: what they leave at a rank is described by a datatype made for
+ * the call, exactly the bytes it writes (its blocks at their
+ * displacements, each of its type, contiguous or not). ---- */
+
+/* The result as n blocks of `type` at buf: counts[i] elements at displs[i]
+ * extents of it (MPI-3.1, 5.6's layout of a v form), block `skip` (-1:
+ * none) left out: the call does not write it (MPI_IN_PLACE). Made only
+ * for a family that may carry the call as a unit. */
+static void leaves_blocks(const struct ft_runtime *rt, struct ft_coll_call *u,
+                          void *buf, int n, const int counts[],
+                          const int displs[], MPI_Datatype type, int skip) {
+  if (!buf || buf == MPI_IN_PLACE || !rt->driver->coll_enter)
+    return;
+  int *kept = malloc((size_t)n * sizeof *kept);
+  if (!kept)
+    ft_fatal("out of memory in a collective of %d ranks", n);
+  for (int i = 0; i < n; i++)
+    kept[i] = i == skip ? 0 : counts[i];
+  FT_PMPI(Type_indexed, n, kept, displs, type, &u->type);
+  FT_PMPI(Type_commit, &u->type);
+  free(kept);
+  u->result = buf;
+  u->count = 1;
+  u->own_type = 1;
+}
+
+/* Alltoallw's result: counts[i] elements of types[i] at displs[i] bytes
+ * from buf. */
+static void leaves_typed_blocks(const struct ft_runtime *rt,
+                                struct ft_coll_call *u, void *buf, int n,
+                                const int counts[], const int displs[],
+                                const MPI_Datatype types[]) {
+  if (!buf || buf == MPI_IN_PLACE || !rt->driver->coll_enter)
+    return;
+  MPI_Aint *at = malloc((size_t)n * sizeof *at);
+  if (!at)
+    ft_fatal("out of memory in a collective of %d ranks", n);
+  for (int i = 0; i < n; i++)
+    at[i] = displs[i];
+  FT_PMPI(Type_create_struct, n, counts, at, types, &u->type);
+  FT_PMPI(Type_commit, &u->type);
+  free(at);
+  u->result = buf;
+  u->count = 1;
+  u->own_type = 1;
+}
+
+/* The call's end: the type made for its result freed. */
+static int unit_done(struct ft_coll_call *u, int rc) {
+  if (u->own_type)
+    FT_PMPI(Type_free, &u->type);
+  u->own_type = 0;
+  return rc;
+}
+
+/* The mean of n blocks of `counts` elements of type: the same at every
+ * member when every member knows the counts (allgatherv,
+ * reduce_scatter). */
+static size_t mean_block(int n, const int counts[], MPI_Datatype type) {
+  int64_t total = 0;
+  for (int i = 0; i < n; i++)
+    total += counts[i];
+  return n > 0 && total <= INT_MAX ? ft_coll_bytes((int)total, type) / (size_t)n
+                                   : FT_COLL_ANY_BYTES;
+}
+
+/* Single-receiver (Figure 6), as MPI_Gather. */
+static int gatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                        MPI_Datatype stype, void *rbuf, const int counts[],
+                        const int displs[], MPI_Datatype rtype, int root,
+                        MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  struct ft_coll_call u = {.kind = FT_COLL_GATHERV,
+                           .flow = FT_FLOW_TO_ROOT,
+                           .root = root,
+                           .bytes = FT_COLL_ANY_BYTES};
+  if (c->rank == root)
+    leaves_blocks(rt, &u, rbuf, c->size, counts, displs, rtype,
+                  sbuf == MPI_IN_PLACE ? root : -1);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return unit_done(&u, MPI_SUCCESS);
+  int rc = gatherv_body(rt, sbuf, scount, stype, rbuf, counts, displs, rtype,
+                        root, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return unit_done(&u, rc);
+}
+
+/* MPI_Scatterv (single-sender, Figure 7, as MPI_Scatter); `u` a
+ * re-execution's or the application's call. */
+static int scatterv_unit(struct ft_runtime *rt, const void *sbuf,
+                         const int counts[], const int displs[],
+                         MPI_Datatype stype, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int root, struct ft_comm *c,
+                         struct ft_coll_call *u) {
+  if (ft_coll_unit_enter(rt, c, u))
+    return MPI_SUCCESS;
+  int rc = scatterv_body(rt, sbuf, counts, displs, stype, rbuf, rcount, rtype,
+                         root, c->user);
+  ft_coll_unit_leave(rt, c, u);
+  return rc;
+}
+
+static int scatterv_call(struct ft_runtime *rt, const void *sbuf,
+                         const int counts[], const int displs[],
+                         MPI_Datatype stype, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int root, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  if (root < 0 || root >= c->size)
+    return MPI_ERR_ROOT;
+  struct ft_coll_call u = {.kind = FT_COLL_SCATTERV,
+                           .flow = FT_FLOW_FROM_ROOT,
+                           .root = root,
+                           .bytes = FT_COLL_ANY_BYTES};
+  if (c->rank != root)
+    leaves(&u, rbuf, rcount, 1, rtype);
+  return scatterv_unit(rt, sbuf, counts, displs, stype, rbuf, rcount, rtype,
+                       root, c, &u);
+}
+
+/* All-to-all (Figure 5), as MPI_Allgather. */
+static int allgatherv_call(struct ft_runtime *rt, const void *sbuf, int scount,
+                           MPI_Datatype stype, void *rbuf, const int counts[],
+                           const int displs[], MPI_Datatype rtype,
+                           MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_ALLGATHERV,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = mean_block(c->size, counts, rtype)};
+  leaves_blocks(rt, &u, rbuf, c->size, counts, displs, rtype,
+                sbuf == MPI_IN_PLACE ? c->rank : -1);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return unit_done(&u, MPI_SUCCESS);
+  int rc = allgatherv_body(rt, sbuf, scount, stype, rbuf, counts, displs, rtype,
+                           comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return unit_done(&u, rc);
+}
+
+/* All-to-all (Figure 5), as MPI_Alltoall: every block of the receive
+ * buffer is written (with MPI_IN_PLACE too). */
+static int alltoallv_call(struct ft_runtime *rt, const void *sbuf,
+                          const int scounts[], const int sdispls[],
+                          MPI_Datatype stype, void *rbuf, const int rcounts[],
+                          const int rdispls[], MPI_Datatype rtype,
+                          MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_ALLTOALLV,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = FT_COLL_ANY_BYTES};
+  leaves_blocks(rt, &u, rbuf, c->size, rcounts, rdispls, rtype, -1);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return unit_done(&u, MPI_SUCCESS);
+  int rc = alltoallv_body(rt, sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                          rdispls, rtype, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return unit_done(&u, rc);
+}
+
+static int alltoallw_call(struct ft_runtime *rt, const void *sbuf,
+                          const int scounts[], const int sdispls[],
+                          const MPI_Datatype stypes[], void *rbuf,
+                          const int rcounts[], const int rdispls[],
+                          const MPI_Datatype rtypes[], MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_ALLTOALLW,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = FT_COLL_ANY_BYTES};
+  leaves_typed_blocks(rt, &u, rbuf, c->size, rcounts, rdispls, rtypes);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return unit_done(&u, MPI_SUCCESS);
+  int rc = alltoallw_body(rt, sbuf, scounts, sdispls, stypes, rbuf, rcounts,
+                          rdispls, rtypes, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return unit_done(&u, rc);
+}
+
+/* Scan and exscan as all-to-all calls (Figure 5), not a class of their
+ * own: rank r's result depends on ranks 0..r, and every rank but the last
+ * sends to the ranks after it, so a straddling call is one that no rank
+ * behind the recovery line carries out again and whose result every rank
+ * beyond it must log: the rule of Figure 5. A prefix rule (log only where
+ * a lower rank is behind) would have a rank beyond the line whose lower
+ * ranks are all beyond carry the call out again at recovery while a
+ * higher rank behind the line does not: its sends to that rank would go
+ * unmatched. Exscan leaves nothing at rank 0 (MPI-3.1, 5.11.2). */
+static int prefix_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
+                       int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                       enum ft_coll_kind kind) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = kind,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(count, type)};
+  if (kind == FT_COLL_SCAN || c->rank > 0)
+    leaves(&u, rbuf, count, 1, type);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc = kind == FT_COLL_SCAN
+               ? scan_body(rt, sbuf, rbuf, count, type, op, comm)
+               : exscan_body(rt, sbuf, rbuf, count, type, op, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
+/* All-to-all (Figure 5): this rank's block, rcounts[rank] elements. */
+static int reduce_scatter_call(struct ft_runtime *rt, const void *sbuf,
+                               void *rbuf, const int rcounts[],
+                               MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_REDUCE_SCATTER,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = mean_block(c->size, rcounts, type)};
+  leaves(&u, rbuf, rcounts[c->rank], 1, type);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc = reduce_scatter_body(rt, sbuf, rbuf, rcounts, type, op, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
+static int reduce_scatter_block_call(struct ft_runtime *rt, const void *sbuf,
+                                     void *rbuf, int rcount, MPI_Datatype type,
+                                     MPI_Op op, MPI_Comm comm) {
+  struct ft_comm *c = ft_comm_get(rt, comm);
+  struct ft_coll_call u = {.kind = FT_COLL_REDUCE_SCATTER_BLOCK,
+                           .flow = FT_FLOW_ALL,
+                           .root = -1,
+                           .bytes = ft_coll_bytes(rcount, type)};
+  leaves(&u, rbuf, rcount, 1, type);
+  if (ft_coll_unit_enter(rt, c, &u))
+    return MPI_SUCCESS;
+  int rc = reduce_scatter_block_body(rt, sbuf, rbuf, rcount, type, op, comm);
+  ft_coll_unit_leave(rt, c, &u);
+  return rc;
+}
+
 /* A single-sender call this rank made before its checkpoint, whose root
  * made it after its own (section 5.3): "calls in the reexecList are
  * immediately invoked with the same parameters, except for the receive
@@ -715,13 +958,17 @@ static void reexec(struct ft_runtime *rt, const struct ft_coll_reexec *r) {
                            .flow = FT_FLOW_FROM_ROOT,
                            .root = r->root,
                            .bytes = (size_t)r->count * (size_t)r->size,
-                           .reexec = 1};
+                           .reexec = 1,
+                           .seq = r->seq};
   leaves(&u, dummy, r->count, 1, type);
   if (r->kind == FT_COLL_BCAST && !ft_coll_unit_enter(rt, c, &u)) {
     ft_coll_bcast(rt, dummy, r->count, type, r->root, c);
     ft_coll_unit_leave(rt, c, &u);
   } else if (r->kind == FT_COLL_SCATTER) {
     scatter_unit(rt, NULL, 0, MPI_BYTE, dummy, r->count, type, r->root, c, &u);
+  } else if (r->kind == FT_COLL_SCATTERV) {
+    scatterv_unit(rt, NULL, NULL, NULL, MPI_BYTE, dummy, r->count, type,
+                  r->root, c, &u);
   }
   free(dummy);
   FT_PMPI(Type_free, &type);
@@ -921,7 +1168,8 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int counts[], const int displs[], MPI_Datatype rtype,
                    MPI_Comm comm) {
   struct ft_runtime *rt = ft_runtime();
-  int rc = data_checked(rt, "MPI_Allgatherv", comm, scount, stype, MPI_MAX);
+  int rc = data_checked(rt, "MPI_Allgatherv", comm, in_place(sbuf, scount),
+                        in_place_type(sbuf, stype), MPI_MAX);
   if (rc == MPI_SUCCESS)
     ft_record_coll(
         rt, FT_RT_ALLGATHERV, comm,
@@ -1036,11 +1284,12 @@ int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     ft_record_coll(rt, FT_RT_SCAN, comm,
                    &(struct ft_record_coll_args){
                        .root = -1, .scount = count, .stype = type});
-  return ft_record_exit(rt, rc != MPI_SUCCESS
-                                ? rc
-                                : ft_err_result(rt, "MPI_Scan", comm,
-                                                scan_call(rt, sbuf, rbuf, count,
-                                                          type, op, comm)));
+  return ft_record_exit(
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Scan", comm,
+                              prefix_call(rt, sbuf, rbuf, count, type, op, comm,
+                                          FT_COLL_SCAN)));
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
@@ -1052,10 +1301,11 @@ int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
                    &(struct ft_record_coll_args){
                        .root = -1, .scount = count, .stype = type});
   return ft_record_exit(
-      rt, rc != MPI_SUCCESS ? rc
-                            : ft_err_result(rt, "MPI_Exscan", comm,
-                                            exscan_call(rt, sbuf, rbuf, count,
-                                                        type, op, comm)));
+      rt, rc != MPI_SUCCESS
+              ? rc
+              : ft_err_result(rt, "MPI_Exscan", comm,
+                              prefix_call(rt, sbuf, rbuf, count, type, op, comm,
+                                          FT_COLL_EXSCAN)));
 }
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],

@@ -67,7 +67,18 @@ enum ft_coll_kind {
   FT_COLL_REDUCE,
   FT_COLL_ALLREDUCE,
   FT_COLL_ALLGATHER,
-  FT_COLL_ALLTOALL
+  FT_COLL_ALLTOALL,
+  /* Whose result is not one buffer of one type (coll.c describes it by a
+   * datatype of its blocks: exactly the bytes the call writes). */
+  FT_COLL_GATHERV,
+  FT_COLL_SCATTERV,
+  FT_COLL_ALLGATHERV,
+  FT_COLL_ALLTOALLV,
+  FT_COLL_ALLTOALLW,
+  FT_COLL_SCAN,
+  FT_COLL_EXSCAN,
+  FT_COLL_REDUCE_SCATTER,
+  FT_COLL_REDUCE_SCATTER_BLOCK
 };
 
 /* What coll_enter answers. */
@@ -83,6 +94,9 @@ enum ft_coll_entry {
 
 enum { FT_COLL_BITS = 16 }; /* the bytes of one member's bits */
 
+/* ft_coll_call.bytes of a call no size of which every member knows. */
+#define FT_COLL_ANY_BYTES SIZE_MAX
+
 struct ft_coll_call {
   enum ft_coll_kind kind;
   enum ft_coll_flow flow;
@@ -94,21 +108,30 @@ struct ft_coll_call {
   MPI_Datatype type;
   size_t bytes; /* the data of one member's block (bcast: the message), the
                    same at every member: what a family may choose the
-                   call's form by */
+                   call's form by; FT_COLL_ANY_BYTES when no size is known
+                   to every member (gatherv, scatterv, alltoallv,
+                   alltoallw: their counts are significant at one rank, or
+                   differ between ranks) */
   int reexec;   /* 1: re-executed for the root with a dummy result
                  (coll_reexec), before the rank goes on */
   unsigned char bits[FT_COLL_BITS]; /* this rank's, set by coll_enter */
   int64_t id;                       /* the family's */
-  int keep;                         /* the family's: log the result */
-  int entry;                        /* the runtime's: coll_enter's answer */
+  int64_t seq;  /* the family's: the call's number on the communicator,
+                   the same at every member */
+  int keep;     /* the family's: log the result */
+  int entry;    /* the runtime's: coll_enter's answer */
+  int own_type; /* the runtime's: `type` was made for the result (a v
+                   form's blocks), freed after the call */
 };
 
 /* A call to re-execute (coll_reexec): on communicator `comm` (its name),
- * `count` elements of `size` bytes each, `extent` apart, at this rank. */
+ * `count` elements of `size` bytes each, `extent` apart, at this rank;
+ * `seq` its number there. */
 struct ft_coll_reexec {
   enum ft_coll_kind kind;
   int comm, root, count, size;
   int64_t extent;
+  int64_t seq; /* the call's ft_coll_call.seq */
 };
 struct ft_gate_call;
 

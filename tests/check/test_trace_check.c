@@ -354,6 +354,29 @@ Test(trace_check, early_message_sent_again_is_a_duplicate) {
             "%s", res.message);
 }
 
+/* c3's collective units (coll_check.h) through the whole checker: an
+ * allgatherv (call 11) straddling the line, rank 0 beyond (epoch 1), rank
+ * 1 behind; logged at rank 0 it passes, run there it is named with the
+ * file, the line and the field. */
+#define UNIT(how0)                                                             \
+  {                                                                            \
+    EARLY("piggyback", 0)                                                      \
+    "0.1 0 0 coll 0 11 1 " how0 " 1 1 -1\n" END(0, 0),                         \
+        EARLY("piggyback", 1) "0.1 1 0 coll 0 11 3 run 1 0 -1\n" END(1, 0)     \
+  }
+
+Test(trace_check, straddling_unit_logged_passes_unlogged_is_named) {
+  const char *ok[] = UNIT("log"), *bad[] = UNIT("run");
+  struct ft_check_result res;
+  cr_assert_eq(check(ok, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(check(bad, 2, &res), FT_CHECK_VIOLATION);
+  cr_assert_str_eq(res.kind, "collective");
+  cr_assert(strstr(res.message, "t.0:2: field how: rank 0 at epoch 1 did "
+                                "not log the result of call #1 of comm 0 "
+                                "(allgatherv)"),
+            "%s", res.message);
+}
+
 /* ... and suppressing a message the receiver's checkpoint does not hold
  * loses it. */
 Test(trace_check, suppressing_more_than_the_early_messages_loses_one) {
@@ -457,9 +480,12 @@ Test(trace_check, malformed_inputs) {
       {H0 "0.1 0 0 send 0 p 5 7 1 8\n", "t.0:2: field 'peer'"},
       {H0 "0.1 0 0 ctl-send hello 1 1 0\n", "t.0:2: field 'ctl'"},
       {H0 "0.1 0 0 end 3\n", "t.0:2: record 'end' has 1 fields"},
-      {H0 "0.1 0 0 coll 0 2 1 forget\n", "t.0:2: field 'how'"},
-      {H0 "0.1 0 0 coll 0 9 1 log\n", "t.0:2: field 'call'"},
-      {H0 "0.1 0 0 coll 0 2 log\n", "t.0:2: record 'coll' has 3 fields"},
+      {H0 "0.1 0 0 coll 0 2 1 forget 1 0 0\n", "t.0:2: field 'how'"},
+      {H0 "0.1 0 0 coll 0 18 1 log 1 0 0\n", "t.0:2: field 'call'"},
+      {H0 "0.1 0 0 coll 0 2 1 log 0 0 0\n", "t.0:2: field 'seq'"},
+      {H0 "0.1 0 0 coll 0 2 1 log 1 -1 0\n", "t.0:2: field 'epoch'"},
+      {H0 "0.1 0 0 coll 0 2 1 log 1 0 2\n", "t.0:2: field 'root'"},
+      {H0 "0.1 0 0 coll 0 2 1 log\n", "t.0:2: record 'coll' has 4 fields"},
       {"", "t.0: field 'header': empty file"},
       {"# ftsim-trace 2 rank 0 ranks 2 protocol pcl run 00000000000000aa\n",
        "t.0:1: field 'header': trace format 2, this checker reads 3"},

@@ -3,12 +3,13 @@
  * coll_reexec (driver.h; the runtime's exchange, coll_unit.c).
  *
  * Each call of MPI_Barrier, MPI_Bcast, MPI_Scatter, MPI_Gather,
- * MPI_Reduce, MPI_Allreduce, MPI_Allgather and MPI_Alltoall is numbered
- * by the core since the checkpoint (FT_EVENT_COLLECTIVE) and shows its
- * epoch, amLogging bit and that number; the runtime exchanges them in the
- * class's direction (single-sender: the root's down; single-receiver:
- * every member's up to the root; all-to-all and barrier: every member's to
- * every member) and ft_c3_collective decides:
+ * MPI_Reduce, MPI_Allreduce, MPI_Allgather, MPI_Alltoall (and of those
+ * below) is numbered by the core since the checkpoint
+ * (FT_EVENT_COLLECTIVE) and shows its epoch, amLogging bit and that
+ * number; the runtime exchanges them in the class's direction
+ * (single-sender: the root's down; single-receiver: every member's up to
+ * the root; all-to-all and barrier: every member's to every member) and
+ * ft_c3_collective decides:
  *  - "recoveryLog.save(recv data, comm)": the result is packed into the log
  *    at the end of the call (a straddling all-to-all call at a rank beyond
  *    the recovery line; a single-receiver root logging; a single-sender
@@ -29,10 +30,14 @@
  * (without c3_barrier_checkpoint=1, which keeps it from straddling) is
  * logged empty at the ranks beyond the line and skipped at recovery.
  *
- * The other collectives (the v forms, alltoallw, scan, exscan,
- * reduce_scatter) keep the per-message path (pb_driver.c): what they leave
- * at a rank is not one buffer of one type. In main()'s prologue after a
- * rollback the calls go raw (every member is in it alike). */
+ * The v forms, alltoallw, scan, exscan and reduce_scatter(_block) are
+ * units too (gatherv single-receiver, scatterv single-sender, the others
+ * all-to-all: coll.c says why scan and exscan are), their result a
+ * datatype coll.c makes for the call. Every call also gets its number on
+ * its communicator (struct ft_pb_seq), kept in the image, for the `coll`
+ * trace record that ftsim check matches across the members. In main()'s
+ * prologue after a rollback the calls go raw (every member is in it
+ * alike). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,12 +47,36 @@
 _Static_assert(sizeof(struct ft_piggyback) == FT_COLL_BITS,
                "a member's bits are its piggyback");
 
-/* A `coll` trace line (docs/traces.md): call `id` of c, HOW. */
+/* A `coll` trace line (docs/traces.md): call `id` of c, HOW, its number
+ * SEQ on c, the epoch it was made in (its bits') and its root (an
+ * application rank, -1 for none), which ftsim check matches across ranks
+ * (sim/check/coll_check.h). */
 static void trace_unit(struct ft_runtime *rt, const struct ft_comm *c,
                        const struct ft_coll_call *call, const char *how) {
+  struct ft_piggyback bits;
+  memcpy(&bits, call->bits, sizeof bits);
   if (ft_trace_on(rt))
-    ft_trace_line_(rt, 0, "coll", "%d %d %lld %s", c->name, (int)call->kind,
-                   (long long)call->id, how);
+    ft_trace_line_(rt, 0, "coll", "%d %d %lld %s %lld %d %d", c->name,
+                   (int)call->kind, (long long)call->id, how,
+                   (long long)call->seq, bits.epoch,
+                   call->root < 0 ? -1 : ft_comm_app_rank(c, call->root));
+}
+
+/* The next call's number on communicator `comm` (struct ft_pb_seq). */
+static int64_t next_seq(struct ft_pb_seqs *l, int comm) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->at[i].comm == comm)
+      return ++l->at[i].n;
+  l->at = ft_reserve(l->at, l->n + 1, &l->cap, sizeof *l->at, "c3 seqs");
+  l->at[l->n++] = (struct ft_pb_seq){.comm = comm, .n = 1};
+  return 1;
+}
+
+static void copy_seqs(struct ft_pb_seqs *to, const struct ft_pb_seqs *from) {
+  to->at = ft_reserve(to->at, from->n, &to->cap, sizeof *to->at, "c3 seqs");
+  if (from->n)
+    memcpy(to->at, from->at, from->n * sizeof *to->at);
+  to->n = from->n;
 }
 
 static void push_reexec(struct ft_pb_reexecs *l, const struct ft_pb_reexec *r) {
@@ -131,6 +160,7 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
   ft_core_decide(rt, &e, &u);
   ft_apply_update(rt, &u);
   call->id = u.id;
+  call->seq = next_seq(&rt->pb.seqs, c->name);
   memcpy(call->bits, &u.piggyback, sizeof u.piggyback);
   rt->pb.units++;
   if (!(u.flags & FT_UPDATE_REPLAY)) {
@@ -171,7 +201,8 @@ static void save_reexec(struct ft_runtime *rt, const struct ft_comm *c,
                            .root = call->root,
                            .count = call->count,
                            .size = size,
-                           .extent = (int64_t)extent};
+                           .extent = (int64_t)extent,
+                           .seq = call->seq};
   push_reexec(&rt->pb.early_calls, &r);
 }
 
@@ -232,8 +263,11 @@ void ft_pb_coll_decide(struct ft_runtime *rt, struct ft_comm *c,
 void ft_pb_coll_leave(struct ft_runtime *rt, struct ft_comm *c,
                       struct ft_coll_call *call) {
   struct ft_pb *pb = &rt->pb;
-  if (!call->keep)
+  if (!call->keep) {
+    if (!call->reexec)
+      trace_unit(rt, c, call, "run");
     return;
+  }
   struct ft_pb_result r = {.id = call->id};
   if (call->result)
     r.data = ft_pack_copy(rt, call->result, call->count, call->type, c->coll,
@@ -253,7 +287,8 @@ int ft_pb_coll_reexec(struct ft_runtime *rt, struct ft_coll_reexec *out) {
                                  .root = r->root,
                                  .count = r->count,
                                  .size = r->size,
-                                 .extent = r->extent};
+                                 .extent = r->extent,
+                                 .seq = r->seq};
   rt->pb.units_reexecuted++;
   return 1;
 }
@@ -286,10 +321,12 @@ void ft_pb_coll_capture(struct ft_pb *pb) {
   pb->early_calls = swap;
   pb->early_calls.n = 0;
   clear_results(&pb->results);
+  copy_seqs(&pb->seqs_captured, &pb->seqs);
 }
 
 size_t ft_pb_coll_region_size(const struct ft_pb *pb) {
-  size_t size = 8 + pb->reexecs.n * sizeof(struct ft_pb_reexec);
+  size_t size = 12 + pb->reexecs.n * sizeof(struct ft_pb_reexec) +
+                pb->seqs_captured.n * sizeof(struct ft_pb_seq);
   for (size_t i = 0; i < pb->results.n; i++)
     size += 16 + pb->results.at[i].bytes;
   return size;
@@ -297,12 +334,18 @@ size_t ft_pb_coll_region_size(const struct ft_pb *pb) {
 
 void ft_pb_coll_region_write(const struct ft_pb *pb, void *dst) {
   unsigned char *p = dst;
-  uint32_t n = (uint32_t)pb->results.n, m = (uint32_t)pb->reexecs.n;
+  uint32_t n = (uint32_t)pb->results.n, m = (uint32_t)pb->reexecs.n,
+           k = (uint32_t)pb->seqs_captured.n;
   memcpy(p, &n, 4);
   memcpy(p + 4, &m, 4);
-  p += 8;
-  memcpy(p, pb->reexecs.at, m * sizeof(struct ft_pb_reexec));
+  memcpy(p + 8, &k, 4);
+  p += 12;
+  if (m)
+    memcpy(p, pb->reexecs.at, m * sizeof(struct ft_pb_reexec));
   p += m * sizeof(struct ft_pb_reexec);
+  if (k)
+    memcpy(p, pb->seqs_captured.at, k * sizeof(struct ft_pb_seq));
+  p += k * sizeof(struct ft_pb_seq);
   for (size_t i = 0; i < n; i++) {
     const struct ft_pb_result *r = &pb->results.at[i];
     uint64_t bytes = r->bytes;
@@ -328,18 +371,27 @@ static void truncated(const struct ft_runtime *rt) {
 static void read_region(struct ft_runtime *rt, const unsigned char *p,
                         const unsigned char *end, struct ft_pb_events *given) {
   struct ft_pb *pb = &rt->pb;
-  uint32_t n = 0, m = 0;
-  if (end - p < 8)
+  uint32_t n = 0, m = 0, k = 0;
+  if (end - p < 12)
     truncated(rt);
   memcpy(&n, p, 4);
   memcpy(&m, p + 4, 4);
-  p += 8;
+  memcpy(&k, p + 8, 4);
+  p += 12;
   if ((size_t)(end - p) / sizeof(struct ft_pb_reexec) < m)
     truncated(rt);
   for (uint32_t i = 0; i < m; i++, p += sizeof(struct ft_pb_reexec)) {
     struct ft_pb_reexec r;
     memcpy(&r, p, sizeof r);
     push_reexec(&pb->restart, &r);
+  }
+  if ((size_t)(end - p) / sizeof(struct ft_pb_seq) < k)
+    truncated(rt);
+  pb->seqs.n = 0;
+  for (uint32_t i = 0; i < k; i++, p += sizeof(struct ft_pb_seq)) {
+    pb->seqs.at = ft_reserve(pb->seqs.at, pb->seqs.n + 1, &pb->seqs.cap,
+                             sizeof *pb->seqs.at, "c3 seqs");
+    memcpy(&pb->seqs.at[pb->seqs.n++], p, sizeof(struct ft_pb_seq));
   }
   for (uint32_t i = 0; i < n; i++) {
     struct ft_pb_result r = {0};
@@ -383,6 +435,7 @@ void ft_pb_coll_forget(struct ft_pb *pb) {
   pb->early_calls.n = pb->reexecs.n = 0;
   pb->restart.n = pb->restart.next = 0;
   pb->keeping = pb->store_deferred = 0;
+  pb->seqs.n = pb->seqs_captured.n = 0;
 }
 
 void ft_pb_coll_finish(struct ft_pb *pb) {
@@ -392,6 +445,9 @@ void ft_pb_coll_finish(struct ft_pb *pb) {
   free(pb->early_calls.at);
   free(pb->reexecs.at);
   free(pb->restart.at);
+  free(pb->seqs.at);
+  free(pb->seqs_captured.at);
+  pb->seqs = pb->seqs_captured = (struct ft_pb_seqs){0};
   pb->results = pb->replay = (struct ft_pb_results){0};
   pb->early_calls = pb->reexecs = pb->restart = (struct ft_pb_reexecs){0};
 }

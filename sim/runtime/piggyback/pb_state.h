@@ -117,10 +117,26 @@ struct ft_pb_results {
 struct ft_pb_reexec {
   int32_t kind, comm, root, count, size, pad_;
   int64_t extent;
+  int64_t seq; /* its number on the communicator (struct ft_pb_seq) */
 };
 struct ft_pb_reexecs {
   struct ft_pb_reexec *at;
   size_t n, cap, next;
+};
+
+/* The unit calls numbered on a communicator (its name): the number of
+ * the next one, less one. The same at every member (MPI-3.1, 5.13: the
+ * members of a communicator call its collectives in one order); a
+ * checkpoint keeps them, so that a call has one number before and after
+ * a rollback (the `coll` trace record's SEQ, which ftsim check matches
+ * across ranks). */
+struct ft_pb_seq {
+  int32_t comm, pad_;
+  int64_t n;
+};
+struct ft_pb_seqs {
+  struct ft_pb_seq *at;
+  size_t n, cap;
 };
 
 /* All of the piggyback family's per-rank state. */
@@ -175,6 +191,7 @@ struct ft_pb {
    * STORE put off until the result of the call in progress is logged. */
   struct ft_pb_results results, replay;
   struct ft_pb_reexecs early_calls, reexecs, restart;
+  struct ft_pb_seqs seqs, seqs_captured; /* now; at the captured point */
   int keeping;        /* the call in progress logs its result */
   int store_deferred; /* ... and a STORE came meanwhile: of epoch */
   int deferred_wave;
