@@ -688,7 +688,12 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
 /* Completes the runtime's requests reqs[0..n) of a collective, posted by
  * ft_isend_internal and ft_irecv_internal, as ft_waitall_internal, then
  * hands each to the family (driver.h, completed: a combined piggyback's
- * payload is moved into the collective's buffer), in their order. */
+ * payload is moved into the collective's buffer), in their order. Returns
+ * the library's error, or else the first error the family's completed
+ * returned (a lone lead's payload truncated: MPI_ERR_TRUNCATE), which the
+ * callers stop the run with, as they do when the library reports it on
+ * the default path (before, the family's error was dropped and the call
+ * went on with a short block). */
 int ft_coll_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[]);
 /* After a restore: carries out, in order, the collective calls the family
  * says this rank must re-execute at once for their roots (driver.h,
