@@ -145,9 +145,14 @@ static void tell_completion(struct ft_runtime *rt, const int idx[], int n) {
 }
 
 /* Waits for request i of a replayed call (the logged one), a delivery as
- * p2p.c's wait_call reports it. 0 when it is not active: a send the
- * re-execution suppressed, which the runtime reported complete at once
- * (held_completion), maybe in an earlier call than the logged one. */
+ * p2p.c's wait_call reports it, st->MPI_ERROR the error the first
+ * execution saw for it (the library's, a truncated receive, or the
+ * family's, a lone lead's payload truncated): MPI_ERR_TRUNCATE goes back
+ * to the application as it did then. Before, the replay stopped the run
+ * on it (e2e/c3_wait_errors_failures: `MPI_Wait returned error 9`). 0
+ * when it is not active: a send the re-execution suppressed, which the
+ * runtime reported complete at once (held_completion), maybe in an earlier
+ * call than the logged one. */
 static int wait_logged(struct ft_runtime *rt, int n, MPI_Request reqs[],
                        int64_t i, MPI_Status *st) {
   if (i < 0 || i >= n)
@@ -157,16 +162,20 @@ static int wait_logged(struct ft_runtime *rt, int n, MPI_Request reqs[],
   if (reqs[i] == MPI_REQUEST_NULL)
     return 0;
   MPI_Request before = reqs[i];
-  ft_pmpi_check(ft_wait_internal(rt, &reqs[i], st), "MPI_Wait");
-  ft_delivery_completed(rt, before, st);
+  st->MPI_ERROR = MPI_SUCCESS;
+  int rc = ft_wait_internal(rt, &reqs[i], st);
+  int payload = ft_delivery_completed(rt, before, st);
+  st->MPI_ERROR = rc != MPI_SUCCESS ? rc : payload;
   return 1;
 }
 
 /* A replayed completion call: the requests it completed (their indices in
- * idx[], statuses in st[] unless NULL), or -1 live. */
+ * idx[], statuses in st[] unless NULL, each with its error), or -1 live.
+ * *err: the first of their errors (MPI_SUCCESS: none). */
 static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs[],
-                             int idx[], MPI_Status st[]) {
+                             int idx[], MPI_Status st[], int *err) {
   struct ft_update u;
+  *err = MPI_SUCCESS;
   if (!replayed(rt, FT_EVENT_APP_COMPLETION, &u))
     return -1;
   int64_t ids[PB_MAX_COMPLETIONS];
@@ -178,6 +187,7 @@ static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs[],
     MPI_Status s;
     if (!wait_logged(rt, n, reqs, ids[i], &s))
       continue;
+    *err = *err != MPI_SUCCESS ? *err : s.MPI_ERROR;
     idx[k] = (int)ids[i];
     if (st)
       st[k] = s;
@@ -223,8 +233,9 @@ int ft_pb_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
                   MPI_Status *status) {
   MPI_Status st;
   int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
-  int k =
-      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, idx, &st);
+  int k = ft_prologue_hidden(rt)
+              ? -1
+              : replay_completion(rt, n, reqs, idx, &st, &rc);
   if (k > 1)
     ft_fatal("rank %d: c3's re-execution diverged: MPI_Waitany completes "
              "%d logged requests",
@@ -271,8 +282,9 @@ int ft_pb_testany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
                   int *flag, MPI_Status *status) {
   MPI_Status st;
   int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
-  int k =
-      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, idx, &st);
+  int k = ft_prologue_hidden(rt)
+              ? -1
+              : replay_completion(rt, n, reqs, idx, &st, &rc);
   if (k > 1)
     ft_fatal("rank %d: c3's re-execution diverged: MPI_Testany completes "
              "%d logged requests",
@@ -313,10 +325,12 @@ int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
   MPI_Status small[16];
   MPI_Status *st = ft_statuses_for(n, statuses, small);
   int rc = MPI_SUCCESS;
-  int k =
-      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, indices, st);
+  int k = ft_prologue_hidden(rt)
+              ? -1
+              : replay_completion(rt, n, reqs, indices, st, &rc);
   if (k >= 0) {
     *outcount = k > 0 || !all_null(n, reqs) ? k : MPI_UNDEFINED;
+    rc = rc != MPI_SUCCESS ? MPI_ERR_IN_STATUS : rc; /* in the status */
   } else {
     rc = testsome_live(rt, n, reqs, outcount, indices, st);
     if (!ft_prologue_hidden(rt))
