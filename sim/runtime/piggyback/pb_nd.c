@@ -1,7 +1,8 @@
 /* The piggyback family's non-deterministic calls (c3-collectives, section
  * 3.1, Phase #2: a process logs "the result of every non-deterministic
  * decision it makes"): MPI_Iprobe, a wildcard MPI_Probe, MPI_Waitany,
- * MPI_Waitsome, MPI_Testany and MPI_Testsome. The core numbers each call
+ * MPI_Waitsome, MPI_Testany, MPI_Testsome, MPI_Test and MPI_Testall. The
+ * core numbers each call
  * since the checkpoint (APP_PROBE, APP_COMPLETION) and logs what it found
  * while logging (PROBED, COMPLETION: the completed requests by their index
  * in the call's array, which the re-execution builds the same); after a
@@ -336,6 +337,96 @@ int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
     if (!ft_prologue_hidden(rt))
       tell_completion(rt, indices, *outcount == MPI_UNDEFINED ? 0 : *outcount);
   }
+  ft_statuses_free(st, statuses, small);
+  return rc;
+}
+
+/* p2p.c's test_call: the library's MPI_Test, the completed request a
+ * delivery. */
+static int test_live(struct ft_runtime *rt, MPI_Request *req, int *flag,
+                     MPI_Status *st) {
+  MPI_Request before = *req;
+  st->MPI_ERROR = MPI_SUCCESS;
+  int rc = PMPI_Test(req, flag, st);
+  if (*flag) {
+    ft_pending_done(rt, before);
+    int payload = ft_delivery_completed(rt, before, st);
+    rc = rc != MPI_SUCCESS ? rc : payload; /* a lone lead's, truncated */
+  }
+  return rc;
+}
+
+/* MPI_Test's outcome depends on timing as MPI_Testany's does (the
+ * request complete or not yet): numbered, logged while logging, forced
+ * after a rollback (c3-collectives, section 3.1, Phase #2). Before, a
+ * re-execution could take the other branch of a program that branches on
+ * the flag (e2e/c3_test_failures). */
+int ft_pb_test(struct ft_runtime *rt, MPI_Request *req, int *flag,
+               MPI_Status *status) {
+  MPI_Status st;
+  int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
+  int k = ft_prologue_hidden(rt) ? -1
+                                 : replay_completion(rt, 1, req, idx, &st, &rc);
+  if (k >= 0) {
+    *flag = k > 0;
+  } else {
+    rc = test_live(rt, req, flag, &st);
+    if (!ft_prologue_hidden(rt)) {
+      int zero = 0;
+      tell_completion(rt, &zero, *flag);
+    }
+  }
+  if (status != MPI_STATUS_IGNORE && *flag)
+    *status = st;
+  return rc;
+}
+
+/* MPI_Testall as p2p.c's testall_call makes it (SMPI completes the
+ * requests that are done even when not all are): MPI_Testsome, each
+ * completion a delivery, the completed requests' indices in idx[] (their
+ * number in *out) and statuses in st[] by index. */
+static int testall_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                        int idx[], int *out, MPI_Status st[]) {
+  MPI_Status small[16];
+  MPI_Status *some = ft_statuses_for(n, MPI_STATUSES_IGNORE, small);
+  int rc = testsome_live(rt, n, reqs, out, idx, some);
+  if (*out == MPI_UNDEFINED)
+    *out = 0;
+  for (int k = 0; k < *out; k++)
+    st[idx[k]] = some[k];
+  ft_statuses_free(some, MPI_STATUSES_IGNORE, small);
+  return rc;
+}
+
+/* MPI_Testall: which requests it completed depends on timing; numbered,
+ * the completed ones logged while logging (as MPI_Testsome's) and forced
+ * after a rollback, the flag then whether none is left. */
+int ft_pb_testall(struct ft_runtime *rt, int n, MPI_Request reqs[], int *flag,
+                  MPI_Status statuses[]) {
+  MPI_Status small[16], small_k[16];
+  MPI_Status *st = ft_statuses_for(n, statuses, small);
+  MPI_Status *by_k = ft_statuses_for(n, MPI_STATUSES_IGNORE, small_k);
+  int idx_small[16],
+      *idx = n <= 16 ? idx_small : malloc((size_t)n * sizeof *idx);
+  if (!idx)
+    ft_fatal("out of memory in MPI_Testall on %d requests", n);
+  int rc = MPI_SUCCESS,
+      k = ft_prologue_hidden(rt)
+              ? -1
+              : replay_completion(rt, n, reqs, idx, by_k, &rc);
+  if (k >= 0) {
+    for (int j = 0; j < k; j++)
+      st[idx[j]] = by_k[j];
+    rc = rc != MPI_SUCCESS ? MPI_ERR_IN_STATUS : rc;
+  } else {
+    rc = testall_live(rt, n, reqs, idx, &k, st);
+    if (!ft_prologue_hidden(rt))
+      tell_completion(rt, idx, k);
+  }
+  *flag = all_null(n, reqs);
+  if (idx != idx_small)
+    free(idx);
+  ft_statuses_free(by_k, MPI_STATUSES_IGNORE, small_k);
   ft_statuses_free(st, statuses, small);
   return rc;
 }
