@@ -84,7 +84,7 @@ static int suppressed_request(MPI_Request *request) {
 static struct ft_recv_ticket app_recv(struct ft_runtime *rt, int count,
                                       MPI_Datatype type, int *source, int *tag,
                                       MPI_Comm comm) {
-  struct ft_recv_ticket t = {0};
+  struct ft_recv_ticket t = {.source = *source, .tag = *tag};
   if (*source == MPI_PROC_NULL || ft_prologue_hidden(rt))
     return t;
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -97,12 +97,12 @@ static struct ft_recv_ticket app_recv(struct ft_runtime *rt, int count,
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
   ft_apply_update(rt, &u);
-  t = (struct ft_recv_ticket){.id = u.id, .wildcard = e.wildcard};
   if (u.flags & FT_UPDATE_REPLAY) {
     *source = ft_comm_rank_of(c, u.replay.peer);
     *tag = u.replay.tag;
   }
-  return t;
+  return (struct ft_recv_ticket){
+      .id = u.id, .wildcard = e.wildcard, .source = *source, .tag = *tag};
 }
 
 /* The status of an operation with MPI_PROC_NULL: source MPI_PROC_NULL, tag

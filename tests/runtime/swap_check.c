@@ -4,8 +4,9 @@
  * piggyback=separate: each piggyback is received at the delivery, the
  * first on its channel, so the two swap theirs).
  *
- * Usage: swap_check [ITERS [in-order]]   (default 40; 2 ranks or more;
- * in-order: the first receive completed first, the reference)
+ * Usage: swap_check [ITERS [in-order|named]]   (default 40; 2 ranks or
+ * more; in-order: the first receive completed first, the reference;
+ * named: the receives name their source)
  *
  * Iteration k (a safe point at its top): every rank r > 0 sends rank 0
  * the value (2k - 1) * 100 + r (k > 0), computes, then sends 2k * 100 + r;
@@ -29,14 +30,15 @@
 
 /* Rank 0's side of iteration k: a pair from each sender, completed in
  * reverse order; the number of wrong values. */
-static long receive_pairs(int size, long k, int in_order) {
+static long receive_pairs(int size, long k, int in_order, int named) {
   long wrong = 0;
   for (int s = 1; s < size; s++) {
     long v[2] = {-1, -1};
     MPI_Request r[2];
     MPI_Status st[2];
-    MPI_Irecv(&v[0], 1, MPI_LONG, MPI_ANY_SOURCE, 5 + s, MPI_COMM_WORLD, &r[0]);
-    MPI_Irecv(&v[1], 1, MPI_LONG, MPI_ANY_SOURCE, 5 + s, MPI_COMM_WORLD, &r[1]);
+    int from = named ? s : MPI_ANY_SOURCE;
+    MPI_Irecv(&v[0], 1, MPI_LONG, from, 5 + s, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&v[1], 1, MPI_LONG, from, 5 + s, MPI_COMM_WORLD, &r[1]);
     int first = in_order ? 0 : 1;
     MPI_Wait(&r[first], &st[first]);
     MPI_Wait(&r[1 - first], &st[1 - first]);
@@ -59,10 +61,12 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? atol(argv[1]) : 40, k = 0, errors = 0;
   int in_order = argc > 2 && strcmp(argv[2], "in-order") == 0;
+  int named = argc > 2 && strcmp(argv[2], "named") == 0;
   if (iters < 1 || size < 2) {
     if (rank == 0)
       fprintf(stderr,
-              "usage: swap_check [ITERS >= 1 [in-order]] (2 ranks or more)\n");
+              "usage: swap_check [ITERS >= 1 [in-order|named]] (2 ranks or "
+              "more)\n");
     MPI_Finalize();
     return 2;
   }
@@ -71,7 +75,7 @@ int main(int argc, char **argv) {
   for (; k < iters; k++) {
     ft_snapshot(); /* may restore k and errors */
     if (rank == 0) {
-      errors += receive_pairs(size, k, in_order);
+      errors += receive_pairs(size, k, in_order, named);
       continue;
     }
     if (k > 0) /* the second of pair k - 1: after this rank's safe point */
