@@ -13,6 +13,7 @@
  * delay per message on the receiving side (p2p.c applies the sending
  * side's). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend.h"
 #include "runtime.h"
@@ -88,16 +89,44 @@ void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
   ft_apply_update(rt, &u);
 }
 
-/* Removes the posted receive of `req` into *p; 0 if there is none. */
+/* Removes the posted receive of `req` into *p, keeping the others in
+ * their posting order, *at its place among them; 0 if there is none. */
 static int take_posted(struct ft_deliveries *d, MPI_Request req,
-                       struct ft_posted *p) {
+                       struct ft_posted *p, size_t *at) {
   for (size_t i = d->n_posted; i-- > 0;)
     if (d->posted[i].req == req) {
       *p = d->posted[i];
-      d->posted[i] = d->posted[--d->n_posted];
+      memmove(&d->posted[i], &d->posted[i + 1],
+              (d->n_posted - i - 1) * sizeof *d->posted);
+      d->n_posted--;
+      *at = i;
       return 1;
     }
   return 0;
+}
+
+/* A posted receive that may match a message of source/tag on user. */
+static int may_match(const struct ft_posted *p, MPI_Comm user, int source,
+                     int tag) {
+  return p->user == user &&
+         (p->ticket.source == source || p->ticket.source == MPI_ANY_SOURCE) &&
+         (p->ticket.tag == tag || p->ticket.tag == MPI_ANY_TAG);
+}
+
+size_t ft_delivery_ahead(const struct ft_runtime *rt, MPI_Comm user, int source,
+                         int tag, int *wild) {
+  const struct ft_deliveries *d = &rt->deliveries;
+  size_t n = 0, end = d->delivering ? d->ahead_of : d->n_posted;
+  *wild = 0;
+  for (size_t i = 0; i < end && i < d->n_posted; i++) {
+    if (!may_match(&d->posted[i], user, source, tag))
+      continue;
+    if (d->posted[i].ticket.source == source && d->posted[i].ticket.tag == tag)
+      n++;
+    else
+      *wild = 1;
+  }
+  return n;
 }
 
 int ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
@@ -106,16 +135,22 @@ int ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
   int rc = MPI_SUCCESS;
   if (rt->driver->completed) /* the family's own buffers first */
     rc = rt->driver->completed(rt, req, status);
-  if (take_posted((&rt->deliveries), req, &p))
+  size_t at;
+  if (take_posted((&rt->deliveries), req, &p, &at)) {
+    rt->deliveries.ahead_of = at; /* those posted before it */
+    rt->deliveries.delivering = 1;
     ft_delivery_done(rt, p.buf, p.count, p.type, p.user, status, p.ticket);
+    rt->deliveries.delivering = 0;
+  }
   return rc;
 }
 
 void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req) {
   struct ft_posted p;
+  size_t at;
   if (rt->driver->completed) /* frees what the family held for it */
     rt->driver->completed(rt, req, NULL);
-  (void)take_posted((&rt->deliveries), req, &p);
+  (void)take_posted((&rt->deliveries), req, &p, &at);
 }
 
 int ft_delivery_is_posted(struct ft_runtime *rt, MPI_Request req) {

@@ -84,7 +84,7 @@ static int suppressed_request(MPI_Request *request) {
 static struct ft_recv_ticket app_recv(struct ft_runtime *rt, int count,
                                       MPI_Datatype type, int *source, int *tag,
                                       MPI_Comm comm) {
-  struct ft_recv_ticket t = {0};
+  struct ft_recv_ticket t = {.source = *source, .tag = *tag};
   if (*source == MPI_PROC_NULL || ft_prologue_hidden(rt))
     return t;
   struct ft_comm *c = ft_comm_get(rt, comm);
@@ -97,12 +97,12 @@ static struct ft_recv_ticket app_recv(struct ft_runtime *rt, int count,
   struct ft_update u;
   ft_core_decide(rt, &e, &u);
   ft_apply_update(rt, &u);
-  t = (struct ft_recv_ticket){.id = u.id, .wildcard = e.wildcard};
   if (u.flags & FT_UPDATE_REPLAY) {
     *source = ft_comm_rank_of(c, u.replay.peer);
     *tag = u.replay.tag;
   }
-  return t;
+  return (struct ft_recv_ticket){
+      .id = u.id, .wildcard = e.wildcard, .source = *source, .tag = *tag};
 }
 
 /* The status of an operation with MPI_PROC_NULL: source MPI_PROC_NULL, tag
@@ -849,23 +849,44 @@ static int wait_call(struct ft_runtime *rt, MPI_Request *request,
   return rc;
 }
 
+/* What each request of a Waitall goes through once complete: its handle
+ * before completion and its status; returns MPI_SUCCESS or an error the
+ * library's completion did not report (driver.h, completed). */
+typedef int (*completed_fn)(struct ft_runtime *rt, MPI_Request req,
+                            MPI_Status *status);
+
+/* The Waitall of the runtime (ft_waitall_internal) on reqs[0..n), then
+ * each request that was active handed to `done`, in order: returns the
+ * library's error, *found the first error `done` returned (MPI_SUCCESS:
+ * none). The one loop of MPI_Waitall (done: a delivery) and of the
+ * collectives' waits (done: the family's completed hook). */
+static int waitall_each(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                        MPI_Status statuses[], completed_fn done, int *found) {
+  MPI_Request small[16];
+  MPI_Status small_st[16];
+  MPI_Request *before = ft_handles_copy(n, reqs, small);
+  MPI_Status *st = ft_statuses_for(n, statuses, small_st);
+  int rc = ft_waitall_internal(rt, n, reqs, st);
+  *found = MPI_SUCCESS;
+  for (int i = 0; i < n; i++) {
+    int err = before[i] != MPI_REQUEST_NULL ? done(rt, before[i], &st[i])
+                                            : MPI_SUCCESS;
+    *found = *found != MPI_SUCCESS ? *found : err;
+  }
+  ft_handles_free(before, small);
+  ft_statuses_free(st, statuses, small_st);
+  return rc;
+}
+
 static int waitall_call(struct ft_runtime *rt, int n, MPI_Request requests[],
                         MPI_Status statuses[]) {
   if (rt->driver->waitall)
     return rt->driver->waitall(rt, n, requests, statuses);
   if (!rt->track_deliveries)
     return ft_waitall_internal(rt, n, requests, statuses);
-  MPI_Request small[16];
-  MPI_Status small_st[16];
-  MPI_Request *before = ft_handles_copy(n, requests, small);
-  MPI_Status *st = ft_statuses_for(n, statuses, small_st);
-  int rc = ft_waitall_internal(rt, n, requests, st);
-  for (int i = 0; i < n; i++)
-    if (before[i] != MPI_REQUEST_NULL)
-      rc = some_error(rc, ft_delivery_completed(rt, before[i], &st[i]));
-  ft_handles_free(before, small);
-  ft_statuses_free(st, statuses, small_st);
-  return rc;
+  int found, rc = waitall_each(rt, n, requests, statuses, ft_delivery_completed,
+                               &found);
+  return some_error(rc, found); /* in the request's status */
 }
 
 /* Waitany under a recovering protocol (interruptible); reports the
@@ -1620,15 +1641,7 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
 int ft_coll_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[]) {
   if (!rt->driver->completed)
     return ft_waitall_internal(rt, n, reqs, MPI_STATUSES_IGNORE);
-  MPI_Request small[16];
-  MPI_Status small_st[16];
-  MPI_Request *before = ft_handles_copy(n, reqs, small);
-  MPI_Status *st = ft_statuses_for(n, MPI_STATUSES_IGNORE, small_st);
-  int rc = ft_waitall_internal(rt, n, reqs, st);
-  for (int i = 0; i < n; i++)
-    if (before[i] != MPI_REQUEST_NULL)
-      rt->driver->completed(rt, before[i], &st[i]);
-  ft_handles_free(before, small);
-  ft_statuses_free(st, MPI_STATUSES_IGNORE, small_st);
-  return rc;
+  int found, rc = waitall_each(rt, n, reqs, MPI_STATUSES_IGNORE,
+                               rt->driver->completed, &found);
+  return one_error(rc, found);
 }

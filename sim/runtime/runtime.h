@@ -71,8 +71,10 @@ struct ft_comms {
 /* The application's posted receives (delivery.c). */
 struct ft_posted;
 struct ft_deliveries {
-  struct ft_posted *posted;
+  struct ft_posted *posted; /* in posting order */
   size_t n_posted, cap_posted;
+  size_t ahead_of; /* delivering 1: posted[0..ahead_of) were posted before */
+  int delivering;  /* the posted receive being delivered (ft_delivery_ahead) */
 };
 
 /* A creation of a communicator, a collective call only the MPI library can
@@ -627,10 +629,13 @@ MPI_Comm ft_comm_traffic(const struct ft_comm *c, int coll);
 /* A receive of the application as the core saw it at APP_RECV: the id it
  * gave it (update.id) and whether it was posted with MPI_ANY_SOURCE or
  * MPI_ANY_TAG, told back to the core at DELIVERED (event.id, .wildcard):
- * c3 logs a wildcard receive's match by that id while it logs. */
+ * c3 logs a wildcard receive's match by that id while it logs; and the
+ * source (rank in its communicator) and tag it was posted with, maybe
+ * MPI_ANY_SOURCE, MPI_ANY_TAG (ft_delivery_ahead). */
 struct ft_recv_ticket {
   int64_t id;
   int wildcard;
+  int source, tag;
 };
 /* A receive the application posted with MPI_Irecv: remembered, with its
  * ticket, until one of the completion calls reports it. */
@@ -646,6 +651,19 @@ void ft_delivery_posted(struct ft_runtime *rt, MPI_Request req, void *buf,
  * the completion call reports; MPI_SUCCESS otherwise. */
 int ft_delivery_completed(struct ft_runtime *rt, MPI_Request req,
                           MPI_Status *status);
+/* While a posted receive's completion or a blocking receive is delivered
+ * (the driver's delivering hook): how many receives of the application
+ * on `user` posted before it and not reported complete yet name `source`
+ * and `tag` (ranks in user), each of which MPI matched with an earlier
+ * message of that channel than this one (MPI-3.1, 3.5: "if a sender sends
+ * two messages in succession to the same destination, and both match the
+ * same receive, then this operation cannot receive the second message if
+ * the first one is still pending"); *wild: 1 when another of them, posted
+ * with MPI_ANY_SOURCE or MPI_ANY_TAG, could match that channel too (which
+ * message it took is unknown until it completes). A blocking receive
+ * (outside a posted receive's completion) comes after every posted one. */
+size_t ft_delivery_ahead(const struct ft_runtime *rt, MPI_Comm user, int source,
+                         int tag, int *wild);
 /* Forgets the receive req without a delivery (it was cancelled). */
 void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req);
 /* 1 if req is an application receive remembered by ft_delivery_posted and
@@ -688,7 +706,12 @@ int ft_irecv_internal(void *buf, int count, MPI_Datatype type, int source,
 /* Completes the runtime's requests reqs[0..n) of a collective, posted by
  * ft_isend_internal and ft_irecv_internal, as ft_waitall_internal, then
  * hands each to the family (driver.h, completed: a combined piggyback's
- * payload is moved into the collective's buffer), in their order. */
+ * payload is moved into the collective's buffer), in their order. Returns
+ * the library's error, or else the first error the family's completed
+ * returned (a lone lead's payload truncated: MPI_ERR_TRUNCATE), which the
+ * callers stop the run with, as they do when the library reports it on
+ * the default path (before, the family's error was dropped and the call
+ * went on with a short block). */
 int ft_coll_waitall(struct ft_runtime *rt, int n, MPI_Request reqs[]);
 /* After a restore: carries out, in order, the collective calls the family
  * says this rank must re-execute at once for their roots (driver.h,

@@ -1,7 +1,8 @@
 /* The piggyback family's non-deterministic calls (c3-collectives, section
  * 3.1, Phase #2: a process logs "the result of every non-deterministic
  * decision it makes"): MPI_Iprobe, a wildcard MPI_Probe, MPI_Waitany,
- * MPI_Waitsome, MPI_Testany and MPI_Testsome. The core numbers each call
+ * MPI_Waitsome, MPI_Testany, MPI_Testsome, MPI_Test and MPI_Testall. The
+ * core numbers each call
  * since the checkpoint (APP_PROBE, APP_COMPLETION) and logs what it found
  * while logging (PROBED, COMPLETION: the completed requests by their index
  * in the call's array, which the re-execution builds the same); after a
@@ -145,9 +146,14 @@ static void tell_completion(struct ft_runtime *rt, const int idx[], int n) {
 }
 
 /* Waits for request i of a replayed call (the logged one), a delivery as
- * p2p.c's wait_call reports it. 0 when it is not active: a send the
- * re-execution suppressed, which the runtime reported complete at once
- * (held_completion), maybe in an earlier call than the logged one. */
+ * p2p.c's wait_call reports it, st->MPI_ERROR the error the first
+ * execution saw for it (the library's, a truncated receive, or the
+ * family's, a lone lead's payload truncated): MPI_ERR_TRUNCATE goes back
+ * to the application as it did then. Before, the replay stopped the run
+ * on it (e2e/c3_wait_errors_failures: `MPI_Wait returned error 9`). 0
+ * when it is not active: a send the re-execution suppressed, which the
+ * runtime reported complete at once (held_completion), maybe in an earlier
+ * call than the logged one. */
 static int wait_logged(struct ft_runtime *rt, int n, MPI_Request reqs[],
                        int64_t i, MPI_Status *st) {
   if (i < 0 || i >= n)
@@ -157,16 +163,20 @@ static int wait_logged(struct ft_runtime *rt, int n, MPI_Request reqs[],
   if (reqs[i] == MPI_REQUEST_NULL)
     return 0;
   MPI_Request before = reqs[i];
-  ft_pmpi_check(ft_wait_internal(rt, &reqs[i], st), "MPI_Wait");
-  ft_delivery_completed(rt, before, st);
+  st->MPI_ERROR = MPI_SUCCESS;
+  int rc = ft_wait_internal(rt, &reqs[i], st);
+  int payload = ft_delivery_completed(rt, before, st);
+  st->MPI_ERROR = rc != MPI_SUCCESS ? rc : payload;
   return 1;
 }
 
 /* A replayed completion call: the requests it completed (their indices in
- * idx[], statuses in st[] unless NULL), or -1 live. */
+ * idx[], statuses in st[] unless NULL, each with its error), or -1 live.
+ * *err: the first of their errors (MPI_SUCCESS: none). */
 static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs[],
-                             int idx[], MPI_Status st[]) {
+                             int idx[], MPI_Status st[], int *err) {
   struct ft_update u;
+  *err = MPI_SUCCESS;
   if (!replayed(rt, FT_EVENT_APP_COMPLETION, &u))
     return -1;
   int64_t ids[PB_MAX_COMPLETIONS];
@@ -178,6 +188,7 @@ static int replay_completion(struct ft_runtime *rt, int n, MPI_Request reqs[],
     MPI_Status s;
     if (!wait_logged(rt, n, reqs, ids[i], &s))
       continue;
+    *err = *err != MPI_SUCCESS ? *err : s.MPI_ERROR;
     idx[k] = (int)ids[i];
     if (st)
       st[k] = s;
@@ -223,8 +234,9 @@ int ft_pb_waitany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
                   MPI_Status *status) {
   MPI_Status st;
   int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
-  int k =
-      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, idx, &st);
+  int k = ft_prologue_hidden(rt)
+              ? -1
+              : replay_completion(rt, n, reqs, idx, &st, &rc);
   if (k > 1)
     ft_fatal("rank %d: c3's re-execution diverged: MPI_Waitany completes "
              "%d logged requests",
@@ -271,8 +283,9 @@ int ft_pb_testany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
                   int *flag, MPI_Status *status) {
   MPI_Status st;
   int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
-  int k =
-      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, idx, &st);
+  int k = ft_prologue_hidden(rt)
+              ? -1
+              : replay_completion(rt, n, reqs, idx, &st, &rc);
   if (k > 1)
     ft_fatal("rank %d: c3's re-execution diverged: MPI_Testany completes "
              "%d logged requests",
@@ -313,15 +326,118 @@ int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
   MPI_Status small[16];
   MPI_Status *st = ft_statuses_for(n, statuses, small);
   int rc = MPI_SUCCESS;
-  int k =
-      ft_prologue_hidden(rt) ? -1 : replay_completion(rt, n, reqs, indices, st);
+  int k = ft_prologue_hidden(rt)
+              ? -1
+              : replay_completion(rt, n, reqs, indices, st, &rc);
   if (k >= 0) {
     *outcount = k > 0 || !all_null(n, reqs) ? k : MPI_UNDEFINED;
+    rc = rc != MPI_SUCCESS ? MPI_ERR_IN_STATUS : rc; /* in the status */
   } else {
     rc = testsome_live(rt, n, reqs, outcount, indices, st);
     if (!ft_prologue_hidden(rt))
       tell_completion(rt, indices, *outcount == MPI_UNDEFINED ? 0 : *outcount);
   }
+  ft_statuses_free(st, statuses, small);
+  return rc;
+}
+
+/* p2p.c's test_call: the library's MPI_Test, the completed request a
+ * delivery. */
+static int test_live(struct ft_runtime *rt, MPI_Request *req, int *flag,
+                     MPI_Status *st) {
+  MPI_Request before = *req;
+  st->MPI_ERROR = MPI_SUCCESS;
+  int rc = PMPI_Test(req, flag, st);
+  if (*flag) {
+    ft_pending_done(rt, before);
+    int payload = ft_delivery_completed(rt, before, st);
+    rc = rc != MPI_SUCCESS ? rc : payload; /* a lone lead's, truncated */
+  }
+  return rc;
+}
+
+/* The calls MPI_Test and MPI_Testall are not numbered in: main()'s
+ * prologue after a rollback, and a replay (any-call mode), whose test
+ * calls are its own emulation of the recording's on the requests the
+ * recording found not complete (sim/replay/replay.c, test_not_done: their
+ * arrays differ between a run and its re-execution; the replay forces the
+ * recording's completions itself). Numbered there, a re-execution diverged
+ * (cli/anycall_resend_c3: "a logged completion names request 1 of a call
+ * on 1"). */
+static int test_unnumbered(const struct ft_runtime *rt) {
+  return ft_prologue_hidden(rt) || rt->ac.core_mode;
+}
+
+/* MPI_Test's outcome depends on timing as MPI_Testany's does (the
+ * request complete or not yet): numbered, logged while logging, forced
+ * after a rollback (c3-collectives, section 3.1, Phase #2). Before, a
+ * re-execution could take the other branch of a program that branches on
+ * the flag (e2e/c3_separate_test_failures). */
+int ft_pb_test(struct ft_runtime *rt, MPI_Request *req, int *flag,
+               MPI_Status *status) {
+  MPI_Status st;
+  int idx[PB_MAX_COMPLETIONS], rc = MPI_SUCCESS;
+  int k =
+      test_unnumbered(rt) ? -1 : replay_completion(rt, 1, req, idx, &st, &rc);
+  if (k >= 0) {
+    *flag = k > 0;
+  } else {
+    rc = test_live(rt, req, flag, &st);
+    if (!test_unnumbered(rt)) {
+      int zero = 0;
+      tell_completion(rt, &zero, *flag);
+    }
+  }
+  if (status != MPI_STATUS_IGNORE && *flag)
+    *status = st;
+  return rc;
+}
+
+/* MPI_Testall as p2p.c's testall_call makes it (SMPI completes the
+ * requests that are done even when not all are): MPI_Testsome, each
+ * completion a delivery, the completed requests' indices in idx[] (their
+ * number in *out) and statuses in st[] by index. */
+static int testall_live(struct ft_runtime *rt, int n, MPI_Request reqs[],
+                        int idx[], int *out, MPI_Status st[]) {
+  MPI_Status small[16];
+  MPI_Status *some = ft_statuses_for(n, MPI_STATUSES_IGNORE, small);
+  int rc = testsome_live(rt, n, reqs, out, idx, some);
+  if (*out == MPI_UNDEFINED)
+    *out = 0;
+  for (int k = 0; k < *out; k++)
+    st[idx[k]] = some[k];
+  ft_statuses_free(some, MPI_STATUSES_IGNORE, small);
+  return rc;
+}
+
+/* MPI_Testall: which requests it completed depends on timing; numbered,
+ * the completed ones logged while logging (as MPI_Testsome's) and forced
+ * after a rollback, the flag then whether none is left. */
+int ft_pb_testall(struct ft_runtime *rt, int n, MPI_Request reqs[], int *flag,
+                  MPI_Status statuses[]) {
+  MPI_Status small[16], small_k[16];
+  MPI_Status *st = ft_statuses_for(n, statuses, small);
+  MPI_Status *by_k = ft_statuses_for(n, MPI_STATUSES_IGNORE, small_k);
+  int idx_small[16],
+      *idx = n <= 16 ? idx_small : malloc((size_t)n * sizeof *idx);
+  if (!idx)
+    ft_fatal("out of memory in MPI_Testall on %d requests", n);
+  int rc = MPI_SUCCESS,
+      k = test_unnumbered(rt) ? -1
+                              : replay_completion(rt, n, reqs, idx, by_k, &rc);
+  if (k >= 0) {
+    for (int j = 0; j < k; j++)
+      st[idx[j]] = by_k[j];
+    rc = rc != MPI_SUCCESS ? MPI_ERR_IN_STATUS : rc;
+  } else {
+    rc = testall_live(rt, n, reqs, idx, &k, st);
+    if (!test_unnumbered(rt))
+      tell_completion(rt, idx, k);
+  }
+  *flag = all_null(n, reqs);
+  if (idx != idx_small)
+    free(idx);
+  ft_statuses_free(by_k, MPI_STATUSES_IGNORE, small_k);
   ft_statuses_free(st, statuses, small);
   return rc;
 }

@@ -97,6 +97,16 @@ struct ft_pb_ahead {
   int bytes;
 };
 
+/* A separate piggyback received from the shadow (communicator `comm`,
+ * from `source` with the application's tag `tag`) ahead of its payload's
+ * delivery: receives completed in another order than MPI matched them
+ * (pb_driver.c, take_separate). */
+struct ft_pb_stashed {
+  MPI_Comm comm;
+  int source, tag;
+  struct ft_piggyback pb;
+};
+
 /* A collective call's result in the log (c3-collectives, Figures 5-7:
  * "recoveryLog.save(recv data, comm)"), by the call's number since the
  * checkpoint, packed (pb_coll.c). */
@@ -181,6 +191,10 @@ struct ft_pb {
   size_t n_lone_sent, cap_lone_sent, n_lone_taken, cap_lone_taken;
   struct ft_pb_ahead *ahead;
   size_t n_ahead, cap_ahead;
+  /* The separate form: piggybacks received ahead of their payload's
+   * delivery, in their channel's order. */
+  struct ft_pb_stashed *stashed;
+  size_t n_stashed, cap_stashed;
   void **dropped; /* buffers of receives a rollback abandoned (one may
                      still be written into): freed at MPI_Finalize */
   size_t n_dropped, cap_dropped;

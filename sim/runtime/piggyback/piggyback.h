@@ -206,11 +206,11 @@ void ft_pb_make_again(struct ft_runtime *rt, const struct ft_pb_creations *img);
 /* ---- Non-deterministic calls (pb_nd.c) ---- */
 
 /* The driver's iprobe, probe, waitany, waitsome, testany and testsome
- * (driver.h): the default paths of p2p.c, each call numbered by the core
- * (APP_PROBE, APP_COMPLETION), what it found told to it (PROBED,
- * COMPLETION: the completed requests' indices in reqs) and logged while
- * logging (section 3.1, Phase #2 (ii)), and a logged outcome forced after a
- * rollback. MPI_Probe naming its source and tag is not numbered. At most 64
+ * (driver.h; test and testall below): the default paths of p2p.c, each call
+ * numbered by the core (APP_PROBE, APP_COMPLETION), what it found told to it
+ * (PROBED, COMPLETION: the completed requests' indices in reqs) and logged
+ * while logging (section 3.1, Phase #2 (ii)), and a logged outcome forced after
+ * a rollback. MPI_Probe naming its source and tag is not numbered. At most 64
  * completions per call (c3.h's FT_C3_MAX_COMPLETIONS; more is fatal). A
  * logged request that is not active in the re-execution (a suppressed send
  * reported complete already) is skipped; a call left with none goes
@@ -227,6 +227,14 @@ int ft_pb_testany(struct ft_runtime *rt, int n, MPI_Request reqs[], int *index,
                   int *flag, MPI_Status *status);
 int ft_pb_testsome(struct ft_runtime *rt, int n, MPI_Request reqs[],
                    int *outcount, int indices[], MPI_Status statuses[]);
+/* The driver's test and testall, as testany and testsome: MPI_Test's
+ * outcome (the request complete or not) and the requests MPI_Testall
+ * completed (SMPI completes those that are done even when not all are)
+ * told to the core, logged while logging and forced after a rollback. */
+int ft_pb_test(struct ft_runtime *rt, MPI_Request *req, int *flag,
+               MPI_Status *status);
+int ft_pb_testall(struct ft_runtime *rt, int n, MPI_Request reqs[], int *flag,
+                  MPI_Status statuses[]);
 /* The driver's held_completion: a completion call p2p.c answered with a
  * completion it held (index) counts, its outcome logged while logging. */
 void ft_pb_held_completion(struct ft_runtime *rt, int index);
