@@ -404,11 +404,13 @@ static int read_suppress(struct reader *rd, int inc) {
 
 /* coll: a collective call carried as one unit (the piggyback family,
  * c3-collectives section 5): COMM CALL ID HOW, HOW one of log, replay,
- * suppress, reexec. Read and checked for form; the call's own messages
- * are not traced, so the channel rules do not see them. */
+ * suppress, reexec, combined (section 6's combined form). Read and checked for
+ * form; the call's own messages are not traced, so the channel rules do not see
+ * them. */
 static int read_coll(struct reader *rd) {
   int64_t v;
-  static const char *const how[] = {"log", "replay", "suppress", "reexec"};
+  static const char *const how[] = {"log", "replay", "suppress", "reexec",
+                                    "combined"};
   if (expect_fields(rd, 8, "COMM CALL ID HOW") ||
       int_field(rd, 4, "comm", 0, INT32_MAX, &v) ||
       int_field(rd, 5, "call", 1, 8, &v) ||
@@ -417,7 +419,8 @@ static int read_coll(struct reader *rd) {
   for (size_t i = 0; i < sizeof how / sizeof *how; i++)
     if (strcmp(rd->tok[7], how[i]) == 0)
       return 0;
-  return bad(rd, "how", "expected log, replay, suppress or reexec, got '%s'",
+  return bad(rd, "how",
+             "expected log, replay, suppress, reexec or combined, got '%s'",
              rd->tok[7]);
 }
 

@@ -96,19 +96,28 @@ static void replay(struct ft_runtime *rt, struct ft_comm *c,
 /* Section 6: "There are two natural ways to send the protocol data:
  * either via a separate collective operation that precedes the data
  * operation, or by 'piggy-backing' the control data onto the message
- * data": piggyback=separate is the first (a unit, its bits exchanged
- * once), combined the second (every message of the call leads with the
- * bits: the per-message path, pb_combined.c), auto the first from
- * piggyback_unit_bytes of block on (the same choice at every member). */
-static int as_unit(const struct ft_runtime *rt,
+ * data and sending both with one operation": piggyback=separate is the
+ * first (EXCHANGE: the bits exchanged once, then the call), combined the
+ * second (COMBINED: each member's bits packed with its block, one
+ * collective of the enlarged blocks, coll_combined.c; the runtime makes
+ * it EXCHANGE for a call without that form: the barrier, "we do not have
+ * the option of piggy-backing the protocol data", and the calls whose
+ * data an op combines or the root's blocks differ), and auto "a protocol
+ * that switched from a combined message to separate messages as the size
+ * of the data message grew": combined below piggyback_unit_bytes of
+ * block, separate from there on (the same choice at every member: the
+ * block is the same). */
+static int form_of(const struct ft_runtime *rt,
                    const struct ft_coll_call *call) {
   switch (rt->options.piggyback) {
   case FT_PIGGYBACK_COMBINED:
-    return 0;
+    return FT_COLL_COMBINED;
   case FT_PIGGYBACK_AUTO:
-    return call->bytes >= (size_t)rt->options.piggyback_unit_bytes;
+    return call->bytes >= (size_t)rt->options.piggyback_unit_bytes
+               ? FT_COLL_EXCHANGE
+               : FT_COLL_COMBINED;
   default:
-    return 1;
+    return FT_COLL_EXCHANGE;
   }
 }
 
@@ -119,10 +128,8 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
     struct ft_piggyback mine = {.epoch = ft_c3_epoch(s),
                                 .logging = ft_c3_logging(s)};
     memcpy(call->bits, &mine, sizeof mine);
-    return FT_COLL_EXCHANGE;
+    return form_of(rt, call); /* the root's call's form */
   }
-  if (!as_unit(rt, call))
-    return FT_COLL_PER_MESSAGE;
   if (ft_prologue_hidden(rt))
     return FT_COLL_RAW;
   struct ft_event e = {
@@ -135,7 +142,7 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
   rt->pb.units++;
   if (!(u.flags & FT_UPDATE_REPLAY)) {
     rt->pb.keeping = u.piggyback.logging; /* until the decision */
-    return FT_COLL_EXCHANGE;
+    return form_of(rt, call);
   }
   replay(rt, c, call);
   return FT_COLL_DONE;
@@ -212,6 +219,8 @@ void ft_pb_coll_decide(struct ft_runtime *rt, struct ft_comm *c,
              rt->world_rank, (int)call->kind, call->root, c->size);
   if (call->reexec)
     trace_unit(rt, c, call, "reexec");
+  else if (call->entry == FT_COLL_COMBINED)
+    trace_unit(rt, c, call, "combined");
   if (d.reexec && call->result)
     save_reexec(rt, c, call);
   if (!call->reexec) {
