@@ -93,6 +93,37 @@ static void replay(struct ft_runtime *rt, struct ft_comm *c,
   rt->pb.units_replayed++;
 }
 
+/* The rounds of the call's separate exchange (coll_unit.c): the root's
+ * bits broadcast alongside its data (measured: one latency, 16 us on
+ * velocity's 14.2 us links), the other classes' gather or allgather of the
+ * members' bits (ceil(log2 n) rounds: 77 us on 32 ranks). */
+static size_t exchange_rounds(const struct ft_comm *c,
+                              const struct ft_coll_call *call) {
+  size_t rounds = 0;
+  if (call->flow == FT_FLOW_FROM_ROOT)
+    return 1;
+  for (int reach = 1; reach < c->size; reach *= 2)
+    rounds++;
+  return rounds ? rounds : 1;
+}
+
+/* The bytes the combined form copies on the call's critical path: a bcast
+ * packs at the root and separates at a leaf (2 x the message), a gather's
+ * root and every allgather member separate n blocks after packing one, an
+ * alltoall member packs and separates n. */
+static size_t copied_bytes(const struct ft_comm *c,
+                           const struct ft_coll_call *call) {
+  size_t n = (size_t)c->size, b = call->bytes;
+  switch (call->kind) {
+  case FT_COLL_BCAST:
+    return 2 * b;
+  case FT_COLL_ALLTOALL:
+    return 2 * n * b;
+  default:
+    return (n + 1) * b;
+  }
+}
+
 /* Section 6: "There are two natural ways to send the protocol data:
  * either via a separate collective operation that precedes the data
  * operation, or by 'piggy-backing' the control data onto the message
@@ -102,20 +133,29 @@ static void replay(struct ft_runtime *rt, struct ft_comm *c,
  * collective of the enlarged blocks, coll_combined.c; the runtime makes
  * it EXCHANGE for a call without that form: the barrier, "we do not have
  * the option of piggy-backing the protocol data", and the calls whose
- * data an op combines or the root's blocks differ), and auto "a protocol
+ * data an op combines or whose root's blocks differ). auto is "a protocol
  * that switched from a combined message to separate messages as the size
- * of the data message grew": combined below piggyback_unit_bytes of
- * block, separate from there on (the same choice at every member: the
- * block is the same). */
-static int form_of(const struct ft_runtime *rt,
+ * of the data message grew" ("using a separate message imposes a fixed
+ * cost, regardless of the size of the data message, while using a
+ * combined message requires copying at both the sender(s) and the
+ * receiver(s)"): combined while the bytes its copies add to the call's
+ * critical path are fewer than piggyback_unit_bytes (the bytes copied in
+ * one round's latency) per round of the separate exchange, separate from
+ * there on. A single switch on the block cannot serve every class: on 32
+ * ranks the separate bcast costs 16 us, the gather 77 us, so the combined
+ * bcast is the cheaper up to 1 KiB, the gather only to 256 B of block
+ * (README, "C3's collectives measured"). The same choice at every member
+ * (the block and the communicator are). */
+static int form_of(const struct ft_runtime *rt, const struct ft_comm *c,
                    const struct ft_coll_call *call) {
   switch (rt->options.piggyback) {
   case FT_PIGGYBACK_COMBINED:
     return FT_COLL_COMBINED;
   case FT_PIGGYBACK_AUTO:
-    return call->bytes >= (size_t)rt->options.piggyback_unit_bytes
-               ? FT_COLL_EXCHANGE
-               : FT_COLL_COMBINED;
+    return copied_bytes(c, call) < exchange_rounds(c, call) *
+                                       (size_t)rt->options.piggyback_unit_bytes
+               ? FT_COLL_COMBINED
+               : FT_COLL_EXCHANGE;
   default:
     return FT_COLL_EXCHANGE;
   }
@@ -128,7 +168,7 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
     struct ft_piggyback mine = {.epoch = ft_c3_epoch(s),
                                 .logging = ft_c3_logging(s)};
     memcpy(call->bits, &mine, sizeof mine);
-    return form_of(rt, call); /* the root's call's form */
+    return form_of(rt, c, call); /* the root's call's form */
   }
   if (ft_prologue_hidden(rt))
     return FT_COLL_RAW;
@@ -142,7 +182,7 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
   rt->pb.units++;
   if (!(u.flags & FT_UPDATE_REPLAY)) {
     rt->pb.keeping = u.piggyback.logging; /* until the decision */
-    return form_of(rt, call);
+    return form_of(rt, c, call);
   }
   replay(rt, c, call);
   return FT_COLL_DONE;
