@@ -5,10 +5,11 @@
  * Each call of MPI_Barrier, MPI_Bcast, MPI_Scatter, MPI_Gather,
  * MPI_Reduce, MPI_Allreduce, MPI_Allgather and MPI_Alltoall is numbered
  * by the core since the checkpoint (FT_EVENT_COLLECTIVE) and shows its
- * epoch, amLogging bit and that number; the runtime exchanges them in the
- * class's direction (single-sender: the root's down; single-receiver:
- * every member's up to the root; all-to-all and barrier: every member's to
- * every member) and ft_c3_collective decides:
+ * epoch, amLogging bit and that number; the runtime exchanges them (a
+ * separate collective, or packed with the call's blocks in the combined
+ * form: form_of below) in the class's direction (single-sender: the root's
+ * down; single-receiver: every member's up to the root; all-to-all and barrier:
+ * every member's to every member) and ft_c3_collective decides:
  *  - "recoveryLog.save(recv data, comm)": the result is packed into the log
  *    at the end of the call (a straddling all-to-all call at a rank beyond
  *    the recovery line; a single-receiver root logging; a single-sender
