@@ -5,9 +5,9 @@
 # MPI_Allgather from 4 bytes to 4 MiB, and of MPI_Barrier, natively and
 # under the runtime's c3 with the protocol's bits (epoch colour, amLogging,
 # number) sent by a separate collective before the call's data (each call
-# one unit, sim/runtime/piggyback/pb_coll.c), combined with the data of
-# every message of the call, or switching between the two by size, and the
-# overhead of each.
+# one unit, sim/runtime/piggyback/pb_coll.c), combined with the data (each
+# member's bits packed with its block, one collective of the enlarged
+# blocks), or switching between the two by size, and the overhead of each.
 #
 #   analysis/c3_collectives.sh [--quick] [BUILD_DIR]
 #
@@ -19,11 +19,13 @@
 # C3_SWITCH_BYTES, defaults the runtime's). The runtime carries the
 # collectives over point-to-point (sim/runtime/coll.c); under c3 separate
 # each call exchanges the bits once in its data-flow class's direction
-# (sim/runtime/coll_unit.c), combined every message of the call carries
-# them (sim/runtime/piggyback/pb_combined.c); a memory copy costs its bytes at
+# (sim/runtime/coll_unit.c), combined packs them with each member's block
+# for one collective of the enlarged blocks (sim/runtime/coll_combined.c,
+# barrier: the separate exchange); a memory copy costs its bytes at
 # copy_mbps = C3_COPY_MBPS MB/s (default 300: a Pentium III's memcpy, an
 # estimate; the paper gives none). C3_JOBS runs at a time (default 1).
-# --quick: sizes up to 16 KiB, one repetition.
+# --quick: sizes up to 64 KiB (where the combined bcast has grown past
+# 100 times its 4-byte cost), one repetition.
 #
 # The paper's finding: "the cost of using the separate message protocol is
 # fairly constant, whereas the cost of the "piggy-backed" protocol grows
@@ -58,7 +60,7 @@ APP=$BUILD/bench/smpi/c3coll
 TMP=$(mktemp -d) || die "cannot create a scratch directory"
 trap 'rm -rf "$TMP"' EXIT
 ARGS="--iters 3"
-[ "$QUICK" = 1 ] && ARGS="--iters 1 --max 16384"
+[ "$QUICK" = 1 ] && ARGS="--iters 1 --max 65536"
 
 C3="--protocol c3 --set copy_mbps=$COPY --set piggyback"
 AUTO=auto

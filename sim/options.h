@@ -114,10 +114,11 @@ struct ft_options {
   int piggyback_switch_bytes; /* auto: messages of fewer payload bytes go
                                  combined, the others separate; default
                                  FT_PIGGYBACK_SWITCH_DEFAULT */
-  int piggyback_unit_bytes;   /* auto: collective calls (those c3 carries as
-                                 one unit) with blocks of fewer bytes go per
-                                 message, combined; the others as one unit
-                                 (a separate exchange of the bits); default
+  int piggyback_unit_bytes;   /* auto: a collective unit goes combined
+                                 while its copies on the critical path are
+                                 fewer bytes than this per round of its
+                                 separate exchange (pb_coll.c, form_of),
+                                 separate from there on; default
                                  FT_PIGGYBACK_UNIT_DEFAULT */
   int failure;  /* enum ft_failure_mode: what a scenario's failure does;
                    default FT_FAILURE_LOGICAL */
@@ -157,12 +158,13 @@ enum ft_piggyback_form {
  * not. */
 #define FT_PIGGYBACK_SWITCH_DEFAULT 4096
 
-/* The default of piggyback_unit_bytes, measured (analysis/
- * c3_collectives.sh --quick, velocity, 32 ranks, copies at 300 MB/s): the
- * unit's separate exchange costs 77 us for MPI_Gather and MPI_Allgather at
- * every size, their messages combined 43-55 us at 256 B and 217 us at 1
- * KiB: 512 keeps auto on the cheaper form at every size of both. */
-#define FT_PIGGYBACK_UNIT_DEFAULT 512
+/* The default of piggyback_unit_bytes: the bytes a 300 MB/s copy moves in
+ * one latency of velocity's links (14.2 us: 4260), rounded; measured
+ * (analysis/c3_collectives.sh --quick, velocity, 32 ranks, copies at 300
+ * MB/s): auto then stays within 10% of the cheaper form for MPI_Bcast,
+ * MPI_Gather and MPI_Allgather at every size (README, "C3's collectives
+ * measured"). */
+#define FT_PIGGYBACK_UNIT_DEFAULT 4096
 
 /* The default of stall_failures. */
 #define FT_STALL_FAILURES_DEFAULT 1000

@@ -407,9 +407,12 @@ static int read_suppress(struct reader *rd, int inc) {
 
 /* coll: a collective call carried as one unit (the piggyback family,
  * c3-collectives section 5): COMM CALL ID HOW SEQ EPOCH ROOT, HOW one of
- * run, log, replay, suppress, reexec. Kept for the rule of coll_check.h,
- * which matches the members' records by (COMM, SEQ); the call's own
- * messages are not traced, so the channel rules do not see them. */
+ * run, log, replay, suppress, reexec, kept for the rule of coll_check.h,
+ * which matches the members' records by (COMM, SEQ); or `combined`, the
+ * call's form (section 6's combined form: its bits packed with its blocks),
+ * checked for its fields only, its run or log record following. The
+ * call's own messages are not traced, so the channel rules do not see
+ * them. */
 static int read_coll(struct reader *rd, int inc) {
   int64_t id, seq;
   struct ft_coll_rec r = {
@@ -419,14 +422,18 @@ static int read_coll(struct reader *rd, int inc) {
       int32_field(rd, 5, "call", 1, 17, &r.call) ||
       int_field(rd, 6, "id", 0, INT64_MAX, &id))
     return -1;
-  if (ft_coll_how_parse(rd->tok[7], &r.how) != 0)
+  bool form = strcmp(rd->tok[7], "combined") == 0;
+  if (!form && ft_coll_how_parse(rd->tok[7], &r.how) != 0)
     return bad(rd, "how",
-               "expected run, log, replay, suppress or reexec, got '%s'",
+               "expected run, log, replay, suppress, reexec or combined, got "
+               "'%s'",
                rd->tok[7]);
   if (int_field(rd, 8, "seq", 1, INT64_MAX, &seq) ||
       int32_field(rd, 9, "epoch", 0, INT32_MAX, &r.epoch) ||
       int32_field(rd, 10, "root", -1, rd->ck->ranks - 1, &r.root))
     return -1;
+  if (form)
+    return 0;
   r.seq = seq;
   PUSH(rd->ck->colls.at, rd->ck->colls.n, rd->ck->colls.cap, r);
   return 0;

@@ -539,6 +539,19 @@ static void leaves(struct ft_coll_call *u, void *buf, int count, int size,
   u->type = type;
 }
 
+/* MPI_Bcast as unit `u` (the application's call or a re-execution). */
+static void bcast_unit(struct ft_runtime *rt, void *buf, int count,
+                       MPI_Datatype type, int root, struct ft_comm *c,
+                       struct ft_coll_call *u) {
+  if (ft_coll_unit_enter(rt, c, u))
+    return;
+  if (u->entry == FT_COLL_COMBINED)
+    ft_coll_combined_bcast(rt, c, u, buf, count, type, root);
+  else
+    ft_coll_bcast(rt, buf, count, type, root, c);
+  ft_coll_unit_leave(rt, c, u);
+}
+
 static int barrier_call(struct ft_runtime *rt, MPI_Comm comm) {
   struct ft_comm *c = ft_comm_get(rt, comm);
   if (rt->driver->barrier)
@@ -563,10 +576,7 @@ static int bcast_call(struct ft_runtime *rt, void *buf, int count,
                            .bytes = ft_coll_bytes(count, type)};
   if (c->rank != root)
     leaves(&u, buf, count, 1, type);
-  if (ft_coll_unit_enter(rt, c, &u))
-    return MPI_SUCCESS;
-  ft_coll_bcast(rt, buf, count, type, root, c);
-  ft_coll_unit_leave(rt, c, &u);
+  bcast_unit(rt, buf, count, type, root, c, &u);
   return MPI_SUCCESS;
 }
 
@@ -605,6 +615,33 @@ static int allreduce_call(struct ft_runtime *rt, const void *sbuf, void *rbuf,
   return rc;
 }
 
+/* MPI_Gather in the combined form (coll_combined.c): every member's bits
+ * and block packed into one block, gathered by the call's own algorithm
+ * (gather_body), separated at the root. */
+static int gather_combined(struct ft_runtime *rt, const void *sbuf, int scount,
+                           MPI_Datatype stype, void *rbuf, int rcount,
+                           MPI_Datatype rtype, int root, struct ft_comm *c,
+                           struct ft_coll_call *u) {
+  int is_root = c->rank == root;
+  struct ft_coll_packed p;
+  ft_coll_packed_open(c, u, &p, 1, is_root ? c->size : 0);
+  if (!is_root || sbuf != MPI_IN_PLACE)
+    ft_coll_packed_put(c, u, &p, 0, sbuf, scount, stype);
+  else
+    ft_coll_packed_put(c, u, &p, 0,
+                       ft_coll_at(rbuf, (MPI_Aint)root * rcount, rtype), rcount,
+                       rtype);
+  ft_coll_packed_charge(rt, &p);
+  int rc = gather_body(rt, p.out, p.block, MPI_BYTE, p.in, p.block, MPI_BYTE,
+                       root, c->user);
+  for (int r = 0; is_root && r < c->size; r++)
+    ft_coll_packed_take(c, &p, p.in + (size_t)r * (size_t)p.block, r,
+                        ft_coll_at(rbuf, (MPI_Aint)r * rcount, rtype), rcount,
+                        rtype);
+  ft_coll_packed_close(rt, c, u, &p);
+  return rc;
+}
+
 static int gather_call(struct ft_runtime *rt, const void *sbuf, int scount,
                        MPI_Datatype stype, void *rbuf, int rcount,
                        MPI_Datatype rtype, int root, MPI_Comm comm) {
@@ -621,8 +658,11 @@ static int gather_call(struct ft_runtime *rt, const void *sbuf, int scount,
     leaves(&u, rbuf, rcount, c->size, rtype);
   if (ft_coll_unit_enter(rt, c, &u))
     return MPI_SUCCESS;
-  int rc =
-      gather_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  int rc = u.entry == FT_COLL_COMBINED
+               ? gather_combined(rt, sbuf, scount, stype, rbuf, rcount, rtype,
+                                 root, c, &u)
+               : gather_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, root,
+                             comm);
   ft_coll_unit_leave(rt, c, &u);
   return rc;
 }
@@ -669,7 +709,12 @@ static int allgather_call(struct ft_runtime *rt, const void *sbuf, int scount,
   leaves(&u, rbuf, rcount, c->size, rtype);
   if (ft_coll_unit_enter(rt, c, &u))
     return MPI_SUCCESS;
-  int rc = allgather_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  int rc = MPI_SUCCESS;
+  if (u.entry == FT_COLL_COMBINED)
+    ft_coll_combined_allgather(rt, c, &u, sbuf, scount, stype, rbuf, rcount,
+                               rtype);
+  else
+    rc = allgather_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, comm);
   ft_coll_unit_leave(rt, c, &u);
   return rc;
 }
@@ -685,7 +730,12 @@ static int alltoall_call(struct ft_runtime *rt, const void *sbuf, int scount,
   leaves(&u, rbuf, rcount, c->size, rtype);
   if (ft_coll_unit_enter(rt, c, &u))
     return MPI_SUCCESS;
-  int rc = alltoall_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  int rc = MPI_SUCCESS;
+  if (u.entry == FT_COLL_COMBINED)
+    ft_coll_combined_alltoall(rt, c, &u, sbuf, scount, stype, rbuf, rcount,
+                              rtype);
+  else
+    rc = alltoall_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, comm);
   ft_coll_unit_leave(rt, c, &u);
   return rc;
 }
@@ -961,9 +1011,8 @@ static void reexec(struct ft_runtime *rt, const struct ft_coll_reexec *r) {
                            .reexec = 1,
                            .seq = r->seq};
   leaves(&u, dummy, r->count, 1, type);
-  if (r->kind == FT_COLL_BCAST && !ft_coll_unit_enter(rt, c, &u)) {
-    ft_coll_bcast(rt, dummy, r->count, type, r->root, c);
-    ft_coll_unit_leave(rt, c, &u);
+  if (r->kind == FT_COLL_BCAST) {
+    bcast_unit(rt, dummy, r->count, type, r->root, c, &u);
   } else if (r->kind == FT_COLL_SCATTER) {
     scatter_unit(rt, NULL, 0, MPI_BYTE, dummy, r->count, type, r->root, c, &u);
   } else if (r->kind == FT_COLL_SCATTERV) {

@@ -154,12 +154,66 @@ void ft_coll_allgatherv(struct ft_runtime *rt, const void *sbuf, int scount,
  * bits in the call's flow and coll_decide. Returns 1 when the call must
  * not be carried out (its result is in place, it is suppressed, or it was
  * a barrier and the exchange was it); 0: carry it out, then call
- * ft_coll_unit_leave. Without a coll_enter hook: 0, nothing done. */
+ * ft_coll_unit_leave: with call->entry FT_COLL_COMBINED (the family's
+ * answer, for a call ft_coll_combinable; otherwise EXCHANGE) in the
+ * combined form (ft_coll_combined_*), which exchanges the bits and decides
+ * itself. Without a coll_enter hook: 0, nothing done. */
 int ft_coll_unit_enter(struct ft_runtime *rt, struct ft_comm *c,
                        struct ft_coll_call *call);
 /* After the call was carried out: its messages are the unit's no more,
  * and the family's coll_leave sees the result. */
 void ft_coll_unit_leave(struct ft_runtime *rt, struct ft_comm *c,
                         struct ft_coll_call *call);
+
+/* ---- Units in the combined form (coll_combined.c; FT_COLL_COMBINED) ---- */
+
+/* 1 when `call` on c can go in the combined form: a bcast, gather,
+ * allgather or alltoall whose enlarged blocks (FT_COLL_BITS + call->bytes
+ * each, c->size of them) fit in an int; the same answer at every member. */
+int ft_coll_combinable(const struct ft_comm *c,
+                       const struct ft_coll_call *call);
+
+/* The buffers of a call in the combined form. */
+struct ft_coll_packed {
+  unsigned char *out; /* the blocks this rank contributes: bits, then data */
+  unsigned char *in;  /* the blocks it receives (NULL: none) */
+  int block;          /* FT_COLL_BITS + call->bytes */
+  unsigned char *all; /* c->size members' bits, for coll_decide */
+  size_t copied;      /* bytes copied and not yet charged */
+};
+/* Room for nout blocks to contribute and nin to receive; every member's
+ * bits zero but this rank's (call->bits). */
+void ft_coll_packed_open(struct ft_comm *c, const struct ft_coll_call *call,
+                         struct ft_coll_packed *p, int nout, int nin);
+/* Block i of p->out: this rank's bits, then count x type at src packed. */
+void ft_coll_packed_put(struct ft_comm *c, const struct ft_coll_call *call,
+                        struct ft_coll_packed *p, int i, const void *src,
+                        int count, MPI_Datatype type);
+/* The block at b, received from member `from`: its bits into p->all, its
+ * data unpacked into count x type at dst (dst NULL: not kept). */
+void ft_coll_packed_take(struct ft_comm *c, struct ft_coll_packed *p,
+                         const unsigned char *b, int from, void *dst, int count,
+                         MPI_Datatype type);
+/* The copies made since the last charge, in simulated time at copy_mbps
+ * (0: free). */
+void ft_coll_packed_charge(struct ft_runtime *rt, struct ft_coll_packed *p);
+/* After the call: the separation's copies charged, the family's
+ * coll_decide on p->all, the buffers freed. */
+void ft_coll_packed_close(struct ft_runtime *rt, struct ft_comm *c,
+                          struct ft_coll_call *call, struct ft_coll_packed *p);
+/* MPI_Bcast, MPI_Allgather (sbuf may be MPI_IN_PLACE) and MPI_Alltoall
+ * (likewise) of a COMBINED call: packing, the one collective of the
+ * enlarged blocks, separation and ft_coll_packed_close. */
+void ft_coll_combined_bcast(struct ft_runtime *rt, struct ft_comm *c,
+                            struct ft_coll_call *call, void *buf, int count,
+                            MPI_Datatype type, int root);
+void ft_coll_combined_allgather(struct ft_runtime *rt, struct ft_comm *c,
+                                struct ft_coll_call *call, const void *sbuf,
+                                int scount, MPI_Datatype stype, void *rbuf,
+                                int rcount, MPI_Datatype rtype);
+void ft_coll_combined_alltoall(struct ft_runtime *rt, struct ft_comm *c,
+                               struct ft_coll_call *call, const void *sbuf,
+                               int scount, MPI_Datatype stype, void *rbuf,
+                               int rcount, MPI_Datatype rtype);
 
 #endif /* FT_COLL_ALGO_H */

@@ -67,13 +67,15 @@ int ft_coll_unit_enter(struct ft_runtime *rt, struct ft_comm *c,
   if (!call->reexec)
     ft_coll_reexec_pending(rt);
   call->entry = rt->driver->coll_enter(rt, c, call);
+  if (call->entry == FT_COLL_COMBINED && !ft_coll_combinable(c, call))
+    call->entry = FT_COLL_EXCHANGE;
   if (call->entry == FT_COLL_DONE)
     return 1;
   if (call->entry == FT_COLL_PER_MESSAGE)
     return 0;
   rt->coll_unit = 1;
-  if (call->entry == FT_COLL_RAW)
-    return 0;
+  if (call->entry == FT_COLL_RAW || call->entry == FT_COLL_COMBINED)
+    return 0; /* COMBINED: the caller's ft_coll_combined_* decides */
   unsigned char *all = calloc((size_t)c->size, FT_COLL_BITS);
   if (!all)
     ft_fatal("out of memory in a collective of %d ranks", c->size);
@@ -89,10 +91,10 @@ int ft_coll_unit_enter(struct ft_runtime *rt, struct ft_comm *c,
 
 void ft_coll_unit_leave(struct ft_runtime *rt, struct ft_comm *c,
                         struct ft_coll_call *call) {
-  if (call->entry != FT_COLL_EXCHANGE && call->entry != FT_COLL_RAW)
+  if (call->entry == FT_COLL_PER_MESSAGE || call->entry == FT_COLL_DONE)
     return;
   rt->coll_unit = 0;
-  if (call->entry == FT_COLL_EXCHANGE && rt->driver->coll_leave)
+  if (call->entry != FT_COLL_RAW && rt->driver->coll_leave)
     rt->driver->coll_leave(rt, c, call);
   call->entry = FT_COLL_PER_MESSAGE;
 }

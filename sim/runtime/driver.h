@@ -88,8 +88,16 @@ enum ft_coll_entry {
                               the call, then coll_leave */
   FT_COLL_RAW,             /* a unit without exchange nor decision (every
                               member answers RAW alike) */
-  FT_COLL_DONE             /* not carried out: its result is in place (from
+  FT_COLL_DONE,            /* not carried out: its result is in place (from
                               the family's log) or it is suppressed */
+  FT_COLL_COMBINED         /* a unit whose bits travel packed with its data
+                              in ONE collective of the enlarged blocks
+                              (c3-collectives section 6's combined form:
+                              coll_combined.c), coll_decide on receipt,
+                              then coll_leave; bcast, gather, allgather and
+                              alltoall: the other calls (no data to carry
+                              the bits: the barrier; data an op combines:
+                              reduce, allreduce; scatter) are EXCHANGE */
 };
 
 enum { FT_COLL_BITS = 16 }; /* the bytes of one member's bits */

@@ -13,13 +13,15 @@
 # and a call re-executed with dummy buffers (Figure 7's reexecList).
 #
 # Usage: c3_units_failures.sh RUN_SMPI FTSIM PLATFORM PROGRAM OPTIONS
-#                             FIRST LAST STEP [CALLS]
+#                             FIRST LAST STEP [CALLS [HOWS]]
 # OPTIONS: the runtime's, protocol=c3 and period=... among them. CALLS:
 # the calls that must be seen logged (enum ft_coll_kind, sim/runtime/
-# driver.h; default all eight, "1 2 3 4 5 6 7 8").
+# driver.h; default all eight, "1 2 3 4 5 6 7 8"). HOWS: other HOWs that
+# must be seen (`combined`: units in the combined form).
 set -u
 run_smpi=$1 ftsim=$2 platform=$3 program=$4 options=$5 first=$6 last=$7 step=$8
 calls=${9:-1 2 3 4 5 6 7 8}
+hows=${10:-}
 name=$(basename "$program")
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -55,7 +57,7 @@ missing=
 for call in $calls; do
   grep -q "^$call log$" "$tmp/colls" || missing="$missing log-of-call-$call"
 done
-for how in replay suppress reexec; do
+for how in replay suppress reexec $hows; do
   grep -q " $how$" "$tmp/colls" || missing="$missing $how"
 done
 [ -z "$missing" ] || echo "c3_units_failures: never seen:$missing"

@@ -6,10 +6,11 @@
  * MPI_Reduce, MPI_Allreduce, MPI_Allgather, MPI_Alltoall (and of those
  * below) is numbered by the core since the checkpoint
  * (FT_EVENT_COLLECTIVE) and shows its epoch, amLogging bit and that
- * number; the runtime exchanges them in the class's direction
- * (single-sender: the root's down; single-receiver: every member's up to
- * the root; all-to-all and barrier: every member's to every member) and
- * ft_c3_collective decides:
+ * number; the runtime exchanges them (a separate collective, or packed
+ * with the call's blocks in the combined form: form_of below) in the
+ * class's direction (single-sender: the root's down; single-receiver:
+ * every member's up to the root; all-to-all and barrier: every member's
+ * to every member) and ft_c3_collective decides:
  *  - "recoveryLog.save(recv data, comm)": the result is packed into the log
  *    at the end of the call (a straddling all-to-all call at a rank beyond
  *    the recovery line; a single-receiver root logging; a single-sender
@@ -122,22 +123,71 @@ static void replay(struct ft_runtime *rt, struct ft_comm *c,
   rt->pb.units_replayed++;
 }
 
+/* The rounds of the call's separate exchange (coll_unit.c): the root's
+ * bits broadcast alongside its data (measured: one latency, 16 us on
+ * velocity's 14.2 us links), the other classes' gather or allgather of the
+ * members' bits (ceil(log2 n) rounds: 77 us on 32 ranks). */
+static size_t exchange_rounds(const struct ft_comm *c,
+                              const struct ft_coll_call *call) {
+  size_t rounds = 0;
+  if (call->flow == FT_FLOW_FROM_ROOT)
+    return 1;
+  for (int reach = 1; reach < c->size; reach *= 2)
+    rounds++;
+  return rounds ? rounds : 1;
+}
+
+/* The bytes the combined form copies on the call's critical path: a bcast
+ * packs at the root and separates at a leaf (2 x the message), a gather's
+ * root and every allgather member separate n blocks after packing one, an
+ * alltoall member packs and separates n. */
+static size_t copied_bytes(const struct ft_comm *c,
+                           const struct ft_coll_call *call) {
+  size_t n = (size_t)c->size, b = call->bytes;
+  switch (call->kind) {
+  case FT_COLL_BCAST:
+    return 2 * b;
+  case FT_COLL_ALLTOALL:
+    return 2 * n * b;
+  default:
+    return (n + 1) * b;
+  }
+}
+
 /* Section 6: "There are two natural ways to send the protocol data:
  * either via a separate collective operation that precedes the data
  * operation, or by 'piggy-backing' the control data onto the message
- * data": piggyback=separate is the first (a unit, its bits exchanged
- * once), combined the second (every message of the call leads with the
- * bits: the per-message path, pb_combined.c), auto the first from
- * piggyback_unit_bytes of block on (the same choice at every member). */
-static int as_unit(const struct ft_runtime *rt,
+ * data and sending both with one operation": piggyback=separate is the
+ * first (EXCHANGE: the bits exchanged once, then the call), combined the
+ * second (COMBINED: each member's bits packed with its block, one
+ * collective of the enlarged blocks, coll_combined.c; the runtime makes
+ * it EXCHANGE for a call without that form: the barrier, "we do not have
+ * the option of piggy-backing the protocol data", and the calls whose
+ * data an op combines or whose root's blocks differ). auto is "a protocol
+ * that switched from a combined message to separate messages as the size
+ * of the data message grew" ("using a separate message imposes a fixed
+ * cost, regardless of the size of the data message, while using a
+ * combined message requires copying at both the sender(s) and the
+ * receiver(s)"): combined while the bytes its copies add to the call's
+ * critical path are fewer than piggyback_unit_bytes (the bytes copied in
+ * one round's latency) per round of the separate exchange, separate from
+ * there on. A single switch on the block cannot serve every class: on 32
+ * ranks the separate bcast costs 16 us, the gather 77 us, so the combined
+ * bcast is the cheaper up to 1 KiB, the gather only to 256 B of block
+ * (README, "C3's collectives measured"). The same choice at every member
+ * (the block and the communicator are). */
+static int form_of(const struct ft_runtime *rt, const struct ft_comm *c,
                    const struct ft_coll_call *call) {
   switch (rt->options.piggyback) {
   case FT_PIGGYBACK_COMBINED:
-    return 0;
+    return FT_COLL_COMBINED;
   case FT_PIGGYBACK_AUTO:
-    return call->bytes >= (size_t)rt->options.piggyback_unit_bytes;
+    return copied_bytes(c, call) < exchange_rounds(c, call) *
+                                       (size_t)rt->options.piggyback_unit_bytes
+               ? FT_COLL_COMBINED
+               : FT_COLL_EXCHANGE;
   default:
-    return 1;
+    return FT_COLL_EXCHANGE;
   }
 }
 
@@ -148,10 +198,8 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
     struct ft_piggyback mine = {.epoch = ft_c3_epoch(s),
                                 .logging = ft_c3_logging(s)};
     memcpy(call->bits, &mine, sizeof mine);
-    return FT_COLL_EXCHANGE;
+    return form_of(rt, c, call); /* the root's call's form */
   }
-  if (!as_unit(rt, call))
-    return FT_COLL_PER_MESSAGE;
   if (ft_prologue_hidden(rt))
     return FT_COLL_RAW;
   struct ft_event e = {
@@ -165,7 +213,7 @@ int ft_pb_coll_enter(struct ft_runtime *rt, struct ft_comm *c,
   rt->pb.units++;
   if (!(u.flags & FT_UPDATE_REPLAY)) {
     rt->pb.keeping = u.piggyback.logging; /* until the decision */
-    return FT_COLL_EXCHANGE;
+    return form_of(rt, c, call);
   }
   replay(rt, c, call);
   return FT_COLL_DONE;
@@ -243,6 +291,8 @@ void ft_pb_coll_decide(struct ft_runtime *rt, struct ft_comm *c,
              rt->world_rank, (int)call->kind, call->root, c->size);
   if (call->reexec)
     trace_unit(rt, c, call, "reexec");
+  else if (call->entry == FT_COLL_COMBINED)
+    trace_unit(rt, c, call, "combined");
   if (d.reexec && call->result)
     save_reexec(rt, c, call);
   if (!call->reexec) {

@@ -13,12 +13,12 @@
  * the runtime carries over point-to-point on that shadow (coll.c), are
  * carried one unit per call by data-flow class (section 5, pb_coll.c):
  * barrier, bcast, scatter, gather, reduce, allreduce, allgather, alltoall
- * under piggyback=separate (auto: from piggyback_unit_bytes of block on);
- * the others, and all under combined, message by message as the
- * application's: piggybacked, late ones logged and sent again, early ones
- * suppressed. The barrier may be a potential checkpoint location
- * (pb_barrier.c). The probes and completion calls are logged and forced
- * (pb_nd.c). */
+ * (under combined, and auto below its switch, bcast, gather, allgather and
+ * alltoall in section 6's combined form: coll_combined.c); the others
+ * message by message as the application's: piggybacked, late ones logged and
+ * sent again, early ones suppressed. The barrier may be a potential checkpoint
+ * location (pb_barrier.c). The probes and completion calls are logged and
+ * forced (pb_nd.c). */
 #ifndef FT_PIGGYBACK_H
 #define FT_PIGGYBACK_H
 
