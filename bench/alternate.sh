@@ -19,34 +19,18 @@
 # communicator it creates (the collectives' shadows too), SMPI's id
 # broadcast under that selector, which first runs Comm::init_smp: O(p^2)
 # messages that `ftsim run` never sends (docs/testing.md, issue 18).
-#
-# That id broadcast is also why a module under a selector runs with
-# `--cfg=smpi/bcast:binomial_tree`: SMPI 3.32 broadcasts the id of every
-# communicator it constructs (MPI_Comm_split, MPI_Comm_dup, ...) with the
-# selected bcast, binomial_tree without a selector (as `ftsim run` runs),
-# under `ompi` that selector's choice for 4 bytes (mostly
-# mvapich2_knomial_intra_node, after Comm::init_smp). The ranks then reach
-# the program's next barrier in another order and leave it some
-# nanoseconds apart in another pattern; on hosts with more ranks than
-# cores (bt at 576 and 1,024 ranks on gige) the CPU sharing and
-# MPI_Waitany's order turn that into 0.3-3% of simulated time
-# (docs/testing.md, "bt's simulated time on shared hosts"). Pinning the
-# bcast makes SMPI's own start-up work the same in every module; the
-# workloads' collectives still follow the selector, but for MPI_Bcast
-# (cg's one, after its timed loop, is binomial in plain SMPI).
 
 # alt_once MODULE[@SELECTOR] [ARGS...]: "cpu_s wall_s peak_mb sim_s" of one
 # run of MODULE (sim_s: the workload's own "... in S s", simulated); exits
 # on a failed run or a deadlock.
 alt_once() {
-  alt_mod=${1%@*} alt_sel="" alt_bcast=""
+  alt_mod=${1%@*} alt_sel=""
   [ "$alt_mod" = "$1" ] || alt_sel=--cfg=smpi/coll-selector:${1##*@}
-  [ -z "$alt_sel" ] || alt_bcast=--cfg=smpi/bcast:binomial_tree
   shift
   FTSIM_OPTIONS=protocol=none "$build/bench/measure" smpirun -np "$np" \
     -platform "$top/platforms/$platform.xml" -hostfile "$tmp/hosts" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/grow-injected-times:no \
-    --cfg=smpi/privatization:dlopen ${alt_sel:+"$alt_sel"} ${alt_bcast:+"$alt_bcast"} \
+    --cfg=smpi/privatization:dlopen ${alt_sel:+"$alt_sel"} \
     --log=root.thres:warning "$alt_mod" "$@" >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; exit 1; }
   ! grep -q 'Deadlock detected' "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }

@@ -16,10 +16,8 @@
 #   Plain SMPI runs under SMPI's `ompi` collective selector, whose
 #   algorithms the runtime's collectives follow (SMPI's "default" ones are
 #   naive), ftsim as `ftsim run` runs it (no selector: see
-#   bench/alternate.sh; both broadcast new communicators' ids with
-#   binomial_tree, as `ftsim run` does). -o: a third module, `f-ompi`, the
-#   ftsim module under `ompi` too (what this benchmark ran before issue
-#   18's item 1, but for that broadcast).
+#   bench/alternate.sh). -o: a third module, `f-ompi`, the ftsim module
+#   under `ompi` too (what this benchmark ran before issue 18's item 1).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}

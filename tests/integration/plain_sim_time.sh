@@ -4,10 +4,8 @@
 # SMPI under the `ompi` selector, ftsim as `ftsim run` runs it), here on
 # hosts with more ranks than cores, where the smallest difference in when
 # the ranks leave a barrier changes the CPU sharing and MPI_Waitany's
-# order. bt at 64 ranks, 5 to a 2-core host of gige: 0.025724 s plain,
-# 0.024874 s ftsim while SMPI broadcast the ids of bt's row and column
-# communicators with `ompi`'s bcast in one and binomial_tree in the other
-# (bt at 1,024 ranks on gige: +0.31%).
+# order (bt differs so: docs/testing.md, "bt's simulated time on shared
+# hosts").
 #
 # Usage: plain_sim_time.sh SOURCE_DIR BUILD_DIR APP NP PER_HOST [ARGS...]
 set -eu
