@@ -18,6 +18,11 @@
 # the images go up to the checkpoint server. vcl's markers and CUTs, and
 # pessimist's and v2's event-logger traffic, are not quiet: unchanged.
 #
+# A protocol may carry settings after a colon, comma-separated, to compare
+# variants side by side: -P "pcl pcl:upload_streams=0" runs pcl with the
+# default upload_streams and with no limit (each image a flow of its own,
+# the model before; README, "Protocols at scale").
+#
 # Usage: bench/protocol_scale.sh [-a APP] [-p PLATFORM] [-r REPEAT]
 #                                [-P "PROTOCOLS"] [-s PERIOD] [NP...]
 #   defaults: -a bt -p grid5000 -r 1 -s 2.5,
@@ -62,10 +67,14 @@ timer=""
 # verified stops the benchmark.
 run_once() {
   p=$1 np=$2
+  name=${p%%:*} sets=""
+  case $p in *:*) sets=$(echo "${p#*:}" | tr ',' ' ') ;; esac
+  set --
+  for kv in $sets; do set -- "$@" --set "$kv"; done
   echo -1 >"$tmp/cpu"
   # shellcheck disable=SC2086 # $timer is words
   $timer "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" \
-    --protocol "$p" --set period="$period" >"$tmp/out" 2>"$tmp/err" ||
+    --protocol "$name" --set period="$period" "$@" >"$tmp/out" 2>"$tmp/err" ||
     { echo "protocol_scale.sh: $p on $np ranks failed:" >&2; cat "$tmp/err" >&2
       exit 1; }
   grep -q '"verified":true' "$tmp/out" ||
@@ -77,7 +86,7 @@ run_once() {
     "$(field waves "$tmp/out")" >>"$tmp/$p.$np"
 }
 
-printf '%-10s %5s  %8s %6s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
+printf '%-26s %5s  %8s %6s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
   cpu_s ratio simulated_s waves
 for np in $nps; do
   i=0
@@ -97,7 +106,7 @@ for np in $nps; do
         split(b, base, " ")
         if (c < 0 || base[2] <= 0) cpu = sprintf("%8s %6s", "-", "-")
         else cpu = sprintf("%8.2f %6.2f", c, c / base[2])
-        printf "%-10s %5d  %8.2f %6.2f  %s  %12.6f %5d\n", p, n, w,
+        printf "%-26s %5d  %8.2f %6.2f  %s  %12.6f %5d\n", p, n, w,
           w / base[1], cpu, t, v
       }' "$tmp/$p.$np"
   done
