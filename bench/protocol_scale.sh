@@ -14,9 +14,13 @@
 # wave at 400 ranks woke every rank still running towards K once per
 # marker (a bell each, p(p - 1) a wave) until its markers became quiet
 # (307979d: the 400-rank pcl run's CPU time, alternated at load 3 to 6,
-# 28.4 s -> 24.7 s, none 9.7 s: 2.9x -> 2.5x); what is left of a wave is mostly SimGrid's network solver while
-# the images go up to the checkpoint server. vcl's markers and CUTs, and
-# pessimist's and v2's event-logger traffic, are not quiet: unchanged.
+# 28.4 s -> 24.7 s, none 9.7 s: 2.9x -> 2.5x); what was left of a wave
+# was SimGrid's network solver re-solving one system of up to p image
+# flows while the images went up to the checkpoint server, until a server
+# took at most upload_streams images at once (default 16; pcl at 400
+# ranks 2.6x -> 1.3-1.4x of none's CPU time). vcl's markers and CUTs, and
+# pessimist's and v2's event-logger traffic, are not quiet: vcl stays at
+# about 2.4x, its bells and control messages, not its flows.
 #
 # A protocol may carry settings after a colon, comma-separated, to compare
 # variants side by side: -P "pcl pcl:upload_streams=0" runs pcl with the
