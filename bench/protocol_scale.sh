@@ -31,7 +31,8 @@
 #                                [-P "PROTOCOLS"] [-s PERIOD] [NP...]
 #   defaults: -a bt -p grid5000 -r 1 -s 2.5,
 #   -P "none pcl vcl pessimist v2 bookmark", NP = 64 400
-#   (bt on 400 ranks runs 14.5 s simulated: period 2.5 makes about 5 waves)
+#   (bt on 400 ranks runs about 15 s simulated; period 2.5 commits 2 waves:
+#   a wave starts a period after the previous commit and at a safe point)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}
