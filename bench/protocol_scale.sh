@@ -14,15 +14,25 @@
 # wave at 400 ranks woke every rank still running towards K once per
 # marker (a bell each, p(p - 1) a wave) until its markers became quiet
 # (307979d: the 400-rank pcl run's CPU time, alternated at load 3 to 6,
-# 28.4 s -> 24.7 s, none 9.7 s: 2.9x -> 2.5x); what is left of a wave is mostly SimGrid's network solver while
-# the images go up to the checkpoint server. vcl's markers and CUTs, and
-# pessimist's and v2's event-logger traffic, are not quiet: unchanged.
+# 28.4 s -> 24.7 s, none 9.7 s: 2.9x -> 2.5x); what was left of a wave
+# was SimGrid's network solver re-solving one system of up to p image
+# flows while the images went up to the checkpoint server, until a server
+# took at most upload_streams images at once (default 16; pcl at 400
+# ranks 2.6x -> 1.3-1.4x of none's CPU time). vcl's markers and CUTs, and
+# pessimist's and v2's event-logger traffic, are not quiet: vcl stays at
+# about 2.4x, its bells and control messages, not its flows.
+#
+# A protocol may carry settings after a colon, comma-separated, to compare
+# variants side by side: -P "pcl pcl:upload_streams=0" runs pcl with the
+# default upload_streams and with no limit (each image a flow of its own,
+# the model before; README, "Protocols at scale").
 #
 # Usage: bench/protocol_scale.sh [-a APP] [-p PLATFORM] [-r REPEAT]
 #                                [-P "PROTOCOLS"] [-s PERIOD] [NP...]
 #   defaults: -a bt -p grid5000 -r 1 -s 2.5,
 #   -P "none pcl vcl pessimist v2 bookmark", NP = 64 400
-#   (bt on 400 ranks runs 14.5 s simulated: period 2.5 makes about 5 waves)
+#   (bt on 400 ranks runs about 15 s simulated; period 2.5 commits 2 waves:
+#   a wave starts a period after the previous commit and at a safe point)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}
@@ -62,10 +72,14 @@ timer=""
 # verified stops the benchmark.
 run_once() {
   p=$1 np=$2
+  name=${p%%:*} sets=""
+  case $p in *:*) sets=$(echo "${p#*:}" | tr ',' ' ') ;; esac
+  set --
+  for kv in $sets; do set -- "$@" --set "$kv"; done
   echo -1 >"$tmp/cpu"
   # shellcheck disable=SC2086 # $timer is words
   $timer "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" \
-    --protocol "$p" --set period="$period" >"$tmp/out" 2>"$tmp/err" ||
+    --protocol "$name" --set period="$period" "$@" >"$tmp/out" 2>"$tmp/err" ||
     { echo "protocol_scale.sh: $p on $np ranks failed:" >&2; cat "$tmp/err" >&2
       exit 1; }
   grep -q '"verified":true' "$tmp/out" ||
@@ -77,7 +91,7 @@ run_once() {
     "$(field waves "$tmp/out")" >>"$tmp/$p.$np"
 }
 
-printf '%-10s %5s  %8s %6s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
+printf '%-26s %5s  %8s %6s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
   cpu_s ratio simulated_s waves
 for np in $nps; do
   i=0
@@ -97,7 +111,7 @@ for np in $nps; do
         split(b, base, " ")
         if (c < 0 || base[2] <= 0) cpu = sprintf("%8s %6s", "-", "-")
         else cpu = sprintf("%8.2f %6.2f", c, c / base[2])
-        printf "%-10s %5d  %8.2f %6.2f  %s  %12.6f %5d\n", p, n, w,
+        printf "%-26s %5d  %8.2f %6.2f  %s  %12.6f %5d\n", p, n, w,
           w / base[1], cpu, t, v
       }' "$tmp/$p.$np"
   done

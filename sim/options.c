@@ -22,6 +22,7 @@ void ft_options_defaults(struct ft_options *options) {
   options->log_batch = 64;
   options->control_window = 1;
   options->control_timer = 1;
+  options->upload_streams = FT_UPLOAD_STREAMS_DEFAULT;
   options->stall_failures = FT_STALL_FAILURES_DEFAULT;
   options->sb_cache_kb = 512;
   options->piggyback = FT_PIGGYBACK_SEPARATE;
@@ -38,7 +39,7 @@ const char *ft_options_known_keys(void) {
          "failure, relaunch, piggyback, piggyback_switch_bytes, "
          "piggyback_unit_bytes, "
          "c3_barrier_checkpoint, max_quiet, control_timer, ranks_per_node, "
-         "service_placement";
+         "service_placement, upload_streams";
 }
 
 static int fail(char *err, size_t errlen, int field, const char *entry,
@@ -164,6 +165,10 @@ static int apply_value(struct ft_options *o, const char *key, const char *value,
     *why = "control_window must be an integer in [1, 32]";
     return ft_parse_int(value, 1, FT_OPTIONS_CONTROL_WINDOW_MAX,
                         &o->control_window);
+  }
+  if (strcmp(key, "upload_streams") == 0) {
+    *why = "upload_streams must be an integer in [0, 1048576] (0: no limit)";
+    return ft_parse_int(value, 0, 1048576, &o->upload_streams);
   }
   if (strcmp(key, "control_timer") == 0) {
     *why = "control_timer must be 0 or 1";

@@ -73,6 +73,11 @@ struct ft_options {
    * transfer time); 0: MPI messages. Default 1; no effect under a real
    * MPI. */
   int control_timer;
+  /* Incoming images each checkpoint server receives at once, their bytes
+   * and their modelled bytes each (sim/runtime/service.c, start_waiting):
+   * the others wait at their senders, in the order of their STOREs; 0: no
+   * limit. Default FT_UPLOAD_STREAMS_DEFAULT. */
+  int upload_streams;
   /* When a run that cannot progress ends (the dispatcher decides, in
    * simulated time; the run ends with "outcome":"no_progress"). */
   double max_time;          /* simulated seconds of run time after which the run
@@ -168,6 +173,9 @@ enum ft_piggyback_form {
 
 /* The default of stall_failures. */
 #define FT_STALL_FAILURES_DEFAULT 1000
+
+/* The default of upload_streams. */
+#define FT_UPLOAD_STREAMS_DEFAULT 16
 
 /* The largest control_window. */
 #define FT_OPTIONS_CONTROL_WINDOW_MAX 32

@@ -22,6 +22,11 @@
 #include "scenario.h"
 #include "service_role.h"
 
+/* Where each flow of a transfer is: an incoming image's bytes and its
+ * modelled bytes each wait for one of the server's upload_streams, run,
+ * then are done. */
+enum flow { FLOW_QUEUED, FLOW_RUNNING, FLOW_DONE };
+
 /* An image on its way in (STORE) or out (IMAGE). */
 struct transfer {
   int rank, wave, inc, incoming;
@@ -32,6 +37,8 @@ struct transfer {
   size_t size;
   MPI_Request req;
   void *padding;
+  enum flow bytes_flow, padding_flow;
+  int outcome; /* the modelled bytes': FT_PADDING_WHOLE or _CUT */
 };
 
 struct dispatcher {
@@ -85,6 +92,9 @@ struct service {
                      know it (fate.h) */
   double reached; /* the last deadline the service woke at */
   uint64_t paddings_sent; /* modelled transfers started (their numbers) */
+  /* Incoming images' flows running (the rest wait: options.upload_streams):
+   * their bytes (an MPI receive) and their modelled bytes. */
+  int bytes_running, paddings_running;
   int stop;
 };
 
@@ -102,6 +112,9 @@ static struct transfer *new_transfer(struct service *s) {
   if (!t)
     ft_fatal("checkpoint server: out of memory for a transfer");
   t->req = MPI_REQUEST_NULL;
+  t->bytes_flow = FLOW_RUNNING;
+  t->padding_flow = FLOW_DONE;
+  t->outcome = FT_PADDING_WHOLE;
   s->transfers[s->n_transfers++] = t;
   return t;
 }
@@ -114,8 +127,45 @@ static int storage_disk(const struct service *s, int flag) {
                                                                        : 0;
 }
 
+/* Whether one more incoming flow may run beside `running`: fewer than
+ * options.upload_streams (0: no limit). */
+static int stream_free(const struct service *s, int running) {
+  int streams = s->rt->options.upload_streams;
+  return streams == 0 || running < streams;
+}
+
+/* Starts the flows of incoming images that wait, in the order of their
+ * STOREs, while streams are free. A sender's transfer starts when its
+ * receive is posted (SMPI matches, then transfers; the modelled bytes'
+ * pump waits for its fetcher): the others wait at their senders. Called
+ * only right after a request was returned (or with no wait armed): a
+ * receive posted while the waiter waits would be watched only after one of
+ * the earlier requests completed (backend.h, ft_backend_wait), which is
+ * why a receive's stream is given back only when its request was returned
+ * and the modelled bytes have streams of their own. */
+static void start_waiting(struct service *s) {
+  for (size_t i = 0; i < s->n_transfers; i++) {
+    struct transfer *t = s->transfers[i];
+    if (t->bytes_flow == FLOW_QUEUED && stream_free(s, s->bytes_running)) {
+      FT_PMPI(Irecv, t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
+              s->rt->control, &t->req);
+      t->bytes_flow = FLOW_RUNNING;
+      s->bytes_running++;
+    }
+    if (t->padding_flow == FLOW_QUEUED && stream_free(s, s->paddings_running)) {
+      t->padding = ft_backend_padding_receive_disk(
+          t->rank, s->rt->world_rank, t->seq, t->modelled,
+          storage_disk(s, FT_PADDING_DISK_WRITE), &t->disk_s);
+      ft_backend_padding_notify(t->padding, s->waiter);
+      t->padding_flow = FLOW_RUNNING;
+      s->paddings_running++;
+    }
+  }
+}
+
 /* Every STORE is received, even a stale one: transfers between a pair are
- * matched in order, so skipping one would shift the next. */
+ * matched in order, so skipping one would shift the next (the waiting
+ * ones start in order). */
 static void on_store(struct service *s, const struct ft_wire *m) {
   struct transfer *t = new_transfer(s);
   t->rank = m->from;
@@ -128,15 +178,9 @@ static void on_store(struct service *s, const struct ft_wire *m) {
   t->bytes = malloc(t->size ? t->size : 1);
   if (!t->bytes)
     ft_fatal("checkpoint server: out of memory for %zu bytes", t->size);
-  FT_PMPI(Irecv, t->bytes, (int)t->size, MPI_BYTE, t->rank, FT_TAG_IMAGE,
-          s->rt->control, &t->req);
-  t->padding = m->x[0] >= 1
-                   ? ft_backend_padding_receive_disk(
-                         t->rank, s->rt->world_rank, (uint64_t)m->x[1], m->x[0],
-                         storage_disk(s, FT_PADDING_DISK_WRITE), &t->disk_s)
-                   : NULL;
-  if (t->padding)
-    ft_backend_padding_notify(t->padding, s->waiter);
+  t->bytes_flow = FLOW_QUEUED;
+  t->padding_flow = m->x[0] >= 1 ? FLOW_QUEUED : FLOW_DONE;
+  start_waiting(s);
 }
 
 /* Remembers the modelled size of `rank`'s image of `wave`, in the older of
@@ -228,18 +272,36 @@ static void on_image_request(struct service *s, const struct ft_wire *m) {
       storage_disk(s, FT_PADDING_DISK_READ), NULL));
 }
 
+/* Moves t's running flows that ended to done, giving back their streams:
+ * its receive when ft_backend_wait returned it (set it to null), its
+ * modelled bytes when they arrived. Returns 1 when both are done. */
+static int flows_done(struct service *s, struct transfer *t) {
+  if (t->bytes_flow == FLOW_RUNNING && t->req == MPI_REQUEST_NULL) {
+    t->bytes_flow = FLOW_DONE;
+    s->bytes_running -= t->incoming;
+  }
+  if (t->padding_flow == FLOW_RUNNING) {
+    int outcome = ft_backend_padding_done(t->padding, 0);
+    if (outcome) {
+      t->outcome = outcome;
+      t->padding = NULL;
+      t->padding_flow = FLOW_DONE;
+      s->paddings_running--;
+    }
+  }
+  return t->bytes_flow == FLOW_DONE && t->padding_flow == FLOW_DONE;
+}
+
 /* Finishes the transfers whose request completed (ft_backend_wait set it
- * to null) and whose modelled bytes arrived; returns how many are still in
- * flight. Tests nothing: the waits say when something completed. */
+ * to null) and whose modelled bytes arrived, then starts waiting flows on
+ * the streams given back; returns how many are still in flight. Tests
+ * nothing: the waits say when something completed. */
 static size_t progress_transfers(struct service *s) {
   size_t kept = 0;
   for (size_t i = 0; i < s->n_transfers; i++) {
     struct transfer *t = s->transfers[i];
-    int ended =
-        t->req == MPI_REQUEST_NULL ? ft_backend_padding_done(t->padding, 0) : 0;
-    if (ended) {
-      t->padding = NULL;
-      if (t->incoming && ended == FT_PADDING_WHOLE)
+    if (flows_done(s, t)) {
+      if (t->incoming && t->outcome == FT_PADDING_WHOLE)
         stored(s, t); /* else its rank rolled back and cut it */
       free(t->bytes);
       free(t);
@@ -248,6 +310,7 @@ static size_t progress_transfers(struct service *s) {
     s->transfers[kept++] = t;
   }
   s->n_transfers = kept;
+  start_waiting(s);
   return kept;
 }
 

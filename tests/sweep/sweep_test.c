@@ -188,7 +188,8 @@ Test(sweep_file_errors, sets_are_checked_like_ftsim_run) {
               "control_window, failure, relaunch, piggyback, "
               "piggyback_switch_bytes, piggyback_unit_bytes, "
               "c3_barrier_checkpoint, max_quiet, "
-              "control_timer, ranks_per_node, service_placement)");
+              "control_timer, ranks_per_node, service_placement, "
+              "upload_streams)");
   parse_fails(BASE "set log_batch=0\n",
               "dir/s.txt:5: field 'set': log_batch must be an integer in [1, "
               "65536]");

@@ -52,7 +52,7 @@ Test(options, unknown_key_is_an_error) {
                    "relaunch, piggyback, piggyback_switch_bytes, "
                    "piggyback_unit_bytes, "
                    "c3_barrier_checkpoint, max_quiet, control_timer, "
-                   "ranks_per_node, service_placement)");
+                   "ranks_per_node, service_placement, upload_streams)");
 }
 
 Test(options, service_placement_is_own_or_shared) {
@@ -202,6 +202,28 @@ Test(options, negative_or_malformed_counts_are_errors) {
     cr_assert_eq(ft_options_parse(bad[i], &o, err, sizeof err), -1, "%s",
                  bad[i]);
     cr_assert(strstr(err, "service_ranks must be an integer in [0, 4096]"),
+              "%s -> %s", bad[i], err);
+  }
+}
+
+/* upload_streams: the default, a limit, 0 (no limit); a negative or
+ * malformed one names the field and its range. */
+Test(options, upload_streams_default_limit_and_errors) {
+  cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
+  cr_assert_eq(o.upload_streams, FT_UPLOAD_STREAMS_DEFAULT);
+  cr_assert_eq(ft_options_parse("upload_streams=3", &o, err, sizeof err), 0,
+               "%s", err);
+  cr_assert_eq(o.upload_streams, 3);
+  cr_assert_eq(ft_options_parse("upload_streams=0", &o, err, sizeof err), 0,
+               "%s", err);
+  cr_assert_eq(o.upload_streams, 0);
+  const char *bad[] = {"upload_streams=-1", "upload_streams=2x",
+                       "upload_streams=", "upload_streams=1048577"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    cr_assert_eq(ft_options_parse(bad[i], &o, err, sizeof err), -1, "%s",
+                 bad[i]);
+    cr_assert(strstr(err, "upload_streams must be an integer in [0, 1048576] "
+                          "(0: no limit)"),
               "%s -> %s", bad[i], err);
   }
 }
