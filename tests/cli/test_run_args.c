@@ -5,7 +5,7 @@
 
 #include "run_args.h"
 
-static char err[512];
+static char err[1024];
 
 /* Parses a NULL-terminated word list; returns ft_run_args_parse's result. */
 static int parse(struct ft_run_args *a, char **words) {

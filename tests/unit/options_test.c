@@ -6,7 +6,7 @@
 #include "options.h"
 
 static struct ft_options o;
-static char err[512];
+static char err[1024];
 
 Test(options, empty_text_gives_the_defaults) {
   cr_assert_eq(ft_options_parse(NULL, &o, err, sizeof err), 0);
