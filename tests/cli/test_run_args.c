@@ -5,7 +5,7 @@
 
 #include "run_args.h"
 
-static char err[1024];
+static char err[1280];
 
 /* Parses a NULL-terminated word list; returns ft_run_args_parse's result. */
 static int parse(struct ft_run_args *a, char **words) {
@@ -210,7 +210,7 @@ Test(cli_run_options, sets_appended_in_order) {
  * wording and its lists of known names are not this test's business. */
 static void expect_blame(const char *flag, const char *shown,
                          const char *entry) {
-  char msg[512], want[1024];
+  char msg[1024], want[1280];
   struct ft_options o;
   cr_assert_eq(ft_options_parse(entry, &o, msg, sizeof msg), -1);
   const char *why = strstr(msg, "': ");
