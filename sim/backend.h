@@ -221,11 +221,22 @@ void ft_backend_waiter_destroy(struct ft_waiter *w);
  * requests are skipped. The handles must stay at their addresses until one
  * of them is returned: when the call returns for a transfer or the
  * deadline, the wait for the requests goes on in the background, and the
- * next calls continue it (requests added meanwhile are waited for only
- * after one of the earlier ones completed: add requests only right after
- * a request was returned). */
+ * next calls continue it. A call with other requests than the background
+ * wait's (requests added or dropped meanwhile: a service that took a
+ * latency-only message and started a transfer) interrupts it with a
+ * message of the rank to itself on MPI_COMM_SELF and returns
+ * FT_WAIT_PADDING once the helper let go; the next call waits for the
+ * new set. */
 int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
                     double deadline);
+
+/* Takes `w`'s helper back from a wait going on in the background, if any
+ * (a service whose last messages came through its courier), before the
+ * caller completes or cancels one of the requests itself: the requests
+ * stay as they are, but one the helper completed meanwhile is set to
+ * MPI_REQUEST_NULL and what it received is dropped (a service with a
+ * courier receives nothing else on its control receive). NULL: nothing. */
+void ft_backend_waiter_recall(struct ft_waiter *w);
 
 /* Makes the end of the modelled transfer `handle` (from
  * ft_backend_padding_receive, not NULL) wake `w`'s wait once. */
@@ -277,6 +288,25 @@ void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
  * message due by now into buf and removes it; returns its length, 0 when
  * none is due. A message longer than `cap` is fatal. */
 size_t ft_backend_courier_take(struct ft_courier *c, void *buf, size_t cap);
+
+/* Hands courier `c` (the calling rank's; NULL: nothing) the rank's waiter
+ * `w` (a service's, ft_backend_waiter_create): from then on the helper
+ * rings no bell; a message posted that comes first of all wakes the rank
+ * in ft_backend_wait (FT_WAIT_PADDING, nothing completed), and the rank
+ * waits at most until its first message is due
+ * (ft_backend_courier_next_due). No SimGrid communication per message,
+ * and none late: a bell is rung only once the last one was taken. `w`
+ * must outlive the courier (ft_backend_courier_stop first). */
+void ft_backend_courier_attach(struct ft_courier *c, struct ft_waiter *w);
+
+/* The absolute time (ft_backend_now's scale) at which the first message
+ * of courier `c`, loud or quiet, is due; -1 when it holds none or `c` is
+ * NULL (a real MPI). For a rank that can wait with a deadline (a service):
+ * it wakes on time for what is already posted without a bell, which
+ * arrives late when messages follow one another closely (one bell on its
+ * way at a time: the next is rung only once it is taken, up to its own
+ * transfer time after the message's due time). */
+double ft_backend_courier_next_due(const struct ft_courier *c);
 
 /* The calling rank took a bell of its courier `c` (NULL: nothing), and
  * takes every message due before it blocks again: the helper may ring

@@ -288,6 +288,17 @@ size_t ft_backend_courier_take(struct ft_courier *c, void *buf, size_t cap) {
   return 0;
 }
 
+void ft_backend_waiter_recall(struct ft_waiter *w) { (void)w; }
+
+void ft_backend_courier_attach(struct ft_courier *c, struct ft_waiter *w) {
+  (void)c, (void)w;
+}
+
+double ft_backend_courier_next_due(const struct ft_courier *c) {
+  (void)c;
+  return -1;
+}
+
 void ft_backend_courier_bell_taken(struct ft_courier *c) { (void)c; }
 
 void ft_backend_courier_wait(struct ft_courier *c) {

@@ -221,6 +221,11 @@ struct ft_waiter {
   MPI_Request **from; /* where the caller keeps each */
   int completed;      /* index in copy completed by the helper, or -1 */
   int rc;             /* what the helper's MPI_Waitany returned */
+  /* The helper's last request, after the caller's: a receive of the rank
+   * from itself on MPI_COMM_SELF, which a call with other requests
+   * completes to take the helper back (ft_backend_wait). */
+  MPI_Request stop;
+  int stop_buf, stopping; /* stopping: the message to itself is sent */
 };
 
 void ft_smpi_waiter_wake(struct ft_waiter *w) { sg_sem_release(w->wake); }
@@ -263,6 +268,8 @@ static _Noreturn void waiter_fatal(const char *what) {
   ft_backend_abort(1);
 }
 
+static void post_stop(struct ft_waiter *w);
+
 struct ft_waiter *ft_backend_waiter_create(void) {
   struct ft_waiter *w = calloc(1, sizeof *w);
   if (!w)
@@ -270,6 +277,7 @@ struct ft_waiter *ft_backend_waiter_create(void) {
   w->wake = sg_sem_init(0);
   w->go = sg_sem_init(0);
   w->completed = -1;
+  post_stop(w);
   char ptr[32];
   snprintf(ptr, sizeof ptr, "%p", (void *)w);
   char *argv[] = {"ftsim-waiter", ptr, NULL};
@@ -278,6 +286,25 @@ struct ft_waiter *ft_backend_waiter_create(void) {
   sg_actor_start(w->helper, waiter_helper, 2, argv);
   bench_resume();
   return w;
+}
+
+static void waiter_interrupt(struct ft_waiter *w);
+
+void ft_backend_waiter_recall(struct ft_waiter *w) {
+  if (!w || !w->busy)
+    return;
+  waiter_interrupt(w);
+  bench_pause();
+  while (w->completed < 0) /* other releases: transfers, courier */
+    sg_sem_acquire(w->wake);
+  bench_resume();
+  w->busy = 0;
+  if (w->completed == w->n - 1) { /* its own: the message is taken */
+    w->stopping = 0;
+    post_stop(w);
+  } else { /* one of the caller's: done (its message, if any, dropped) */
+    *w->from[w->completed] = MPI_REQUEST_NULL;
+  }
 }
 
 void ft_backend_waiter_destroy(struct ft_waiter *w) {
@@ -292,17 +319,54 @@ void ft_backend_waiter_destroy(struct ft_waiter *w) {
   sg_sem_destroy(w->go);
   sg_sem_destroy(w->wake);
   bench_resume();
+  if (!w->stopping) /* else its message is on its way: taken */
+    PMPI_Cancel(&w->stop);
+  PMPI_Wait(&w->stop, MPI_STATUS_IGNORE);
   free(w->copy);
   free(w->from);
   free(w);
 }
 
-/* Hands the active requests to the helper; returns 0 when there is none. */
+enum { STOP_TAG = 7 };
+
+static void post_stop(struct ft_waiter *w) {
+  if (PMPI_Irecv(&w->stop_buf, 1, MPI_INT, 0, STOP_TAG, MPI_COMM_SELF,
+                 &w->stop) != MPI_SUCCESS)
+    waiter_fatal("a service's waiter could not post its receive");
+}
+
+/* Whether the helper waits for exactly the active requests of reqs. */
+static int same_requests(const struct ft_waiter *w, int n,
+                         MPI_Request *const reqs[]) {
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    if (*reqs[i] == MPI_REQUEST_NULL)
+      continue;
+    if (k >= w->n - 1 || w->from[k] != reqs[i] || w->copy[k] != *reqs[i])
+      return 0;
+    k++;
+  }
+  return k == w->n - 1;
+}
+
+/* Takes the helper back from a wait for other requests: a message of the
+ * rank to itself completes the helper's last request. */
+static void waiter_interrupt(struct ft_waiter *w) {
+  int one = 1;
+  if (w->stopping)
+    return;
+  w->stopping = 1;
+  if (PMPI_Send(&one, 1, MPI_INT, 0, STOP_TAG, MPI_COMM_SELF) != MPI_SUCCESS)
+    waiter_fatal("a service's waiter could not interrupt its helper");
+}
+
+/* Hands the active requests to the helper, and its own last; returns 0
+ * when there is none. */
 static int waiter_arm(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
-  if (n > w->cap) {
-    w->cap = n;
-    w->copy = realloc(w->copy, (size_t)n * sizeof *w->copy);
-    w->from = realloc(w->from, (size_t)n * sizeof *w->from);
+  if (n + 1 > w->cap) {
+    w->cap = n + 1;
+    w->copy = realloc(w->copy, (size_t)w->cap * sizeof *w->copy);
+    w->from = realloc(w->from, (size_t)w->cap * sizeof *w->from);
     if (!w->copy || !w->from)
       waiter_fatal("out of memory for a service's waiter");
   }
@@ -314,6 +378,8 @@ static int waiter_arm(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
     }
   if (w->n == 0)
     return 0;
+  w->copy[w->n] = w->stop;
+  w->from[w->n++] = &w->stop;
   w->busy = 1;
   w->completed = -1;
   sg_sem_release(w->go);
@@ -331,6 +397,11 @@ static int waiter_take(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
   }
   if (w->completed < 0 || w->completed >= w->n)
     waiter_fatal("a service's wait completed no request");
+  if (w->completed == w->n - 1) { /* its own: interrupted */
+    w->stopping = 0;
+    post_stop(w);
+    return FT_WAIT_PADDING;
+  }
   MPI_Request *where = w->from[w->completed];
   *where = MPI_REQUEST_NULL;
   for (int i = 0; i < n; i++)
@@ -341,6 +412,8 @@ static int waiter_take(struct ft_waiter *w, int n, MPI_Request *const reqs[]) {
 
 int ft_backend_wait(struct ft_waiter *w, int n, MPI_Request *const reqs[],
                     double deadline) {
+  if (w->busy && !same_requests(w, n, reqs))
+    waiter_interrupt(w);
   bench_pause(); /* measured computation: the ranks that run meanwhile are
                     not this service's CPU time */
   if (!w->busy)

@@ -217,14 +217,22 @@ static void finish_sends(struct ft_control_state *cs) {
 
 /* ---- Latency-only messages (ft_control_courier_start) ---- */
 
+/* Whether world rank `rank` takes its control messages through its
+ * courier: every application rank, and the service ranks the family
+ * names (driver.h, courier_service); the other services' waits take MPI
+ * messages. */
+static int has_courier(const struct ft_runtime *rt, int rank) {
+  return rank < rt->app_ranks || (rt->driver && rt->driver->courier_service &&
+                                  rt->driver->courier_service(rt, rank));
+}
+
 void ft_control_courier_start(struct ft_runtime *rt) {
   struct ft_control_state *cs = &rt->ctl;
   if (!rt->options.control_timer || !rt->recovering_protocol ||
       rt->world_size == rt->app_ranks || !ft_backend_simulated())
     return;
   struct ft_wire bell = {.kind = FT_WIRE_BELL, .from = -1, .to = -1};
-  if (rt->world_rank < rt->app_ranks) /* a service has none: its waits
-                                         take MPI messages */
+  if (has_courier(rt, rt->world_rank))
     cs->courier = ft_backend_courier_start(rt->control, rt->world_rank,
                                            FT_TAG_CONTROL, &bell, sizeof bell);
   size_t n = (size_t)rt->world_size;
@@ -256,10 +264,11 @@ static void courier_send(struct ft_runtime *rt, int dest, const void *msg,
   ft_backend_courier_post(cs->peers[dest], due, msg, bytes, quiet);
 }
 
-/* Every control message to an application rank goes to its courier
- * (from a service too), when the run has them. */
+/* Every control message to an application rank, or to a service rank
+ * with a courier, goes to that courier (from a service too), when the run
+ * has them. */
 static int by_courier(const struct ft_runtime *rt, int dest) {
-  return rt->ctl.peers && dest < rt->app_ranks;
+  return rt->ctl.peers && has_courier(rt, dest);
 }
 
 static void take_message(struct ft_runtime *rt, const struct ft_wire_msg *msg,
@@ -274,6 +283,14 @@ static int take_due(struct ft_runtime *rt, struct ft_wire *m) {
     return 0;
   take_message(rt, &msg, m);
   return 1;
+}
+
+int ft_control_take_due(struct ft_runtime *rt, struct ft_wire *m) {
+  return take_due(rt, m);
+}
+
+double ft_control_next_due(const struct ft_runtime *rt) {
+  return ft_backend_courier_next_due(rt->ctl.courier);
 }
 
 struct ft_wire ft_control_next(struct ft_runtime *rt) {

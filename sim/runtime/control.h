@@ -232,9 +232,12 @@ struct ft_event ft_event_of_wire(const struct ft_wire *m);
 struct ft_runtime;
 void ft_control_start(struct ft_runtime *rt);
 
-/* Starts this application rank's courier when control messages between
- * application ranks are latency-only (option control_timer, a protocol
- * that recovers, service ranks, SMPI), before the start line: from then
+/* Starts this rank's courier when control messages to application ranks
+ * are latency-only (option control_timer, a protocol that recovers,
+ * service ranks, SMPI), before the start line; a service rank has one only
+ * when its family names it (driver.h, courier_service: message logging's
+ * event loggers, which would otherwise take one MPI message per network
+ * latency from their single posted receive). From then
  * on ft_control_send posts them to their receivers' couriers, due after
  * the route's latency and transfer time (ft_backend_message_time), in
  * each sender's order, and the receiver's waits take them when due (a
@@ -255,6 +258,18 @@ void ft_control_courier_start(struct ft_runtime *rt);
  * or one of the control receive's (bells are skipped). For the loops that
  * wait for one message and drop the others (the end of the run). */
 struct ft_wire ft_control_next(struct ft_runtime *rt);
+
+/* Takes this rank's first latency-only message already due, if any, into
+ * *m (taken as ft_control_take takes one: counted, its payload kept,
+ * traced) and returns 1; 0 when none is due or the rank has no courier.
+ * Never blocks. For a service rank with a courier, which takes what is due
+ * before it blocks again and after each bell. */
+int ft_control_take_due(struct ft_runtime *rt, struct ft_wire *m);
+
+/* When this rank's first latency-only message not yet taken is due
+ * (absolute, ft_backend_now's scale), or -1: none, or no courier. A
+ * service waits until then at most (ft_backend_courier_next_due). */
+double ft_control_next_due(const struct ft_runtime *rt);
 
 /* The control receive (ctrl_req) completed: returns its message, after
  * moving the next posted receive into ctrl_req and posting one more (and

@@ -417,6 +417,13 @@ struct ft_driver {
   /* The part the family's service ranks play besides the generic
    * dispatcher and checkpoint servers (service_role.h), or NULL: none. */
   const struct ft_service_role *service;
+  /* Under latency-only control messages (control.c,
+   * ft_control_courier_start): 1 when service rank `world_rank` takes its
+   * control messages through a courier too, as application ranks do
+   * (message logging: the event loggers, which every send waits on), 0
+   * when they stay MPI messages. A pure function of the options, the same
+   * on every rank (senders and receiver must agree). NULL: none does. */
+  int (*courier_service)(const struct ft_runtime *rt, int world_rank);
   /* 1: after a rollback to a checkpoint, the core does not see the
    * application's point-to-point calls of main()'s prologue (from the top to
    * the first safe point, where the image is restored): they were made

@@ -828,14 +828,33 @@ static void on_message(struct service *s, const struct ft_wire *m) {
  * is handled at once. No polling: the service wakes exactly when something
  * happens (defect 4 of issue 13: a 1 ms poll delayed every message while a
  * failure was pending, even one due after the end of the run). */
+static void take(struct service *s, const struct ft_wire *m) {
+  if (s->d && m->from >= 0 && m->from < s->rt->app_ranks)
+    s->d->heard = clock_of(s);
+  on_message(s, m);
+}
+
+/* The earlier of two deadlines (< 0: none). */
+static double earlier(double a, double b) {
+  return a < 0 || (b >= 0 && b < a) ? b : a;
+}
+
+/* A service with a courier (the family names it, control.h) takes its
+ * latency-only messages due before it blocks, one a round, and waits
+ * until the first of the others is due at most; one posted meanwhile that
+ * comes first wakes it (ft_backend_courier_attach: no bell). */
 static void service_round(struct service *s) {
   double next = s->d ? dispatcher_tick(s, s->d) : -1;
+  struct ft_wire m;
   (void)progress_transfers(s);
-  if (wait_event(s, 1, next)) {
-    struct ft_wire m = ft_control_take(s->rt);
-    if (s->d && m.from >= 0 && m.from < s->rt->app_ranks)
-      s->d->heard = clock_of(s);
-    on_message(s, &m);
+  if (ft_control_take_due(s->rt, &m)) {
+    take(s, &m);
+    return;
+  }
+  if (wait_event(s, 1, earlier(next, ft_control_next_due(s->rt)))) {
+    m = ft_control_take(s->rt);
+    if (m.kind != FT_WIRE_BELL)
+      take(s, &m);
   }
 }
 
@@ -877,7 +896,10 @@ static void close_service(struct service *s) {
   /* The control channel first: a rank that stopped (a run that could not
    * progress) takes the bytes of an image or events sent to it only when
    * it drains the messages that announce them (ft_control_drain), after
-   * the drain's all-to-all, which this rank must reach first. */
+   * the drain's all-to-all, which this rank must reach first. The waiter's
+   * helper lets go of the control receive first (a service with a
+   * courier took SHUTDOWN from it while the helper waited). */
+  ft_backend_waiter_recall(s->waiter);
   ft_settle_control(rt);
   /* Images still on their way were all asked for: they complete soon. */
   while (progress_transfers(s) > 0)
@@ -912,6 +934,7 @@ void ft_service_main(struct ft_runtime *rt, MPI_Comm services) {
   }
   start_role(&s);
   s.waiter = ft_backend_waiter_create();
+  ft_backend_courier_attach(rt->ctl.courier, s.waiter); /* no bells */
   ft_control_start(rt);
   while (!s.stop)
     service_round(&s);

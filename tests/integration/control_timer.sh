@@ -18,13 +18,33 @@
 # the same run's with control_timer=0 and control_window=NP (a receive
 # posted for every other rank, the service included).
 #
-# Usage: control_timer.sh RUN_SMPI PLATFORM NP PROTOCOL PERIOD PROGRAM
+# SCOPE `all` (message logging: the service rank is the event logger,
+# which takes its messages through a courier too, driver.h,
+# courier_service) also counts every control message, of any size, from
+# an application rank to the service (pid NP + 1): the events shipped to the
+# logger were MPI messages, which SMPI 3.32 transfers only once the
+# logger's one posted receive matches them (one a network latency: v2,
+# bt on 400 ranks of grid5000, 2,196 s simulated against 14.1 s for
+# none). Default `app`: between application ranks only. With `all`, the
+# completion time may be up to 6% below the MPI run's (the share of
+# control traffic is large: every send of v2 waits for the logger's
+# acknowledgement, and an MPI message on gige takes 66 us against the
+# Hockney time of 60.6 us, SimGrid's TCP cross-traffic and sharing), and
+# the bells that woke a rank (a courier's helper, pid above NP + 1, to an
+# application rank) must be at most a tenth of the events shipped
+# (el_messages): a helper kicked when a rank woke from
+# ft_backend_courier_wait rang at once for the message the rank was about
+# to take, one bell, a flow on the host's links, per acknowledgement
+# (v2, bt on 64 ranks of grid5000: 26,001 bells for 28,736).
+#
+# Usage: control_timer.sh RUN_SMPI PLATFORM NP PROTOCOL PERIOD PROGRAM [SCOPE]
 set -u
-[ $# -eq 6 ] || {
-  echo "usage: control_timer.sh RUN_SMPI PLATFORM NP PROTOCOL PERIOD PROGRAM" >&2
+[ $# -eq 6 ] || [ $# -eq 7 ] || {
+  echo "usage: control_timer.sh RUN_SMPI PLATFORM NP PROTOCOL PERIOD PROGRAM [app|all]" >&2
   exit 2
 }
-run_smpi=$1 platform=$2 np=$3 protocol=$4 period=$5 program=$6
+run_smpi=$1 platform=$2 np=$3 protocol=$4 period=$5 program=$6 scope=${7:-app}
+case $scope in app | all) ;; *) echo "control_timer: SCOPE is app or all" >&2; exit 2 ;; esac
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # run NAME OPTIONS...: the run's output in $tmp/NAME.
@@ -43,7 +63,7 @@ run timer
 run mpi ",control_timer=0,control_window=$np"
 # "New send  request P  [buf = B, size = S, src = PID, dst = PID, tag = T,
 # flags = F]" (Request::print_request).
-between=$(awk -v np="$np" '
+between=$(awk -v np="$np" -v all="$scope" '
   /New send  request/ {
     for (i = 1; i <= NF; i++) {
       if ($i == "size") s = $(i + 2)
@@ -52,8 +72,22 @@ between=$(awk -v np="$np" '
       if ($i == "tag") t = $(i + 2)
     }
     sub(",", "", s); sub(",", "", src); sub(",", "", dst); sub(",", "", t)
-    n += s == 64 && t == 1 && src + 0 <= np + 0 && dst + 0 <= np + 0 &&
+    app = s == 64 && t == 1 && src + 0 <= np + 0 && dst + 0 <= np + 0 &&
       src != dst
+    n += app || (all == "all" && t == 1 && src + 0 <= np + 0 &&
+      dst + 0 == np + 1)
+  }
+  END { print n + 0 }' "$tmp/timer")
+bells=$(awk -v np="$np" '
+  /New send  request/ {
+    for (i = 1; i <= NF; i++) {
+      if ($i == "size") s = $(i + 2)
+      if ($i == "src") src = $(i + 2)
+      if ($i == "dst") dst = $(i + 2)
+      if ($i == "tag") t = $(i + 2)
+    }
+    sub(",", "", s); sub(",", "", src); sub(",", "", dst); sub(",", "", t)
+    n += s == 64 && t == 1 && src + 0 > np + 1 && dst + 0 <= np + 0
   }
   END { print n + 0 }' "$tmp/timer")
 field() {
@@ -63,10 +97,18 @@ waves=$(field waves "$tmp/timer")
 t1=$(field completion_time_s "$tmp/timer")
 t0=$(field completion_time_s "$tmp/mpi")
 echo "control_timer: $protocol on $np ranks: $between MPI control messages" \
-  "between application ranks, $waves waves, completion $t1 s" \
+  "between ranks ($scope), $waves waves, completion $t1 s" \
   "(MPI, every receive posted: $t0 s)"
 [ "$between" -eq 0 ] || exit 1
 [ "${waves:-0}" -ge 1 ] || { echo "no wave: nothing checked"; exit 1; }
-awk -v a="$t1" -v b="$t0" 'BEGIN { d = a - b; if (d < 0) d = -d
-  exit !(b > 0 && d <= 0.02 * b) }' ||
-  { echo "the completion times differ by more than 2%"; exit 1; }
+[ "$scope" = app ] || {
+  shipped=$(field el_messages "$tmp/timer")
+  echo "control_timer: $bells bells for $shipped event shipments"
+  [ $((bells * 10)) -le "${shipped:-0}" ] ||
+    { echo "more bells than a tenth of the shipments"; exit 1; }
+}
+below=0.02
+[ "$scope" = all ] && below=0.06
+awk -v a="$t1" -v b="$t0" -v below="$below" 'BEGIN { d = a - b
+  exit !(b > 0 && d <= 0.02 * b && -d <= below * b) }' ||
+  { echo "the completion times differ by more than 2% (${below} below)"; exit 1; }

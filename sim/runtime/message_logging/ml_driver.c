@@ -181,6 +181,20 @@ static void ml_figures(const struct ft_runtime *rt,
   f->ac_in_flight += ml->ckpt_pending;
 }
 
+/* The event loggers take their control messages through couriers
+ * (control.h, ft_control_courier_start). "Events are transmitted using
+ * non blocking MPI communications ... to the event logger"
+ * (pessimist-openmpi-v, section 3.2): they travel side by side, as eager
+ * sends, and the logger handles each as it arrives. As MPI messages to
+ * its single posted receive under SMPI 3.32 (a transfer starts only when
+ * a receive matches) they reached it one network latency after the other:
+ * v2, bt on 400 ranks of grid5000, 2,196 s simulated against 14.1 s for
+ * none. */
+static int ml_courier_service(const struct ft_runtime *rt, int world_rank) {
+  return world_rank >= rt->world_size - rt->options.event_loggers &&
+         world_rank >= rt->app_ranks;
+}
+
 const struct ft_driver ft_ml_driver = {
     .name = "message logging",
     .isend = ft_ml_isend,
@@ -214,4 +228,5 @@ const struct ft_driver ft_ml_driver = {
     .wire_name = ml_wire_name,
     .wire_payload = ml_wire_payload,
     .service = &ft_ml_service,
+    .courier_service = ml_courier_service,
 };
