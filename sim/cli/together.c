@@ -8,11 +8,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int ft_together_width(int ranks, long cores) {
-  long w = ranks < cores ? ranks : cores;
-  return w < 1 ? 1 : w > FT_TOGETHER_MAX ? FT_TOGETHER_MAX : (int)w;
-}
-
 /* In the child: runs fn, writes its line to fd, exits with its status. */
 static _Noreturn void child(ft_together_fn *fn, void *ctx, int fd) {
   char line[FT_TOGETHER_LINE] = "";

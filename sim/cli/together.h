@@ -23,8 +23,4 @@ typedef int ft_together_fn(void *ctx, char *line, size_t cap);
 int ft_together(int n, ft_together_fn *fn, void *ctx,
                 char (*lines)[FT_TOGETHER_LINE], int *status);
 
-/* How many simulated runs go at once for a real run of `ranks` processes
- * on a machine of `cores` online cores: min(ranks, cores), at least 1. */
-int ft_together_width(int ranks, long cores);
-
 #endif /* FT_CLI_TOGETHER_H */

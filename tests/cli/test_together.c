@@ -98,12 +98,3 @@ Test(together, the_children_run_at_once, .timeout = 30) {
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   cr_assert_eq(system(cmd), 0);
 }
-
-Test(together, width_is_the_ranks_at_most_the_cores) {
-  cr_assert_eq(ft_together_width(2, 2), 2);
-  cr_assert_eq(ft_together_width(4, 2), 2);
-  cr_assert_eq(ft_together_width(1, 8), 1);
-  cr_assert_eq(ft_together_width(0, 2), 1);  /* no --np given */
-  cr_assert_eq(ft_together_width(3, -1), 1); /* sysconf failed */
-  cr_assert_eq(ft_together_width(1000, 1000), FT_TOGETHER_MAX);
-}
