@@ -109,17 +109,17 @@ static void link_values(const struct ft_machine *m, double *lat, double *bw) {
   *lat = (route > 0 ? route : m->lat_s * 0.5) / 2.0;
 }
 
-/* The disk's own write bandwidth: the measured write less its CPU part
- * (the whole measure when that part is not known or takes it all). */
-static double device_write_Bps(const struct ft_machine *m) {
-  double per_byte = 1.0 / m->disk_write_Bps - m->disk_write_cpu;
-  return m->disk_write_cpu > 0 && per_byte > 0 ? 1.0 / per_byte
-                                               : m->disk_write_Bps;
+/* The CPU part of a write, seconds per byte, as written: the measured one
+ * when it is less than the whole write, else 0 (the disk keeps it all). */
+static double write_cpu(const struct ft_machine *m) {
+  double c = m->disk_write_cpu;
+  return c > 0 && c < 1.0 / m->disk_write_Bps ? c : 0;
 }
 
-/* The CPU part of a write, seconds per byte, as written (0: none). */
-static double write_cpu(const struct ft_machine *m) {
-  return device_write_Bps(m) != m->disk_write_Bps ? m->disk_write_cpu : 0;
+/* The disk's own write bandwidth: the measured write less its CPU part. */
+static double device_write_Bps(const struct ft_machine *m) {
+  double c = write_cpu(m);
+  return c > 0 ? 1.0 / (1.0 / m->disk_write_Bps - c) : m->disk_write_Bps;
 }
 
 static void write_zone(FILE *out, const char *id, const char *prefix, int n,
