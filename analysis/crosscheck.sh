@@ -16,7 +16,9 @@
 # flops (NAS counts / DAXPY speed) would compare a model of the kernel, not
 # the simulator (README, "Cross-check against this machine").
 #   default: K = 3 runs per mode (CROSSCHECK_REPEAT), each case about 2 s
-#            of real time; CROSSCHECK_APPS="cg mg" runs those apps only
+#            of real time; CROSSCHECK_APPS="cg mg" runs those apps only,
+#            CROSSCHECK_PROTOCOLS="pcl pessimist" those protocols only
+#            (failure-free and with a failure)
 #   --kill:  the real runs' failures are SIGKILLs and relaunches
 #            (--set failure=kill, README "Real failures: kill and
 #            relaunch") for pcl, vcl and bookmark (message logging's stay
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --kill) KILL=1 ;;
     -o) [ $# -ge 2 ] || die "-o: missing directory"; OUT=$2; shift ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     -*) die "unknown option '$1'" ;;
     *) BUILD=$1 ;;
   esac
@@ -138,8 +140,14 @@ one() {
 
 echo "$CASES" | while IFS='|' read -r app np args; do
   case " ${CROSSCHECK_APPS:-$app} " in *" $app "*) ;; *) continue ;; esac
-  for p in $PROTOCOLS; do one "$app" "$np" "$p" 0 "$args"; done
-  for p in $FAILING; do one "$app" "$np" "$p" 1 "$args"; done
+  for p in $PROTOCOLS; do
+    case " ${CROSSCHECK_PROTOCOLS:-$p} " in *" $p "*) ;; *) continue ;; esac
+    one "$app" "$np" "$p" 0 "$args"
+  done
+  for p in $FAILING; do
+    case " ${CROSSCHECK_PROTOCOLS:-$p} " in *" $p "*) ;; *) continue ;; esac
+    one "$app" "$np" "$p" 1 "$args"
+  done
   [ "$STATUS" = 0 ] || touch "$OUT/.failed"
 done
 
