@@ -21,7 +21,20 @@
  *       the line ends with "test_us Z": the time of one MPI_Test that
  *       finds nothing, averaged over TESTS calls (ftsim calibrate sets
  *       smpi/test and smpi/iprobe from it).
+ *   calibrate service [-r ROUNDS] [-g GAP_US]   (3 ranks or more)
+ *       the round trip to a service process the way reference mode's
+ *       ranks wait for an event logger (message logging): rank 2 serves as
+ *       ftsim's services wait (waiter_policy.h: it spins 50 us after an
+ *       answer, then naps, 1 us doubling to 100 us), rank 1 waits in
+ *       MPI_Recv (Open MPI polls) until the end, and rank 0, ROUNDS times
+ *       (default 300), computes GAP_US (default 2000, long enough for the
+ *       service to nap) then sends one int to rank 2 and waits for the
+ *       answer. On a machine with as many cores as ranks 0 and 1, the
+ *       service must wake and get a core for each answer. Rank 0 prints
+ *         service rtt_us MEAN median_us MEDIAN max_us MAX
+ *       (the mean is what a run's sum of waits grows by per shipment).
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <mpi.h>
 #ifdef FTSIM_SMPI
 #include <simgrid/host.h>
@@ -30,6 +43,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "waiter_policy.h"
 
 enum { MAX_SIZES = 8, NAME_LEN = MPI_MAX_PROCESSOR_NAME };
 
@@ -235,6 +254,90 @@ static int run_pairs(int argc, char **argv, int rank, int nranks) {
   return 0;
 }
 
+/* ---- calibrate service ---- */
+
+static void sleep_s(double s) {
+  if (s <= 0)
+    return;
+  struct timespec ts = {.tv_sec = (time_t)s,
+                        .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+  nanosleep(&ts, NULL);
+}
+
+/* Rank 2: answers `rounds` requests of rank 0, waiting as ftsim's services
+ * do (backend_real.c, ft_backend_wait: MPI_Test, then the nap policy). */
+static void serve(int rounds) {
+  struct ft_nap w;
+#ifdef PR_SET_TIMERSLACK
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* as ftsim's services */
+#endif
+  ft_nap_woke(&w, MPI_Wtime());
+  for (int i = 0; i < rounds; i++) {
+    int x = 0, flag = 0;
+    MPI_Request req;
+    MPI_Irecv(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, &req);
+    for (;;) {
+      MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+      if (flag)
+        break;
+      sleep_s(ft_nap_next(&w, MPI_Wtime()));
+    }
+    ft_nap_woke(&w, MPI_Wtime());
+    MPI_Send(&x, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
+  }
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Rank 0: `rounds` times, `gap` seconds of computation (a spin on the
+ * clock), then one round trip to rank 2; prints the line. */
+static void ask(int rounds, double gap) {
+  double *t = malloc((size_t)rounds * sizeof *t), sum = 0;
+  if (!t)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  for (int i = 0; i < rounds; i++) {
+    int x = i;
+    for (double until = MPI_Wtime() + gap; MPI_Wtime() < until;)
+      ;
+    double t0 = MPI_Wtime();
+    MPI_Send(&x, 1, MPI_INT, 2, 5, MPI_COMM_WORLD);
+    MPI_Recv(&x, 1, MPI_INT, 2, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    t[i] = MPI_Wtime() - t0;
+    sum += t[i];
+  }
+  qsort(t, (size_t)rounds, sizeof *t, cmp_double);
+  printf("service rtt_us %.4f median_us %.4f max_us %.4f\n", sum / rounds * 1e6,
+         t[rounds / 2] * 1e6, t[rounds - 1] * 1e6);
+  fflush(stdout);
+  free(t);
+}
+
+static int run_service(int argc, char **argv, int rank, int nranks) {
+  long rounds = 300, gap_us = 2000;
+  for (int i = 2; i < argc; i += 2) {
+    long *dst = strcmp(argv[i], "-r") == 0   ? &rounds
+                : strcmp(argv[i], "-g") == 0 ? &gap_us
+                                             : NULL;
+    if (!dst || i + 1 >= argc || parse_positive(argv[i + 1], 1L << 24, dst))
+      return -1;
+  }
+  if (nranks < 3)
+    return -1;
+  int stop = 0;
+  if (rank == 0) {
+    ask((int)rounds, (double)gap_us * 1e-6);
+    MPI_Send(&stop, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Recv(&stop, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (rank == 2) {
+    serve((int)rounds);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int rank = 0;
   int nranks = 0;
@@ -244,11 +347,14 @@ int main(int argc, char **argv) {
   int rc = 0;
   if (argc == 2 && strcmp(argv[1], "names") == 0)
     print_names(rank, nranks);
+  else if (argc >= 2 && strcmp(argv[1], "service") == 0)
+    rc = run_service(argc, argv, rank, nranks);
   else
     rc = run_pairs(argc, argv, rank, nranks);
   if (rc != 0 && rank == 0)
     fprintf(stderr, "usage: calibrate names | calibrate [-r ROUNDS] "
-                    "[-s BYTES]... A:B [C:D ...]\n");
+                    "[-s BYTES]... A:B [C:D ...] | calibrate service "
+                    "[-r ROUNDS] [-g GAP_US] (3 ranks or more)\n");
   MPI_Finalize();
   return rc == 0 ? 0 : 1;
 }

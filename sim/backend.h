@@ -66,6 +66,14 @@ double ft_backend_host_speed(void);
  * known (a real MPI, or a rank this backend cannot place). */
 double ft_backend_route_mbps(int world_rank);
 
+/* The mean round trip, seconds, from the calling rank's host to a service
+ * process that naps between polls (an event logger): the host's property
+ * ftsim_service_rtt_s, which `ftsim calibrate` measures (SMPI), 0 without
+ * one or under a real MPI (it is the real thing there). A value that is
+ * not a number from 0 to 1 s ends the run, naming the host, the property
+ * and the value. */
+double ft_backend_service_rtt(void);
+
 /* Fortran's special addresses (MPI_IN_PLACE, MPI_STATUS_IGNORE,
  * MPI_STATUSES_IGNORE are common-block symbols whose names differ between
  * SMPI and Open MPI). Each returns non-zero when `p` is that address. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "waiter_policy.h"
 
 int ft_backend_simulated(void) { return 0; }
 
@@ -47,6 +48,8 @@ double ft_backend_route_mbps(int world_rank) {
   (void)world_rank;
   return 0;
 }
+
+double ft_backend_service_rtt(void) { return 0; }
 
 double ft_backend_now_charged(void) { return PMPI_Wtime(); }
 
@@ -184,28 +187,19 @@ int ft_backend_padding_done(void *handle, int block) {
  * ftsim's reference mode that the simulation, rightly, does not charge.
  * Spinning with sched_yield for 1 ms instead took the ranks' cores on a
  * loaded machine (e2e/real_kill_*_image_refused committed no wave in
- * 0.25 s). */
-#define WAITER_SPIN_S 5e-5
-#define WAITER_NAP_MIN_S 1e-6
-#define WAITER_NAP_MAX_S 1e-4
+ * 0.25 s). The policy and its constants: waiter_policy.h. */
 struct ft_waiter {
-  double spin_until; /* test without pausing until then (ft_backend_now) */
-  double nap;        /* the next nap, seconds */
+  struct ft_nap nap; /* waiter_policy.h */
 };
 
-/* Between two rounds of tests: nothing while spinning, else a nap, each
- * twice the one before. */
+/* Between two rounds of tests: nothing while spinning, else a nap. */
 static void waiter_pause(struct ft_waiter *w) {
-  if (ft_backend_now() < w->spin_until)
-    return;
-  ft_backend_sleep(w->nap);
-  w->nap = w->nap * 2 < WAITER_NAP_MAX_S ? w->nap * 2 : WAITER_NAP_MAX_S;
+  ft_backend_sleep(ft_nap_next(&w->nap, ft_backend_now()));
 }
 
 /* A request completed: spin, then naps from the shortest again. */
 static void waiter_woke(struct ft_waiter *w) {
-  w->spin_until = ft_backend_now() + WAITER_SPIN_S;
-  w->nap = WAITER_NAP_MIN_S;
+  ft_nap_woke(&w->nap, ft_backend_now());
 }
 
 struct ft_waiter *ft_backend_waiter_create(void) {

@@ -112,6 +112,24 @@ double ft_backend_now_charged(void) {
 
 double ft_backend_host_speed(void) { return sg_host_get_speed(sg_host_self()); }
 
+double ft_backend_service_rtt(void) {
+  sg_host_t host = sg_host_self();
+  const char *v = sg_host_get_property_value(host, "ftsim_service_rtt_s");
+  if (!v)
+    return 0;
+  char *end = NULL;
+  double x = strtod(v, &end);
+  if (end == v || *end || !(x >= 0 && x < 1)) {
+    fprintf(stderr,
+            "ftsim: host '%s' of the platform file: property "
+            "ftsim_service_rtt_s=\"%s\" is not a number of seconds from 0 "
+            "to 1\n",
+            sg_host_get_name(host), v);
+    ft_backend_abort(2);
+  }
+  return x;
+}
+
 /* smpirun starts rank r as actor r + 1, named "r"; the name is checked, so
  * that another layout gives 0 (unknown) rather than another host. */
 double ft_backend_route_mbps(int world_rank) {

@@ -31,7 +31,8 @@ struct calib {
   int rounds;           /* --rounds: ping-pong round trips per size */
   const char *disk_dir; /* --disk-dir: where the image writes are timed */
   char file[PATH_LEN];
-  char line[1024]; /* the ping-pong's "pair ..." line */
+  char line[1024];    /* the ping-pong's "pair ..." line */
+  char service[1024]; /* the service ping-pong's "service ..." line */
 };
 
 void ft_calibrate_usage(FILE *out) {
@@ -52,6 +53,10 @@ void ft_calibrate_usage(FILE *out) {
           "    200), and the time of an MPI_Test that finds nothing (SMPI\n"
           "    charges 100 us by default), with\n"
           "    <build>/analysis/real/calibrate ($%s);\n"
+          "  - the round trip to a service process (an event logger) that\n"
+          "    naps between polls as ftsim's services do, while the ranks'\n"
+          "    cores are busy: mpirun -np 3 calibrate service, N rounds 2 ms\n"
+          "    apart; the mean becomes every host's ftsim_service_rtt_s;\n"
           "  - the checkpoint storage: an 8 MiB image written as reference\n"
           "    mode's checkpoint server writes one (.tmp, fsync, rename,\n"
           "    fsync of the directory) and read back, median of R, in\n"
@@ -145,37 +150,68 @@ static void on_line(void *ctx, enum ft_stream stream, const char *line,
     snprintf(c->line, sizeof c->line, "%.*s", (int)len, line);
     return;
   }
+  if (stream == FT_STREAM_STDOUT && strncmp(line, "service ", 8) == 0 &&
+      !c->service[0]) {
+    snprintf(c->service, sizeof c->service, "%.*s", (int)len, line);
+    return;
+  }
   fprintf(stderr, "%.*s\n", (int)len, line);
+}
+
+/* Starts argv with mpirun --oversubscribe -np NP [--allow-run-as-root]
+ * PROG. */
+static void mpirun_argv(struct ft_strv *argv, int np, const char *prog) {
+  struct ft_dirs dirs;
+  ft_dirs_get(&dirs);
+  ft_strv_push(argv, dirs.mpirun);
+  ft_strv_push(argv, "--oversubscribe");
+  ft_strv_push(argv, "-np");
+  ft_strv_pushf(argv, "%d", np);
+  if (geteuid() == 0)
+    ft_strv_push(argv, "--allow-run-as-root");
+  ft_strv_push(argv, prog);
+}
+
+/* Runs argv; `got` is the line it must have printed (`what` names it). */
+static int run_measure(struct calib *c, struct ft_strv *argv, const char *got,
+                       const char *what) {
+  char err[1024];
+  struct ft_launch_result res;
+  if (ft_launch_run(argv->items, on_line, c, &res, err, sizeof err))
+    return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
+  if (!res.exited || res.status != 0 || !got[0])
+    return fprintf(stderr, "ftsim: calibrate: the ping-pong (%s) %s %d%s%s%s\n",
+                   argv->items[0],
+                   res.exited ? "exited with status" : "was killed by signal",
+                   res.status, got[0] ? "" : " and printed no '",
+                   got[0] ? "" : what, got[0] ? "" : "' line"),
+           FT_EXIT_FAILED;
+  return FT_EXIT_OK;
 }
 
 /* Runs the ping-pong: mpirun --oversubscribe -np 2 PROG -r N -s 1 MiB
  * -s 8 MiB 0:1. */
 static int pingpong(struct calib *c, const char *prog, struct ft_strv *argv) {
-  struct ft_dirs dirs;
-  char err[1024];
-  struct ft_launch_result res;
-  ft_dirs_get(&dirs);
-  const char *words[] = {dirs.mpirun, "--oversubscribe", "-np", "2"};
-  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-    ft_strv_push(argv, words[i]);
-  if (geteuid() == 0)
-    ft_strv_push(argv, "--allow-run-as-root");
-  ft_strv_push(argv, prog);
+  mpirun_argv(argv, 2, prog);
   ft_strv_push(argv, "-r");
   ft_strv_pushf(argv, "%d", c->rounds);
   const char *tail[] = {"-s", SMALL_BYTES, "-s", LARGE_BYTES,
                         "-t", TESTS,       "0:1"};
   for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
     ft_strv_push(argv, tail[i]);
-  if (ft_launch_run(argv->items, on_line, c, &res, err, sizeof err))
-    return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
-  if (!res.exited || res.status != 0 || !c->line[0])
-    return fprintf(stderr, "ftsim: calibrate: the ping-pong (%s) %s %d%s\n",
-                   argv->items[0],
-                   res.exited ? "exited with status" : "was killed by signal",
-                   res.status, c->line[0] ? "" : " and printed no 'pair' line"),
-           FT_EXIT_FAILED;
-  return FT_EXIT_OK;
+  return run_measure(c, argv, c->line, "pair");
+}
+
+/* Runs the service ping-pong: mpirun --oversubscribe -np 3 PROG service
+ * -r N (rank 0 computes 2 ms before each round trip to rank 2, which
+ * naps as ftsim's services do, while rank 1 polls in MPI_Recv). */
+static int service_pingpong(struct calib *c, const char *prog,
+                            struct ft_strv *argv) {
+  mpirun_argv(argv, 3, prog);
+  ft_strv_push(argv, "service");
+  ft_strv_push(argv, "-r");
+  ft_strv_pushf(argv, "%d", c->rounds);
+  return run_measure(c, argv, c->service, "service");
 }
 
 static int write_file(const struct calib *c, const struct ft_machine *m) {
@@ -208,8 +244,13 @@ static int measure(struct calib *c, const char *prog) {
   ft_strv_free(&argv);
   if (rc)
     return rc;
+  rc = service_pingpong(c, prog, &argv);
+  ft_strv_free(&argv);
+  if (rc)
+    return rc;
   if (ft_machine_parse_pingpong(c->line, &m.lat_s, &m.bw_bps, &m.bw_bytes,
                                 &m.test_s, err, sizeof err) ||
+      ft_machine_parse_service(c->service, &m.service_rtt_s, err, sizeof err) ||
       ft_machine_check(&m, err, sizeof err))
     return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
   if ((rc = write_file(c, &m)))
@@ -217,10 +258,10 @@ static int measure(struct calib *c, const char *prog) {
   printf("{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
          "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld,\"test_us\":%.6g,"
          "\"disk_write_mbps\":%.6g,\"disk_read_mbps\":%.6g,"
-         "\"disk_write_cpu_s_per_mb\":%.6g}\n",
+         "\"disk_write_cpu_s_per_mb\":%.6g,\"service_rtt_us\":%.6g}\n",
          c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
          m.bw_bytes, m.test_s * 1e6, m.disk_write_Bps * 8e-6,
-         m.disk_read_Bps * 8e-6, m.disk_write_cpu * 1e6);
+         m.disk_read_Bps * 8e-6, m.disk_write_cpu * 1e6, m.service_rtt_s * 1e6);
   return FT_EXIT_OK;
 }
 

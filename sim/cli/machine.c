@@ -77,6 +77,21 @@ int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
   return 0;
 }
 
+int ft_machine_parse_service(const char *line, double *rtt_s, char *err,
+                             size_t errlen) {
+  double rtt_us = 0, median_us = 0, max_us = 0;
+  char extra;
+  if (sscanf(line, "service rtt_us %lf median_us %lf max_us %lf %c", &rtt_us,
+             &median_us, &max_us, &extra) != 3 ||
+      !(rtt_us > 0) || !isfinite(rtt_us))
+    return ft_errmsg(err, errlen, "service ping-pong", 0, NULL,
+                     "expected 'service rtt_us X median_us Y max_us Z' with "
+                     "X > 0, got '%.200s'",
+                     line);
+  *rtt_s = rtt_us * 1e-6;
+  return 0;
+}
+
 static int positive(double x) { return isfinite(x) && x > 0; }
 
 int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen) {
@@ -122,24 +137,38 @@ static double device_write_Bps(const struct ft_machine *m) {
   return c > 0 ? 1.0 / (1.0 / m->disk_write_Bps - c) : m->disk_write_Bps;
 }
 
+/* The rest of a host's element after its attributes: "/>" when it has
+ * neither properties nor a disk, else its properties (the service round
+ * trip, a write's CPU part) and its <disk>. */
+static void write_host_content(FILE *out, const char *prefix, int i,
+                               const struct ft_machine *m) {
+  bool disk = m->disk_write_Bps > 0, rtt = m->service_rtt_s > 0;
+  if (!disk && !rtt) {
+    fprintf(out, "/>\n");
+    return;
+  }
+  fputc('>', out);
+  if (rtt)
+    fprintf(out, "<prop id=\"%s\" value=\"%.6g\"/>",
+            FT_MACHINE_SERVICE_RTT_PROP, m->service_rtt_s);
+  if (disk && write_cpu(m) > 0)
+    fprintf(out, "<prop id=\"%s\" value=\"%.6g\"/>", FT_MACHINE_WRITE_CPU_PROP,
+            write_cpu(m));
+  if (disk)
+    fprintf(out,
+            "<disk id=\"%s%d-disk\" read_bw=\"%.6gBps\" "
+            "write_bw=\"%.6gBps\"/>",
+            prefix, i, m->disk_read_Bps, device_write_Bps(m));
+  fprintf(out, "</host>\n");
+}
+
 static void write_zone(FILE *out, const char *id, const char *prefix, int n,
                        const struct ft_machine *m, double lat, double bw) {
   fprintf(out, "    <zone id=\"%s\" routing=\"Cluster\">\n", id);
   for (int i = 1; i <= n; i++) {
     fprintf(out, "      <host id=\"%s%d\" speed=\"%.6gf\" core=\"1\"", prefix,
             i, m->speed);
-    if (m->disk_write_Bps > 0 && write_cpu(m) > 0)
-      fprintf(out, "><prop id=\"%s\" value=\"%.6g\"/>",
-              FT_MACHINE_WRITE_CPU_PROP, write_cpu(m));
-    else if (m->disk_write_Bps > 0)
-      fputc('>', out);
-    if (m->disk_write_Bps > 0)
-      fprintf(out,
-              "<disk id=\"%s%d-disk\" read_bw=\"%.6gBps\" "
-              "write_bw=\"%.6gBps\"/></host>\n",
-              prefix, i, m->disk_read_Bps, device_write_Bps(m));
-    else
-      fprintf(out, "/>\n");
+    write_host_content(out, prefix, i, m);
     fprintf(out,
             "      <link id=\"%s_link_%d\" bandwidth=\"%.6gBps\" "
             "latency=\"%.6gs\" sharing_policy=\"SPLITDUPLEX\"/>\n"
@@ -178,6 +207,15 @@ static void write_header(const struct ft_machine *m, FILE *out, double lat,
           m->pingpong ? m->pingpong : "mpirun -np 2", m->lat_s * 1e6,
           m->bw_bps * 1e-6, m->bw_bytes, m->hosts, FT_MACHINE_PREFIX, m->hosts,
           FT_MACHINE_SERVICE_HOSTS, bw * 1e-6, lat * 1e6);
+  if (m->service_rtt_s > 0)
+    fprintf(out,
+            "    <!-- A rank's round trip to a service process that naps\n"
+            "         between polls while the ranks' cores are busy (mpirun\n"
+            "         -np 3 calibrate service): %.6g us on average, each\n"
+            "         host's property %s; the simulation\n"
+            "         charges it to each wait for an event logger's\n"
+            "         acknowledgement (el_rtt_us overrides it). -->\n",
+            m->service_rtt_s * 1e6, FT_MACHINE_SERVICE_RTT_PROP);
   if (m->test_s > 0) /* SMPI's default charges 100 us per call */
     fprintf(out,
             "    <!-- One MPI_Test that finds nothing, measured: %.6g us; an\n"

@@ -16,6 +16,10 @@
 /* What the calibration measured. */
 /* The host property holding a durable write's CPU seconds per byte. */
 #define FT_MACHINE_WRITE_CPU_PROP "ftsim_write_cpu_s_per_byte"
+/* The host property holding the mean round trip from a rank to a service
+ * process (an event logger), seconds, which the simulation charges to each
+ * wait of a rank for an event logger's acknowledgement. */
+#define FT_MACHINE_SERVICE_RTT_PROP "ftsim_service_rtt_s"
 
 struct ft_machine {
   const char *name;     /* this machine's host name, for the comment */
@@ -35,6 +39,10 @@ struct ft_machine {
                             byte: the part that occupies the writer's core
                             (0: not measured, the disk takes it all) */
   long disk_bytes;       /* the size the disk was measured at */
+  double service_rtt_s;  /* mean round trip from a rank to a service process
+                            that naps between polls while the ranks' cores
+                            are busy (calibrate service), seconds; 0: not
+                            measured, no property */
 };
 
 /* Writes into `out` the calibrated platform file's name:
@@ -54,6 +62,13 @@ int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
                               long *bw_bytes, double *test_s, char *err,
                               size_t errlen);
 
+/* Parses the service ping-pong's line (analysis/calibrate.c, calibrate
+ * service) "service rtt_us X median_us Y max_us Z" into the mean round
+ * trip in seconds. Returns 0, or -1 with "expected 'service rtt_us X
+ * ...', got '...'" (X not a finite number > 0 included) in `err`. */
+int ft_machine_parse_service(const char *line, double *rtt_s, char *err,
+                             size_t errlen);
+
 /* Checks m's values: hosts 1..4096, cores >= 1, speed, latency and
  * bandwidth finite and > 0. Returns 0, or -1 naming the field in `err`. */
 int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
@@ -71,7 +86,8 @@ int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
  * FT_MACHINE_WRITE_CPU_PROP (seconds per byte, which the simulation
  * executes on the writer's core: backend_smpi.c), and the device's part,
  * the disk's write_bw (the rest of the measured time), so that a write
- * alone on its core still takes the measured time.
+ * alone on its core still takes the measured time; when service_rtt_s > 0
+ * every host has the property FT_MACHINE_SERVICE_RTT_PROP.
  * Returns 0, or -1 if a write failed. */
 int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
 

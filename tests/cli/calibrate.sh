@@ -10,8 +10,11 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/ftsim-calib-XXXXXX") || exit 2
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
+# its own --disk-dir: two tests calibrating at once in the same directory
+# removed each other's ftsim-calibrate-disk.img
 FTSIM_PLATFORM_CONF=$dir/p.xml "$FTSIM" calibrate --repeat 1 --rounds 20 \
-  >"$dir/out" 2>"$dir/err" || { cat "$dir/err"; fail "calibrate exited $?"; }
+  --disk-dir "$dir" >"$dir/out" 2>"$dir/err" ||
+  { rc=$?; cat "$dir/err"; fail "calibrate exited $rc"; }
 cat "$dir/out"
 json=$(cat "$dir/out")
 num() { printf '%s\n' "$json" | sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p"; }
@@ -19,6 +22,14 @@ lat=$(num lat_us) bw=$(num bw_mbps) hosts=$(num hosts)
 [ "$hosts" = "$(getconf _NPROCESSORS_ONLN)" ] || fail "hosts $hosts, not the core count"
 [ "$(grep -c '<host id="local-[0-9]' "$dir/p.xml")" = "$hosts" ] ||
   fail "the file does not have $hosts compute hosts"
+# The service round trip (us): a number > 0, on every host (compute and
+# service) as ftsim_service_rtt_s.
+rtt=$(num service_rtt_us)
+awk -v r="$rtt" 'BEGIN { exit !(r ~ /^[0-9.e+-]+$/ && r + 0 > 0) }' ||
+  fail "service_rtt_us '$rtt' is not a number > 0"
+[ "$(grep -c '<prop id="ftsim_service_rtt_s" value="[0-9.e+-]*"/>' \
+  "$dir/p.xml")" = "$((hosts + 2))" ] ||
+  fail "not every host has the property ftsim_service_rtt_s"
 
 printf 'local-1\nlocal-%s\nlocal-service-1\n' "$hosts" >"$dir/hosts"
 "$SMPIRUN" -np 3 -platform "$dir/p.xml" -hostfile "$dir/hosts" \

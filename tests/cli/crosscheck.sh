@@ -10,7 +10,10 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/ftsim-xc-XXXXXX") || exit 2
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 export FTSIM_PLATFORM_CONF="$dir/p.xml"
-"$FTSIM" calibrate --repeat 1 --rounds 10 >/dev/null 2>"$dir/err" ||
+# its own --disk-dir: two tests calibrating at once in the same directory
+# removed each other's ftsim-calibrate-disk.img
+"$FTSIM" calibrate --repeat 1 --rounds 10 --disk-dir "$dir" >/dev/null \
+  2>"$dir/err" ||
   { cat "$dir/err"; fail "calibrate"; }
 sh "$REPORT" --quick -o "$dir/out" "$BUILD" || fail "crosscheck.sh exited $?"
 [ "$(wc -l <"$dir/out/runs.jsonl")" = 3 ] || fail "expected 3 JSON lines"

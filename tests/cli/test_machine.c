@@ -241,3 +241,58 @@ Test(machine, splits_the_write_into_cpu_and_disk) {
   cr_assert(strstr(text, "write_bw=\"2.5e+08Bps\""), "%s", text);
   free(text);
 }
+
+/* calibrate service's line: the mean round trip, in seconds; anything
+ * else (another line, a mean that is not > 0, words after) is refused
+ * naming what was expected. */
+Test(machine, parses_the_service_line) {
+  double rtt = -1;
+  cr_assert_eq(ft_machine_parse_service("service rtt_us 251.0461 median_us "
+                                        "60.893 max_us 5213.991",
+                                        &rtt, err, sizeof err),
+               0, "%s", err);
+  cr_assert_float_eq(rtt, 251.0461e-6, 1e-12);
+  const char *bad[] = {
+      "pair a b lat_us 1 bw_mbps@1 1", "service rtt_us 0 median_us 1 max_us 2",
+      "service rtt_us nan median_us 1 max_us 2", "service rtt_us 5 median_us 1",
+      "service rtt_us 5 median_us 1 max_us 2 more"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    rtt = -1;
+    cr_assert_eq(ft_machine_parse_service(bad[i], &rtt, err, sizeof err), -1,
+                 "%s", bad[i]);
+    cr_assert(strstr(err, "expected 'service rtt_us X median_us Y max_us Z'"),
+              "%s", err);
+    cr_assert_float_eq(rtt, -1, 1e-15);
+  }
+}
+
+/* A measured service round trip: every host, compute and service, gets
+ * the property (the simulation charges it to a rank's wait for an event
+ * logger), with or without a disk; none when not measured. */
+Test(machine, writes_the_service_round_trip) {
+  struct ft_machine m = sample();
+  m.service_rtt_s = 1.5e-4;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<host id=\"local-3\" speed=\"5e+09f\" core=\"1\">"
+                         "<prop id=\"" FT_MACHINE_SERVICE_RTT_PROP
+                         "\" value=\"0.00015\"/></host>"),
+            "%s", text);
+  cr_assert(strstr(text, "<host id=\"local-service-2\" speed=\"5e+09f\" "
+                         "core=\"1\"><prop id=\"" FT_MACHINE_SERVICE_RTT_PROP
+                         "\" value=\"0.00015\"/></host>"),
+            "%s", text);
+  cr_assert(strstr(text, "150 us on average"), "%s", text);
+  free(text);
+  m.service_rtt_s = 0;
+  f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(!strstr(text, FT_MACHINE_SERVICE_RTT_PROP), "%s", text);
+  cr_assert(strstr(text, "<host id=\"local-3\" speed=\"5e+09f\" core=\"1\"/>"),
+            "%s", text);
+  free(text);
+}
