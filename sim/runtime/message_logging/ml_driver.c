@@ -11,6 +11,7 @@
 
 static void ml_start(struct ft_runtime *rt) {
   ft_ml_init(&rt->ml_state, rt->world_rank);
+  rt->ml_state.platform_rtt = ft_backend_service_rtt();
 }
 
 /* LOG ships the events to the logger; WAIT_LOGGED holds the sends until

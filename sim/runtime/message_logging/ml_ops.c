@@ -156,7 +156,7 @@ static int put_on_wire(struct ft_runtime *rt, struct ft_ml_channel *ch,
  * is late by whatever computation it did after they arrived. */
 static void logger_cost(struct ft_runtime *rt) {
   double rtt = rt->options.el_rtt_us > 0 ? rt->options.el_rtt_us * 1e-6
-                                         : ft_backend_service_rtt();
+                                         : rt->ml_state.platform_rtt;
   double ready = rt->ml_state.acked_at + rtt;
   double now = ft_backend_now();
   if (rtt > 0 && ready > now)

@@ -66,11 +66,13 @@ struct ft_ml_answers {
 
 /* All of message logging's state. */
 struct ft_ml {
-  int waiting;     /* a send waits for the logger's acks */
-  double acked_at; /* when the logger's acks last released the sends */
-  int64_t clock;   /* the last id the core gave */
-  int life;        /* restarts of this rank so far */
-  int pre_marked;  /* the first safe point of the first run passed */
+  int waiting;         /* a send waits for the logger's acks */
+  double acked_at;     /* when the logger's acks last released the sends */
+  double platform_rtt; /* the platform's round trip to a service, seconds
+                          (ft_backend_service_rtt, read at start) */
+  int64_t clock;       /* the last id the core gave */
+  int life;            /* restarts of this rank so far */
+  int pre_marked;      /* the first safe point of the first run passed */
   uint64_t events, el_messages, sb_bytes, deliveries; /* summary figures */
   uint64_t restarts;
   uint64_t ckpt_calls, ckpt_pending; /* any-call mode: checkpoints taken,
