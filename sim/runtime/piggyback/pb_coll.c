@@ -138,15 +138,19 @@ static size_t exchange_rounds(const struct ft_comm *c,
 }
 
 /* The bytes the combined form copies on the call's critical path: a bcast
- * packs at the root and separates at a leaf (2 x the message), a gather's
- * root and every allgather member separate n blocks after packing one, an
- * alltoall member packs and separates n. */
+ * packs at the root and separates at a leaf (2 x the message), a scatter's
+ * root packs the n - 1 blocks it sends before the first leaves and the
+ * last member separates its own (n x the block), a gather's root and
+ * every allgather member separate n blocks after packing one, an alltoall
+ * member packs and separates n. */
 static size_t copied_bytes(const struct ft_comm *c,
                            const struct ft_coll_call *call) {
   size_t n = (size_t)c->size, b = call->bytes;
   switch (call->kind) {
   case FT_COLL_BCAST:
     return 2 * b;
+  case FT_COLL_SCATTER:
+    return n * b;
   case FT_COLL_ALLTOALL:
     return 2 * n * b;
   default:
@@ -163,7 +167,7 @@ static size_t copied_bytes(const struct ft_comm *c,
  * collective of the enlarged blocks, coll_combined.c; the runtime makes
  * it EXCHANGE for a call without that form: the barrier, "we do not have
  * the option of piggy-backing the protocol data", and the calls whose
- * data an op combines or whose root's blocks differ). auto is "a protocol
+ * data an op combines). auto is "a protocol
  * that switched from a combined message to separate messages as the size
  * of the data message grew" ("using a separate message imposes a fixed
  * cost, regardless of the size of the data message, while using a
@@ -175,13 +179,18 @@ static size_t copied_bytes(const struct ft_comm *c,
  * ranks the separate bcast costs 16 us, the gather 77 us, so the combined
  * bcast is the cheaper up to 1 KiB, the gather only to 256 B of block
  * (README, "C3's collectives measured"). The same choice at every member
- * (the block and the communicator are). */
+ * (the block and the communicator are). A scatterv's blocks differ and
+ * only its root knows them: combined under `combined`, separate under
+ * auto (the members could not agree on a size without an exchange, which
+ * is the separate form). */
 static int form_of(const struct ft_runtime *rt, const struct ft_comm *c,
                    const struct ft_coll_call *call) {
   switch (rt->options.piggyback) {
   case FT_PIGGYBACK_COMBINED:
     return FT_COLL_COMBINED;
   case FT_PIGGYBACK_AUTO:
+    if (call->bytes == FT_COLL_ANY_BYTES)
+      return FT_COLL_EXCHANGE; /* no size every member knows: scatterv */
     return copied_bytes(c, call) < exchange_rounds(c, call) *
                                        (size_t)rt->options.piggyback_unit_bytes
                ? FT_COLL_COMBINED
