@@ -2,7 +2,8 @@
 # c3_collectives.sh: what c3-collectives measured in section 6 (Figures
 # 9-12), on the paper's cluster (platforms/velocity.xml: 32 nodes, Giganet
 # cLAN over VIA, one rank per node): the time of MPI_Bcast, MPI_Gather and
-# MPI_Allgather from 4 bytes to 4 MiB, and of MPI_Barrier, natively and
+# MPI_Allgather from 4 bytes to 4 MiB (and of MPI_Scatter, which the paper
+# did not measure), and of MPI_Barrier, natively and
 # under the runtime's c3 with the protocol's bits (epoch colour, amLogging,
 # number) sent by a separate collective before the call's data (each call
 # one unit, sim/runtime/piggyback/pb_coll.c), combined with the data (each
@@ -87,7 +88,7 @@ lines() {
     END { for (i = 0; i < n; i++) print order[i] t[order[i]] }'
 }
 
-for op in bcast gather allgather barrier; do
+for op in bcast gather allgather scatter barrier; do
   echo "== MPI_${op}: time (us) and the piggyback's overhead (us), 32 ranks"
   printf '%9s %10s %10s %8s %10s %8s %10s %8s %9s\n' bytes native separate +sep \
     combined +comb auto +auto cheaper

@@ -1,12 +1,13 @@
 /* c3coll: the cost of C3's collective protocol (c3-collectives, section 6,
  * Figures 9-12): MPI_Bcast, MPI_Gather and MPI_Allgather from 4 bytes to 4
- * MiB, and MPI_Barrier, each timed three ways on every rank of the world:
+ * MiB, and MPI_Barrier, each timed three ways on every rank of the world
+ * (and MPI_Scatter, which the paper did not measure, as the bcast):
  *
  *  - native: the collective alone;
  *  - separate: the protocol's bits (colour and amLogging "sent together as a
  *    one byte block") in a collective of their own before the data's, as
- *    Figures 5-8 do with their first calls (bcast: a 1-byte bcast; gather:
- *    a 1-byte gather; allgather and barrier: a 1-byte MPI_Allreduce with
+ *    Figures 5-8 do with their first calls (bcast, scatter: a 1-byte bcast;
+ * gather: a 1-byte gather; allgather and barrier: a 1-byte MPI_Allreduce with
  *    MPI_BOR of four flags, "some rank of colour c" and "some rank of
  *    colour c stopped logging" for c = 0, 1: Figure 5's two allreduces and
  *    Figure 8's allgather and reduce combined into one, as the paper
@@ -47,9 +48,9 @@
 
 enum { MODES = 3, NATIVE = 0, SEPARATE = 1, COMBINED = 2 };
 enum { VERIFY_MAX = 64 << 10 }; /* bytes: checked up to here */
-enum op { BCAST, GATHER, ALLGATHER, BARRIER, OPS };
+enum op { BCAST, GATHER, ALLGATHER, SCATTER, BARRIER, OPS };
 static const char *const op_names[OPS] = {"bcast", "gather", "allgather",
-                                          "barrier"};
+                                          "scatter", "barrier"};
 
 /* The buffers of one size range: `all` and `packed_all` hold a block per
  * rank. */
@@ -217,6 +218,34 @@ static void gather(struct bench *b, long n, int mode, int rep, int all) {
     check_blocks(b, n, rep);
 }
 
+/* Scatter (single-sender, Figure 7, as the bcast): block p of the root's
+ * `all` (n bytes each) goes to rank p; combined, the root copies every
+ * block with its byte into `packed_all` and every rank copies its block
+ * out of `packed`. */
+static void scatter(struct bench *b, long n, int mode, int rep) {
+  unsigned char bits[1] = {my_bits()};
+  for (int p = 0; b->rank == 0 && p < b->size; p++)
+    fill(b, b->all + (long)p * n, n, p, rep);
+  if (mode == SEPARATE)
+    MPI_Bcast(bits, 1, MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (mode != COMBINED) {
+    MPI_Scatter(b->all, (int)n, MPI_BYTE, b->data, (int)n, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+  } else {
+    for (int p = 0; b->rank == 0 && p < b->size; p++) {
+      copy(b, b->packed_all + (long)p * (n + 1), b->all + (long)p * n, n);
+      b->packed_all[(long)p * (n + 1) + n] = bits[0];
+    }
+    MPI_Scatter(b->packed_all, (int)n + 1, MPI_BYTE, b->packed, (int)n + 1,
+                MPI_BYTE, 0, MPI_COMM_WORLD);
+    copy(b, b->data, b->packed, n);
+    bits[0] = b->packed[n];
+  }
+  if (mode != NATIVE)
+    decide(b, FT_C3_SINGLE_SENDER, 0, bits, 1);
+  check(b, b->data, n, b->rank, rep);
+}
+
 /* Figure 8: the bits exchanged before the barrier, the potential
  * checkpoint decided, then the barrier. */
 static void barrier(struct bench *b, int mode) {
@@ -239,6 +268,9 @@ static void one(struct bench *b, enum op op, long n, int mode, int rep) {
     break;
   case ALLGATHER:
     gather(b, n, mode, rep, 1);
+    break;
+  case SCATTER:
+    scatter(b, n, mode, rep);
     break;
   default:
     barrier(b, mode);

@@ -22,13 +22,15 @@
 # and the acknowledgements. Each row gives the mean, min and max over the
 # run's waves; each table ends with the least-squares line through the
 # means and its r^2. Images cost what the runtime's image store costs
-# today (image_mb added to the transfer to one checkpoint server over the
-# platform's network); the papers' disk model (BLCR's local write, the
-# server's disk) is issue 19's, not modelled here.
+# (image_mb added to the transfer to one checkpoint server over the
+# platform's network) by default; -s STORAGE sets the option `storage`
+# (README, "Checkpoint storage"): -s local writes each image to its node's
+# disk, as BLCR did under LAM/MPI (lam-mpi-blcr 4.2: "The underlying
+# checkpointer then writes the process image to stable storage").
 #
-# Usage: bench/lam_blcr.sh [-p PLATFORM] [-l LAPS] [-n "NP..."]
-#                          [-i "MB..."] [TABLE...]
-#   defaults: -p gige -l 2000 -n "2 3 4 5 6 7 8 16 32"
+# Usage: bench/lam_blcr.sh [-p PLATFORM] [-s STORAGE] [-l LAPS]
+#                          [-n "NP..."] [-i "MB..."] [TABLE...]
+#   defaults: -p gige -s network -l 2000 -n "2 3 4 5 6 7 8 16 32"
 #             -i "0.7 1.4 2.8 5.6 11.2", every table (the size table runs
 #             LAPS x MB / 2.8 laps when that is more, for a few waves).
 # A benchmark, not a test: it prints figures and fails only when a run
@@ -37,11 +39,12 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}
 ftsim=$build/ftsim
-platform=gige laps=2000 nps="2 3 4 5 6 7 8 16 32"
+platform=gige storage=network laps=2000 nps="2 3 4 5 6 7 8 16 32"
 mbs="0.7 1.4 2.8 5.6 11.2"
 while [ $# -gt 0 ]; do
   case $1 in
     -p) platform=$2; shift 2 ;;
+    -s) storage=$2; shift 2 ;;
     -l) laps=$2; shift 2 ;;
     -n) nps=$2; shift 2 ;;
     -i) mbs=$2; shift 2 ;;
@@ -67,6 +70,7 @@ ring() {
   rm -f "$tmp"/t.*
   "$ftsim" run --platform "$platform" --np "$1" --app ring \
     --protocol bookmark --set period=0.02 --set image_mb="$2" \
+    --set storage="$storage" \
     --trace "$tmp/t" -- --iters "${3:-$laps}" >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; echo "lam_blcr.sh: ring $1 ranks, $2 MB" >&2
       exit 1; }
@@ -99,7 +103,7 @@ fit() {
 }
 
 procs() {
-  echo "# Figure 12: ring, image 0.7 MB, checkpoint time against processes ($platform)"
+  echo "# Figure 12: ring, image 0.7 MB, checkpoint time against processes ($platform, storage $storage)"
   printf '%6s %6s %10s %10s %10s\n' procs waves mean_ms min_ms max_ms
   : >"$tmp/xy"
   for np in $nps; do
@@ -111,7 +115,7 @@ procs() {
 }
 
 size() {
-  echo "# Figure 13: ring, 8 processes, checkpoint time against image size ($platform)"
+  echo "# Figure 13: ring, 8 processes, checkpoint time against image size ($platform, storage $storage)"
   printf '%8s %6s %10s %10s %10s\n' image_mb waves mean_ms min_ms max_ms
   : >"$tmp/xy"
   for mb in $mbs; do
@@ -139,10 +143,11 @@ pingpong() {
 }
 
 throughput() {
-  echo "# Figures 10-11: pingpong throughput, Mb/s, and loss against none ($platform)"
+  echo "# Figures 10-11: pingpong throughput, Mb/s, and loss against none ($platform, storage $storage)"
   pingpong none --protocol none
   pingpong bm --protocol bookmark --set period=0
-  pingpong bmc --protocol bookmark --set period=0.01 --set image_mb=0.7
+  pingpong bmc --protocol bookmark --set period=0.01 --set image_mb=0.7 \
+    --set storage="$storage"
   printf '%9s %10s %10s %7s %10s %7s\n' bytes none bookmark loss_% \
     ckpt_10ms loss_%
   paste -d ' ' "$tmp/none" "$tmp/bm" "$tmp/bmc" | awk '{

@@ -667,15 +667,51 @@ static int gather_call(struct ft_runtime *rt, const void *sbuf, int scount,
   return rc;
 }
 
-/* MPI_Scatter; `u` set (a re-execution) or NULL (the application's). */
+/* MPI_Scatter in the combined form (coll_combined.c; Figure 7's
+ * single-sender class: the root's bits must reach every member with its
+ * block): the root packs its bits before every other member's block, ONE
+ * scatter of the enlarged blocks runs by the call's own algorithm for
+ * their size (scatter_body: a binomial tree's inner ranks forward packed
+ * blocks as they are), and every member separates the root's bits from
+ * its block. The root's own block is copied as scatter_body copies it. */
+static int scatter_combined(struct ft_runtime *rt, const void *sbuf, int scount,
+                            MPI_Datatype stype, void *rbuf, int rcount,
+                            MPI_Datatype rtype, int root, struct ft_comm *c,
+                            struct ft_coll_call *u) {
+  int is_root = c->rank == root;
+  struct ft_coll_packed p;
+  ft_coll_packed_open(c, u, &p, is_root ? c->size : 0, is_root ? 0 : 1);
+  for (int r = 0; is_root && r < c->size; r++)
+    if (r != root)
+      ft_coll_packed_put(c, u, &p, r,
+                         ft_coll_at(sbuf, (MPI_Aint)r * scount, stype), scount,
+                         stype);
+  ft_coll_packed_charge(rt, &p);
+  int rc =
+      scatter_body(rt, p.out, p.block, MPI_BYTE, is_root ? MPI_IN_PLACE : p.in,
+                   p.block, MPI_BYTE, root, c->user);
+  if (!is_root)
+    ft_coll_packed_take(c, &p, p.in, root, rbuf, rcount, rtype);
+  else if (rbuf != MPI_IN_PLACE)
+    FT_PMPI(Sendrecv, ft_coll_at(sbuf, (MPI_Aint)root * scount, stype), scount,
+            stype, 0, 0, rbuf, rcount, rtype, 0, 0, MPI_COMM_SELF,
+            MPI_STATUS_IGNORE);
+  ft_coll_packed_close(rt, c, u, &p);
+  return rc;
+}
+
+/* MPI_Scatter as unit `u` (the application's call or a re-execution). */
 static int scatter_unit(struct ft_runtime *rt, const void *sbuf, int scount,
                         MPI_Datatype stype, void *rbuf, int rcount,
                         MPI_Datatype rtype, int root, struct ft_comm *c,
                         struct ft_coll_call *u) {
   if (ft_coll_unit_enter(rt, c, u))
     return MPI_SUCCESS;
-  int rc =
-      scatter_body(rt, sbuf, scount, stype, rbuf, rcount, rtype, root, c->user);
+  int rc = u->entry == FT_COLL_COMBINED
+               ? scatter_combined(rt, sbuf, scount, stype, rbuf, rcount, rtype,
+                                  root, c, u)
+               : scatter_body(rt, sbuf, scount, stype, rbuf, rcount, rtype,
+                              root, c->user);
   ft_coll_unit_leave(rt, c, u);
   return rc;
 }
@@ -839,8 +875,13 @@ static int scatterv_unit(struct ft_runtime *rt, const void *sbuf,
                          struct ft_coll_call *u) {
   if (ft_coll_unit_enter(rt, c, u))
     return MPI_SUCCESS;
-  int rc = scatterv_body(rt, sbuf, counts, displs, stype, rbuf, rcount, rtype,
-                         root, c->user);
+  int rc = MPI_SUCCESS;
+  if (u->entry == FT_COLL_COMBINED)
+    ft_coll_combined_scatterv(rt, c, u, sbuf, counts, displs, stype, rbuf,
+                              rcount, rtype, root);
+  else
+    rc = scatterv_body(rt, sbuf, counts, displs, stype, rbuf, rcount, rtype,
+                       root, c->user);
   ft_coll_unit_leave(rt, c, u);
   return rc;
 }
@@ -1007,7 +1048,9 @@ static void reexec(struct ft_runtime *rt, const struct ft_coll_reexec *r) {
   struct ft_coll_call u = {.kind = r->kind,
                            .flow = FT_FLOW_FROM_ROOT,
                            .root = r->root,
-                           .bytes = (size_t)r->count * (size_t)r->size,
+                           .bytes = r->kind == FT_COLL_SCATTERV
+                                        ? FT_COLL_ANY_BYTES /* the root's */
+                                        : (size_t)r->count * (size_t)r->size,
                            .reexec = 1,
                            .seq = r->seq};
   leaves(&u, dummy, r->count, 1, type);

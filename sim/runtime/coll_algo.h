@@ -167,9 +167,12 @@ void ft_coll_unit_leave(struct ft_runtime *rt, struct ft_comm *c,
 
 /* ---- Units in the combined form (coll_combined.c; FT_COLL_COMBINED) ---- */
 
-/* 1 when `call` on c can go in the combined form: a bcast, gather,
- * allgather or alltoall whose enlarged blocks (FT_COLL_BITS + call->bytes
- * each, c->size of them) fit in an int; the same answer at every member. */
+/* 1 when `call` on c can go in the combined form: a bcast, scatter,
+ * gather, allgather or alltoall whose enlarged blocks (FT_COLL_BITS +
+ * call->bytes each, c->size of them) fit in an int, or a scatterv (its
+ * blocks differ: each enlarged block must fit in an int, which
+ * ft_coll_combined_scatterv checks at its two ends); the same answer at
+ * every member. */
 int ft_coll_combinable(const struct ft_comm *c,
                        const struct ft_coll_call *call);
 
@@ -215,5 +218,18 @@ void ft_coll_combined_alltoall(struct ft_runtime *rt, struct ft_comm *c,
                                struct ft_coll_call *call, const void *sbuf,
                                int scount, MPI_Datatype stype, void *rbuf,
                                int rcount, MPI_Datatype rtype);
+/* MPI_Scatterv of a COMBINED call (single-sender, Figure 7): the root
+ * packs the root's bits before each member's block (counts[r] x stype at
+ * displs[r]) and sends every member its enlarged block at once (linear,
+ * as the separate form's scatterv), a member receives its FT_COLL_BITS +
+ * rcount x rtype's size bytes and separates them; then
+ * ft_coll_packed_close. rbuf may be MPI_IN_PLACE at the root; counts,
+ * displs and sbuf are read at the root only. Stops the run when an
+ * enlarged block does not fit in an int. */
+void ft_coll_combined_scatterv(struct ft_runtime *rt, struct ft_comm *c,
+                               struct ft_coll_call *call, const void *sbuf,
+                               const int counts[], const int displs[],
+                               MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, int root);
 
 #endif /* FT_COLL_ALGO_H */

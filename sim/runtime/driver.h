@@ -94,10 +94,11 @@ enum ft_coll_entry {
                               in ONE collective of the enlarged blocks
                               (c3-collectives section 6's combined form:
                               coll_combined.c), coll_decide on receipt,
-                              then coll_leave; bcast, gather, allgather and
-                              alltoall: the other calls (no data to carry
-                              the bits: the barrier; data an op combines:
-                              reduce, allreduce; scatter) are EXCHANGE */
+                              then coll_leave; bcast, scatter, scatterv,
+                              gather, allgather and alltoall: the other
+                              calls (no data to carry the bits: the
+                              barrier; data an op combines: reduce,
+                              allreduce...) are EXCHANGE */
 };
 
 enum { FT_COLL_BITS = 16 }; /* the bytes of one member's bits */

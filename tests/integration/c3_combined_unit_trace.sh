@@ -4,9 +4,9 @@
 # (tests/runtime/coll_loop_check.c), failure-free and traced, under
 # OPTIONS (piggyback=combined, or auto below piggyback_unit_bytes). Every
 # rank's trace must hold exactly one `coll ... combined` line
-# (docs/traces.md) per MPI_Bcast, MPI_Gather, MPI_Allgather and
-# MPI_Alltoall call the program made (each iteration one of each, plus the
-# prologue's bcast), and no `send` or `deliver` of a collective's message
+# (docs/traces.md) per MPI_Bcast, MPI_Scatter, MPI_Gather, MPI_Allgather
+# and MPI_Alltoall call the program made (each iteration one of each, plus
+# the prologue's bcast), and no `send` or `deliver` of a collective's message
 # (CH `c`): the bits do not ride on the algorithm's messages one by one
 # (before, under combined, every internal message carried them: hundreds
 # of such lines per rank and no `coll` line).
@@ -30,7 +30,7 @@ for t in "$tmp"/trace.*; do
     $4 == "coll" && $8 == "combined" { n[$6]++ }
     ($4 == "send" || $4 == "deliver") && $6 == "c" { msgs++ }
     END {
-      want[2] = iters + 1; want[4] = iters; want[7] = iters; want[8] = iters
+      want[2] = iters + 1; want[3] = iters; want[4] = iters; want[7] = iters; want[8] = iters
       bad = 0
       for (k in want)
         if (n[k] + 0 != want[k]) {

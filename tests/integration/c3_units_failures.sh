@@ -17,7 +17,9 @@
 # OPTIONS: the runtime's, protocol=c3 and period=... among them. CALLS:
 # the calls that must be seen logged (enum ft_coll_kind, sim/runtime/
 # driver.h; default all eight, "1 2 3 4 5 6 7 8"). HOWS: other HOWs that
-# must be seen (`combined`: units in the combined form).
+# must be seen (`combined`: units in the combined form), each as HOW (by
+# any call) or HOW@CALL (by that call: `combined@3`, a scatter in the
+# combined form; `reexec@3`, a scatter re-executed).
 set -u
 run_smpi=$1 ftsim=$2 platform=$3 program=$4 options=$5 first=$6 last=$7 step=$8
 calls=${9:-1 2 3 4 5 6 7 8}
@@ -58,7 +60,11 @@ for call in $calls; do
   grep -q "^$call log$" "$tmp/colls" || missing="$missing log-of-call-$call"
 done
 for how in replay suppress reexec $hows; do
-  grep -q " $how$" "$tmp/colls" || missing="$missing $how"
+  case $how in
+  *@*) pattern="^${how#*@} ${how%@*}$" ;;
+  *) pattern=" $how$" ;;
+  esac
+  grep -q "$pattern" "$tmp/colls" || missing="$missing $how"
 done
 [ -z "$missing" ] || echo "c3_units_failures: never seen:$missing"
 [ "$failed" -eq 0 ] && [ -z "$missing" ]

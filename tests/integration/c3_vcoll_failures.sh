@@ -21,12 +21,15 @@
 #     scatterv re-executed with dummy buffers (the `coll` records).
 #
 # Usage: c3_vcoll_failures.sh RUN_SMPI FTSIM PLATFORM PROGRAM OPTIONS
-#                             FIRST LAST STEP [CALLS]
+#                             FIRST LAST STEP [CALLS [HOWS]]
 # OPTIONS: the runtime's, protocol=c3 among them, no period. CALLS: enum
-# ft_coll_kind (sim/runtime/driver.h), default 9 to 17.
+# ft_coll_kind (sim/runtime/driver.h), default 9 to 17. HOWS: records that
+# must be seen in step 3 too, each HOW@CALL (`combined@10`: a scatterv in
+# the combined form).
 set -u
 run_smpi=$1 ftsim=$2 platform=$3 program=$4 options=$5 first=$6 last=$7 step=$8
 calls=${9:-9 10 11 12 13 14 15 16 17}
+hows=${10:-}
 name=$(basename "$program")
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -113,5 +116,8 @@ missing=
 grep -q " replay$" "$tmp/colls" || missing="$missing replay"
 grep -q "^9 suppress$" "$tmp/colls" || missing="$missing suppress-of-gatherv"
 grep -q "^10 reexec$" "$tmp/colls" || missing="$missing reexec-of-scatterv"
+for how in $hows; do
+  grep -q "^${how#*@} ${how%@*}$" "$tmp/colls" || missing="$missing $how"
+done
 [ -z "$missing" ] || echo "c3_vcoll_failures: never seen:$missing"
 [ "$failed" -eq 0 ] && [ -z "$missing" ]

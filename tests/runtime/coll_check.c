@@ -168,6 +168,90 @@ static void check_movement(MPI_Comm comm, const char *name) {
   free(all), free(counts), free(displs), free(gv), free(out), free(in);
 }
 
+/* MPI_Scatter from every root of blocks of 1, 700 and 9,000 ints (at 5
+ * ranks the selector's binomial tree, basic linear and linear_nb: under
+ * c3's combined form, coll_combined.c, their enlarged blocks too), in
+ * place at every other root; then of a strided type (2 ints 2 apart) into
+ * a strided type. Every element received is checked, and a root's own
+ * block in place is left as it was. */
+static void check_scatter(MPI_Comm comm, const char *name) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  static const int blocks[] = {1, 700, 9000};
+  for (int b = 0; b < 3; b++) {
+    int m = blocks[b];
+    int *all = malloc((size_t)size * (size_t)m * sizeof *all);
+    int *mine = malloc((size_t)m * sizeof *mine);
+    for (int root = 0; root < size; root++) {
+      int in_place = rank == root && (root + b) % 2 == 0;
+      for (int k = 0; k < size * m; k++)
+        all[k] = root * 1000000 + (k / m) * 10000 + k % m;
+      for (int i = 0; i < m; i++)
+        mine[i] = -1;
+      MPI_Scatter(all, m, MPI_INT, in_place ? MPI_IN_PLACE : mine, m, MPI_INT,
+                  root, comm);
+      const int *got = in_place ? all + (size_t)root * (size_t)m : mine;
+      int bad = 0;
+      for (int i = 0; i < m; i++)
+        bad += got[i] != root * 1000000 + rank * 10000 + i;
+      CHECK(bad == 0, "%s scatter of %d ints from %d%s: %d wrong", name, m,
+            root, in_place ? " in place" : "", bad);
+    }
+    free(all);
+    free(mine);
+  }
+  MPI_Datatype two; /* elements 0 and 2 of 3 ints */
+  MPI_Type_vector(2, 1, 2, MPI_INT, &two);
+  MPI_Type_commit(&two);
+  int *all = malloc((size_t)size * 3 * sizeof *all), mine[3];
+  for (int root = 0; root < size; root++) {
+    for (int k = 0; k < 3 * size; k++)
+      all[k] = root * 100 + k;
+    mine[0] = mine[1] = mine[2] = -1;
+    MPI_Scatter(all, 1, two, mine, 1, two, root, comm);
+    CHECK(mine[0] == root * 100 + 3 * rank && mine[1] == -1 &&
+              mine[2] == root * 100 + 3 * rank + 2,
+          "%s strided scatter from %d: %d %d %d", name, root, mine[0], mine[1],
+          mine[2]);
+  }
+  free(all);
+  MPI_Type_free(&two);
+}
+
+/* MPI_Scatterv from every root: member r gets (r + root) % 3 + r ints
+ * from displacements in reverse rank order, in place at odd roots. */
+static void check_scatterv(MPI_Comm comm, const char *name) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int *counts = malloc((size_t)size * sizeof *counts);
+  int *displs = malloc((size_t)size * sizeof *displs);
+  int *all = malloc((size_t)size * (size_t)(size + 2) * sizeof *all);
+  int *mine = malloc((size_t)(size + 2) * sizeof *mine);
+  for (int root = 0; root < size; root++) {
+    int at = 0, in_place = rank == root && root % 2 == 1;
+    for (int r = size - 1; r >= 0; r--) {
+      counts[r] = (r + root) % 3 + r;
+      displs[r] = at;
+      at += counts[r];
+    }
+    for (int k = 0; k < at; k++)
+      all[k] = root * 1000 + k;
+    for (int i = 0; i < size + 2; i++)
+      mine[i] = -1;
+    MPI_Scatterv(all, counts, displs, MPI_INT, in_place ? MPI_IN_PLACE : mine,
+                 counts[rank], MPI_INT, root, comm);
+    const int *got = in_place ? all + displs[rank] : mine;
+    int bad = !in_place && mine[counts[rank]] != -1;
+    for (int i = 0; i < counts[rank]; i++)
+      bad += got[i] != root * 1000 + displs[rank] + i;
+    CHECK(bad == 0, "%s scatterv from %d%s: %d wrong", name, root,
+          in_place ? " in place" : "", bad);
+  }
+  free(counts), free(displs), free(all), free(mine);
+}
+
 /* A strided datatype through bcast and a non-contiguous reduce. */
 static void check_datatypes(MPI_Comm comm) {
   int rank;
@@ -207,11 +291,15 @@ int main(int argc, char **argv) {
   check_reductions(MPI_COMM_WORLD, "world");
   check_local_ops(MPI_COMM_WORLD, "world");
   check_movement(MPI_COMM_WORLD, "world");
+  check_scatter(MPI_COMM_WORLD, "world");
+  check_scatterv(MPI_COMM_WORLD, "world");
   check_datatypes(MPI_COMM_WORLD);
   MPI_Comm half, dup;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half);
   check_reductions(half, "split");
   check_movement(half, "split");
+  check_scatter(half, "split");
+  check_scatterv(half, "split");
   MPI_Comm_dup(half, &dup);
   check_movement(dup, "dup");
   MPI_Comm_free(&dup);

@@ -3,7 +3,10 @@
  * #2: a process logs "the result of every non-deterministic decision it
  * makes"; MPI_Test's flag is one: the request complete or not yet).
  *
- * Usage: test_check [ITERS]   (default 60)
+ * Usage: test_check [ITERS [LAG]]   (default 60 iterations, LAG 0)
+ * LAG > 0: rank 0 computes LAG flops after sending h, as in
+ * wildcard_check (an epoch the initiator starts then straddles an iteration
+ * under every piggyback form).
  *
  * Iteration k (a safe point at its top): every rank r > 0 computes for a
  * time that depends on r and k, sends k * 100 + r to rank 0, and receives
@@ -98,10 +101,12 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? atol(argv[1]) : 60, k = 0, errors = 0;
+  double lag = argc > 2 ? atof(argv[2]) : 0;
   uint64_t sum = 0;
-  if (iters < 1 || size < 2 || size > MAX_RANKS) {
+  if (iters < 1 || lag < 0 || size < 2 || size > MAX_RANKS) {
     if (rank == 0)
-      fprintf(stderr, "usage: test_check [ITERS >= 1] (2 to 32 ranks)\n");
+      fprintf(stderr,
+              "usage: test_check [ITERS >= 1 [LAG >= 0]] (2 to 32 ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -115,6 +120,8 @@ int main(int argc, char **argv) {
       h = gather_tested(size, k, &errors);
       for (int d = 1; d < size; d++)
         MPI_Send(&h, 1, MPI_UINT64_T, d, 6, MPI_COMM_WORLD);
+      if (lag > 0)
+        ft_compute(lag);
     } else {
       long v = k * 100 + rank;
       ft_compute(2e5 * (double)(1 + (rank * 7 + k * 3) % 5));

@@ -3,7 +3,7 @@
  * global checkpoint depends on a non-deterministic event, that event will
  * re-occur the same way after restart").
  *
- * Usage: wildcard_check [ITERS]   (default 60)
+ * Usage: wildcard_check [ITERS [LAG]]   (default 60 iterations, LAG 0)
  *
  * Iteration k (a safe point at its top): every rank r > 0 computes for a
  * time that depends on r and k, then sends k * 100 + r to rank 0; rank 0
@@ -15,7 +15,12 @@
  * messages of that iteration are late, its h is early; if its re-execution
  * after a rollback matched the sources in another order (the late messages
  * come again all at once) its sum would differ from the sums the others'
- * checkpoints hold. At the end every rank compares its sum with rank 0's
+ * checkpoints hold. With LAG > 0 rank 0 computes LAG flops after sending h:
+ * the others pass the next safe point before it does, so that an epoch
+ * the initiator starts in that gap straddles an iteration whatever the
+ * piggyback's form (under piggyback=combined the ranks otherwise reach
+ * each safe point together: no late message in 18 failure runs). At the
+ * end every rank compares its sum with rank 0's
  * and the verdict goes to ft_report_result (exit 1 on any mismatch).
  * Protected: the iteration, the sum, the error count. */
 #include <mpi.h>
@@ -55,10 +60,13 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? atol(argv[1]) : 60, k = 0, errors = 0;
+  double lag = argc > 2 ? atof(argv[2]) : 0;
   uint64_t sum = 0;
-  if (iters < 1 || size < 2 || size > 32) {
+  if (iters < 1 || lag < 0 || size < 2 || size > 32) {
     if (rank == 0)
-      fprintf(stderr, "usage: wildcard_check [ITERS >= 1] (2 to 32 ranks)\n");
+      fprintf(
+          stderr,
+          "usage: wildcard_check [ITERS >= 1 [LAG >= 0]] (2 to 32 ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -72,6 +80,8 @@ int main(int argc, char **argv) {
       h = gather_any(size, k, &errors);
       for (int d = 1; d < size; d++)
         MPI_Send(&h, 1, MPI_UINT64_T, d, 6, MPI_COMM_WORLD);
+      if (lag > 0)
+        ft_compute(lag);
     } else {
       long v = k * 100 + rank;
       ft_compute(2e5 * (double)(1 + (rank * 7 + k * 3) % 5));

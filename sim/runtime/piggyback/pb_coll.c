@@ -137,16 +137,30 @@ static size_t exchange_rounds(const struct ft_comm *c,
   return rounds ? rounds : 1;
 }
 
+/* What one byte more on the wire costs in bytes of copy: velocity's
+ * 87.7 MB/s links against the 300 MB/s copy piggyback_unit_bytes is
+ * calibrated with (3.4, rounded up). */
+enum { WIRE_BYTE_AS_COPIED = 4 };
+
 /* The bytes the combined form copies on the call's critical path: a bcast
  * packs at the root and separates at a leaf (2 x the message), a gather's
  * root and every allgather member separate n blocks after packing one, an
- * alltoall member packs and separates n. */
+ * alltoall member packs and separates n. A scatter's root packs the n - 1
+ * enlarged blocks it sends before the first leaves and the last member
+ * separates its own (n x (the block + FT_COLL_BITS)), and its root's link
+ * carries the root's bits once per member where the separate form
+ * broadcast them once (n x FT_COLL_BITS bytes more, each worth
+ * WIRE_BYTE_AS_COPIED bytes of copy): its separate exchange costs one
+ * round, so these count (measured on 32 ranks of velocity at 4 B of
+ * block: combined +12.5 us, of which 2.1 us copies, separate +15.9). */
 static size_t copied_bytes(const struct ft_comm *c,
                            const struct ft_coll_call *call) {
   size_t n = (size_t)c->size, b = call->bytes;
   switch (call->kind) {
   case FT_COLL_BCAST:
     return 2 * b;
+  case FT_COLL_SCATTER:
+    return n * (b + FT_COLL_BITS) + n * FT_COLL_BITS * WIRE_BYTE_AS_COPIED;
   case FT_COLL_ALLTOALL:
     return 2 * n * b;
   default:
@@ -163,7 +177,7 @@ static size_t copied_bytes(const struct ft_comm *c,
  * collective of the enlarged blocks, coll_combined.c; the runtime makes
  * it EXCHANGE for a call without that form: the barrier, "we do not have
  * the option of piggy-backing the protocol data", and the calls whose
- * data an op combines or whose root's blocks differ). auto is "a protocol
+ * data an op combines). auto is "a protocol
  * that switched from a combined message to separate messages as the size
  * of the data message grew" ("using a separate message imposes a fixed
  * cost, regardless of the size of the data message, while using a
@@ -175,13 +189,18 @@ static size_t copied_bytes(const struct ft_comm *c,
  * ranks the separate bcast costs 16 us, the gather 77 us, so the combined
  * bcast is the cheaper up to 1 KiB, the gather only to 256 B of block
  * (README, "C3's collectives measured"). The same choice at every member
- * (the block and the communicator are). */
+ * (the block and the communicator are). A scatterv's blocks differ and
+ * only its root knows them: combined under `combined`, separate under
+ * auto (the members could not agree on a size without an exchange, which
+ * is the separate form). */
 static int form_of(const struct ft_runtime *rt, const struct ft_comm *c,
                    const struct ft_coll_call *call) {
   switch (rt->options.piggyback) {
   case FT_PIGGYBACK_COMBINED:
     return FT_COLL_COMBINED;
   case FT_PIGGYBACK_AUTO:
+    if (call->bytes == FT_COLL_ANY_BYTES)
+      return FT_COLL_EXCHANGE; /* no size every member knows: scatterv */
     return copied_bytes(c, call) < exchange_rounds(c, call) *
                                        (size_t)rt->options.piggyback_unit_bytes
                ? FT_COLL_COMBINED
