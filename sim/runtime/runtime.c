@@ -233,11 +233,12 @@ struct run_totals {
  * went there at once and waited for rank 0's receives, a list of 5 x ranks
  * scanned 5 x ranks times: at 4,096 ranks a 20,000-entry list (read by a
  * uprobe), 19 of 21 perf samples of a run's end in that scan.
- * The transfers are the same: under SMPI (smpi/async-small-thresh 0) a
- * message's transfer starts when rank 0's receive matches it, detached or
- * not; a sender now returns when its message is in, and its next
- * reduction's message is posted then, before rank 0 posts that reduction's
- * receives (it posts them once the previous reduction is complete). */
+ * The first reduction's transfers are the same: under SMPI
+ * (smpi/async-small-thresh 0) a message's transfer starts when rank 0's
+ * receive matches it, detached or not. A sender now returns when its
+ * message is in and posts its next one then; rank 0 posts the next
+ * reduction's receives once the previous one is complete, when every rank
+ * has ended: no rank's figures depend on those later transfers. */
 static void summary_reduce(const struct ft_runtime *rt, const void *in,
                            void *out, int count, MPI_Datatype type, MPI_Op op) {
   int bytes;
