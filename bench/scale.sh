@@ -12,22 +12,25 @@
 # for the first and for a recording of the size just run on-line). A benchmark, not a test: nothing passes or fails on speed.
 #
 # Usage: bench/scale.sh [--quick] [-p PLATFORM] [-n "NP..."] [-R "NP..."]
-#                       [APP...] [-- APP_ARGS...]
+#                       [-k DIR] [APP...] [-- APP_ARGS...]
 #   defaults: -p gige -n "64 256 1024" -R 4096, APP = cg bt
 #   --quick:  -n "4 16" -R 16, APP_ARGS --iters 5 unless given (seconds)
 #   -R "": no replay sizes
+#   -k DIR: keep each recording, as DIR/APP.NP (to replay or profile it
+#       again without recording it again); default: a temporary directory
 #   APP_ARGS go to every workload (e.g. -- --iters 20); bt needs square
 #   rank counts.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}
-platform=gige online="64 256 1024" replayed=4096 apps="" quick=0
+platform=gige online="64 256 1024" replayed=4096 apps="" quick=0 keep=""
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1; shift ;;
     -p) platform=$2; shift 2 ;;
     -n) online=$2; shift 2 ;;
     -R) replayed=$2; shift 2 ;;
+    -k) keep=$2; shift 2 ;;
     --) shift; break ;;
     -*) echo "scale.sh: unknown option $1" >&2; exit 2 ;;
     *) apps="$apps $1"; shift ;;
@@ -79,11 +82,13 @@ for app in $apps; do
     row "$app" "$np" online "$r" online
   done
   for np in $replayed; do
-    rm -rf "$tmp/t"
+    t=$tmp/t
+    [ -z "$keep" ] || { mkdir -p "$keep" && t=$keep/$app.$np; }
+    rm -rf "$t"
     r=$(once record --platform "$platform" --np "$np" --app "$app" \
-      -o "$tmp/t" ${1+--} "$@")
+      -o "$t" ${1+--} "$@")
     row "$app" "$np" record "$r" online
-    r=$(once run --platform "$platform" --replay "$tmp/t")
+    r=$(once run --platform "$platform" --replay "$t")
     row "$app" "$np" replay "$r" replay
   done
 done

@@ -226,13 +226,25 @@ struct run_totals {
  * tests every request and scans the actor's list of communications at each
  * completion, O(ranks^2) per reduction or worse, and the summary's five
  * reductions took 52% of the wall time of a 1,024-rank run (perf, cg on
- * grid5000). */
+ * grid5000). And the other ranks send synchronously (MPI_Ssend): a small
+ * standard send is detached in SMPI, and SimGrid 3.32 keeps every detached
+ * send in one global list that it scans at every completion
+ * (CommImpl::finish, maestro's activities_.remove). Each rank's five sends
+ * went there at once and waited for rank 0's receives, a list of 5 x ranks
+ * scanned 5 x ranks times: at 4,096 ranks a 20,000-entry list (read by a
+ * uprobe), 19 of 21 perf samples of a run's end in that scan.
+ * The first reduction's transfers are the same: under SMPI
+ * (smpi/async-small-thresh 0) a message's transfer starts when rank 0's
+ * receive matches it, detached or not. A sender now returns when its
+ * message is in and posts its next one then; rank 0 posts the next
+ * reduction's receives once the previous one is complete, when every rank
+ * has ended: no rank's figures depend on those later transfers. */
 static void summary_reduce(const struct ft_runtime *rt, const void *in,
                            void *out, int count, MPI_Datatype type, MPI_Op op) {
   int bytes;
   FT_PMPI(Type_size, type, &bytes);
   if (rt->world_rank != 0) {
-    FT_PMPI(Send, in, count, type, 0, FT_TAG_SUMMARY, rt->control);
+    FT_PMPI(Ssend, in, count, type, 0, FT_TAG_SUMMARY, rt->control);
     return;
   }
   int size = rt->app_ranks;
