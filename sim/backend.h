@@ -242,6 +242,12 @@ void ft_backend_waiter_recall(struct ft_waiter *w);
  * ft_backend_padding_receive, not NULL) wake `w`'s wait once. */
 void ft_backend_padding_notify(void *handle, struct ft_waiter *w);
 
+/* How many modelled transfers watched by `w` (ft_backend_padding_notify)
+ * have ended so far: a caller that saw the same count before knows that
+ * none ended since (ft_backend_padding_done would say 0 of each one it
+ * watches that was in flight then). Reference mode: 0 (its transfers have
+ * no modelled bytes: ft_backend_padding_receive returns NULL). */
+uint64_t ft_backend_waiter_ended(const struct ft_waiter *w);
 
 /* ---- Latency-only messages (issue 18, item 2). Under SMPI a control
  * message between application ranks need not be a SimGrid communication:
