@@ -250,6 +250,13 @@ void ft_backend_waiter_recall(struct ft_waiter *w);
  * ft_backend_padding_receive, not NULL) wake `w`'s wait once. */
 void ft_backend_padding_notify(void *handle, struct ft_waiter *w);
 
+/* How many modelled transfers watched by `w` (ft_backend_padding_notify)
+ * have ended so far: a caller that saw the same count before knows that
+ * none ended since (ft_backend_padding_done would say 0 of each one it
+ * watches that was in flight then). Reference mode: 0 (its transfers have
+ * no modelled bytes: ft_backend_padding_receive returns NULL). */
+uint64_t ft_backend_waiter_ended(const struct ft_waiter *w);
+
 /* ---- Latency-only messages (issue 18, item 2). Under SMPI a control
  * message between application ranks need not be a SimGrid communication:
  * it is posted to its receiver's courier, due when the network would have
@@ -282,6 +289,15 @@ struct ft_courier *ft_backend_courier_of(int world_rank);
  * other factors are not applied). Fatal when the rank cannot be placed,
  * and under a real MPI. */
 double ft_backend_message_time(int world_rank, size_t bytes);
+
+/* The two terms of ft_backend_message_time for world rank `world_rank`:
+ * the route's latency (s) in *latency_s and its bandwidth (bytes/s, 0: not
+ * limited) in *bandwidth_Bps, so that a caller that sends many messages to
+ * one rank asks SimGrid for the route once: the time of `bytes` is then
+ * *latency_s + (*bandwidth_Bps > 0 ? bytes / *bandwidth_Bps : 0), to the
+ * bit what ft_backend_message_time returns. Fatal as it is. */
+void ft_backend_route_cost(int world_rank, double *latency_s,
+                           double *bandwidth_Bps);
 
 /* Posts a copy of `bytes` of `msg` to courier `c` (not NULL), due at
  * absolute time `due` (ft_backend_now's scale). Messages come out in the

@@ -245,6 +245,11 @@ void ft_backend_padding_notify(void *handle, struct ft_waiter *w) {
   (void)w;
 }
 
+uint64_t ft_backend_waiter_ended(const struct ft_waiter *w) {
+  (void)w;
+  return 0;
+}
+
 int ft_backend_status_error(const MPI_Status *status) {
   (void)status;
   return MPI_SUCCESS;
@@ -268,6 +273,12 @@ double ft_backend_message_time(int world_rank, size_t bytes) {
   (void)world_rank, (void)bytes;
   fprintf(stderr, "ftsim: no latency-only messages under a real MPI\n");
   ft_backend_abort(1);
+}
+
+void ft_backend_route_cost(int world_rank, double *latency_s,
+                           double *bandwidth_Bps) {
+  (void)latency_s, (void)bandwidth_Bps;
+  ft_backend_message_time(world_rank, 0);
 }
 
 void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,

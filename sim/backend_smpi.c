@@ -244,9 +244,17 @@ struct ft_waiter {
    * completes to take the helper back (ft_backend_wait). */
   MPI_Request stop;
   int stop_buf, stopping; /* stopping: the message to itself is sent */
+  uint64_t ended;         /* modelled transfers that ended and woke it */
 };
 
 void ft_smpi_waiter_wake(struct ft_waiter *w) { sg_sem_release(w->wake); }
+
+void ft_smpi_waiter_transfer_ended(struct ft_waiter *w) {
+  w->ended++;
+  sg_sem_release(w->wake);
+}
+
+uint64_t ft_backend_waiter_ended(const struct ft_waiter *w) { return w->ended; }
 
 void *ft_smpi_pointer_arg(char **argv) {
   void *p = NULL;

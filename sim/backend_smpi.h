@@ -17,8 +17,12 @@ void ft_smpi_bench_resume(void);
  * is a rank. */
 double ft_smpi_disk_io(double bytes, int write);
 
-/* Wakes `w`'s wait once (a modelled transfer ended). */
+/* Wakes `w`'s wait once (a latency-only message came first). */
 void ft_smpi_waiter_wake(struct ft_waiter *w);
+
+/* Wakes `w`'s wait once for a modelled transfer that ended, and counts it
+ * (ft_backend_waiter_ended). */
+void ft_smpi_waiter_transfer_ended(struct ft_waiter *w);
 
 /* The pointer an actor was started with, printed as "%p" in argv[1]. */
 void *ft_smpi_pointer_arg(char **argv);

@@ -187,14 +187,20 @@ struct ft_courier *ft_backend_courier_of(int world_rank) {
   return a ? sg_actor_get_data(a) : NULL;
 }
 
-double ft_backend_message_time(int world_rank, size_t bytes) {
+void ft_backend_route_cost(int world_rank, double *latency_s,
+                           double *bandwidth_Bps) {
   sg_actor_t a = rank_actor(world_rank);
   if (!a)
     courier_fatal("a latency-only message to a rank SMPI cannot place");
   sg_host_t from = sg_host_self(), to = sg_actor_get_host(a);
-  double bw = sg_host_get_route_bandwidth(from, to);
-  return sg_host_get_route_latency(from, to) +
-         (bw > 0 ? (double)bytes / bw : 0);
+  *bandwidth_Bps = sg_host_get_route_bandwidth(from, to);
+  *latency_s = sg_host_get_route_latency(from, to);
+}
+
+double ft_backend_message_time(int world_rank, size_t bytes) {
+  double latency, bw;
+  ft_backend_route_cost(world_rank, &latency, &bw);
+  return latency + (bw > 0 ? (double)bytes / bw : 0);
 }
 
 /* Wakes whoever waits for the first message: the rank in

@@ -173,7 +173,7 @@ static void fetch(int argc, char **argv) {
   struct ft_waiter *w = h->waiter;
   h->fetched = 1; /* no simcall from here to the end: h may be freed */
   if (w)
-    ft_smpi_waiter_wake(w);
+    ft_smpi_waiter_transfer_ended(w);
 }
 
 void *ft_backend_padding_receive(int from, int to, uint64_t seq) {
@@ -219,5 +219,5 @@ void ft_backend_padding_notify(void *handle, struct ft_waiter *w) {
   struct padding_receive *h = handle;
   h->waiter = w;
   if (h->fetched)
-    ft_smpi_waiter_wake(w);
+    ft_smpi_waiter_transfer_ended(w);
 }

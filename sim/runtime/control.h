@@ -97,12 +97,12 @@ struct ft_control_state {
   /* Latency-only messages (ft_control_send, option control_timer): this
    * rank's courier (backend.h; NULL: control messages travel by MPI), the
    * couriers of the other ranks as found, the time each one's last message
-   * from this rank is due (MPI's order between two ranks), the transfer
-   * time of a struct ft_wire to each (0: not known yet), and the bells of
-   * this rank's courier taken. */
+   * from this rank is due (MPI's order between two ranks), the route to
+   * each (asked of SimGrid once: route_bw < 0 until then), and the bells
+   * of this rank's courier taken. */
   struct ft_courier *courier;
   struct ft_courier **peers;
-  double *last_due, *wire_time;
+  double *last_due, *route_lat, *route_bw;
   uint64_t bells_taken;
 };
 
