@@ -18,9 +18,10 @@
 # was SimGrid's network solver re-solving one system of up to p image
 # flows while the images went up to the checkpoint server, until a server
 # took at most upload_streams images at once (default 16; pcl at 400
-# ranks 2.6x -> 1.3-1.4x of none's CPU time). vcl's markers and CUTs, and
-# pessimist's and v2's event-logger traffic, are not quiet: vcl stays at
-# about 2.4x, its bells and control messages, not its flows.
+# ranks 2.6x -> 1.3-1.4x of none's CPU time). vcl's markers and CUTs woke
+# a rank nearly once each (about 2.4x none's CPU time at 400 ranks) until
+# they became quiet, a rank woken only once as many are due as its core
+# needs to act (the core's wake_after: the notice, K, the last CUT).
 #
 # A protocol may carry settings after a colon, comma-separated, to compare
 # variants side by side: -P "pcl pcl:upload_streams=0" runs pcl with the

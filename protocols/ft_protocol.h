@@ -413,6 +413,14 @@ struct ft_protocol_ops {
    * the family has no control messages. */
   const char *const *controls;
   size_t n_controls;
+  /* Quiet control messages (struct ft_control) this core needs due before
+   * its rank must be woken out of an MPI wait to take them: none of fewer
+   * can make it act (send, capture, store, release) before the rank takes
+   * them anyway at its next control wait. 0: none ever (quiet messages wait
+   * for that wait). A lower count than needed only costs a wake-up; a
+   * higher one would delay the core. Read by the runtime whenever its rank
+   * blocks in an interruptible MPI wait. NULL: 0. */
+  int (*wake_after)(const void *state);
 };
 
 /* What a protocol's family answers for it. The runtime, the checker and the

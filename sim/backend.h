@@ -308,6 +308,15 @@ void ft_backend_route_cost(int world_rank, double *latency_s,
 void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
                              size_t bytes, int quiet);
 
+/* Sets how many quiet messages of courier `c` (the calling rank's; NULL:
+ * nothing) ring a bell once due: with `n` > 0, the helper also rings when
+ * the n-th quiet message in order of due times is due (the rank, blocked
+ * in MPI, wakes and takes every message due); 0, the default: quiet
+ * messages never ring. The rank sets it before it blocks (its core's
+ * wake_after, ft_protocol.h): vcl's 2p(p - 1) markers and CUTs a wave are
+ * quiet, and a rank is woken for the few that make it act. */
+void ft_backend_courier_wake_after(struct ft_courier *c, int n);
+
 /* The calling rank's courier `c` (NULL: returns 0): copies its first
  * message due by now into buf and removes it; returns its length, 0 when
  * none is due. A message longer than `cap` is fatal. */

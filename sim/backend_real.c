@@ -306,6 +306,10 @@ double ft_backend_courier_next_due(const struct ft_courier *c) {
 
 void ft_backend_courier_bell_taken(struct ft_courier *c) { (void)c; }
 
+void ft_backend_courier_wake_after(struct ft_courier *c, int n) {
+  (void)c, (void)n;
+}
+
 void ft_backend_courier_wait(struct ft_courier *c) {
   (void)c;
   fprintf(stderr, "ftsim: no latency-only messages under a real MPI\n");

@@ -63,6 +63,16 @@ struct ft_courier {
   /* A service's waiter (ft_backend_courier_attach), or NULL: woken, no
    * bell rung, when a message posted comes first. */
   struct ft_waiter *waiter;
+  /* Quiet messages that ring a bell once due (ft_backend_courier_wake_after;
+   * 0: none), and when the wake_after-th of them is due, once computed
+   * (quiet_known; -1: fewer are held), from the `scratch` copy of their due
+   * times. */
+  int wake_after, quiet_known;
+  double quiet_at;
+  /* When the helper wakes by itself (its timer), -1: only when kicked. */
+  double helper_until;
+  double *scratch;
+  size_t cap_scratch;
 };
 
 static _Noreturn void courier_fatal(const char *what) {
@@ -102,13 +112,71 @@ static void sift_down(struct courier_entry *h, size_t n, size_t i) {
   }
 }
 
-/* Seconds until the first message's bell must be rung (<= 0: now), or -1
- * when no bell is to be rung (no message, or a bell on its way). */
-static double bell_in(const struct ft_courier *c, double now) {
-  const struct courier_heap *loud = &c->q[LOUD];
-  if (loud->n == 0 || c->bells != c->taken || c->rank_waiting || c->waiter)
+/* The k-th smallest (0-based) of the n values of v, which it reorders
+ * (quickselect, three-way partitions). Precondition: k < n. */
+static double select_kth(double *v, size_t n, size_t k) {
+  size_t lo = 0, hi = n; /* k is in [lo, hi) */
+  while (hi - lo > 1) {
+    double pivot = v[lo + (hi - lo) / 2], t;
+    size_t lt = lo, i = lo, gt = hi;
+    while (i < gt) { /* [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > */
+      if (v[i] < pivot) {
+        t = v[lt], v[lt++] = v[i], v[i++] = t;
+      } else if (v[i] > pivot) {
+        t = v[--gt], v[gt] = v[i], v[i] = t;
+      } else {
+        i++;
+      }
+    }
+    if (k < lt)
+      hi = lt;
+    else if (k >= gt)
+      lo = gt;
+    else
+      return pivot;
+  }
+  return v[lo];
+}
+
+/* When the wake_after-th quiet message (in order of due times) is due, or
+ * -1: wake_after is 0, or fewer quiet messages are held. */
+static double quiet_due(struct ft_courier *c) {
+  const struct courier_heap *q = &c->q[QUIET];
+  if (c->wake_after <= 0 || q->n < (size_t)c->wake_after)
     return -1;
-  double in = loud->e[0].due - c->lead - now;
+  if (c->quiet_known)
+    return c->quiet_at;
+  if (c->wake_after == 1) {
+    c->quiet_at = q->e[0].due;
+  } else {
+    if (c->cap_scratch < q->n) {
+      c->cap_scratch = q->cap;
+      free(c->scratch);
+      c->scratch = malloc(c->cap_scratch * sizeof *c->scratch);
+      if (!c->scratch)
+        courier_fatal("out of memory for a courier's due times");
+    }
+    for (size_t i = 0; i < q->n; i++)
+      c->scratch[i] = q->e[i].due;
+    c->quiet_at = select_kth(c->scratch, q->n, (size_t)c->wake_after - 1);
+  }
+  c->quiet_known = 1;
+  return c->quiet_at;
+}
+
+/* Seconds until the next bell must be rung (<= 0: now), for the first loud
+ * message or the wake_after-th quiet one, or -1 when no bell is to be rung
+ * (neither, or a bell on its way). */
+static double bell_in(struct ft_courier *c, double now) {
+  const struct courier_heap *loud = &c->q[LOUD];
+  if (c->bells != c->taken || c->rank_waiting || c->waiter)
+    return -1;
+  double due = quiet_due(c);
+  if (loud->n > 0 && (due < 0 || loud->e[0].due < due))
+    due = loud->e[0].due;
+  if (due < 0)
+    return -1;
+  double in = due - c->lead - now;
   return in > 1e-9 ? in : 0; /* a timer this close would not move the clock */
 }
 
@@ -136,6 +204,7 @@ static void courier_helper(int argc, char **argv) {
       ring(c);
       continue;
     }
+    c->helper_until = in > 0 ? simgrid_get_clock() + in : -1;
     if (in > 0)
       (void)sg_sem_acquire_timeout(c->wake, in);
     else
@@ -159,6 +228,7 @@ struct ft_courier *ft_backend_courier_start(MPI_Comm comm, int self, int tag,
   c->lead = sg_host_get_route_latency(h, h) + (bw > 0 ? bell_bytes / bw : 0);
   c->wake = sg_sem_init(0);
   c->rank_wake = sg_sem_init(0);
+  c->helper_until = -1;
   char ptr[32];
   snprintf(ptr, sizeof ptr, "%p", (void *)c);
   char *argv[] = {"ftsim-courier", ptr, NULL};
@@ -203,6 +273,12 @@ double ft_backend_message_time(int world_rank, size_t bytes) {
   return latency + (bw > 0 ? (double)bytes / bw : 0);
 }
 
+/* Whether a bell for a message due at `due` (-1: none) must be rung
+ * before the helper wakes by itself. */
+static int helper_sleeps_past(const struct ft_courier *c, double due) {
+  return due >= 0 && (c->helper_until < 0 || due - c->lead < c->helper_until);
+}
+
 /* Wakes whoever waits for the first message: the rank in
  * ft_backend_courier_wait, else the helper. */
 static void kick(struct ft_courier *c) {
@@ -239,16 +315,26 @@ void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
     courier_fatal("out of memory for a courier's message");
   memcpy(data, msg, bytes);
   uint64_t seq = c->seq++;
+  /* A quiet message due before the wake_after-th one (or the one that
+   * makes wake_after) brings the bell forward. */
+  double quiet_before = quiet ? quiet_due(c) : -1;
   push(&c->q[quiet ? QUIET : LOUD],
        (struct courier_entry){due, seq, bytes, data});
+  int rings_earlier = 0;
+  if (quiet && c->wake_after > 0 && c->q[QUIET].n >= (size_t)c->wake_after &&
+      (quiet_before < 0 || due < quiet_before)) { /* else the same */
+    c->quiet_known = 0;
+    rings_earlier = helper_sleeps_past(c, quiet_due(c));
+  }
   /* The new first of those who wait for it: the rank in
    * ft_backend_courier_wait or in its waiter waits for every message, the
    * helper for the loud ones. */
   if (!c->rank_waiting && c->waiter) {
     if (first(c)->seq == seq)
       ft_smpi_waiter_wake(c->waiter);
-  } else if (c->rank_waiting ? first(c)->seq == seq
-                             : !quiet && c->q[LOUD].e[0].seq == seq) {
+  } else if (c->rank_waiting
+                 ? first(c)->seq == seq
+                 : (!quiet && c->q[LOUD].e[0].seq == seq) || rings_earlier) {
     kick(c);
   }
 }
@@ -260,6 +346,8 @@ size_t ft_backend_courier_take(struct ft_courier *c, void *buf, size_t cap) {
   if (!f || f->due > simgrid_get_clock() + 1e-9)
     return 0;
   struct courier_heap *h = &c->q[f == c->q[LOUD].e ? LOUD : QUIET];
+  if (h == &c->q[QUIET])
+    c->quiet_known = 0;
   struct courier_entry e = h->e[0];
   h->e[0] = h->e[--h->n];
   sift_down(h->e, h->n, 0);
@@ -278,6 +366,20 @@ void ft_backend_courier_attach(struct ft_courier *c, struct ft_waiter *w) {
 double ft_backend_courier_next_due(const struct ft_courier *c) {
   const struct courier_entry *f = c ? first(c) : NULL;
   return f ? f->due : -1;
+}
+
+void ft_backend_courier_wake_after(struct ft_courier *c, int n) {
+  if (!c)
+    return;
+  if (n != c->wake_after) {
+    c->wake_after = n > 0 ? n : 0;
+    c->quiet_known = 0;
+  }
+  /* Also when n is the same: the quiet messages came while the rank did
+   * not block in MPI (no bell meanwhile), and only now is one needed. */
+  if (!c->rank_waiting && !c->waiter && c->bells == c->taken &&
+      helper_sleeps_past(c, quiet_due(c)))
+    kick(c);
 }
 
 void ft_backend_courier_bell_taken(struct ft_courier *c) {
@@ -310,7 +412,8 @@ void ft_backend_courier_wait(struct ft_courier *c) {
    * links that SimGrid's bandwidth sharing solves for). */
   const struct courier_entry *f = first(c);
   if (c->q[LOUD].n > (size_t)(f == c->q[LOUD].e))
-    kick(c);
+    kick(c); /* the quiet ones: when the rank blocks in MPI next
+                (ft_backend_courier_wake_after) */
   ft_smpi_bench_resume();
 }
 
@@ -331,6 +434,7 @@ uint64_t ft_backend_courier_stop(struct ft_courier *c) {
       free(c->q[k].e[i].data);
     free(c->q[k].e);
   }
+  free(c->scratch);
   free(c);
   return bells;
 }

@@ -211,6 +211,10 @@ static int nc_init(void *state, const struct ft_core_config *config) {
   return ft_protocol_vcl.init(state, config);
 }
 
+static int nc_wake_after(const void *state) {
+  return ft_protocol_vcl.wake_after(state);
+}
+
 static const struct ft_protocol_ops vcl_bug_nochannel = {
     .name = "vcl-bug-nochannel",
     .family = FT_FAMILY_CHANNEL_STATE,
@@ -221,6 +225,7 @@ static const struct ft_protocol_ops vcl_bug_nochannel = {
     .step = nc_step,
     .controls = ft_vcl_controls,
     .n_controls = FT_VCL_CONTROL_COUNT,
+    .wake_after = nc_wake_after,
 };
 
 /* The hook registry.c looks for (weak there). */

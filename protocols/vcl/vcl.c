@@ -40,6 +40,7 @@ struct vcl_state {
   int64_t at;       /* K, or 0 while unknown */
   int64_t held;     /* safe point the application is held at, or 0 */
   int n_proposals;  /* peers' markers in */
+  int n_cuts;       /* peers' CUTs in (any-call mode: their markers) */
   int n_closed;     /* RECORDING: channels closed, mine included */
   int n_done;       /* scheduler: CHECKPOINT_DONEs in */
   size_t n_sends, n_keep;
@@ -74,7 +75,7 @@ static size_t vcl_state_size(const struct ft_core_config *config) {
 static void clear_wave(struct vcl_state *s) {
   for (int j = 0; j < s->ranks; j++)
     s->peers[j].bits = 0;
-  s->n_proposals = s->n_closed = s->n_done = 0;
+  s->n_proposals = s->n_cuts = s->n_closed = s->n_done = 0;
   s->proposal = s->highest = s->at = s->held = 0;
 }
 
@@ -99,6 +100,18 @@ static void push(struct vcl_state *s, enum ft_vcl_control kind, int to,
                  int64_t value) {
   sends_of(s)[s->n_sends++] = (struct ft_control){
       .kind = kind, .from = s->rank, .to = to, .wave = s->wave, .value = value};
+}
+
+/* A rank's MARKERs and CUTs at safe points are quiet (struct ft_control):
+ * its receiver need not be woken out of the application's MPI wait for
+ * each of them (issue 18: 2p(p - 1) of them a wave, nearly a bell each),
+ * only once enough of them are due to make it act (vcl_wake_after). The
+ * any-call mode's markers are not: a rank checkpoints at the call it is
+ * in when the first one comes. */
+static void push_quiet(struct vcl_state *s, enum ft_vcl_control kind, int to,
+                       int64_t value) {
+  push(s, kind, to, value);
+  sends_of(s)[s->n_sends - 1].quiet = 1;
 }
 
 /* ---- The checkpoint scheduler ---------------------------------------- */
@@ -213,6 +226,7 @@ static void store_if_complete(struct vcl_state *s, struct ft_update *u) {
 static void take_cut(struct vcl_state *s, struct vcl_peer *p, int64_t cut,
                      struct ft_update *u) {
   p->bits |= PEER_CUT;
+  s->n_cuts++;
   p->cut = cut;
   if (s->phase == FT_VCL_RECORDING) {
     close_if_complete(s, p);
@@ -247,7 +261,7 @@ static int capture(struct vcl_state *s, int retained, struct ft_update *u) {
       p->at_recv = p->recv;
     }
     if (j != s->rank)
-      push(s, FT_VCL_CONTROL_CUT, j, p->at_sent);
+      push_quiet(s, FT_VCL_CONTROL_CUT, j, p->at_sent);
   }
   self->bits |= PEER_CUT; /* my own channel's cut is my own count */
   self->cut = self->at_sent;
@@ -300,7 +314,7 @@ static void notice(struct vcl_state *s, int wave) {
   s->proposal = s->highest = s->index + 1;
   for (int to = 0; to < s->ranks; to++)
     if (to != s->rank)
-      push(s, FT_VCL_CONTROL_MARKER, to, s->proposal);
+      push_quiet(s, FT_VCL_CONTROL_MARKER, to, s->proposal);
 }
 
 /* The scheduler sends one marker per wave to every rank, in wave order: the
@@ -701,6 +715,40 @@ static int vcl_step(void *state, const struct ft_event *event,
   return rc;
 }
 
+/* ---- Waking a rank for quiet messages (ft_protocol_ops.wake_after) ---
+ *
+ * Between the rank's own events, a MARKER or a CUT it has not taken yet
+ * can make it act only as the one that completes something: the first
+ * marker of a wave (the notice: its proposal goes out), the last missing
+ * proposal (K is known: the retained copy may be captured and the CUTs go
+ * out), the last missing CUT (the last channel may close: the image is
+ * stored). Any other one only updates counts the rank will look at when it
+ * next takes its messages; so the rank is woken when as many quiet
+ * messages are due as the next of those needs at least (its messages come
+ * in one order of due times, and a peer's CUT never precedes its marker),
+ * and takes every message due then, as before: what it does, and when, is
+ * what it did when every message woke it. */
+static int vcl_wake_after(const void *state) {
+  const struct vcl_state *s = state;
+  if (is_scheduler(s) || s->any_call)
+    return 0; /* no quiet messages */
+  int missing_cuts = s->ranks - 1 - s->n_cuts;
+  switch (s->phase) {
+  case FT_VCL_IDLE: /* the next marker is a notice */
+    return 1;
+  case FT_VCL_NOTIFIED: /* K needs every proposal */
+    return s->ranks - 1 - s->n_proposals;
+  case FT_VCL_KNOWN:     /* the capture is at K, a safe point: the store it */
+  case FT_VCL_RECORDING: /* may start needs every CUT */
+    return missing_cuts > 0 ? missing_cuts : 0;
+  case FT_VCL_STORING:
+  case FT_VCL_WAITING:
+  case FT_VCL_DUE:
+    return 0; /* IMAGE_STORED first, a loud message */
+  }
+  return 0;
+}
+
 /* ---- Accessors ------------------------------------------------------- */
 
 static const struct vcl_state *cstate(const void *state) { return state; }
@@ -741,4 +789,5 @@ const struct ft_protocol_ops ft_protocol_vcl = {
     .step = vcl_step,
     .controls = ft_vcl_controls,
     .n_controls = FT_VCL_CONTROL_COUNT,
+    .wake_after = vcl_wake_after,
 };

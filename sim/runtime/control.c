@@ -798,6 +798,15 @@ static int completed_error(int rc, const MPI_Status *st) {
   return rc != MPI_SUCCESS ? rc : ft_backend_status_error(st);
 }
 
+/* Before this rank blocks in MPI: its courier rings for quiet messages
+ * once as many are due as its core needs to act (ft_protocol_ops'
+ * wake_after; none without it). */
+static void courier_wake_after(struct ft_runtime *rt) {
+  if (rt->ctl.courier && rt->protocol && rt->protocol->wake_after)
+    ft_backend_courier_wake_after(rt->ctl.courier,
+                                  rt->protocol->wake_after(rt->protocol_state));
+}
+
 /* Waits on [control, reqs...]; the control receive comes first so that a
  * stream of ready application messages cannot starve it. The completed
  * request is forgotten by the settle's table (ft_pending_done); its status
@@ -823,6 +832,7 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     if (sent)
       all[n + 1] = sent->req;
     st->MPI_ERROR = MPI_SUCCESS;
+    courier_wake_after(rt);
     int rc = PMPI_Waitany(m, all, &index, st);
     if (index > 0 && index <= n)
       ft_pending_done(rt, reqs[index - 1]); /* its handle, not yet null */

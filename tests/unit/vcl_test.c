@@ -641,6 +641,98 @@ Test(vcl_core, k_at_the_proposal_when_running_captures_the_retained_copy) {
   free(s);
 }
 
+/* Asserts sends[first..] are all quiet (or all loud). */
+static void assert_quiet(const struct ft_update *u, size_t first, int quiet) {
+  cr_assert_gt(u->n_sends, first);
+  for (size_t i = first; i < u->n_sends; i++)
+    cr_assert_eq(u->sends[i].quiet, quiet, "send %zu to %d", i, u->sends[i].to);
+}
+
+static int wake_after(const void *s) { return ft_protocol_vcl.wake_after(s); }
+
+/* Issue 18, item 2: markers and CUTs at safe points are quiet, and the
+ * core asks to be woken only when as many are due as the next thing it
+ * does needs: the notice (1), the last proposal (K), the last CUT (the
+ * store). Every message before that count changes nothing the runtime
+ * sees (no flag, no send), so taking it late changes nothing. */
+Test(vcl_core, a_rank_wakes_only_for_the_quiet_messages_that_make_it_act) {
+  struct ft_update u;
+  void *s = core_new(1, 4, 1.0);
+  pass_safe_points(s, 1, 4);
+  cr_assert_eq(wake_after(s), 1, "idle: the next marker is a notice");
+  cr_assert_eq(step(s, marker(0, 1, 1, 5), &u), 0);
+  assert_broadcast(&u, 0, FT_VCL_CONTROL_MARKER, 1, 4, 1, 5);
+  assert_quiet(&u, 0, 1);
+  cr_assert_eq(wake_after(s), 2, "two proposals missing");
+  cr_assert_eq(step(s, marker(2, 1, 1, 5), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(u.n_sends, 0);
+  cr_assert_eq(wake_after(s), 1);
+  cr_assert_eq(step(s, safe_point(5), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_RETAIN);
+  cr_assert_eq(step(s, cut(0, 1, 1, 0), &u), 0, "rank 0 knew K first");
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(u.n_sends, 0);
+  cr_assert_eq(wake_after(s), 1, "a CUT may come before the last marker");
+  cr_assert_eq(step(s, marker(3, 1, 1, 5), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_CAPTURE, "K = p, passed: the copy");
+  cr_assert_eq(u.n_sends, 3);
+  assert_quiet(&u, 0, 1);
+  cr_assert_eq(wake_after(s), 2, "the CUTs of ranks 2 and 3");
+  cr_assert_eq(step(s, cut(2, 1, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(wake_after(s), 1);
+  cr_assert_eq(step(s, cut(3, 1, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_STORE);
+  cr_assert_eq(wake_after(s), 0, "storing: nothing quiet to wait for");
+  cr_assert_eq(step(s, stored(1), &u), 0);
+  cr_assert_eq(u.n_sends, 1);
+  assert_quiet(&u, 0, 0); /* CHECKPOINT_DONE to the scheduler */
+  cr_assert_eq(wake_after(s), 1, "idle again");
+  free(s);
+}
+
+/* A CUT whose channel still waits for deliveries does not close it: the
+ * count of missing CUTs reaches 0 and no quiet message is waited for (the
+ * deliveries come with the application's own calls). */
+Test(vcl_core, with_every_cut_in_no_quiet_message_is_waited_for) {
+  struct ft_update u;
+  void *s = core_new(0, 2, 1.0);
+  pass_safe_points(s, 1, 3);
+  cr_assert_eq(step(s, marker(1, 0, 1, 4), &u), 0);
+  cr_assert_eq(ft_vcl_phase(s), FT_VCL_KNOWN);
+  cr_assert_eq(wake_after(s), 1, "rank 1's CUT");
+  cr_assert_eq(step(s, cut(1, 0, 1, 2), &u), 0);
+  cr_assert_eq(u.flags, 0, "not captured yet");
+  cr_assert_eq(wake_after(s), 0);
+  cr_assert_eq(step(s, safe_point(4), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS | FT_UPDATE_CAPTURE);
+  cr_assert_eq(wake_after(s), 0, "two deliveries missing, no CUT");
+  free(s);
+}
+
+/* The scheduler and the any-call mode send loud messages only. */
+Test(vcl_core, the_scheduler_and_the_any_call_mode_are_loud) {
+  struct ft_update u;
+  void *sched = core_new(3, 3, 1.0);
+  cr_assert_eq(step(sched, timer(1.0), &u), 0);
+  assert_quiet(&u, 0, 0);
+  cr_assert_eq(wake_after(sched), 0);
+  free(sched);
+  struct ft_core_config config = {
+      .rank = 1, .ranks = 3, .period = 1.0, .any_call = 1};
+  void *ac = calloc(1, ft_protocol_vcl.state_size(&config));
+  cr_assert_not_null(ac);
+  cr_assert_eq(ft_protocol_vcl.init(ac, &config), 0);
+  cr_assert_eq(wake_after(ac), 0);
+  struct ft_event call = {.type = FT_EVENT_CALL, .peer = -1, .index = 1};
+  cr_assert_eq(step(ac, call, &u), 0);
+  cr_assert_eq(step(ac, marker(3, 1, 1, 0), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_CAPTURE | FT_UPDATE_FLUSH);
+  assert_quiet(&u, 0, 0);
+  free(ac);
+}
+
 /* Deliveries are recorded while they may be channel state: after p before
  * K is known (K may be p), and after the capture until the sender's cut
  * says the channel is complete. Then the STORE keeps exactly the messages
