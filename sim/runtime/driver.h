@@ -273,6 +273,14 @@ struct ft_driver {
    * into e->piggyback). */
   void (*delivering)(struct ft_runtime *rt, const struct ft_comm *c,
                      const MPI_Status *status, struct ft_event *e);
+  /* 1 when the family must know, before a receive of the application is
+   * delivered, which message each receive posted before it with
+   * MPI_ANY_SOURCE or MPI_ANY_TAG took (piggyback=separate: the piggyback
+   * is paired with its payload by its place on its channel): the
+   * application's wildcard MPI_Irecv then gets a handle of the runtime's
+   * (persist.c, ft_persist_own), and delivery.c completes such an earlier
+   * receive first (resolve_wildcards). NULL or 0: never (no extra call). */
+  int (*resolves_wildcards)(const struct ft_runtime *rt);
   /* The default path of the runtime's collectives (p2p.c, coll.c), which
    * carries them over point-to-point on c's collective shadow: a send to
    * `dest` (its rank in c) before it leaves, and a receive from `source`

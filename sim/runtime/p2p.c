@@ -1210,6 +1210,8 @@ static int start(struct ft_runtime *rt, MPI_Request *request) {
   }
   p = ft_persist_find(*request);
   p->active = rc == MPI_SUCCESS ? inner : MPI_REQUEST_NULL;
+  ft_delivery_owned(rt, p->active, *request); /* a receive's handle is the
+                                                 runtime's */
   return ft_err_result(rt, "MPI_Start", comm, rc);
 }
 
@@ -1349,6 +1351,23 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
       status);
 }
 
+/* A wildcard MPI_Irecv of the application whose match the family must
+ * learn before a later receive is delivered (driver.h, resolves_wildcards:
+ * piggyback=separate): its handle becomes the runtime's (ft_persist_own),
+ * so that delivery.c may complete the receive first and hold its
+ * completion for the application's call. Nothing else, and no call, under
+ * any other family or form. */
+static void own_wildcard(struct ft_runtime *rt, int source, int tag,
+                         MPI_Request *request) {
+  if ((source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG) &&
+      rt->driver->resolves_wildcards && rt->driver->resolves_wildcards(rt) &&
+      ft_delivery_is_posted(rt, *request)) {
+    MPI_Request inner = *request;
+    ft_persist_own(request);
+    ft_delivery_owned(rt, inner, *request);
+  }
+}
+
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Request *request) {
   struct ft_runtime *rt = ft_runtime();
@@ -1361,6 +1380,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
     rc = ft_err_result(
         rt, "MPI_Irecv", comm,
         irecv_call(rt, buf, count, type, source, tag, comm, request));
+  if (rc == MPI_SUCCESS)
+    own_wildcard(rt, source, tag, request);
   return ft_record_posted(rt, no_request(rc, request), request);
 }
 

@@ -20,11 +20,28 @@
 
 #include "runtime.h"
 
+/* p's operation, if the runtime completed it before the application's
+ * call (delivery.c, resolve_wildcards: delivered already), becomes p's held
+ * completion, reported by the next wait or test. Every look-up goes
+ * through here, so that no copy of the library's handle, freed by that
+ * completion, is used again. */
+static void take_resolved(struct ft_runtime *rt, struct ft_persistent *p) {
+  MPI_Status st;
+  if (p->active != MPI_REQUEST_NULL && rt->deliveries.n_resolved > 0 &&
+      ft_delivery_take_resolved(rt, p->handle, &st)) {
+    p->active = MPI_REQUEST_NULL;
+    p->held = 1;
+    p->held_status = st;
+  }
+}
+
 struct ft_persistent *ft_persist_find(MPI_Request handle) {
   struct ft_runtime *rt = ft_runtime();
   for (size_t i = 0; handle != MPI_REQUEST_NULL && i < rt->n_persistent; i++)
-    if (rt->persistent[i].handle == handle)
+    if (rt->persistent[i].handle == handle) {
+      take_resolved(rt, &rt->persistent[i]);
       return &rt->persistent[i];
+    }
   return NULL;
 }
 
@@ -95,8 +112,9 @@ int ft_persist_cancel(MPI_Request request, MPI_Request *active) {
   const struct ft_persistent *p = ft_persist_find(request);
   if (!p)
     return -1;
-  /* Completed already (oneshot), or inactive: a cancel does nothing. */
-  *active = p->oneshot ? MPI_REQUEST_NULL : p->active;
+  /* Completed already (a oneshot of ft_persist_completed, one held), or
+   * inactive: no operation, a cancel does nothing. */
+  *active = p->active;
   return MPI_SUCCESS;
 }
 
@@ -120,8 +138,12 @@ void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
   struct ft_runtime *rt = ft_runtime();
   for (int i = 0; i < n; i++) {
     struct ft_persistent *p = ft_persist_find(reqs[i]);
+    /* MPI_REQUEST_NULL: completed, inactive. A completion the runtime
+     * made during the call and holds (an owned operation a later receive's
+     * delivery completed: take_resolved) left inner[i] a stale copy of the
+     * library's handle, which must not come back. */
     if (p)
-      p->active = inner[i]; /* MPI_REQUEST_NULL: completed, inactive */
+      p->active = p->held ? MPI_REQUEST_NULL : inner[i];
     int reported = p && p->oneshot && !p->held; /* its handle is nulled */
     if (!p || reported)
       reqs[i] = inner[i];
@@ -143,6 +165,22 @@ void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
                               .made_at = rt->safe_points,
                               .held = 1,
                               .held_status = *st,
+                              .oneshot = 1,
+                              .comm = MPI_COMM_WORLD};
+  ft_grequest(&p->handle);
+  *request = p->handle;
+}
+
+void ft_persist_own(MPI_Request *request) {
+  struct ft_runtime *rt = ft_runtime();
+  rt->persistent =
+      ft_reserve(rt->persistent, rt->n_persistent + 1, &rt->cap_persistent,
+                 sizeof *rt->persistent, "persistent requests");
+  struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
+  *p = (struct ft_persistent){.active = *request,
+                              .made_inc = rt->incarnation,
+                              .made_at = rt->safe_points,
+                              .kind = FT_PERSIST_RECV,
                               .oneshot = 1,
                               .comm = MPI_COMM_WORLD};
   ft_grequest(&p->handle);

@@ -70,11 +70,21 @@ struct ft_comms {
 
 /* The application's posted receives (delivery.c). */
 struct ft_posted;
+/* A receive the runtime completed before the application did (delivery.c,
+ * resolve_wildcards): the application's handle of it (a record of
+ * persist.c's, never reused while the record lives: the library's handle,
+ * freed, may be), and its status. */
+struct ft_resolved {
+  MPI_Request owner;
+  MPI_Status status;
+};
 struct ft_deliveries {
   struct ft_posted *posted; /* in posting order */
   size_t n_posted, cap_posted;
   size_t ahead_of; /* delivering 1: posted[0..ahead_of) were posted before */
   int delivering;  /* the posted receive being delivered (ft_delivery_ahead) */
+  struct ft_resolved *resolved; /* delivered, not yet taken by persist.c */
+  size_t n_resolved, cap_resolved;
 };
 
 /* A creation of a communicator, a collective call only the MPI library can
@@ -193,7 +203,8 @@ struct ft_persistent {
   int held;      /* completed, not reported yet (ft_persist_hold) */
   MPI_Status held_status;
   int oneshot; /* not persistent: an operation completed already
-                  (ft_persist_completed), its handle nulled once reported */
+                  (ft_persist_completed), or one the runtime owns
+                  (ft_persist_own); its handle nulled once reported */
 };
 
 /* What the dispatcher counts, reported to rank 0 at the end. */
@@ -499,7 +510,8 @@ struct ft_persistent *ft_persist_find(MPI_Request handle);
  * removed unless a safe point passed (or a rollback came) since it was
  * made (an image may hold its handle); MPI_SUCCESS. -1 if it is not one. */
 int ft_persist_free(MPI_Request *request, MPI_Request *active);
-/* MPI_Cancel of `request` if it is a persistent request: MPI_SUCCESS, and
+/* MPI_Cancel of `request` if it is a persistent request (or a record of
+ * ft_persist_completed, ft_persist_own): MPI_SUCCESS, and
  * in *active a copy of the handle of its operation in flight, for the
  * caller (p2p.c's MPI_Cancel) to cancel, or MPI_REQUEST_NULL when there is
  * none (inactive, or completed already). A copy: the table may move while
@@ -531,6 +543,15 @@ int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
  * whose completion, with status *st, the next wait or test reports (then
  * MPI_REQUEST_NULL, and the record is removed as by ft_persist_free). */
 void ft_persist_completed(MPI_Request *request, const MPI_Status *st);
+/* An ordinary operation in flight (*request, the library's) the runtime
+ * may have to complete before the application does (a wildcard receive
+ * under piggyback=separate: delivery.c, resolve_wildcards): *request
+ * becomes a new handle whose completion calls work on that operation, as
+ * on a persistent request's, and which is MPI_REQUEST_NULL once its
+ * completion was reported (oneshot). A completion the runtime made itself
+ * (ft_delivery_take_resolved) is taken over as held whenever the record is
+ * looked up. */
+void ft_persist_own(MPI_Request *request);
 
 /* Communicator table (comm.c). */
 struct ft_comm *ft_comm_lookup(struct ft_runtime *rt,
@@ -671,6 +692,18 @@ void ft_delivery_cancelled(struct ft_runtime *rt, MPI_Request req);
 int ft_delivery_is_posted(struct ft_runtime *rt, MPI_Request req);
 /* Forgets every posted receive (a rollback abandons them). */
 void ft_delivery_forget_all(struct ft_deliveries *d);
+/* The posted receive req, whose handle the application holds is `owner`
+ * (a record of persist.c: ft_persist_own's, or a persistent request's), may
+ * be completed by the runtime before the application's call
+ * (resolve_wildcards). Nothing if req is not posted. */
+void ft_delivery_owned(struct ft_runtime *rt, MPI_Request req,
+                       MPI_Request owner);
+/* If the runtime completed and delivered the receive of the application's
+ * handle `owner` itself (resolve_wildcards): 1, its status in *st, and it
+ * is forgotten here (the caller, persist.c, holds the completion for the
+ * application); else 0. */
+int ft_delivery_take_resolved(struct ft_runtime *rt, MPI_Request owner,
+                              MPI_Status *st);
 /* ... or a blocking one, into buf/count/type on `user`, with its ticket. */
 void ft_delivery_done(struct ft_runtime *rt, void *buf, int count,
                       MPI_Datatype type, MPI_Comm user,

@@ -77,14 +77,21 @@ static int same_channel(const struct ft_pb_stashed *p, MPI_Comm comm,
  * and kept for their deliveries. Before, the delivery took the first on
  * the channel, the earlier message's: the two swapped piggybacks, and a
  * late message was logged with the other's payload (e2e/
- * c3_separate_named_swap_failures). Not known: which message an earlier
- * receive posted with MPI_ANY_SOURCE or MPI_ANY_TAG took before it
- * completes (counted as another channel's; README "C3"). */
+ * c3_separate_named_swap_failures). An earlier receive posted with
+ * MPI_ANY_SOURCE or MPI_ANY_TAG that may have taken one is never among
+ * them: the runtime completed and delivered it first (delivery.c,
+ * resolve_wildcards; pb_resolves_wildcards), so `wild` stays 0 (before,
+ * such a receive was counted as another channel's and the two could swap:
+ * e2e/c3_separate_any_swap_failures). */
 static void take_separate(struct ft_runtime *rt, const struct ft_comm *c,
                           const MPI_Status *status, struct ft_piggyback *out) {
   struct ft_pb *pb = &rt->pb;
   int source = status->MPI_SOURCE, tag = status->MPI_TAG, wild = 0;
   size_t ahead = ft_delivery_ahead(rt, c->user, source, tag, &wild), have = 0;
+  if (wild)
+    ft_fatal("rank %d: a wildcard receive posted before this delivery from "
+             "%d with tag %d was not completed first",
+             rt->world_rank, source, tag);
   for (size_t i = 0; i < pb->n_stashed; i++)
     have += same_channel(&pb->stashed[i], c->coll, source, tag) ? 1 : 0;
   for (; have <= ahead; have++) {
@@ -104,6 +111,14 @@ static void take_separate(struct ft_runtime *rt, const struct ft_comm *c,
     pb->n_stashed--;
     return;
   }
+}
+
+/* driver.h's resolves_wildcards: under the separate form, which message a
+ * wildcard receive took must be known before a later receive of its
+ * channel is delivered (take_separate); the combined forms carry the
+ * piggyback in the message itself and need nothing. */
+static int pb_resolves_wildcards(const struct ft_runtime *rt) {
+  return !ft_pb_framed(rt);
 }
 
 /* The piggyback of the message just received: on the shadow with its
@@ -408,6 +423,8 @@ const struct ft_driver ft_pb_driver = {.name = "piggyback",
                                        .record = ft_pb_record,
                                        .app_send = pb_app_send,
                                        .delivering = pb_delivering,
+                                       .resolves_wildcards =
+                                           pb_resolves_wildcards,
                                        .iprobe = ft_pb_iprobe,
                                        .probe = ft_pb_probe,
                                        .waitany = ft_pb_waitany,
