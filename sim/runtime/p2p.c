@@ -1470,14 +1470,39 @@ static void empty_status(MPI_Status *status) {
   FT_PMPI(Status_set_cancelled, status, 0);
 }
 
+/* MPI_Waitall's result when the library completed every request it had
+ * and the runtime held some completed with an error (bad[i]: requests[i]'s
+ * error, a truncated receive it completed first; err the first of them):
+ * MPI_ERR_IN_STATUS, each status saying its request's error, MPI_SUCCESS
+ * for the others (MPI-3.1, 3.7.5); err itself when the statuses are
+ * ignored. */
+static int held_in_status(int n, MPI_Status statuses[], const int bad[],
+                          int err) {
+  if (statuses == MPI_STATUSES_IGNORE)
+    return err;
+  for (int i = 0; i < n; i++)
+    statuses[i].MPI_ERROR = bad[i];
+  return MPI_ERR_IN_STATUS;
+}
+
+/* Reports the held completion of requests[i], if any, to *st (as
+ * ft_persist_held does, an empty status when none is held) and returns its
+ * error (ft_persist_held_err): MPI_SUCCESS but for a receive the runtime
+ * completed first into a buffer too small. */
+static int report_held(MPI_Request requests[], int i, MPI_Status *st) {
+  int err = ft_persist_held_err(requests[i]);
+  if (!ft_persist_held(requests[i], st, 1))
+    empty_status(st);
+  return err;
+}
+
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(1, request, small);
   if (*r == MPI_REQUEST_NULL) {
-    if (!ft_persist_held(*request, status, 1))
-      empty_status(status);
+    int err = report_held(request, 0, status);
     ft_persist_out(1, request, r, small);
-    return MPI_SUCCESS;
+    return ft_err_result(rt, "MPI_Wait", MPI_COMM_WORLD, err);
   }
   ft_record_before(rt, 1, r);
   status = ft_record_status(rt, status);
@@ -1490,17 +1515,27 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
 int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
   struct ft_runtime *rt = ft_runtime();
   MPI_Request small[16], *r = ft_persist_in(n, requests, small);
+  int held_err = MPI_SUCCESS, *bad = NULL; /* rare: allocated when seen */
   for (int i = 0; i < n; i++)
-    if (r[i] == MPI_REQUEST_NULL &&
-        !ft_persist_held(requests[i],
-                         statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                                         : &statuses[i],
-                         1))
-      empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                                   : &statuses[i]);
+    if (r[i] == MPI_REQUEST_NULL) {
+      int err = report_held(requests, i,
+                            statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                            : &statuses[i]);
+      if (err != MPI_SUCCESS && !bad) {
+        if (!(bad = calloc((size_t)n, sizeof *bad)))
+          ft_fatal("rank %d: out of memory in MPI_Waitall", rt->world_rank);
+        held_err = err;
+      }
+      if (bad)
+        bad[i] = err;
+    }
   ft_record_before(rt, n, r);
+  MPI_Status *user = statuses;
   statuses = ft_record_statuses(rt, n, statuses);
   int rc = waitall_call(rt, n, r, statuses);
+  if (bad && rc == MPI_SUCCESS)
+    rc = held_in_status(n, user, bad, held_err);
+  free(bad);
   ft_record_completed(rt, rc, FT_RT_WAITALL, n, r, statuses, NULL, 0);
   ft_persist_out(n, requests, r, small);
   return ft_err_result(rt, "MPI_Waitall", MPI_COMM_WORLD, rc);
@@ -1512,33 +1547,43 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
  * status to *status unless MPI_STATUS_IGNORE); -1 if none. The library's
  * MPI_Waitany and kin see such a request as MPI_REQUEST_NULL (persist.c's
  * copy) and would skip it, or wait for ever when it is the only one. */
-static int held_one(int n, MPI_Request requests[], MPI_Status *status) {
-  for (int i = 0; i < n; i++)
+static int held_one(int n, MPI_Request requests[], MPI_Status *status,
+                    int *err) {
+  for (int i = 0; i < n; i++) {
+    *err = ft_persist_held_err(requests[i]);
     if (ft_persist_held(requests[i], status, 1))
       return i;
+  }
+  *err = MPI_SUCCESS;
   return -1;
 }
 
 /* held_one, and the driver told of the completion it found (driver.h,
  * held_completion). */
 static int held_told(struct ft_runtime *rt, int n, MPI_Request requests[],
-                     MPI_Status *status) {
-  int i = held_one(n, requests, status);
+                     MPI_Status *status, int *err) {
+  int i = held_one(n, requests, status, err);
   if (i >= 0 && rt->driver->held_completion)
     rt->driver->held_completion(rt, i);
   return i;
 }
 
-/* held_told for the calls that report several: indices[0], statuses[0]. */
+/* held_told for the calls that report several: indices[0], statuses[0];
+ * *rc MPI_ERR_IN_STATUS when that completion held an error (the status
+ * says it), the error itself when the statuses are ignored. */
 static int held_some(struct ft_runtime *rt, int n, MPI_Request requests[],
-                     int *outcount, int indices[], MPI_Status statuses[]) {
-  int i = held_told(rt, n, requests,
-                    statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                                    : &statuses[0]);
+                     int *outcount, int indices[], MPI_Status statuses[],
+                     int *rc) {
+  int err, i = held_told(rt, n, requests,
+                         statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                         : &statuses[0],
+                         &err);
   if (i < 0)
     return 0;
   *outcount = 1;
   indices[0] = i;
+  if (err != MPI_SUCCESS)
+    *rc = statuses == MPI_STATUSES_IGNORE ? err : MPI_ERR_IN_STATUS;
   return 1;
 }
 
@@ -1548,7 +1593,7 @@ int MPI_Waitany(int n, MPI_Request requests[], int *index, MPI_Status *status) {
   ft_record_before(rt, n, r);
   status = ft_record_status(rt, status);
   int rc = MPI_SUCCESS;
-  *index = held_told(rt, n, requests, status);
+  *index = held_told(rt, n, requests, status, &rc);
   if (*index < 0)
     rc = waitany_call(rt, n, r, index, status);
   ft_record_completed(rt, rc, FT_RT_WAITANY, n, r, status, index,
@@ -1564,7 +1609,7 @@ int MPI_Waitsome(int n, MPI_Request requests[], int *outcount, int indices[],
   ft_record_before(rt, n, r);
   statuses = ft_record_statuses(rt, n, statuses);
   int rc = MPI_SUCCESS;
-  if (!held_some(rt, n, requests, outcount, indices, statuses))
+  if (!held_some(rt, n, requests, outcount, indices, statuses, &rc))
     rc = waitsome_call(rt, n, r, outcount, indices, statuses);
   ft_record_completed(rt, rc, FT_RT_WAITSOME, n, r, statuses, indices,
                       *outcount == MPI_UNDEFINED ? 0 : *outcount);
@@ -1577,10 +1622,9 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   MPI_Request small[16], *r = ft_persist_in(1, request, small);
   if (*r == MPI_REQUEST_NULL) {
     *flag = 1;
-    if (!ft_persist_held(*request, status, 1))
-      empty_status(status);
+    int err = report_held(request, 0, status);
     ft_persist_out(1, request, r, small);
-    return MPI_SUCCESS;
+    return ft_err_result(rt, "MPI_Test", MPI_COMM_WORLD, err);
   }
   ft_record_before(rt, 1, r);
   status = ft_record_status(rt, status);
@@ -1588,6 +1632,24 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   ft_record_completed(rt, rc, FT_RT_TEST, 1, r, status, NULL, 0);
   ft_persist_out(1, request, r, small);
   return ft_err_result(rt, "MPI_Test", MPI_COMM_WORLD, rc);
+}
+
+/* MPI_Testall's result once it completed every request, the library
+ * reporting no error, before the held completions are released: as
+ * held_in_status, from the errors ft_persist_held_err gives (st: the
+ * statuses, statuses: the application's, MPI_STATUSES_IGNORE or not). */
+static int testall_held_errors(int n, MPI_Request requests[], MPI_Status st[],
+                               const MPI_Status *statuses) {
+  int first = MPI_SUCCESS;
+  for (int i = 0; i < n && first == MPI_SUCCESS; i++)
+    first = ft_persist_held_err(requests[i]);
+  if (first == MPI_SUCCESS)
+    return MPI_SUCCESS;
+  if (statuses == MPI_STATUSES_IGNORE)
+    return first;
+  for (int i = 0; i < n; i++)
+    st[i].MPI_ERROR = ft_persist_held_err(requests[i]);
+  return MPI_ERR_IN_STATUS;
 }
 
 /* SMPI 3.32's MPI_Testall completes (and nulls) the requests that are done
@@ -1615,6 +1677,8 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
     if (r[i] == MPI_REQUEST_NULL && !ft_persist_held(requests[i], &st[i], 0))
       empty_status(&st[i]);
   int rc = testall_call(rt, n, r, flag, st);
+  if (*flag && rc == MPI_SUCCESS)
+    rc = testall_held_errors(n, requests, st, statuses);
   ft_record_completed(rt, rc, FT_RT_TESTALL, n, r, st, NULL, 0);
   for (int i = 0; *flag && i < n; i++)
     ft_persist_held(requests[i], MPI_STATUS_IGNORE, 1); /* reported */
@@ -1634,7 +1698,7 @@ int MPI_Testany(int n, MPI_Request requests[], int *index, int *flag,
   ft_record_before(rt, n, r);
   status = ft_record_status(rt, status);
   int rc = MPI_SUCCESS;
-  *index = held_told(rt, n, requests, status);
+  *index = held_told(rt, n, requests, status, &rc);
   *flag = *index >= 0;
   if (*index < 0)
     rc = testany_call(rt, n, r, index, flag, status);
@@ -1651,7 +1715,7 @@ int MPI_Testsome(int n, MPI_Request requests[], int *outcount, int indices[],
   ft_record_before(rt, n, r);
   statuses = ft_record_statuses(rt, n, statuses);
   int rc = MPI_SUCCESS;
-  if (!held_some(rt, n, requests, outcount, indices, statuses))
+  if (!held_some(rt, n, requests, outcount, indices, statuses, &rc))
     rc = testsome_call(rt, n, r, outcount, indices, statuses);
   ft_record_completed(rt, rc, FT_RT_TESTSOME, n, r, statuses, indices,
                       *outcount == MPI_UNDEFINED ? 0 : *outcount);

@@ -32,6 +32,7 @@ static void take_resolved(struct ft_runtime *rt, struct ft_persistent *p) {
     p->active = MPI_REQUEST_NULL;
     p->held = 1;
     p->held_status = st;
+    p->held_err = st.MPI_ERROR;
   }
 }
 
@@ -194,6 +195,7 @@ int ft_persist_hold(MPI_Request handle, const MPI_Status *st) {
   p->active = MPI_REQUEST_NULL;
   p->held = 1;
   p->held_status = *st;
+  p->held_err = MPI_SUCCESS;
   return 1;
 }
 
@@ -206,6 +208,11 @@ int ft_persist_held(MPI_Request handle, MPI_Status *st, int release) {
   if (st != MPI_STATUS_IGNORE)
     *st = p->held_status;
   return 1;
+}
+
+int ft_persist_held_err(MPI_Request handle) {
+  struct ft_persistent *p = ft_persist_find(handle);
+  return p && p->held ? p->held_err : MPI_SUCCESS;
 }
 
 /* ---- The application's calls ---- */

@@ -202,9 +202,11 @@ struct ft_persistent {
   MPI_Comm comm; /* the application's handle */
   int held;      /* completed, not reported yet (ft_persist_hold) */
   MPI_Status held_status;
-  int oneshot; /* not persistent: an operation completed already
-                  (ft_persist_completed), or one the runtime owns
-                  (ft_persist_own); its handle nulled once reported */
+  int held_err; /* the completion's error (MPI_SUCCESS but for a receive
+                   the runtime completed first: delivery.c, resolve) */
+  int oneshot;  /* not persistent: an operation completed already
+                   (ft_persist_completed), or one the runtime owns
+                   (ft_persist_own); its handle nulled once reported */
 };
 
 /* What the dispatcher counts, reported to rank 0 at the end. */
@@ -538,6 +540,11 @@ int ft_persist_hold(MPI_Request handle, const MPI_Status *st);
  * status to *st (unless MPI_STATUS_IGNORE), releases it if `release` (the
  * call reports it) and returns 1; else 0. */
 int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
+/* The error of handle's held completion, not reported yet: what its wait
+ * or test must return (MPI_ERR_TRUNCATE for a receive the runtime
+ * completed first into a buffer too small); MPI_SUCCESS otherwise. Ask
+ * before ft_persist_held releases it. */
+int ft_persist_held_err(MPI_Request handle);
 /* An ordinary operation the runtime had to complete itself (a cancelled
  * receive, one with MPI_PROC_NULL: p2p.c): *request becomes a new handle
  * whose completion, with status *st, the next wait or test reports (then

@@ -7,13 +7,19 @@
  * c3 returned MPI_SUCCESS from MPI_Waitall, MPI_Waitany and MPI_Waitsome
  * (e2e/real_wait_errors_*).
  *
- * Usage: wait_errors_check [ITERS]   (default 10; 2 ranks or more)
+ * Usage: wait_errors_check [ITERS [after]]   (default 10; 2 ranks or more)
  * Each iteration (a safe point at its top), on a ring, each call once.
+ * `after`: the truncated receive is posted with MPI_ANY_TAG, a receive of
+ * a second message from the same peer after it, and that one is waited
+ * for first: under c3's separate piggyback the runtime then completes the
+ * wildcard receive itself (README, C3), and the call must still report
+ * its error (it returned MPI_SUCCESS before).
  * Wrong answers are counted, summed and given to ft_report_result (exit 1
  * on any). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ft.h"
 
@@ -54,13 +60,28 @@ static long complete(int call, MPI_Request *r) {
   }
 }
 
-static long iteration(long k, int rank, int left, int right) {
+/* `after`: the second message's receive, posted after r and completed
+ * first (its value checked). */
+static long second_first(long k, int left, int right, int call) {
+  double one = (double)k, got = -1;
+  MPI_Request r, s;
+  MPI_Irecv(&got, 1, MPI_DOUBLE, left, CALLS + call, MPI_COMM_WORLD, &r);
+  MPI_Isend(&one, 1, MPI_DOUBLE, right, CALLS + call, MPI_COMM_WORLD, &s);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Wait(&s, MPI_STATUS_IGNORE);
+  return got != (double)k;
+}
+
+static long iteration(long k, int rank, int left, int right, int after) {
   long bad = 0;
   for (int call = 0; call < CALLS; call++) {
     double four[4] = {(double)k, 1, 2, 3}, two[2];
     MPI_Request r, s;
-    MPI_Irecv(two, 2, MPI_DOUBLE, left, call, MPI_COMM_WORLD, &r);
+    MPI_Irecv(two, 2, MPI_DOUBLE, left, after ? MPI_ANY_TAG : call,
+              MPI_COMM_WORLD, &r);
     MPI_Isend(four, 4, MPI_DOUBLE, right, call, MPI_COMM_WORLD, &s);
+    if (after)
+      bad += second_first(k, left, right, call);
     long wrong = complete(call, &r);
     if (wrong)
       fprintf(stderr,
@@ -79,10 +100,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? atol(argv[1]) : 10, k = 0, errors = 0;
-  if (iters < 1 || size < 2) {
+  int after = argc > 2 && strcmp(argv[2], "after") == 0;
+  if (iters < 1 || size < 2 || (argc > 2 && !after)) {
     if (rank == 0)
-      fprintf(stderr, "usage: wait_errors_check [ITERS >= 1] (2 ranks or "
-                      "more)\n");
+      fprintf(stderr, "usage: wait_errors_check [ITERS >= 1 [after]] (2 "
+                      "ranks or more)\n");
     MPI_Finalize();
     return 2;
   }
@@ -92,7 +114,7 @@ int main(int argc, char **argv) {
   ft_protect(1, &errors, sizeof errors);
   for (; k < iters; k++) {
     ft_snapshot(); /* may restore k and errors */
-    errors += iteration(k, rank, left, right);
+    errors += iteration(k, rank, left, right, after);
   }
   long all = 0;
   MPI_Allreduce(&errors, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
