@@ -155,37 +155,34 @@ void ft_persist_out(int n, MPI_Request reqs[], MPI_Request *inner,
     free(inner);
 }
 
-void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
+/* A new oneshot record (an operation not persistent, reported once) with
+ * `active` as its library handle, made now; its handle, a generalized
+ * request of the runtime's, in *request. The caller sets the rest. */
+static struct ft_persistent *new_oneshot(MPI_Request active,
+                                         MPI_Request *request) {
   struct ft_runtime *rt = ft_runtime();
   rt->persistent =
       ft_reserve(rt->persistent, rt->n_persistent + 1, &rt->cap_persistent,
                  sizeof *rt->persistent, "persistent requests");
   struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
-  *p = (struct ft_persistent){.active = MPI_REQUEST_NULL,
+  *p = (struct ft_persistent){.active = active,
                               .made_inc = rt->incarnation,
                               .made_at = rt->safe_points,
-                              .held = 1,
-                              .held_status = *st,
                               .oneshot = 1,
                               .comm = MPI_COMM_WORLD};
   ft_grequest(&p->handle);
   *request = p->handle;
+  return p;
+}
+
+void ft_persist_completed(MPI_Request *request, const MPI_Status *st) {
+  struct ft_persistent *p = new_oneshot(MPI_REQUEST_NULL, request);
+  p->held = 1;
+  p->held_status = *st;
 }
 
 void ft_persist_own(MPI_Request *request) {
-  struct ft_runtime *rt = ft_runtime();
-  rt->persistent =
-      ft_reserve(rt->persistent, rt->n_persistent + 1, &rt->cap_persistent,
-                 sizeof *rt->persistent, "persistent requests");
-  struct ft_persistent *p = &rt->persistent[rt->n_persistent++];
-  *p = (struct ft_persistent){.active = *request,
-                              .made_inc = rt->incarnation,
-                              .made_at = rt->safe_points,
-                              .kind = FT_PERSIST_RECV,
-                              .oneshot = 1,
-                              .comm = MPI_COMM_WORLD};
-  ft_grequest(&p->handle);
-  *request = p->handle;
+  new_oneshot(*request, request)->kind = FT_PERSIST_RECV;
 }
 
 int ft_persist_hold(MPI_Request handle, const MPI_Status *st) {
