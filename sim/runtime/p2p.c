@@ -1549,12 +1549,12 @@ int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
  * copy) and would skip it, or wait for ever when it is the only one. */
 static int held_one(int n, MPI_Request requests[], MPI_Status *status,
                     int *err) {
-  for (int i = 0; i < n; i++) {
-    *err = ft_persist_held_err(requests[i]);
-    if (ft_persist_held(requests[i], status, 1))
-      return i;
-  }
   *err = MPI_SUCCESS;
+  for (int i = 0; i < n; i++)
+    if (ft_persist_held(requests[i], MPI_STATUS_IGNORE, 0)) {
+      *err = report_held(requests, i, status);
+      return i;
+    }
   return -1;
 }
 
@@ -1636,19 +1636,25 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
 
 /* MPI_Testall's result once it completed every request, the library
  * reporting no error, before the held completions are released: as
- * held_in_status, from the errors ft_persist_held_err gives (st: the
- * statuses, statuses: the application's, MPI_STATUSES_IGNORE or not). */
-static int testall_held_errors(int n, MPI_Request requests[], MPI_Status st[],
+ * held_in_status, from the errors ft_persist_held_err gives for the
+ * requests held before the call (before[i] == MPI_REQUEST_NULL; only they
+ * are looked up) (st: the statuses, statuses: the application's,
+ * MPI_STATUSES_IGNORE or not). */
+static int testall_held_errors(int n, MPI_Request requests[],
+                               const MPI_Request before[], MPI_Status st[],
                                const MPI_Status *statuses) {
   int first = MPI_SUCCESS;
   for (int i = 0; i < n && first == MPI_SUCCESS; i++)
-    first = ft_persist_held_err(requests[i]);
+    if (before[i] == MPI_REQUEST_NULL)
+      first = ft_persist_held_err(requests[i]);
   if (first == MPI_SUCCESS)
     return MPI_SUCCESS;
   if (statuses == MPI_STATUSES_IGNORE)
     return first;
   for (int i = 0; i < n; i++)
-    st[i].MPI_ERROR = ft_persist_held_err(requests[i]);
+    st[i].MPI_ERROR = before[i] == MPI_REQUEST_NULL
+                          ? ft_persist_held_err(requests[i])
+                          : MPI_SUCCESS;
   return MPI_ERR_IN_STATUS;
 }
 
@@ -1678,7 +1684,7 @@ int MPI_Testall(int n, MPI_Request requests[], int *flag,
       empty_status(&st[i]);
   int rc = testall_call(rt, n, r, flag, st);
   if (*flag && rc == MPI_SUCCESS)
-    rc = testall_held_errors(n, requests, st, statuses);
+    rc = testall_held_errors(n, requests, before, st, statuses);
   ft_record_completed(rt, rc, FT_RT_TESTALL, n, r, st, NULL, 0);
   for (int i = 0; *flag && i < n; i++)
     ft_persist_held(requests[i], MPI_STATUS_IGNORE, 1); /* reported */
