@@ -7,7 +7,8 @@
 #   scale_cfg.sh SOURCE_DIR BUILD_DIR
 set -eu
 src=$1
-export FTSIM_BUILD_DIR=$2
+FTSIM_BUILD_DIR="$2"
+export FTSIM_BUILD_DIR
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -17,7 +18,10 @@ sim() { awk '$1 == "cg" && $2 == 4 { print $7 }'; }
 plain=$(scale | sim)
 det0=$(scale -c smpi/send-is-detached-thresh:0 | sim)
 echo "plain sim_s=$plain, send-is-detached-thresh:0 sim_s=$det0"
-[ -n "$plain" ] && [ -n "$det0" ] || { echo "FAIL: a row is missing"; exit 1; }
+if [ -z "$plain" ] || [ -z "$det0" ]; then
+  echo "FAIL: a row is missing"
+  exit 1
+fi
 [ "$plain" != "$det0" ] || { echo "FAIL: -c changed nothing"; exit 1; }
 if scale -c smpi/no-such-key:0 >out 2>err; then
   echo "FAIL: an unknown SimGrid key was accepted"
