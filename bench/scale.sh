@@ -12,18 +12,21 @@
 # for the first and for a recording of the size just run on-line). A benchmark, not a test: nothing passes or fails on speed.
 #
 # Usage: bench/scale.sh [--quick] [-p PLATFORM] [-n "NP..."] [-R "NP..."]
-#                       [-k DIR] [APP...] [-- APP_ARGS...]
+#                       [-k DIR] [-c KEY:VALUE]... [APP...] [-- APP_ARGS...]
 #   defaults: -p gige -n "64 256 1024" -R 4096, APP = cg bt
 #   --quick:  -n "4 16" -R 16, APP_ARGS --iters 5 unless given (seconds)
 #   -R "": no replay sizes
 #   -k DIR: keep each recording, as DIR/APP.NP (to replay or profile it
 #       again without recording it again); default: a temporary directory
+#   -c KEY:VALUE: a SimGrid option (`ftsim run --cfg`), repeatable, given to
+#       every run alike (on-line, recording and replay): it may change the
+#       simulated times, so compare only rows run with the same options
 #   APP_ARGS go to every workload (e.g. -- --iters 20); bt needs square
 #   rank counts.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FTSIM_BUILD_DIR:-$top/build}
-platform=gige online="64 256 1024" replayed=4096 apps="" quick=0 keep=""
+platform=gige online="64 256 1024" replayed=4096 apps="" quick=0 keep="" cfgs=""
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1; shift ;;
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
     -n) online=$2; shift 2 ;;
     -R) replayed=$2; shift 2 ;;
     -k) keep=$2; shift 2 ;;
+    -c) cfgs="$cfgs --cfg $2"; shift 2 ;;
     --) shift; break ;;
     -*) echo "scale.sh: unknown option $1" >&2; exit 2 ;;
     *) apps="$apps $1"; shift ;;
@@ -49,7 +53,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 # once CMD ARGS...: "wall_s peak_mb cpu_s completion_s" of `ftsim CMD ARGS`.
 once() {
-  "$build/bench/measure" "$build/ftsim" "$@" >"$tmp/out" 2>"$tmp/err" ||
+  # $cfgs: "--cfg KEY:VALUE..." (the values hold no blanks: ftsim checks)
+  cmd=$1
+  shift
+  # shellcheck disable=SC2086
+  "$build/bench/measure" "$build/ftsim" "$cmd" $cfgs "$@" >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; exit 1; }
   sim=$(sed -n 's/.*"completion_time_s":\([^,}]*\).*/\1/p' "$tmp/out")
   w=$(sed -n 's/^wall_s=\([0-9.]*\) peak_mb=\([0-9.]*\)$/\1 \2/p' "$tmp/err")
