@@ -283,3 +283,119 @@ int ft_machine_read(const char *path, double *speed, bool *disks) {
   fclose(f);
   return rc;
 }
+
+/* ---- ftsim_* host properties, checked before anything is launched ---- */
+
+/* The ftsim_* properties the runtime reads (backend_smpi.c), each a
+ * number of seconds (per byte for the write's CPU part) in [0, 1). */
+static const char *const known_props[] = {FT_MACHINE_SERVICE_RTT_PROP,
+                                          FT_MACHINE_WRITE_CPU_PROP};
+#define KNOWN_PROPS (sizeof known_props / sizeof known_props[0])
+
+static bool xml_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The value of attribute `name` in the element text [s, end) (quoted with
+ * ' or ", preceded by white space), copied into out (len bytes); 0, or -1
+ * when the element has none. */
+static int attr(const char *s, const char *end, const char *name, char *out,
+                size_t len) {
+  size_t n = strlen(name);
+  for (const char *p = s; p + n + 2 < end; p++) {
+    if (!xml_space(p[0]) || strncmp(p + 1, name, n) != 0 || p[n + 1] != '=' ||
+        (p[n + 2] != '"' && p[n + 2] != '\''))
+      continue;
+    const char *v = p + n + 3, *q = memchr(v, p[n + 2], (size_t)(end - v));
+    if (!q)
+      return -1;
+    size_t vlen = (size_t)(q - v) < len - 1 ? (size_t)(q - v) : len - 1;
+    memcpy(out, v, vlen);
+    out[vlen] = '\0';
+    return 0;
+  }
+  return -1;
+}
+
+/* Checks one <prop> element [s, end), at line `line` of `path`: not an
+ * ftsim_* id, or a known one whose value is a number in [0, 1). */
+static int check_prop(const char *path, int line, const char *s,
+                      const char *end, char *err, size_t errlen) {
+  char id[128], value[128];
+  if (attr(s, end, "id", id, sizeof id) || strncmp(id, "ftsim_", 6) != 0)
+    return 0;
+  size_t k = 0;
+  while (k < KNOWN_PROPS && strcmp(id, known_props[k]) != 0)
+    k++;
+  if (k == KNOWN_PROPS)
+    return ft_errmsg(err, errlen, path, line, id,
+                     "unknown ftsim_ host property (known: %s, %s)",
+                     known_props[0], known_props[1]);
+  if (attr(s, end, "value", value, sizeof value))
+    return ft_errmsg(err, errlen, path, line, id, "the <prop> has no value");
+  char *stop = NULL;
+  double x = strtod(value, &stop);
+  if (stop == value || *stop || !isfinite(x))
+    return ft_errmsg(err, errlen, path, line, id,
+                     "value '%s' is not a number of seconds", value);
+  if (x < 0 || x >= 1)
+    return ft_errmsg(err, errlen, path, line, id,
+                     "value '%s' is out of range (expected 0 <= x < 1 "
+                     "second%s)",
+                     value, k == 1 ? " per byte" : "");
+  return 0;
+}
+
+/* The whole file at `path` (NUL-terminated, malloc'd), or NULL. */
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, len = 0;
+  char *text = malloc(cap);
+  size_t got;
+  while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+    len += got;
+    char *bigger = len + 1 == cap ? realloc(text, cap *= 2) : text;
+    if (!bigger)
+      free(text);
+    text = bigger;
+  }
+  if (text)
+    text[len] = '\0';
+  fclose(f);
+  return text;
+}
+
+static int lines_in(const char *from, const char *to) {
+  int n = 0;
+  for (; from < to; from++)
+    n += *from == '\n';
+  return n;
+}
+
+int ft_machine_check_props(const char *path, char *err, size_t errlen) {
+  char *text = slurp(path);
+  if (!text)
+    return ft_errmsg(err, errlen, path, 0, NULL, "cannot read the file");
+  const char *p = text, *counted = text;
+  int line = 1, rc = 0;
+  while (rc == 0 && (p = strchr(p, '<')) != NULL) {
+    if (strncmp(p, "<!--", 4) == 0) {
+      const char *close = strstr(p + 4, "-->");
+      p = close ? close + 3 : p + strlen(p);
+      continue;
+    }
+    const char *end = strchr(p, '>');
+    if (!end)
+      break;
+    if (strncmp(p, "<prop", 5) == 0 && xml_space(p[5])) {
+      line += lines_in(counted, p);
+      counted = p;
+      rc = check_prop(path, line, p, end, err, errlen);
+    }
+    p = end + 1;
+  }
+  free(text);
+  return rc;
+}

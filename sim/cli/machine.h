@@ -97,4 +97,16 @@ int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
  * file has no speed (*disks still set), -1 when it cannot be read. */
 int ft_machine_read(const char *path, double *speed, bool *disks);
 
+/* Checks the ftsim_* host properties of the platform file `path` (any
+ * platform, before anything is launched: the runtime reads them only once
+ * the simulation runs). Every <prop id="ftsim_..."> outside a comment must
+ * be one the runtime reads, FT_MACHINE_SERVICE_RTT_PROP or
+ * FT_MACHINE_WRITE_CPU_PROP, with a value that is a number in [0, 1)
+ * (seconds; seconds per byte). Other properties are SimGrid's or the
+ * user's: not checked. Returns 0, or -1 with "FILE:LINE: field 'ID':
+ * value 'fast' is not a number of seconds" (or "... is out of range
+ * (expected 0 <= x < 1 second)", "unknown ftsim_ host property (known:
+ * ...)", "the <prop> has no value", "FILE: cannot read the file") in `err`. */
+int ft_machine_check_props(const char *path, char *err, size_t errlen);
+
 #endif /* FT_CLI_MACHINE_H */
