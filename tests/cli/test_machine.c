@@ -26,12 +26,12 @@ static struct ft_machine sample(void) {
 }
 
 Test(machine, parses_the_pingpong_line_at_its_largest_size) {
-  double lat, bw, test;
+  double lat, bw, test, probe;
   long bytes;
   cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3023 "
                                          "bw_mbps@1048576 5565.3 "
                                          "bw_mbps@8388608 6719.85",
-                                         &lat, &bw, &bytes, &test, err,
+                                         &lat, &bw, &bytes, &test, &probe, err,
                                          sizeof err),
                0, "%s", err);
   cr_assert_float_eq(lat, 0.3023e-6, 1e-12);
@@ -39,26 +39,34 @@ Test(machine, parses_the_pingpong_line_at_its_largest_size) {
   cr_assert_eq(bytes, 8388608);
   cr_assert_float_eq(test, 0, 1e-15);
   cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3 bw_mbps@8 5 "
-                                         "test_us 0.0567",
-                                         &lat, &bw, &bytes, &test, err,
+                                         "test_us 0.0567 iprobe_us 0.081",
+                                         &lat, &bw, &bytes, &test, &probe, err,
                                          sizeof err),
                0, "%s", err);
   cr_assert_float_eq(test, 0.0567e-6, 1e-15);
+  cr_assert_float_eq(probe, 0.081e-6, 1e-15);
+  cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3 bw_mbps@8 5 "
+                                         "test_us 0.05 iprobe_us -1",
+                                         &lat, &bw, &bytes, &test, &probe, err,
+                                         sizeof err),
+               -1);
+  cr_assert(strstr(err, "iprobe_us must be >= 0"), "%s", err);
 }
 
 Test(machine, refuses_a_malformed_or_zero_pingpong_line) {
-  double lat, bw, test;
+  double lat, bw, test, probe;
   long bytes;
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us x", &lat, &bw, &bytes,
-                                         &test, err, sizeof err),
+                                         &test, &probe, err, sizeof err),
                -1);
   cr_assert(strstr(err, "expected 'pair A B lat_us X bw_mbps@S Y'"), "%s", err);
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 0 bw_mbps@8 5", &lat,
-                                         &bw, &bytes, &test, err, sizeof err),
+                                         &bw, &bytes, &test, &probe, err,
+                                         sizeof err),
                -1);
   cr_assert(strstr(err, "must be > 0"), "%s", err);
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 1", &lat, &bw, &bytes,
-                                         &test, err, sizeof err),
+                                         &test, &probe, err, sizeof err),
                -1);
 }
 
@@ -107,6 +115,18 @@ Test(machine, sets_the_measured_test_cost) {
   cr_assert(strstr(text, "<prop id=\"smpi/test\" value=\"5e-08\"/>"), "%s",
             text);
   cr_assert(strstr(text, "<prop id=\"smpi/iprobe\" value=\"5e-08\"/>"));
+  cr_assert(strstr(text, "not measured, as MPI_Test"));
+  cr_assert(
+      strstr(text, "<prop id=\"smpi/grow-injected-times\" value=\"no\"/>"));
+  free(text);
+  m.iprobe_s = 8e-8;
+  f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<prop id=\"smpi/test\" value=\"5e-08\"/>"));
+  cr_assert(strstr(text, "<prop id=\"smpi/iprobe\" value=\"8e-08\"/>"), "%s",
+            text);
+  cr_assert(strstr(text, "smpi/iprobe-cpu-usage\" value=\"1\""));
   free(text);
 }
 
