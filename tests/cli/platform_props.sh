@@ -6,6 +6,7 @@
 # say "cannot start").
 #   rtt_word, rtt_negative, rtt_too_big, rtt_no_value,
 #   write_cpu_word, write_cpu_negative, unknown   refused
+#   sweep             ftsim sweep refuses it too, naming the sweep file's line
 #   commented, good   accepted (a bad property inside a comment is not one)
 # Usage: platform_props.sh FTSIM CASE
 set -u
@@ -77,6 +78,20 @@ write_cpu_negative)
 unknown)
   refused "<prop id=\"ftsim_service_rtt\" value=\"4e-5\"/>" \
     "field 'ftsim_service_rtt': unknown ftsim_ host property (known: $rtt, $cpu)" ;;
+sweep)
+  # ftsim sweep checks each platform of its file before any point runs
+  platform "$dir/p.xml" "<prop id=\"$rtt\" value=\"fast\"/>"
+  printf 'protocols none\nplatforms %s\nranks 2\napps lu\n' "$dir/p.xml" \
+    > "$dir/s.txt"
+  "$ftsim" sweep --dry-run -o "$dir/never.csv" "$dir/s.txt" \
+    > "$dir/out" 2> "$dir/err"
+  rc=$?
+  cat "$dir/err"
+  [ $rc = 2 ] || fail "exit $rc, expected 2"
+  want="ftsim: $dir/s.txt:2: field 'platforms': $dir/p.xml:6: field '$rtt': value 'fast' is not a number of seconds"
+  grep -qF -- "$want" "$dir/err" || fail "no message '$want'"
+  [ -e "$dir/never.csv" ] && fail "the sweep wrote results"
+  ;;
 commented)
   accepted "<!-- <prop id=\"$rtt\" value=\"fast\"/> -->" ;;
 good)
