@@ -18,9 +18,10 @@
  *       S * 8 / one-way time of an S-byte message, in 10^6 bit/s (NetPIPE's
  *       Mbps).  Each is averaged over ROUNDS round trips (default 20) after
  *       one untimed warm-up round trip.  Default size: 1 MiB.  With -t,
- *       the line ends with "test_us Z": the time of one MPI_Test that
- *       finds nothing, averaged over TESTS calls (ftsim calibrate sets
- *       smpi/test and smpi/iprobe from it).
+ *       the line ends with "test_us Z iprobe_us W": the time of one
+ *       MPI_Test that finds nothing and of one MPI_Iprobe that finds
+ *       nothing, each averaged over TESTS calls (ftsim calibrate sets
+ *       smpi/test and smpi/iprobe from them).
  *   calibrate service [-r ROUNDS] [-g GAP_US]   (3 ranks or more)
  *       the round trip to a service process the way reference mode's
  *       ranks wait for an event logger (message logging): rank 2 serves as
@@ -110,6 +111,26 @@ static double test_time(long tests, int peer, int initiator) {
   return t;
 }
 
+/* Seconds per MPI_Iprobe call that finds nothing: the initiator probes
+ * for a message its peer sends only after `probes` calls (told by a
+ * message), then receives it. */
+static double iprobe_time(long probes, int peer, int initiator) {
+  char token = 0;
+  if (!initiator) {
+    MPI_Recv(&token, 1, MPI_CHAR, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&token, 1, MPI_CHAR, peer, 5, MPI_COMM_WORLD);
+    return 0;
+  }
+  int flag = 0;
+  double t0 = MPI_Wtime();
+  for (long i = 0; i < probes && !flag; i++)
+    MPI_Iprobe(peer, 5, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  double t = (MPI_Wtime() - t0) / (double)probes;
+  MPI_Send(&token, 1, MPI_CHAR, peer, 6, MPI_COMM_WORLD);
+  MPI_Recv(&token, 1, MPI_CHAR, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return t;
+}
+
 /* This rank's processor name (the SMPI host), zero-padded to NAME_LEN. */
 static void my_name(char name[NAME_LEN]) {
   int len = 0;
@@ -194,13 +215,14 @@ static void measure_pair(const struct options *o, struct pair_spec pair,
     bw[i] = (double)o->sizes[i] * 8.0 / t / 1e6;
   }
   double test = o->tests ? test_time(o->tests, peer, initiator) : 0;
+  double probe = o->tests ? iprobe_time(o->tests, peer, initiator) : 0;
   if (!initiator)
     return;
   printf("pair %s %s lat_us %.4f", mine, theirs, lat * 1e6);
   for (int i = 0; i < o->nsizes; i++)
     printf(" bw_mbps@%ld %.4f", o->sizes[i], bw[i]);
   if (o->tests)
-    printf(" test_us %.6f", test * 1e6);
+    printf(" test_us %.6f iprobe_us %.6f", test * 1e6, probe * 1e6);
   printf("\n");
   fflush(stdout);
 }

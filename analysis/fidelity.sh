@@ -25,7 +25,7 @@
 # wave's uploads take a few percent of the run, as the papers' images did in
 # their 100-600 s runs; 20-100 MB per rank would take longer than the run.
 #   default: bt --class W --iters 80, cg --tol 0 --iters 300, 6 periods
-#   --quick: bt --class W --iters 20, cg --tol 0 --iters 100, 4 periods
+#   --quick: bt --class W --iters 40, cg --tol 0 --iters 100, 4 periods
 #            (the ctest entry analysis/fidelity_quick)
 #
 # Runs go FIDELITY_JOBS at a time (default 2); the output does not depend on
@@ -55,7 +55,7 @@ fi
 
 if [ $QUICK -eq 1 ]; then
   DIVISORS="1.5 3 6 12"
-  ARGS_bt="--class W --iters 20"
+  ARGS_bt="--class W --iters 40"
   ARGS_cg="--tol 0 --iters 100"
 else
   DIVISORS="1.5 3 5 8 12 20"

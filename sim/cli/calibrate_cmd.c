@@ -249,7 +249,7 @@ static int measure(struct calib *c, const char *prog) {
   if (rc)
     return rc;
   if (ft_machine_parse_pingpong(c->line, &m.lat_s, &m.bw_bps, &m.bw_bytes,
-                                &m.test_s, err, sizeof err) ||
+                                &m.test_s, &m.iprobe_s, err, sizeof err) ||
       ft_machine_parse_service(c->service, &m.service_rtt_s, err, sizeof err) ||
       ft_machine_check(&m, err, sizeof err))
     return fprintf(stderr, "ftsim: calibrate: %s\n", err), FT_EXIT_FAILED;
@@ -257,10 +257,11 @@ static int measure(struct calib *c, const char *prog) {
     return rc;
   printf("{\"platform\":\"%s\",\"cores\":%d,\"hosts\":%d,\"speed\":%.6g,"
          "\"lat_us\":%.6g,\"bw_mbps\":%.6g,\"bw_bytes\":%ld,\"test_us\":%.6g,"
+         "\"iprobe_us\":%.6g,"
          "\"disk_write_mbps\":%.6g,\"disk_read_mbps\":%.6g,"
          "\"disk_write_cpu_s_per_mb\":%.6g,\"service_rtt_us\":%.6g}\n",
          c->file, m.cores, m.hosts, m.speed, m.lat_s * 1e6, m.bw_bps * 1e-6,
-         m.bw_bytes, m.test_s * 1e6, m.disk_write_Bps * 8e-6,
+         m.bw_bytes, m.test_s * 1e6, m.iprobe_s * 1e6, m.disk_write_Bps * 8e-6,
          m.disk_read_Bps * 8e-6, m.disk_write_cpu * 1e6, m.service_rtt_s * 1e6);
   return FT_EXIT_OK;
 }

@@ -223,6 +223,9 @@ static int resolve_platform(struct xc *x) {
                       "exist): run 'ftsim calibrate' first, or give "
                       "--platform FILE",
                       x->platform_file);
+  char err[1024];
+  if (ft_machine_check_props(x->platform_file, err, sizeof err))
+    return fail(FT_EXIT_USAGE, "%s", err);
   double speed;
   if (ft_machine_read(x->platform_file, &speed, &x->disks) == 0)
     snprintf(x->speed, sizeof x->speed, "%.6g", speed);

@@ -28,16 +28,17 @@ int ft_machine_platform_file(char *out, size_t len) {
   return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* One "bw_mbps@S Y" pair at `p` (or "test_us Z", into *test_us, with
- * *size 0): 0 and *p past it, 1 at the end, -1. */
-static int next_bw(const char **p, long *size, double *mbps, double *test_us) {
+/* One "bw_mbps@S Y" pair at `p` (or "test_us Z" into us[0], "iprobe_us
+ * W" into us[1], with *size 0): 0 and *p past it, 1 at the end, -1. */
+static int next_bw(const char **p, long *size, double *mbps, double us[2]) {
   int used = 0;
   while (**p == ' ')
     (*p)++;
   if (!**p || **p == '\n')
     return 1;
   *size = 0;
-  if (sscanf(*p, "test_us %lf%n", test_us, &used) == 1) {
+  if (sscanf(*p, "test_us %lf%n", &us[0], &used) == 1 ||
+      sscanf(*p, "iprobe_us %lf%n", &us[1], &used) == 1) {
     *p += used;
     return 0;
   }
@@ -48,16 +49,16 @@ static int next_bw(const char **p, long *size, double *mbps, double *test_us) {
 }
 
 int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
-                              long *bw_bytes, double *test_s, char *err,
-                              size_t errlen) {
+                              long *bw_bytes, double *test_s, double *iprobe_s,
+                              char *err, size_t errlen) {
   char a[256], b[256];
-  double lat_us = 0, mbps = 0, best = 0, test_us = 0;
+  double lat_us = 0, mbps = 0, best = 0, us[2] = {0, 0};
   long size = 0, best_size = 0;
   int used = 0, rc = 0;
   if (sscanf(line, "pair %255s %255s lat_us %lf%n", a, b, &lat_us, &used) != 3)
     rc = -1;
   const char *p = line + used;
-  while (rc == 0 && (rc = next_bw(&p, &size, &mbps, &test_us)) == 0)
+  while (rc == 0 && (rc = next_bw(&p, &size, &mbps, us)) == 0)
     if (size > best_size)
       best_size = size, best = mbps;
   if (rc < 0 || best_size <= 0)
@@ -67,10 +68,11 @@ int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
   if (!(lat_us > 0) || !(best > 0) || !isfinite(lat_us) || !isfinite(best))
     return ft_errmsg(err, errlen, "ping-pong", 0, NULL,
                      "latency and bandwidth must be > 0, got '%.200s'", line);
-  if (test_us < 0 || !isfinite(test_us))
+  if (us[0] < 0 || !isfinite(us[0]) || us[1] < 0 || !isfinite(us[1]))
     return ft_errmsg(err, errlen, "ping-pong", 0, NULL,
-                     "test_us must be >= 0, got '%.200s'", line);
-  *test_s = test_us * 1e-6;
+                     "test_us and iprobe_us must be >= 0, got '%.200s'", line);
+  *test_s = us[0] * 1e-6;
+  *iprobe_s = us[1] * 1e-6;
   *lat_s = lat_us * 1e-6;
   *bw_bps = best * 1e6;
   *bw_bytes = best_size;
@@ -179,6 +181,30 @@ static void write_zone(FILE *out, const char *id, const char *prefix, int n,
   fprintf(out, "      <router id=\"%s-router\"/>\n    </zone>\n", id);
 }
 
+/* SMPI's per-call charges (<config> props): MPI_Test and MPI_Iprobe as
+ * measured (SMPI's default charges 100 us per call; an Iprobe not
+ * measured is charged as a Test), each call the same (no growth). */
+static void write_call_costs(const struct ft_machine *m, FILE *out) {
+  double probe = m->iprobe_s > 0 ? m->iprobe_s : m->test_s;
+  if (m->test_s > 0)
+    fprintf(out,
+            "    <!-- One MPI_Test that finds nothing, measured: %.6g us. -->\n"
+            "    <prop id=\"smpi/test\" value=\"%.6g\"/>\n",
+            m->test_s * 1e6, m->test_s);
+  if (probe > 0)
+    fprintf(out,
+            "    <!-- One MPI_Iprobe that finds nothing, %s: %.6g us (SMPI\n"
+            "         runs it on the caller's core). -->\n"
+            "    <prop id=\"smpi/iprobe\" value=\"%.6g\"/>\n"
+            "    <prop id=\"smpi/iprobe-cpu-usage\" value=\"1\"/>\n",
+            m->iprobe_s > 0 ? "measured" : "not measured, as MPI_Test",
+            probe * 1e6, probe);
+  if (probe > 0 || m->test_s > 0)
+    fprintf(out, "    <!-- Every call costs the same (SMPI's default grows\n"
+                 "         the charge with each call that finds nothing). -->\n"
+                 "    <prop id=\"smpi/grow-injected-times\" value=\"no\"/>\n");
+}
+
 static void write_header(const struct ft_machine *m, FILE *out, double lat,
                          double bw) {
   fprintf(out,
@@ -216,13 +242,7 @@ static void write_header(const struct ft_machine *m, FILE *out, double lat,
             "         charges it to each wait for an event logger's\n"
             "         acknowledgement (el_rtt_us overrides it). -->\n",
             m->service_rtt_s * 1e6, FT_MACHINE_SERVICE_RTT_PROP);
-  if (m->test_s > 0) /* SMPI's default charges 100 us per call */
-    fprintf(out,
-            "    <!-- One MPI_Test that finds nothing, measured: %.6g us; an\n"
-            "         MPI_Iprobe is charged the same. -->\n"
-            "    <prop id=\"smpi/test\" value=\"%.6g\"/>\n"
-            "    <prop id=\"smpi/iprobe\" value=\"%.6g\"/>\n",
-            m->test_s * 1e6, m->test_s, m->test_s);
+  write_call_costs(m, out);
   fprintf(out, "  </config>\n");
 }
 
@@ -281,5 +301,121 @@ int ft_machine_read(const char *path, double *speed, bool *disks) {
     *disks = *disks || strstr(line, "<disk ") != NULL;
   }
   fclose(f);
+  return rc;
+}
+
+/* ---- ftsim_* host properties, checked before anything is launched ---- */
+
+/* The ftsim_* properties the runtime reads (backend_smpi.c), each a
+ * number of seconds (per byte for the write's CPU part) in [0, 1). */
+static const char *const known_props[] = {FT_MACHINE_SERVICE_RTT_PROP,
+                                          FT_MACHINE_WRITE_CPU_PROP};
+#define KNOWN_PROPS (sizeof known_props / sizeof known_props[0])
+
+static bool xml_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The value of attribute `name` in the element text [s, end) (quoted with
+ * ' or ", preceded by white space), copied into out (len bytes); 0, or -1
+ * when the element has none. */
+static int attr(const char *s, const char *end, const char *name, char *out,
+                size_t len) {
+  size_t n = strlen(name);
+  for (const char *p = s; p + n + 2 < end; p++) {
+    if (!xml_space(p[0]) || strncmp(p + 1, name, n) != 0 || p[n + 1] != '=' ||
+        (p[n + 2] != '"' && p[n + 2] != '\''))
+      continue;
+    const char *v = p + n + 3, *q = memchr(v, p[n + 2], (size_t)(end - v));
+    if (!q)
+      return -1;
+    size_t vlen = (size_t)(q - v) < len - 1 ? (size_t)(q - v) : len - 1;
+    memcpy(out, v, vlen);
+    out[vlen] = '\0';
+    return 0;
+  }
+  return -1;
+}
+
+/* Checks one <prop> element [s, end), at line `line` of `path`: not an
+ * ftsim_* id, or a known one whose value is a number in [0, 1). */
+static int check_prop(const char *path, int line, const char *s,
+                      const char *end, char *err, size_t errlen) {
+  char id[128], value[128];
+  if (attr(s, end, "id", id, sizeof id) || strncmp(id, "ftsim_", 6) != 0)
+    return 0;
+  size_t k = 0;
+  while (k < KNOWN_PROPS && strcmp(id, known_props[k]) != 0)
+    k++;
+  if (k == KNOWN_PROPS)
+    return ft_errmsg(err, errlen, path, line, id,
+                     "unknown ftsim_ host property (known: %s, %s)",
+                     known_props[0], known_props[1]);
+  if (attr(s, end, "value", value, sizeof value))
+    return ft_errmsg(err, errlen, path, line, id, "the <prop> has no value");
+  char *stop = NULL;
+  double x = strtod(value, &stop);
+  if (stop == value || *stop || !isfinite(x))
+    return ft_errmsg(err, errlen, path, line, id,
+                     "value '%s' is not a number of seconds", value);
+  if (x < 0 || x >= 1)
+    return ft_errmsg(err, errlen, path, line, id,
+                     "value '%s' is out of range (expected 0 <= x < 1 "
+                     "second%s)",
+                     value, k == 1 ? " per byte" : "");
+  return 0;
+}
+
+/* The whole file at `path` (NUL-terminated, malloc'd), or NULL. */
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, len = 0;
+  char *text = malloc(cap);
+  size_t got;
+  while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+    len += got;
+    char *bigger = len + 1 == cap ? realloc(text, cap *= 2) : text;
+    if (!bigger)
+      free(text);
+    text = bigger;
+  }
+  if (text)
+    text[len] = '\0';
+  fclose(f);
+  return text;
+}
+
+static int lines_in(const char *from, const char *to) {
+  int n = 0;
+  for (; from < to; from++)
+    n += *from == '\n';
+  return n;
+}
+
+int ft_machine_check_props(const char *path, char *err, size_t errlen) {
+  char *text = slurp(path);
+  if (!text)
+    return ft_errmsg(err, errlen, path, 0, NULL, "cannot read the file");
+  const char *p = text, *counted = text;
+  int line = 1, rc = 0;
+  while (rc == 0 && (p = strchr(p, '<')) != NULL) {
+    if (strncmp(p, "<!--", 4) == 0) {
+      const char *close = strstr(p + 4, "-->");
+      p = close ? close + 3 : p + strlen(p);
+      continue;
+    }
+    const char *end = strchr(p, '>');
+    if (!end)
+      break;
+    if (strncmp(p, "<prop", 5) == 0 && xml_space(p[5])) {
+      line += lines_in(counted, p);
+      counted = p;
+      rc = check_prop(path, line, p, end, err, errlen);
+    }
+    p = end + 1;
+  }
+  free(text);
   return rc;
 }

@@ -31,6 +31,8 @@ struct ft_machine {
   long bw_bytes;        /* the size at which bw_bps was measured */
   double test_s;        /* one MPI_Test that finds nothing, seconds (0: not
                            measured, SMPI's default stays) */
+  double iprobe_s;      /* one MPI_Iprobe that finds nothing, seconds (0: not
+                           measured, test_s charged instead) */
   const char *pingpong; /* the command line of the ping-pong, for the comment */
   double disk_write_Bps; /* a durable image write (write, fsync, rename,
                             fsync of the directory), bytes/s; 0: no <disk> */
@@ -53,14 +55,14 @@ int ft_machine_platform_file(char *out, size_t len);
 
 /* Parses the ping-pong's line (analysis/calibrate.c)
  *   "pair HOST_A HOST_B lat_us X bw_mbps@S1 Y1 [bw_mbps@S2 Y2 ...]
- *    [test_us Z]"
+ *    [test_us Z] [iprobe_us W]"
  * into the latency in seconds, the bandwidth in bit/s at the largest size
- * and the time of one unsuccessful MPI_Test in seconds (0 without
- * test_us). Returns 0, or -1 with "expected 'pair A B lat_us X bw_mbps@S
- * Y', got '...'" (or "latency ... must be > 0") in `err`. */
+ * and the times of one unsuccessful MPI_Test and MPI_Iprobe in seconds (0
+ * without test_us, iprobe_us). Returns 0, or -1 with "expected 'pair A B lat_us
+ * X bw_mbps@S Y', got '...'" (or "latency ... must be > 0") in `err`. */
 int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
-                              long *bw_bytes, double *test_s, char *err,
-                              size_t errlen);
+                              long *bw_bytes, double *test_s, double *iprobe_s,
+                              char *err, size_t errlen);
 
 /* Parses the service ping-pong's line (analysis/calibrate.c, calibrate
  * service) "service rtt_us X median_us Y max_us Z" into the mean round
@@ -79,7 +81,9 @@ int ft_machine_check(const struct ft_machine *m, char *err, size_t errlen);
  * SPLITDUPLEX link of bw_bps and lat_s / 2 (a route crosses two), the
  * zones joined by a free link, as platforms/cluster_zone.sh writes them;
  * linear SMPI model (lat-factor and bw-factor 1), no TCP cross traffic,
- * and when test_s > 0 smpi/test and smpi/iprobe = test_s; when
+ * and when test_s > 0 smpi/test = test_s, smpi/iprobe = iprobe_s (test_s
+ * when iprobe_s is 0), smpi/iprobe-cpu-usage 1 and
+ * smpi/grow-injected-times no; when
  * disk_write_Bps > 0 every host has one <disk id="HOST-disk"> of the
  * measured read and write bandwidths; when disk_write_cpu > 0 as well, the
  * write is split into its CPU part, a host property
@@ -96,5 +100,17 @@ int ft_machine_write_platform(const struct ft_machine *m, FILE *out);
  * whether it declares a <disk> anywhere (*disks). Returns 0, 1 when the
  * file has no speed (*disks still set), -1 when it cannot be read. */
 int ft_machine_read(const char *path, double *speed, bool *disks);
+
+/* Checks the ftsim_* host properties of the platform file `path` (any
+ * platform, before anything is launched: the runtime reads them only once
+ * the simulation runs). Every <prop id="ftsim_..."> outside a comment must
+ * be one the runtime reads, FT_MACHINE_SERVICE_RTT_PROP or
+ * FT_MACHINE_WRITE_CPU_PROP, with a value that is a number in [0, 1)
+ * (seconds; seconds per byte). Other properties are SimGrid's or the
+ * user's: not checked. Returns 0, or -1 with "FILE:LINE: field 'ID':
+ * value 'fast' is not a number of seconds" (or "... is out of range
+ * (expected 0 <= x < 1 second)", "unknown ftsim_ host property (known:
+ * ...)", "the <prop> has no value", "FILE: cannot read the file") in `err`. */
+int ft_machine_check_props(const char *path, char *err, size_t errlen);
 
 #endif /* FT_CLI_MACHINE_H */

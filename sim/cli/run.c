@@ -15,6 +15,7 @@
 #include "ft_protocol.h"
 #include "host_speed.h"
 #include "launch.h"
+#include "machine.h"
 #include "outcome.h"
 #include "paths.h"
 #include "placement.h"
@@ -435,7 +436,8 @@ static int resolve(struct run *r) {
     return complain(FT_EXIT_USAGE, "--trace %s: %s", r->options.trace, err);
   if (!r->args.real) {
     if (ft_paths_platform(&r->dirs, r->args.platform, r->platform_file,
-                          sizeof r->platform_file, err, sizeof err))
+                          sizeof r->platform_file, err, sizeof err) ||
+        ft_machine_check_props(r->platform_file, err, sizeof err))
       return complain(FT_EXIT_USAGE, "%s", err);
     ft_paths_short_name(r->args.platform, ".xml", r->platform_name,
                         sizeof r->platform_name);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "host_speed.h"
+#include "machine.h"
 #include "options.h"
 #include "outcome.h"
 #include "paths.h"
@@ -280,7 +281,8 @@ static int check_names(const struct ft_sweep *s) {
   ft_dirs_get(&dirs);
   for (size_t i = 0; i < s->axis[FT_AXIS_PLATFORM].count; i++)
     if (ft_paths_platform(&dirs, s->axis[FT_AXIS_PLATFORM].items[i], path,
-                          sizeof path, err, sizeof err)) {
+                          sizeof path, err, sizeof err) ||
+        ft_machine_check_props(path, err, sizeof err)) {
       fprintf(stderr, "ftsim: %s:%d: field 'platforms': %s\n", s->name,
               s->axis_line[FT_AXIS_PLATFORM], err);
       return FT_EXIT_USAGE;

@@ -31,6 +31,17 @@ awk -v r="$rtt" 'BEGIN { exit !(r ~ /^[0-9.e+-]+$/ && r + 0 > 0) }' ||
   "$dir/p.xml")" = "$((hosts + 2))" ] ||
   fail "not every host has the property ftsim_service_rtt_s"
 
+# MPI_Test's and MPI_Iprobe's costs (us): numbers > 0, written as the
+# file's smpi/test and smpi/iprobe (seconds), which SMPI charges per call.
+for k in test iprobe; do
+  v=$(num ${k}_us)
+  awk -v r="$v" 'BEGIN { exit !(r ~ /^[0-9.e+-]+$/ && r + 0 > 0) }' ||
+    fail "${k}_us '$v' is not a number > 0"
+  p=$(sed -n "s|.*<prop id=\"smpi/$k\" value=\"\([^\"]*\)\"/>.*|\1|p" "$dir/p.xml")
+  awk -v a="$p" -v b="$v" 'BEGIN { d = a * 1e6 - b; exit !(d < 1e-3 * b && -d < 1e-3 * b) }' ||
+    fail "smpi/$k '$p' s is not the measured ${k}_us $v"
+done
+
 printf 'local-1\nlocal-%s\nlocal-service-1\n' "$hosts" >"$dir/hosts"
 "$SMPIRUN" -np 3 -platform "$dir/p.xml" -hostfile "$dir/hosts" \
   --cfg=smpi/privatization:dlopen --log=root.thres:warning \

@@ -7,8 +7,8 @@
 #   charged   property 200 us: the run is longer than with none, and
 #             exactly as long as el_rtt_us=200 on hosts without it
 #   override  property 200 us and el_rtt_us=50: as el_rtt_us=50 alone
-#   bad       ftsim_service_rtt_s="2ms": the run stops naming the host,
-#             the property and the value (never taken as 0)
+#   bad       ftsim_service_rtt_s="2ms": ftsim run stops before the launch
+#             naming the file, line, property and value (never taken as 0)
 # Usage: service_rtt.sh FTSIM CASE
 set -u
 ftsim=$1 case=$2
@@ -71,7 +71,7 @@ bad)
     -- --class S --iters 20 > "$dir/out" 2> "$dir/err"
   rc=$?
   [ $rc != 0 ] || fail "exit 0 with a malformed property"
-  want="host 't-[12]' of the platform file: property ftsim_service_rtt_s=\"2ms\" is not a number of seconds from 0 to 1"
+  want="$dir/bad.xml:4: field 'ftsim_service_rtt_s': value '2ms' is not a number of seconds"
   grep -q -- "$want" "$dir/err" || { cat "$dir/err"; fail "no message '$want'"; }
   grep -q '"completion_time_s"' "$dir/out" && fail "a summary was printed"
   ;;

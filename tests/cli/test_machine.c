@@ -26,12 +26,12 @@ static struct ft_machine sample(void) {
 }
 
 Test(machine, parses_the_pingpong_line_at_its_largest_size) {
-  double lat, bw, test;
+  double lat, bw, test, probe;
   long bytes;
   cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3023 "
                                          "bw_mbps@1048576 5565.3 "
                                          "bw_mbps@8388608 6719.85",
-                                         &lat, &bw, &bytes, &test, err,
+                                         &lat, &bw, &bytes, &test, &probe, err,
                                          sizeof err),
                0, "%s", err);
   cr_assert_float_eq(lat, 0.3023e-6, 1e-12);
@@ -39,26 +39,34 @@ Test(machine, parses_the_pingpong_line_at_its_largest_size) {
   cr_assert_eq(bytes, 8388608);
   cr_assert_float_eq(test, 0, 1e-15);
   cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3 bw_mbps@8 5 "
-                                         "test_us 0.0567",
-                                         &lat, &bw, &bytes, &test, err,
+                                         "test_us 0.0567 iprobe_us 0.081",
+                                         &lat, &bw, &bytes, &test, &probe, err,
                                          sizeof err),
                0, "%s", err);
   cr_assert_float_eq(test, 0.0567e-6, 1e-15);
+  cr_assert_float_eq(probe, 0.081e-6, 1e-15);
+  cr_assert_eq(ft_machine_parse_pingpong("pair vm vm lat_us 0.3 bw_mbps@8 5 "
+                                         "test_us 0.05 iprobe_us -1",
+                                         &lat, &bw, &bytes, &test, &probe, err,
+                                         sizeof err),
+               -1);
+  cr_assert(strstr(err, "iprobe_us must be >= 0"), "%s", err);
 }
 
 Test(machine, refuses_a_malformed_or_zero_pingpong_line) {
-  double lat, bw, test;
+  double lat, bw, test, probe;
   long bytes;
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us x", &lat, &bw, &bytes,
-                                         &test, err, sizeof err),
+                                         &test, &probe, err, sizeof err),
                -1);
   cr_assert(strstr(err, "expected 'pair A B lat_us X bw_mbps@S Y'"), "%s", err);
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 0 bw_mbps@8 5", &lat,
-                                         &bw, &bytes, &test, err, sizeof err),
+                                         &bw, &bytes, &test, &probe, err,
+                                         sizeof err),
                -1);
   cr_assert(strstr(err, "must be > 0"), "%s", err);
   cr_assert_eq(ft_machine_parse_pingpong("pair a b lat_us 1", &lat, &bw, &bytes,
-                                         &test, err, sizeof err),
+                                         &test, &probe, err, sizeof err),
                -1);
 }
 
@@ -107,6 +115,18 @@ Test(machine, sets_the_measured_test_cost) {
   cr_assert(strstr(text, "<prop id=\"smpi/test\" value=\"5e-08\"/>"), "%s",
             text);
   cr_assert(strstr(text, "<prop id=\"smpi/iprobe\" value=\"5e-08\"/>"));
+  cr_assert(strstr(text, "not measured, as MPI_Test"));
+  cr_assert(
+      strstr(text, "<prop id=\"smpi/grow-injected-times\" value=\"no\"/>"));
+  free(text);
+  m.iprobe_s = 8e-8;
+  f = open_memstream(&text, &len);
+  cr_assert_eq(ft_machine_write_platform(&m, f), 0);
+  fclose(f);
+  cr_assert(strstr(text, "<prop id=\"smpi/test\" value=\"5e-08\"/>"));
+  cr_assert(strstr(text, "<prop id=\"smpi/iprobe\" value=\"8e-08\"/>"), "%s",
+            text);
+  cr_assert(strstr(text, "smpi/iprobe-cpu-usage\" value=\"1\""));
   free(text);
 }
 
@@ -295,4 +315,78 @@ Test(machine, writes_the_service_round_trip) {
   cr_assert(strstr(text, "<host id=\"local-3\" speed=\"5e+09f\" core=\"1\"/>"),
             "%s", text);
   free(text);
+}
+
+/* Writes `text` into a new temporary file named in `path` (a template). */
+static void write_text(char *path, const char *text) {
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+Test(machine, check_props_accepts_what_calibrate_writes) {
+  char path[] = "/tmp/ftsim-machine-XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fdopen(fd, "w");
+  struct ft_machine m = sample();
+  m.service_rtt_s = 4.7e-5;
+  m.disk_write_Bps = 2.5e8;
+  m.disk_read_Bps = 4e9;
+  m.disk_write_cpu = 1e-9;
+  ft_machine_write_platform(&m, f);
+  fclose(f);
+  cr_assert_eq(ft_machine_check_props(path, err, sizeof err), 0, "%s", err);
+  unlink(path);
+}
+
+Test(machine, check_props_names_file_line_property_and_value) {
+  char path[] = "/tmp/ftsim-machine-XXXXXX";
+  write_text(path, "<platform>\n"
+                   "<!-- <prop id=\"ftsim_service_rtt_s\" value=\"x\"/>\n"
+                   "     a comment over two lines -->\n"
+                   "<host id=\"a\"><prop id=\"colour\" value=\"red\"/>"
+                   "<prop id=\"ftsim_service_rtt_s\" value=\"1e-5\"/></host>\n"
+                   "<host id=\"b\"><prop\n"
+                   "  value=\"fast\" id=\"ftsim_service_rtt_s\"/></host>\n");
+  cr_assert_eq(ft_machine_check_props(path, err, sizeof err), -1);
+  char want[256];
+  snprintf(want, sizeof want,
+           "%s:5: field 'ftsim_service_rtt_s': value 'fast' is not a number "
+           "of seconds",
+           path);
+  cr_assert_str_eq(err, want);
+  unlink(path);
+}
+
+Test(machine, check_props_refuses_out_of_range_and_unknown) {
+  const char *cases[][2] = {
+      {"<prop id=\"ftsim_write_cpu_s_per_byte\" value=\"-1e-9\"/>",
+       "field 'ftsim_write_cpu_s_per_byte': value '-1e-9' is out of range "
+       "(expected 0 <= x < 1 second per byte)"},
+      {"<prop id=\"ftsim_service_rtt_s\" value=\"1\"/>",
+       "field 'ftsim_service_rtt_s': value '1' is out of range (expected 0 "
+       "<= x < 1 second)"},
+      {"<prop id=\"ftsim_service_rtt_s\" value=\"inf\"/>",
+       "field 'ftsim_service_rtt_s': value 'inf' is not a number of "
+       "seconds"},
+      {"<prop id=\"ftsim_rtt\" value=\"1e-5\"/>",
+       "field 'ftsim_rtt': unknown ftsim_ host property (known: "
+       "ftsim_service_rtt_s, ftsim_write_cpu_s_per_byte)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char path[] = "/tmp/ftsim-machine-XXXXXX";
+    write_text(path, cases[i][0]);
+    cr_assert_eq(ft_machine_check_props(path, err, sizeof err), -1, "%s",
+                 cases[i][0]);
+    cr_assert(strstr(err, cases[i][1]), "%s", err);
+    cr_assert(strncmp(err, path, strlen(path)) == 0 &&
+                  strncmp(err + strlen(path), ":1: ", 4) == 0,
+              "%s", err);
+    unlink(path);
+  }
+  cr_assert_eq(ft_machine_check_props("/nonexistent/p.xml", err, sizeof err),
+               -1);
+  cr_assert_str_eq(err, "/nonexistent/p.xml: cannot read the file");
 }
