@@ -8,8 +8,9 @@
  * receive message k from the left one on FIFO channels (the application
  * contract of sim/ft.h: nothing in flight across a safe point). Rank 0 is
  * the coordinator: at a nondeterministic "timer" it requests a wave, every
- * rank reports its safe-point position and stops at the next one, rank 0
- * sends K = max(position) + 1, every rank marks at K, is held there until
+ * other rank reports its safe-point position and stops at the next one
+ * (rank 0 moves its own position instead of stopping), rank 0 sends
+ * K = max(position) + 1, every rank marks at K, is held there until
  * it has every marker, checkpoints, its image is stored (asynchronously),
  * CHECKPOINT_DONE to rank 0, which commits when every image is stored.
  * An environment process fails the run at any moment (up to MAXF times):
@@ -161,7 +162,11 @@ inline safe_point(r) {
   :: phase[r] == KNOWN && idx[r] == at[r] -> checkpoint(r); pc[r] = PC_SEND
 #else
   :: phase[r] == KNOWN && idx[r] == at[r] -> mark(r)
-  :: phase[r] == REQUESTED && idx[r] == hold_at[r] -> pc[r] = PC_HELD
+  :: phase[r] == REQUESTED && idx[r] == hold_at[r] && r != 0 -> pc[r] = PC_HELD
+  :: phase[r] == REQUESTED && idx[r] == hold_at[r] && r == 0 ->
+     /* pcl.c advance_own_position: rank 0 moves its position, never held */
+     if :: idx[0] > maxpos -> maxpos = idx[0] :: else -> skip fi;
+     hold_at[0] = idx[0] + 1; pc[0] = PC_SEND
 #endif
   :: else -> pc[r] = PC_SEND
   fi

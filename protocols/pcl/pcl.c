@@ -7,7 +7,8 @@
 /* Where a rank stands in the current wave. */
 enum pcl_phase {
   PCL_IDLE,      /* no wave in progress (rank 0: none since the commit) */
-  PCL_REQUESTED, /* position reported, K not known: stop at position + 1 */
+  PCL_REQUESTED, /* position reported, K not known: stop at position + 1
+                    (rank 0: move the position there) */
   PCL_KNOWN,     /* K known, safe point K not reached yet */
   PCL_MARKING,   /* at K, markers sent, held until every marker is in */
   PCL_STORING,   /* checkpoint taken, image on its way to the server */
@@ -226,9 +227,31 @@ static int on_timer(struct pcl_state *s, const struct ft_event *e,
   return 0; /* early or spurious timers are ignored */
 }
 
+/* Rank 0 at its hold point before every position is in: it moves its own
+ * position here instead of stopping, so that K = max + 1 stays ahead of
+ * it. From pcl-vs-vcl-fgcs08, section 3: "The MPI process of rank 0
+ * regularly starts a new checkpoint wave and changes its state to
+ * checkpointing, then sends markers to every other process (1)": the
+ * initiator of MPICH-Pcl goes on computing after its request, stopped only
+ * where it posts a request on a marked channel (sc06, section 4: "a hook
+ * in the request posting function for verifying and delaying these posts
+ * if a checkpoint wave is currently active"). Holding rank 0 here made it
+ * wait for the slowest answer, up to a whole computation phase of another
+ * rank, with the application stopped: a wave due at rank 0's safe point
+ * while the others computed cost BT.B.64 0.9 s instead of 0.4 ms (issue
+ * 19). Rank 0 computes the maximum itself, so it can raise its own
+ * position without a message; the others cannot (rank 0 may have placed
+ * K already), and keep their hold. */
+static void advance_own_position(struct pcl_state *s) {
+  if (s->index > s->max_position)
+    s->max_position = s->index;
+  s->hold_at = s->index + 1;
+}
+
 /* A safe point passes, except two: at K the rank marks and is held until
  * every marker is in (it checkpoints at once when they all are); at
- * position + 1, before K is known, it waits for the WAVE_AT. */
+ * position + 1, before K is known, a rank but 0 waits for the WAVE_AT
+ * (rank 0 moves its position: advance_own_position). */
 static int on_safe_point(struct pcl_state *s, const struct ft_event *e,
                          struct ft_update *u) {
   if (s->held != 0 || e->index != s->index + 1)
@@ -237,6 +260,8 @@ static int on_safe_point(struct pcl_state *s, const struct ft_event *e,
   unsigned flag = FT_UPDATE_PASS;
   if (s->phase == PCL_KNOWN && s->index == s->at)
     flag = mark(s, u) ? FT_UPDATE_PASS : FT_UPDATE_HOLD;
+  else if (s->phase == PCL_REQUESTED && s->index == s->hold_at && s->rank == 0)
+    advance_own_position(s);
   else if (s->phase == PCL_REQUESTED && s->index == s->hold_at)
     flag = FT_UPDATE_HOLD;
   if (flag == FT_UPDATE_HOLD)

@@ -9,10 +9,11 @@
  * for tests and traces.
  *
  * A wave, as the core plays it (every message goes through update.sends):
- *  1. rank 0, at its deadline, sends WAVE_REQUEST to every other rank and
- *     stops at its next safe point;
- *  2. every rank answers POSITION (its safe-point index) and stops at its
- *     next safe point until it learns where the wave is;
+ *  1. rank 0, at its deadline, sends WAVE_REQUEST to every other rank; it
+ *     never stops before K is known: its position is the last safe point
+ *     it passed;
+ *  2. every other rank answers POSITION (its safe-point index) and stops at
+ *     its next safe point until it learns where the wave is;
  *  3. rank 0 sends WAVE_AT K = max(positions) + 1;
  *  4. at safe point K a rank sends its MARKER to every other rank and is
  *     held there until it has every other rank's marker: then CHECKPOINT and

@@ -109,6 +109,15 @@ echo "control_timer: $protocol on $np ranks: $between MPI control messages" \
 }
 below=0.02
 [ "$scope" = all ] && below=0.06
+# pcl: rank 0 no longer waits for the positions held at its safe point
+# (issue 19, protocols/pcl/pcl.c advance_own_position): it polls in the
+# ring's MPI_Test between compute chunks, where MPI control messages reach
+# it late (traced, period 2 ms: a position sent at 2.771 ms taken at 3.622
+# ms, the courier's at 3.073 ms), so the MPI run's waves are placed one
+# safe point later and its time is 13% above the courier's (0.065267 s, 12
+# waves, against 0.056758 s, 14; 5% at a 10 ms period). The courier may
+# be that much faster, never slower.
+[ "$protocol" = pcl ] && below=0.15
 awk -v a="$t1" -v b="$t0" -v below="$below" 'BEGIN { d = a - b
   exit !(b > 0 && d <= 0.02 * b && -d <= below * b) }' ||
   { echo "the completion times differ by more than 2% (${below} below)"; exit 1; }

@@ -52,6 +52,15 @@ static void pass_safe_points(void *state, int64_t n) {
   }
 }
 
+/* Passes safe points first..last, asserting that each one passes. */
+static void pass_safe_points_from(void *state, int64_t first, int64_t last) {
+  struct ft_update u;
+  for (int64_t i = first; i <= last; i++) {
+    cr_assert_eq(step(state, safe_point(i), &u), 0);
+    cr_assert_eq(u.flags, FT_UPDATE_PASS);
+  }
+}
+
 /* Asserts that the update sends `kind` (wave, value) to every rank but
  * `self`, in rank order, starting at sends[first]. */
 static void assert_broadcast(const struct ft_update *u, size_t first,
@@ -113,7 +122,8 @@ static void run_until_commit(struct cluster *c, int wave, double limit) {
  * channel is delayed from its marker to the checkpoint (3, 4), each rank
  * checkpoints once it has every marker (5), images are stored, rank 0
  * commits and waits a period. Rank 0 reaches safe point 4 just as the wave
- * is due: it is held there, and it is K. */
+ * is due: it is not held there (the initiator never waits for positions),
+ * its position moves to 4 and K is 5. */
 Test(pcl_trace, a_wave_reads_like_figure_2) {
   struct cluster *c = cluster(3, 1.0);
   cluster_set_app(c, 1, 0.25, 0.05);
@@ -122,43 +132,43 @@ Test(pcl_trace, a_wave_reads_like_figure_2) {
   run_until_commit(c, 1, 10.0);
   assert_trace(c, "[  1.000] 0 timer, position 3\n"
                   "            > wave 1 request to 1, 2\n"
-                  "[  1.000] 0 safe point 4\n"
-                  "            held\n"
                   "[  1.001] 1 < wave 1 request from 0\n"
                   "            > position 3 to 0\n"
                   "[  1.001] 2 < wave 1 request from 0\n"
                   "            > position 3 to 0\n"
                   "[  1.002] 0 < position 3 from 1\n"
                   "[  1.002] 0 < position 3 from 2\n"
-                  "            > wave 1 at safe point 4 to 1, 2\n"
+                  "            > wave 1 at safe point 5 to 1, 2\n"
+                  "[  1.003] 1 < wave 1 at safe point 5\n"
+                  "[  1.003] 2 < wave 1 at safe point 5\n"
+                  "[  1.250] 0 safe point 5\n"
                   "            > markers to 1, 2\n"
-                  "[  1.003] 1 < wave 1 at safe point 4\n"
-                  "[  1.003] 2 < wave 1 at safe point 4\n"
-                  "[  1.003] 1 < marker from 0: channel 0->1 delayed\n"
-                  "[  1.003] 2 < marker from 0: channel 0->2 delayed\n"
-                  "[  1.050] 1 safe point 4\n"
+                  "            held\n"
+                  "[  1.251] 1 < marker from 0: channel 0->1 delayed\n"
+                  "[  1.251] 2 < marker from 0: channel 0->2 delayed\n"
+                  "[  1.300] 1 safe point 5\n"
                   "            > markers to 0, 2\n"
                   "            held\n"
-                  "[  1.051] 0 < marker from 1\n"
-                  "[  1.051] 2 < marker from 1: channel 1->2 delayed\n"
-                  "[  1.100] 2 safe point 4\n"
+                  "[  1.301] 0 < marker from 1\n"
+                  "[  1.301] 2 < marker from 1: channel 1->2 delayed\n"
+                  "[  1.350] 2 safe point 5\n"
                   "            > markers to 0, 1\n"
-                  "            checkpoint wave 1 at safe point 4\n"
-                  "[  1.101] 0 < marker from 2\n"
-                  "            checkpoint wave 1 at safe point 4\n"
+                  "            checkpoint wave 1 at safe point 5\n"
+                  "[  1.351] 0 < marker from 2\n"
+                  "            checkpoint wave 1 at safe point 5\n"
                   "            released\n"
-                  "[  1.101] 1 < marker from 2\n"
-                  "            checkpoint wave 1 at safe point 4\n"
+                  "[  1.351] 1 < marker from 2\n"
+                  "            checkpoint wave 1 at safe point 5\n"
                   "            released\n"
-                  "[  1.200] 2 image of wave 1 stored\n"
+                  "[  1.450] 2 image of wave 1 stored\n"
                   "            > done to 0\n"
-                  "[  1.201] 0 image of wave 1 stored\n"
-                  "[  1.201] 1 image of wave 1 stored\n"
+                  "[  1.451] 0 image of wave 1 stored\n"
+                  "[  1.451] 1 image of wave 1 stored\n"
                   "            > done to 0\n"
-                  "[  1.201] 0 < done from 2\n"
-                  "[  1.202] 0 < done from 1\n"
+                  "[  1.451] 0 < done from 2\n"
+                  "[  1.452] 0 < done from 1\n"
                   "            commit wave 1\n"
-                  "            next wave due at 2.202\n");
+                  "            next wave due at 2.452\n");
   cluster_free(c);
 }
 
@@ -248,56 +258,55 @@ Test(pcl_trace, a_rollback_in_the_middle_of_a_wave_then_a_clean_wave) {
   start(c);
   run_until_commit(c, 1, 10.0);
   cluster_trace_clear(c);
-  cr_assert_eq(cluster_run_until(c, 2.4), 0, "%s", c->error);
+  cr_assert_eq(cluster_run_until(c, 2.7), 0, "%s", c->error);
   cr_assert_eq(c->committed, 1);
   cr_assert_eq(cluster_rollback(c), 0, "%s", c->error);
   run_until_commit(c, 2, 10.0);
-  assert_trace(c, "[  2.201] 0 timer, position 8\n"
+  assert_trace(c, "[  2.451] 0 timer, position 9\n"
                   "            > wave 2 request to 1\n"
-                  "[  2.202] 1 < wave 2 request from 0\n"
-                  "            > position 8 to 0\n"
-                  "[  2.203] 0 < position 8 from 1\n"
-                  "            > wave 2 at safe point 9 to 1\n"
-                  "[  2.204] 1 < wave 2 at safe point 9\n"
-                  "[  2.350] 1 safe point 9\n"
+                  "[  2.452] 1 < wave 2 request from 0\n"
+                  "            > position 9 to 0\n"
+                  "[  2.453] 0 < position 9 from 1\n"
+                  "            > wave 2 at safe point 10 to 1\n"
+                  "[  2.454] 1 < wave 2 at safe point 10\n"
+                  "[  2.600] 1 safe point 10\n"
                   "            > marker to 0\n"
                   "            held\n"
-                  "[  2.351] 0 < marker from 1: channel 1->0 delayed\n"
-                  "[  2.351] 0 safe point 9\n"
+                  "[  2.601] 0 < marker from 1: channel 1->0 delayed\n"
+                  "[  2.601] 0 safe point 10\n"
                   "            > marker to 1\n"
-                  "            checkpoint wave 2 at safe point 9\n"
-                  "[  2.352] 1 < marker from 0\n"
-                  "            checkpoint wave 2 at safe point 9\n"
+                  "            checkpoint wave 2 at safe point 10\n"
+                  "[  2.602] 1 < marker from 0\n"
+                  "            checkpoint wave 2 at safe point 10\n"
                   "            released\n"
-                  "[  2.400] 0 rollback to wave 1 at safe point 4\n"
-                  "            next wave due at 3.400\n"
-                  "[  2.400] 1 rollback to wave 1 at safe point 4\n"
-                  "[  3.400] 0 timer, position 7\n"
+                  "[  2.700] 0 rollback to wave 1 at safe point 5\n"
+                  "            next wave due at 3.700\n"
+                  "[  2.700] 1 rollback to wave 1 at safe point 5\n"
+                  "[  3.700] 0 timer, position 8\n"
                   "            > wave 2 request to 1\n"
-                  "[  3.400] 0 safe point 8\n"
+                  "[  3.701] 1 < wave 2 request from 0\n"
+                  "            > position 9 to 0\n"
+                  "[  3.702] 0 < position 9 from 1\n"
+                  "            > wave 2 at safe point 10 to 1\n"
+                  "[  3.703] 1 < wave 2 at safe point 10\n"
+                  "[  3.950] 0 safe point 10\n"
+                  "            > marker to 1\n"
                   "            held\n"
-                  "[  3.401] 1 < wave 2 request from 0\n"
-                  "            > position 8 to 0\n"
-                  "[  3.402] 0 < position 8 from 1\n"
-                  "            > wave 2 at safe point 9 to 1\n"
-                  "            released\n"
-                  "[  3.403] 1 < wave 2 at safe point 9\n"
-                  "[  3.650] 1 safe point 9\n"
+                  "[  3.950] 1 safe point 10\n"
                   "            > marker to 0\n"
                   "            held\n"
-                  "[  3.651] 0 < marker from 1: channel 1->0 delayed\n"
-                  "[  3.652] 0 safe point 9\n"
-                  "            > marker to 1\n"
-                  "            checkpoint wave 2 at safe point 9\n"
-                  "[  3.653] 1 < marker from 0\n"
-                  "            checkpoint wave 2 at safe point 9\n"
+                  "[  3.951] 1 < marker from 0\n"
+                  "            checkpoint wave 2 at safe point 10\n"
                   "            released\n"
-                  "[  3.752] 0 image of wave 2 stored\n"
-                  "[  3.753] 1 image of wave 2 stored\n"
+                  "[  3.951] 0 < marker from 1\n"
+                  "            checkpoint wave 2 at safe point 10\n"
+                  "            released\n"
+                  "[  4.051] 1 image of wave 2 stored\n"
                   "            > done to 0\n"
-                  "[  3.754] 0 < done from 1\n"
+                  "[  4.051] 0 image of wave 2 stored\n"
+                  "[  4.052] 0 < done from 1\n"
                   "            commit wave 2\n"
-                  "            next wave due at 4.754\n");
+                  "            next wave due at 5.052\n");
   cluster_free(c);
 }
 
@@ -372,9 +381,11 @@ Test(pcl_core, an_early_timer_is_ignored) {
   free(s);
 }
 
-/* Rank 0 stops at position + 1 until every position is in, then goes on to
- * K = max + 1. */
-Test(pcl_core, rank_0_is_held_until_it_knows_k) {
+/* Rank 0 is never held before it knows K: at position + 1 it moves its
+ * own position there and goes on, so that K = max + 1 stays ahead of it
+ * (issue 19: a hold there made BT.B.64 wait 0.9 s for a computing rank's
+ * answer). */
+Test(pcl_core, rank_0_passes_its_safe_points_until_it_knows_k) {
   struct ft_update u;
   void *s = core_new(0, 3, 1.0);
   pass_safe_points(s, 3);
@@ -383,35 +394,54 @@ Test(pcl_core, rank_0_is_held_until_it_knows_k) {
   cr_assert_eq(u.n_sends, 2);
   cr_assert_lt(u.deadline, 0.0);
   cr_assert_eq(step(s, safe_point(4), &u), 0);
-  cr_assert_eq(u.flags, FT_UPDATE_HOLD);
-  cr_assert_eq(ft_pcl_held(s), 4);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS);
+  cr_assert_eq(ft_pcl_held(s), 0);
   cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 2, 0, 1, 2), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(u.n_sends, 0);
-  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 5), &u), 0);
+  cr_assert_eq(step(s, safe_point(5), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 3), &u), 0);
   assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_AT, 0, 3, 1, 6);
   cr_assert_eq(u.n_sends, 2);
-  cr_assert_eq(u.flags, FT_UPDATE_RELEASE);
+  cr_assert_eq(u.flags, 0, "running: nothing to release");
   cr_assert_eq(ft_pcl_wave_at(s), 6);
-  cr_assert_eq(ft_pcl_held(s), 0);
   free(s);
 }
 
-/* Rank 0 held at its position + 1, which is K: it marks in the same step
- * and stays held. Then the markers, the checkpoint, the images, the
- * commit, and the next deadline a period after the commit. */
-Test(pcl_core, rank_0_held_at_k_marks_then_commits_after_every_image) {
+/* A higher position than rank 0's sets K; rank 0 then runs to it. */
+Test(pcl_core, rank_0_runs_to_a_k_set_by_another_rank) {
+  struct ft_update u;
+  void *s = core_new(0, 3, 1.0);
+  pass_safe_points(s, 3);
+  cr_assert_eq(step(s, timer(1.0), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 2, 0, 1, 2), &u), 0);
+  cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 5), &u), 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_AT, 0, 3, 1, 6);
+  cr_assert_eq(u.flags, 0);
+  pass_safe_points_from(s, 4, 5);
+  cr_assert_eq(step(s, safe_point(6), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_HOLD);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 0, 3, 1, 0);
+  free(s);
+}
+
+/* Rank 0 at K (its position + 1, every other rank behind it): it marks
+ * when the last position places the wave, then waits for the markers. Then
+ * the checkpoint, the images, the commit, and the next deadline a period
+ * after the commit. */
+Test(pcl_core, rank_0_at_k_marks_then_commits_after_every_image) {
   struct ft_update u;
   void *s = core_new(0, 3, 2.0);
   pass_safe_points(s, 3);
   cr_assert_eq(step(s, timer(2.0), &u), 0);
-  cr_assert_eq(step(s, safe_point(4), &u), 0);
   cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 3), &u), 0);
   cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 2, 0, 1, 2), &u), 0);
   assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_AT, 0, 3, 1, 4);
-  assert_broadcast(&u, 2, FT_PCL_CONTROL_MARKER, 0, 3, 1, 0);
-  cr_assert_eq(u.n_sends, 4);
-  cr_assert_eq(u.flags, 0, "still held at 4");
+  cr_assert_eq(u.n_sends, 2);
+  cr_assert_eq(step(s, safe_point(4), &u), 0);
+  assert_broadcast(&u, 0, FT_PCL_CONTROL_MARKER, 0, 3, 1, 0);
+  cr_assert_eq(u.flags, FT_UPDATE_HOLD, "held at 4 for the markers");
   cr_assert_eq(step(s, control(FT_PCL_CONTROL_MARKER, 2, 0, 1, 0), &u), 0);
   cr_assert_eq(u.flags, 0);
   cr_assert_eq(ft_pcl_channel_delayed(s, 2), 0, "0 had sent its marker");
@@ -566,7 +596,7 @@ Test(pcl_core, rollback_forgets_the_wave_in_progress) {
   cr_assert_eq(step(s, timer(3.0), &u), 0);
   cr_assert_eq(u.sends[0].wave, 1);
   cr_assert_eq(step(s, safe_point(10), &u), 0);
-  cr_assert_eq(u.flags, FT_UPDATE_HOLD);
+  cr_assert_eq(u.flags, FT_UPDATE_PASS, "rank 0's position moves to 10");
   struct ft_event rollback = {.type = FT_EVENT_ROLLBACK,
                               .time = 4.0,
                               .peer = -1,
@@ -582,6 +612,7 @@ Test(pcl_core, rollback_forgets_the_wave_in_progress) {
   cr_assert_eq(step(s, timer(5.0), &u), 0);
   assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_REQUEST, 0, 2, 1, 0);
   cr_assert_eq(step(s, control(FT_PCL_CONTROL_POSITION, 1, 0, 1, 8), &u), 0);
+  /* 9, not 11: position 10, of the wave rolled back, is forgotten */
   assert_broadcast(&u, 0, FT_PCL_CONTROL_WAVE_AT, 0, 2, 1, 9);
   free(s);
 }
