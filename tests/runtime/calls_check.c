@@ -2,7 +2,7 @@
  * (README, "Which MPI calls a rollback can interrupt"), made again and
  * again while failures hit, and the calls it refuses.
  *
- * Usage: calls_check [ITERS]        (default 20)
+ * Usage: calls_check [ITERS [LAG]]  (default 20 iterations, LAG 0)
  *        calls_check --call NAME    makes MPI_NAME, which must stop the run
  *
  * Each iteration (a safe point at its top) computes for a time that depends
@@ -12,7 +12,14 @@
  * MPI_Cart_sub, MPI_Comm_create, MPI_Rsend and MPI_Irsend, each checked against
  * its closed form; the number of wrong results is reduced at the end and given
  * to ft_report_result; exit 1 on any. Protected: the iteration and the error
- * count. */
+ * count.
+ * With LAG > 0 rank 0 computes LAG flops at the end of each iteration
+ * (as wildcard_check's LAG): the others pass the next safe point before it
+ * does, so that an epoch started in that gap straddles an iteration and
+ * messages and
+ * collectives cross the recovery line whatever the piggyback's form (under
+ * piggyback=combined and auto the ranks otherwise reach each safe point
+ * nearly together). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,9 +321,12 @@ int main(int argc, char **argv) {
     return 3;
   }
   long iters = argc > 1 ? atol(argv[1]) : 20, k = 0, errors = 0, all = 0;
-  if (iters < 1 || size > 64) {
+  double lag = argc > 2 ? atof(argv[2]) : 0;
+  if (iters < 1 || lag < 0 || size > 64) {
     if (rank == 0)
-      fprintf(stderr, "usage: calls_check [ITERS >= 1] (64 ranks at most)\n");
+      fprintf(
+          stderr,
+          "usage: calls_check [ITERS >= 1 [LAG >= 0]] (64 ranks at most)\n");
     MPI_Finalize();
     return 2;
   }
@@ -329,6 +339,8 @@ int main(int argc, char **argv) {
     ft_compute(1e6 * (size - rank));
     errors +=
         alltoallw(rank, size) + creations(rank, size) + ready_sends(rank, size);
+    if (rank == 0 && lag > 0)
+      ft_compute(lag);
   }
   MPI_Allreduce(&errors, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)

@@ -3,7 +3,7 @@
  * c3-collectives, section 6; sim/runtime/piggyback/pb_combined.c), nor on
  * the protocol (`none` is the reference).
  *
- * Usage: combined_check [ITERS]   (default 24)
+ * Usage: combined_check [ITERS [LAG]]   (default 24 iterations, LAG 0)
  *
  * Iteration k (a safe point at its top) on a ring, n doubles, n turning
  * over 3 and 100 (both sides of piggyback_switch_bytes=64 of the tests):
@@ -25,7 +25,13 @@
  * and completes at once (c3's suppress list), so step 1's checks count only
  * until the first restore. Every check counts an error; the errors are
  * protected with k; at the end the verdict goes to ft_report_result (exit
- * 1 on any error). */
+ * 1 on any error).
+ * With LAG > 0 rank 0 computes LAG flops at the end of each iteration
+ * (as wildcard_check's LAG): the others pass the next safe point before it
+ * does, so that an epoch started in that gap straddles an iteration and
+ * messages cross the recovery line whatever the piggyback's form (under
+ * piggyback=combined and auto the ranks otherwise reach each safe point
+ * nearly together). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,9 +201,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? atol(argv[1]) : 24, k = 0, errors = 0;
-  if (iters < 1 || size < 2) {
+  double lag = argc > 2 ? atof(argv[2]) : 0;
+  if (iters < 1 || lag < 0 || size < 2) {
     if (rank == 0)
-      fprintf(stderr, "usage: combined_check [ITERS >= 1] (2 ranks or more)\n");
+      fprintf(stderr, "usage: combined_check [ITERS >= 1 [LAG >= 0]] (2 ranks "
+                      "or more)\n");
     MPI_Finalize();
     return 2;
   }
@@ -225,6 +233,8 @@ int main(int argc, char **argv) {
                 rank, k, step + 1, bad[step]);
       errors += bad[step];
     }
+    if (rank == 0 && lag > 0)
+      ft_compute(lag);
   }
   long all = 0;
   MPI_Allreduce(&errors, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);

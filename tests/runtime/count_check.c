@@ -4,7 +4,7 @@
  * carries it: c3's piggyback combined with the payload in one buffer, or
  * before it (option piggyback=; c3-collectives, section 6).
  *
- * Usage: count_check [ITERS]   (default 40)
+ * Usage: count_check [ITERS [LAG]]   (default 40 iterations, LAG 0)
  *
  * Iteration k (a safe point at its top) on a ring, the payload n doubles,
  * n turning over 0, 3, 100 and 5000 (both sides of any piggyback_switch_bytes
@@ -25,7 +25,13 @@
  *     MPI_ERRORS_RETURN: the receive must fail with MPI_ERR_TRUNCATE.
  * Every check counts an error; the errors are protected with k. At the end
  * the errors of every rank are summed and the verdict goes to
- * ft_report_result (exit 1 on any error). */
+ * ft_report_result (exit 1 on any error).
+ * With LAG > 0 rank 0 computes LAG flops at the end of each iteration
+ * (as wildcard_check's LAG): the others pass the next safe point before it
+ * does, so that an epoch started in that gap straddles an iteration and
+ * messages cross the recovery line whatever the piggyback's form (under
+ * piggyback=combined and auto the ranks otherwise reach each safe point
+ * nearly together). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,9 +149,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long iters = argc > 1 ? atol(argv[1]) : 40, k = 0, errors = 0;
-  if (iters < 1 || size < 2) {
+  double lag = argc > 2 ? atof(argv[2]) : 0;
+  if (iters < 1 || lag < 0 || size < 2) {
     if (rank == 0)
-      fprintf(stderr, "usage: count_check [ITERS >= 1] (2 ranks or more)\n");
+      fprintf(stderr,
+              "usage: count_check [ITERS >= 1 [LAG >= 0]] (2 ranks or more)\n");
     MPI_Finalize();
     return 2;
   }
@@ -170,6 +178,8 @@ int main(int argc, char **argv) {
                 "wrong\n",
                 rank, k, step + 1, bad[step]);
     errors += bad[0] + bad[1] + bad[2];
+    if (rank == 0 && lag > 0)
+      ft_compute(lag);
   }
   long all = 0;
   MPI_Allreduce(&errors, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
