@@ -60,12 +60,18 @@ void ft_ac_msgs_free(struct ft_ac_msgs *l) {
   *l = (struct ft_ac_msgs){0};
 }
 
-ptrdiff_t ft_ac_msgs_find(const struct ft_ac_msgs *l, int32_t peer,
-                          int32_t space, int32_t tag) {
+ptrdiff_t ft_ac_msgs_match(const struct ft_ac_msgs *l, int32_t peer,
+                           int32_t space, int32_t tag) {
   for (size_t i = 0; i < l->n; i++)
-    if (l->v[i].peer == peer && l->v[i].space == space && l->v[i].tag == tag)
+    if ((peer < 0 || l->v[i].peer == peer) && l->v[i].space == space &&
+        (tag < 0 || l->v[i].tag == tag))
       return (ptrdiff_t)i;
   return -1;
+}
+
+ptrdiff_t ft_ac_msgs_find(const struct ft_ac_msgs *l, int32_t peer,
+                          int32_t space, int32_t tag) {
+  return peer < 0 || tag < 0 ? -1 : ft_ac_msgs_match(l, peer, space, tag);
 }
 
 size_t ft_ac_msgs_size(const struct ft_ac_msgs *l) {

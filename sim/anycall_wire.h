@@ -67,6 +67,13 @@ void ft_ac_msgs_free(struct ft_ac_msgs *l);
 ptrdiff_t ft_ac_msgs_find(const struct ft_ac_msgs *l, int32_t peer,
                           int32_t space, int32_t tag);
 
+/* The same with wildcards (the on-line drain's buffer, drain.c): a
+ * negative peer matches any sender, a negative tag any tag (MPI-3.1, 3.5:
+ * the first such message in arrival order, which per sender is its
+ * sending order). Returns the index, or -1. */
+ptrdiff_t ft_ac_msgs_match(const struct ft_ac_msgs *l, int32_t peer,
+                           int32_t space, int32_t tag);
+
 /* Bytes ft_ac_msgs_write writes for l. */
 size_t ft_ac_msgs_size(const struct ft_ac_msgs *l);
 /* Writes l (a count, then per message its peer, space, tag, bytes,

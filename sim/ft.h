@@ -54,7 +54,27 @@ void ft_report_result(int verified, double value);
  * message is in flight across a safe point (what a rank sends before its
  * k-th safe point is received before the receiver's k-th safe point), which
  * holds for iterative SPMD codes with the safe point at the top of the
- * iteration. Nonblocking requests are completed before a safe point. */
+ * iteration. Nonblocking requests are completed before a safe point.
+ *
+ * Under protocol bookmark the second rule is relaxed (lam-mpi-blcr,
+ * sections 3-5: LAM's checkpoint "drains" the channels): a point-to-point
+ * message may be in flight across a safe point, sent before the sender's
+ * k-th ft_snapshot with a send that completed (MPI_Send of a small, eager
+ * message; MPI_Isend then MPI_Wait) and received after the receiver's k-th
+ * (e.g. a rank sends to its neighbour, calls ft_snapshot, then receives
+ * its neighbour's message). At a wave's safe point the runtime takes such
+ * messages off the wire into the rank's drain buffer, part of its
+ * checkpoint, and the receives, probes and MPI_Get_count after the safe
+ * point (and after a rollback to it) see them first, in MPI's order. Still
+ * required under bookmark: no request pending at the safe point, and every
+ * collective call complete at every member (collective traffic is not
+ * drained). A message in flight on two communicators at once from one
+ * sender may be drained out of order between them. The other protocols
+ * keep the strict contract and do not refuse such a program: pcl runs it
+ * to its result without failures, but `ftsim check` finds its waves
+ * wanting (`channel-state`) and a rollback to one loses the message (the
+ * receiver waits for it forever); vcl records such messages as channel
+ * state (tests/runtime/ahead_check.c). */
 
 /* Registers `bytes` bytes at `ptr` under `id` as part of the rank's
  * checkpointed state, replacing an earlier registration of the same id.

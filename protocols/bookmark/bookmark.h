@@ -40,12 +40,13 @@
  *  6. when its image is stored the rank sends DONE to rank 0, which, with
  *     every image stored, COMMITs and arms the next deadline `period`
  *     seconds later (as pcl).
- * Under the application contract of sim/ft.h (no message across a safe
- * point) every message a peer sent before K is delivered before K, so the
- * drain of step 5 is already complete when the last bookmark arrives; a
- * DELIVERED while held counts towards it (the in-memory cluster delivers
- * scripted messages to a held rank; the runtime does not receive for one,
- * so a program that breaks the contract waits at K: docs/protocols.md).
+ * Under bookmark sim/ft.h lets a message be in flight across a safe
+ * point: a DELIVERED while held at K counts towards the drain of step 5
+ * (the in-memory cluster delivers scripted messages to a held rank; the
+ * runtime's drain family receives them off the wire into its drain buffer
+ * while ft_bookmark_draining says so: sim/runtime/drain/drain.c). A
+ * program that sends nothing across K is drained when the last bookmark
+ * arrives.
  *
  * Update flags: APP_SEND, APP_RECV and DELIVERED always get PASS. A
  * SAFE_POINT gets exactly one of PASS or HOLD, with CHECKPOINT beside PASS

@@ -876,6 +876,10 @@ struct checker {
   struct ft_check *ck;
   struct ft_check_result *res;
   uint32_t *kpos; /* per rank: line of the safe point of a cut */
+  uint32_t *rpos; /* per rank: the line its receptions at the cut are
+                     counted to: kpos, or for the drain family its
+                     checkpoint's (held at the safe point, it drains the
+                     wire until then: lam-mpi-blcr, Figure 9) */
 };
 
 static int violation(struct checker *c, const char *kind, const char *fmt, ...)
@@ -975,6 +979,7 @@ static int cut_of(struct checker *c, const struct commit *cm) {
                        r, cm->wave, t->name, k->line, (long long)k->index,
                        k->inc);
     c->kpos[r] = s->line;
+    c->rpos[r] = ck->family == FT_FAMILY_DRAIN ? k->line : s->line;
   }
   return 0;
 }
@@ -991,7 +996,7 @@ static int cut_of(struct checker *c, const struct commit *cm) {
 static void cut_counts(const struct checker *c, const struct channel *ch,
                        size_t *S, size_t *R, size_t *early) {
   *S = sends_before(ch->sends, ch->n_sends, c->kpos[ch->src]);
-  *R = lines_before_u32(ch->dels, ch->n_dels, c->kpos[ch->dst]);
+  *R = lines_before_u32(ch->dels, ch->n_dels, c->rpos[ch->dst]);
   if (early)
     *early = 0;
   if (c->ck->family == FT_FAMILY_PIGGYBACK && *R > *S) {
@@ -1451,7 +1456,8 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
     cap += ck->rank[r].n_rollbacks;
   struct item *items = malloc(cap * sizeof *items);
   c.kpos = malloc((size_t)ck->ranks * sizeof *c.kpos);
-  if (!items || !c.kpos) {
+  c.rpos = malloc((size_t)ck->ranks * sizeof *c.rpos);
+  if (!items || !c.kpos || !c.rpos) {
     fprintf(stderr, "ftsim check: out of memory\n");
     abort();
   }
@@ -1486,6 +1492,7 @@ enum ft_check_status ft_check_run(struct ft_check *ck,
     rc = check_units(&c);
   free(items);
   free(c.kpos);
+  free(c.rpos);
   if (truncated)
     report_truncated(ck, res);
   return res->status;

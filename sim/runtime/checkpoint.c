@@ -323,7 +323,10 @@ int ft_safe_point_ahead(struct ft_runtime *rt, int wave) {
                             its buffers in this step) */
   ft_core_step(rt, &e);
   while (rt->held)
-    ft_wait_control(rt);
+    if (rt->driver->held)
+      rt->driver->held(rt);
+    else
+      ft_wait_control(rt);
   rt->at_safe_point = 0;
   return FT_SNAPSHOT_CONTINUE;
 }

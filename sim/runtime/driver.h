@@ -166,6 +166,10 @@ struct ft_family_figures {
    * messages arrived and not received in their images (ckpt_in_flight),
    * sends deferred (deferred_msgs), arrivals queued (queued_msgs). */
   uint64_t ac_ckpts, ac_in_flight, ac_deferred, ac_queued;
+  /* The drain family on-line (drain.c): application messages received off
+   * the wire at a wave's safe point into the drain buffer
+   * (drained_msgs). */
+  uint64_t drained;
 };
 struct ft_service_role;
 
@@ -310,7 +314,11 @@ struct ft_driver {
    * posts it itself (into its own buffer) and returns 1 with *rc set; a
    * blocking one (`req` NULL) is complete on return with *status what the
    * application would see; a nonblocking one completes through
-   * `completed`. 0: the default receive goes. */
+   * `completed`. 0: the default receive goes. 2: as 1, for a message the
+   * family received and delivered already (the drain family's buffer,
+   * drain.c), complete on return with *status, blocking or not: the
+   * receive is not delivered again, and the caller makes a nonblocking
+   * one's handle (persist.c, ft_persist_completed). */
   int (*recv_payload)(struct ft_runtime *rt, void *buf, int count,
                       MPI_Datatype type, int source, int tag, struct ft_comm *c,
                       int coll, MPI_Request *req, MPI_Status *status, int *rc);
@@ -329,6 +337,16 @@ struct ft_driver {
    * message is not all there. */
   void (*probed)(struct ft_runtime *rt, struct ft_comm *c, int *flag,
                  MPI_Status *status);
+  /* A probe of the application (MPI_Probe, MPI_Iprobe) for source/tag on
+   * c (wildcards allowed), before the library is asked: 1 and *status (the
+   * application's view, its count) when the family holds a message for
+   * the application that matches (the drain family's buffer: received
+   * before the library's), else 0. */
+  int (*holds)(struct ft_runtime *rt, struct ft_comm *c, int source, int tag,
+               MPI_Status *status);
+  /* The rank is held at a safe point (checkpoint.c): waits for one thing
+   * that may release it. NULL: ft_wait_control (a control message). */
+  void (*held)(struct ft_runtime *rt);
   /* MPI_Barrier of the application on c (coll.c), before the barrier
    * itself: the family may make it a potential checkpoint location (the
    * piggyback family, c3-collectives Figure 8: an exchange of the
@@ -448,6 +466,9 @@ struct ft_driver {
    * is application-level). 0: the any-call transport, or message
    * logging's FT_AC_ALONE. */
   int ac_repost;
+  /* 1: the family drains the wire at a wave's safe point on-line (the
+   * drain family): the summary reports drained_msgs (figures' drained). */
+  int drains;
 };
 
 /* 1 when a failure restarts the failed rank alone (restart set). */

@@ -144,14 +144,16 @@ static int family_send(struct ft_runtime *rt, const void *buf, int count,
                                   ft_comm_get(rt, comm), 0, how, req, rc);
 }
 
-/* ... and posts the receive itself (recv_payload): 1 and *rc when it did;
+/* ... and posts the receive itself (recv_payload): 1 (2: a message it
+ * delivered already, driver.h) and *rc when it did;
  * a blocking one (`req` NULL) is complete, *status the application's
  * view. */
 static int family_recv(struct ft_runtime *rt, void *buf, int count,
                        MPI_Datatype type, int source, int tag, MPI_Comm comm,
                        MPI_Request *req, MPI_Status *status, int *rc) {
-  return rt->driver->recv_payload && source != MPI_PROC_NULL &&
-         rt->driver->recv_payload(rt, buf, count, type, source, tag,
+  if (!rt->driver->recv_payload || source == MPI_PROC_NULL)
+    return 0;
+  return rt->driver->recv_payload(rt, buf, count, type, source, tag,
                                   ft_comm_get(rt, comm), 0, req, status, rc);
 }
 
@@ -374,11 +376,12 @@ static int recv_call(struct ft_runtime *rt, void *buf, int count,
     return ft_recv_internal(rt, buf, count, type, source, tag,
                             ft_comm_inner(rt, comm), status);
   MPI_Status st;
-  int rc;
-  if (!family_recv(rt, buf, count, type, source, tag, comm, NULL, &st, &rc))
+  int rc, family = family_recv(rt, buf, count, type, source, tag, comm, NULL,
+                               &st, &rc);
+  if (!family)
     rc = ft_recv_internal(rt, buf, count, type, source, tag,
                           ft_comm_inner(rt, comm), &st);
-  if (consumed(rc) && source != MPI_PROC_NULL)
+  if (consumed(rc) && source != MPI_PROC_NULL && family != 2) /* 2: drained */
     ft_delivery_done(rt, buf, count, type, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
     *status = st;
@@ -392,15 +395,21 @@ static int irecv_call(struct ft_runtime *rt, void *buf, int count,
     return rt->driver->irecv(rt, buf, count, type, source, tag,
                              ft_comm_get(rt, comm), 0, request);
   struct ft_recv_ticket t = app_recv(rt, count, type, &source, &tag, comm);
-  int rc;
-  if (!family_recv(rt, buf, count, type, source, tag, comm, request,
-                   MPI_STATUS_IGNORE, &rc)) {
+  MPI_Status st;
+  int rc, family = family_recv(rt, buf, count, type, source, tag, comm, request,
+                               &st, &rc);
+  if (family == 2) { /* complete already (driver.h): its wait reports it */
+    ft_persist_completed(request, &st);
+    rc = MPI_SUCCESS;
+  }
+  if (!family) {
     rc = PMPI_Irecv(buf, count, type, source, tag, ft_comm_inner(rt, comm),
                     request);
     if (rc == MPI_SUCCESS)
       ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 0, source, tag);
   }
-  if (rc == MPI_SUCCESS && rt->track_deliveries && source != MPI_PROC_NULL)
+  if (rc == MPI_SUCCESS && rt->track_deliveries && source != MPI_PROC_NULL &&
+      family != 2) /* 2: delivered already (drained) */
     ft_delivery_posted(rt, *request, buf, count, type, comm, t);
   return rc;
 }
@@ -483,6 +492,35 @@ static int family_sendrecv(struct ft_runtime *rt, int suppressed,
   return 1;
 }
 
+/* A send-receive whose receive takes a message the family holds (the
+ * drain family's buffer: recv_payload answers 2, delivered already): the
+ * send goes on the default path, the receive from the family, then the
+ * send completes. 0 when the family holds no such message. */
+static int held_sendrecv(struct ft_runtime *rt, int suppressed,
+                         const void *sbuf, int scount, MPI_Datatype stype,
+                         int dest, int stag, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int source, int rtag,
+                         MPI_Comm comm, MPI_Status *st, int *rc) {
+  MPI_Status probe;
+  if (!rt->driver->holds || source == MPI_PROC_NULL ||
+      !rt->driver->holds(rt, ft_comm_get(rt, comm), source, rtag, &probe))
+    return 0;
+  MPI_Request sreq = MPI_REQUEST_NULL;
+  MPI_Comm inner = ft_comm_inner(rt, comm);
+  if (!suppressed && dest != MPI_PROC_NULL) {
+    FT_PMPI(Isend, sbuf, scount, stype, dest, stag, inner, &sreq);
+    ft_pending_add(rt, sreq, inner, 1, dest, stag);
+  }
+  if (family_recv(rt, rbuf, rcount, rtype, source, rtag, comm, NULL, st, rc) !=
+      2)
+    ft_fatal("rank %d: a held message its family did not give back",
+             rt->world_rank);
+  if (sreq != MPI_REQUEST_NULL)
+    ft_pmpi_check(ft_wait_internal(rt, &sreq, MPI_STATUS_IGNORE),
+                  "MPI_Sendrecv");
+  return 1;
+}
+
 static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
                          MPI_Datatype stype, int dest, int stag, void *rbuf,
                          int rcount, MPI_Datatype rtype, int source, int rtag,
@@ -498,11 +536,17 @@ static int sendrecv_call(struct ft_runtime *rt, const void *sbuf, int scount,
       family_sendrecv(rt, suppressed, sbuf, scount, stype, dest, stag, rbuf,
                       rcount, rtype, source, rtag, comm, &st, t))
     return copy_status(st, status);
-  int rc = suppressed
-               ? ft_recv_internal(rt, rbuf, rcount, rtype, source, rtag,
-                                  ft_comm_inner(rt, comm), &st)
-               : sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount,
-                          rtype, source, rtag, ft_comm_inner(rt, comm), &st);
+  int rc;
+  if (held_sendrecv(rt, suppressed, sbuf, scount, stype, dest, stag, rbuf,
+                    rcount, rtype, source, rtag, comm, &st, &rc)) {
+    if (status != MPI_STATUS_IGNORE)
+      *status = st;
+    return rc;
+  }
+  rc = suppressed ? ft_recv_internal(rt, rbuf, rcount, rtype, source, rtag,
+                                     ft_comm_inner(rt, comm), &st)
+                  : sendrecv(rt, sbuf, scount, stype, dest, stag, rbuf, rcount,
+                             rtype, source, rtag, ft_comm_inner(rt, comm), &st);
   if (consumed(rc) && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, rbuf, rcount, rtype, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
@@ -588,6 +632,8 @@ static int probe_call(struct ft_runtime *rt, int source, int tag, MPI_Comm comm,
     return PMPI_Probe(source, tag, ft_comm_inner(rt, comm), status);
   int flag = 0;
   MPI_Status st;
+  if (rt->driver->holds) /* the family's messages come first */
+    flag = rt->driver->holds(rt, ft_comm_get(rt, comm), source, tag, &st);
   while (!flag) {
     FT_PMPI(Iprobe, source, tag, ft_comm_inner(rt, comm), &flag, &st);
     if (flag && rt->driver->probed) /* the application's count */
@@ -606,6 +652,14 @@ static int iprobe_call(struct ft_runtime *rt, int source, int tag,
   if (rt->driver->iprobe)
     return rt->driver->iprobe(rt, source, tag, ft_comm_get(rt, comm), flag,
                               status);
+  MPI_Status held;
+  if (rt->driver->holds && /* the family's messages come first */
+      rt->driver->holds(rt, ft_comm_get(rt, comm), source, tag, &held)) {
+    *flag = 1;
+    if (status != MPI_STATUS_IGNORE)
+      *status = held;
+    return MPI_SUCCESS;
+  }
   if (!rt->driver->probed)
     return PMPI_Iprobe(source, tag, ft_comm_inner(rt, comm), flag, status);
   MPI_Status st;

@@ -207,6 +207,7 @@ struct run_totals {
   unsigned long long events, el_messages, sb_bytes, deliveries, restarts;
   unsigned long long commits; /* checkpoints committed, all ranks */
   unsigned long long ac[4];   /* the any-call transport's figures */
+  unsigned long long drained; /* the on-line drain's (drained_msgs) */
   unsigned long long heap_peak, heap_released, stack_gap; /* max, sum, max */
   unsigned long long images_held, image_asks;             /* max, max */
   double storage_s[2];    /* ckpt_write_s, restart_read_s: sums */
@@ -290,7 +291,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   if (rt->driver && rt->driver->figures)
     rt->driver->figures(rt, &f);
   double start, ends[2] = {end, -rt->start_time}, max[2];
-  unsigned long long local[15] = {rt->counters.messages,
+  unsigned long long local[16] = {rt->counters.messages,
                                   rt->counters.bytes,
                                   rt->ckpt_bytes,
                                   f.recorded,
@@ -304,12 +305,13 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
                                   f.ac_ckpts,
                                   f.ac_in_flight,
                                   f.ac_deferred,
-                                  f.ac_queued};
-  unsigned long long sum[15];
+                                  f.ac_queued,
+                                  f.drained};
+  unsigned long long sum[16];
   int counts[2], flags[2] = {rt->result_reported,
                              rt->result_reported && rt->result_verified};
   summary_reduce(rt, ends, max, 2, MPI_DOUBLE, MPI_MAX);
-  summary_reduce(rt, local, sum, 15, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
+  summary_reduce(rt, local, sum, 16, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
   summary_reduce(rt, flags, counts, 2, MPI_INT, MPI_SUM);
   reduce_memory(rt, &t);
   if (ft_storage_uses_disks(rt->options.storage)) { /* else no such fields:
@@ -332,6 +334,7 @@ static struct run_totals reduce_totals(struct ft_runtime *rt, double end) {
   t.restarts = sum[9];
   t.commits = sum[10];
   memcpy(t.ac, &sum[11], sizeof t.ac);
+  t.drained = sum[15];
   t.reported = counts[0];
   t.verified = counts[1];
   return t;
@@ -379,6 +382,9 @@ static void print_summary(const struct ft_runtime *rt,
   if (rt->options.failure == FT_FAILURE_KILL) /* a real kill's figures */
     printf(",\"failure\":\"kill\",\"relaunches\":%d,\"restart_s\":%.9f",
            rt->options.relaunch, f->recovery_s);
+  if (rt->driver && rt->driver->drains &&
+      !rt->ac.core_mode) /* the on-line drain (driver.h) */
+    printf(",\"drained_msgs\":%llu", t->drained);
   if (rt->ac.core_mode) /* a replay checkpointing at any call */
     printf(",\"ckpt_calls\":%llu,\"ckpt_in_flight\":%llu,"
            "\"deferred_msgs\":%llu,\"queued_msgs\":%llu",

@@ -14,6 +14,7 @@
 #include "anycall.h"
 #include "channel_state/cs_state.h"
 #include "control.h"
+#include "drain/drain_state.h"
 #include "driver.h"
 #include "fate.h"
 #include "ft_protocol.h"
@@ -362,6 +363,7 @@ struct ft_runtime {
   struct ft_cs cs;       /* channel state (channel_state/cs_state.h) */
   struct ft_ml ml_state; /* message logging (message_logging/ml_state.h) */
   struct ft_pb pb;       /* piggyback (piggyback/pb_state.h) */
+  struct ft_drain drain; /* the drain family on-line (drain/drain_state.h) */
   /* The any-call transport (anycall.h, sim/ft_anycall.h): a replay's
    * checkpoints at any MPI call; its `on` is read by the safe point and
    * its `footprint` by the image's upload (checkpoint.c). */

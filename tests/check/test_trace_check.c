@@ -137,6 +137,22 @@ Test(trace_check, drained_wave_is_ok) {
   cr_assert_eq(res.waves, 1);
 }
 
+/* The on-line drain (sim/runtime/drain/drain.c): rank 1 is held at its
+ * safe point and takes the message off the wire before its checkpoint
+ * (lam-mpi-blcr, Figure 9): received at the cut, the channel is empty. */
+Test(trace_check, message_drained_while_held_at_the_safe_point_is_ok) {
+  const char *t[] = {B0 "0.1 0 0 send 0 p 1 7 1 8\n"
+                        "0.2 0 0 safe 1\n"
+                        "0.2 0 0 ckpt 1 1\n"
+                        "0.4 0 0 commit 1 0\n" END(0, 0),
+                     B1 "0.2 1 0 safe 1\n"
+                        "0.25 1 0 deliver 0 p 0 7 1 8\n"
+                        "0.25 1 0 ckpt 1 1\n" END(1, 0)};
+  struct ft_check_result res;
+  cr_assert_eq(check(t, 2, &res), FT_CHECK_OK, "%s", res.message);
+  cr_assert_eq(res.waves, 1);
+}
+
 /* The message is still in transit at the cut: the checkpoint was taken
  * before the drain completed. */
 Test(trace_check, message_in_transit_at_a_drained_wave_is_named) {

@@ -58,6 +58,10 @@ fields() { tail -n 1 | grep -o '"[a-z_0-9]*":' | tr -d '":'; }
 "$ftsim" record --np 2 --app ring -o "$work/ring" >/dev/null 2>&1 &&
   "$ftsim" run --replay "$work/ring" --protocol pcl 2>/dev/null | fields |
   grep -E '^(ckpt_calls|ckpt_in_flight|deferred_msgs|queued_msgs)$' >>"$work/fields"
+# ... and the on-line drain's field, printed under bookmark (its row says
+# "only under bookmark on-line").
+"$ftsim" run --np 2 --platform gige --protocol bookmark -- --iters 3 \
+  2>/dev/null | fields | grep -E '^drained_msgs$' >>"$work/fields"
 # ... and the storage fields, printed when storage is not `network`.
 "$ftsim" run --np 2 --platform gige --protocol pcl --set storage=local \
   -- --iters 3 2>/dev/null | fields |

@@ -69,6 +69,21 @@ Test(anycall_wire, matching_takes_the_first_arrival_of_the_envelope) {
   cr_assert_null(l.v);
 }
 
+Test(anycall_wire, wildcard_matching_takes_the_first_arrival_that_fits) {
+  struct ft_ac_msgs l = {0};
+  struct ft_ac_msg m[] = {msg(2, 0, 5, 10), msg(1, 0, 7, 20), msg(1, 2, 9, 30),
+                          msg(1, 0, 8, 40)};
+  for (size_t i = 0; i < 4; i++)
+    cr_assert_eq(ft_ac_msgs_push(&l, &m[i]), 0);
+  cr_assert_eq(ft_ac_msgs_match(&l, -1, 0, -1), 0); /* any source, any tag */
+  cr_assert_eq(ft_ac_msgs_match(&l, 1, 0, -1), 1);  /* any tag from 1 */
+  cr_assert_eq(ft_ac_msgs_match(&l, -1, 0, 8), 3);  /* any source, tag 8 */
+  cr_assert_eq(ft_ac_msgs_match(&l, -1, 2, -1), 2); /* another communicator */
+  cr_assert_eq(ft_ac_msgs_match(&l, 3, 0, -1), -1);
+  cr_assert_eq(ft_ac_msgs_find(&l, -1, 0, 5), -1); /* find has no wildcard */
+  ft_ac_msgs_free(&l);
+}
+
 Test(anycall_wire, message_list_round_trip_and_truncation) {
   struct ft_ac_msgs l = {0}, back = {0};
   for (int i = 0; i < 5; i++) {
