@@ -346,11 +346,15 @@ double ft_backend_courier_next_due(const struct ft_courier *c);
  * again (it keeps at most one bell on its way). */
 void ft_backend_courier_bell_taken(struct ft_courier *c);
 
-/* Blocks the calling rank, with no MPI call, until the first message of
- * its courier `c` (not NULL) is due; no bell is rung meanwhile. For a
- * rank that waits for control messages only: every control message to an
- * application rank comes through its courier. */
-void ft_backend_courier_wait(struct ft_courier *c);
+/* Blocks the calling rank, with no MPI call, until the first loud message
+ * of its courier `c` (not NULL) is due, or its `wake_after`-th quiet one
+ * (in order of due times; 0: the first message of either kind); no bell is
+ * rung meanwhile. For a rank that waits for control messages only: every
+ * control message to an application rank comes through its courier. With
+ * its core's wake_after (ft_protocol_ops), a rank held at K until every
+ * marker is in wakes once, when the last one is due, instead of once per
+ * marker (a timed wait, a SimGrid activity, each: p(p - 1) a pcl wave). */
+void ft_backend_courier_wait(struct ft_courier *c, int wake_after);
 
 /* Stops courier `c` (the calling rank's; NULL: nothing) and its helper,
  * dropping the messages left; returns the bells the helper sent, which

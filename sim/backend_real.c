@@ -310,8 +310,8 @@ void ft_backend_courier_wake_after(struct ft_courier *c, int n) {
   (void)c, (void)n;
 }
 
-void ft_backend_courier_wait(struct ft_courier *c) {
-  (void)c;
+void ft_backend_courier_wait(struct ft_courier *c, int wake_after) {
+  (void)c, (void)wake_after;
   fprintf(stderr, "ftsim: no latency-only messages under a real MPI\n");
   ft_backend_abort(1);
 }

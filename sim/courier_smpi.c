@@ -60,6 +60,9 @@ struct ft_courier {
    * needs. */
   sg_sem_t rank_wake;
   int rank_waiting, rank_kicked, kicked;
+  /* When the rank waiting in ft_backend_courier_wait wakes by itself (the
+   * message it waits for is due), -1: only when kicked. */
+  double rank_until;
   /* A service's waiter (ft_backend_courier_attach), or NULL: woken, no
    * bell rung, when a message posted comes first. */
   struct ft_waiter *waiter;
@@ -229,6 +232,7 @@ struct ft_courier *ft_backend_courier_start(MPI_Comm comm, int self, int tag,
   c->wake = sg_sem_init(0);
   c->rank_wake = sg_sem_init(0);
   c->helper_until = -1;
+  c->rank_until = -1;
   char ptr[32];
   snprintf(ptr, sizeof ptr, "%p", (void *)c);
   char *argv[] = {"ftsim-courier", ptr, NULL};
@@ -308,6 +312,23 @@ static void push(struct courier_heap *h, struct courier_entry e) {
   sift_up(h->e, h->n++);
 }
 
+/* When the rank waiting in ft_backend_courier_wait must take its messages:
+ * when the first loud one is due, or the wake_after-th quiet one (the
+ * first quiet one when wake_after is 0); -1: never, with what is held. */
+static double wait_target(struct ft_courier *c) {
+  const struct courier_heap *loud = &c->q[LOUD], *q = &c->q[QUIET];
+  double t = loud->n ? loud->e[0].due : -1;
+  double quiet = c->wake_after > 0 ? quiet_due(c) : q->n ? q->e[0].due : -1;
+  return quiet >= 0 && (t < 0 || quiet < t) ? quiet : t;
+}
+
+/* Whether the rank waiting in ft_backend_courier_wait must wake before it
+ * would by itself. */
+static int rank_sleeps_past(struct ft_courier *c) {
+  double t = wait_target(c);
+  return t >= 0 && (c->rank_until < 0 || t < c->rank_until);
+}
+
 void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
                              size_t bytes, int quiet) {
   unsigned char *data = malloc(bytes ? bytes : 1);
@@ -333,7 +354,7 @@ void ft_backend_courier_post(struct ft_courier *c, double due, const void *msg,
     if (first(c)->seq == seq)
       ft_smpi_waiter_wake(c->waiter);
   } else if (c->rank_waiting
-                 ? first(c)->seq == seq
+                 ? rank_sleeps_past(c)
                  : (!quiet && c->q[LOUD].e[0].seq == seq) || rings_earlier) {
     kick(c);
   }
@@ -389,14 +410,29 @@ void ft_backend_courier_bell_taken(struct ft_courier *c) {
   kick(c);
 }
 
-void ft_backend_courier_wait(struct ft_courier *c) {
+/* Sets the count of quiet messages quiet_due looks for. */
+static void set_wake_after(struct ft_courier *c, int n) {
+  if (n < 0)
+    n = 0;
+  if (n != c->wake_after) {
+    c->wake_after = n;
+    c->quiet_known = 0;
+  }
+}
+
+void ft_backend_courier_wait(struct ft_courier *c, int wake_after) {
   ft_smpi_bench_pause(); /* other actors run meanwhile */
+  /* The helper rings no bell while the rank waits here (bell_in): the
+   * count is the rank's own meanwhile, the helper's again after. */
+  int helper_count = c->wake_after;
+  set_wake_after(c, wake_after);
   c->rank_waiting = 1;
   for (;;) {
-    const struct courier_entry *f = first(c);
-    double in = f ? f->due - simgrid_get_clock() : -1;
-    if (f && in <= 1e-9)
+    double due = wait_target(c);
+    double in = due >= 0 ? due - simgrid_get_clock() : -1;
+    if (due >= 0 && in <= 1e-9)
       break;
+    c->rank_until = due;
     if (in > 0)
       (void)sg_sem_acquire_timeout(c->rank_wake, in);
     else
@@ -404,6 +440,7 @@ void ft_backend_courier_wait(struct ft_courier *c) {
     c->rank_kicked = 0;
   }
   c->rank_waiting = 0;
+  set_wake_after(c, helper_count);
   /* The helper rings for what comes behind the message due, which the
    * rank takes now: kicked for that one too, it ran before the rank took
    * it (the release is a simcall) and rang a bell at once for a message

@@ -684,6 +684,19 @@ int ft_pcl_frozen(const void *state) {
   return s->any_call && s->phase == PCL_MARKING;
 }
 
+/* Quiet messages (ft_protocol_ops.wake_after): the markers of a wave at
+ * safe points. At K the rank acts only once every marker is in ("When a
+ * process has received the marker of every other process, it
+ * checkpoints", pcl-vs-vcl-sc06, section 3): it is woken when the last
+ * missing one is due, not once per marker. Elsewhere none (0: a rank not
+ * at K takes them at K, or with its next other message). */
+static int pcl_wake_after(const void *state) {
+  const struct pcl_state *s = state;
+  if (s->any_call || s->phase != PCL_MARKING)
+    return 0;
+  return s->ranks - 1 - s->n_markers;
+}
+
 /* The names of pcl's control kinds in traces (ft_protocol.h). */
 const char *const ft_pcl_controls[FT_PCL_CONTROL_COUNT] = {
     [FT_PCL_CONTROL_WAVE_REQUEST] = "wave-request",
@@ -703,4 +716,5 @@ const struct ft_protocol_ops ft_protocol_pcl = {
     .step = pcl_step,
     .controls = ft_pcl_controls,
     .n_controls = FT_PCL_CONTROL_COUNT,
+    .wake_after = pcl_wake_after,
 };

@@ -314,7 +314,7 @@ struct ft_wire ft_control_next(struct ft_runtime *rt) {
     if (take_due(rt, &m))
       return m;
     if (rt->ctl.courier) { /* every message comes through it */
-      ft_backend_courier_wait(rt->ctl.courier);
+      ft_backend_courier_wait(rt->ctl.courier, 0);
       continue;
     }
     if (rt->ctrl_req == MPI_REQUEST_NULL)
@@ -738,8 +738,12 @@ void ft_wait_control(struct ft_runtime *rt) {
   ft_control_fate(rt);
   if (handle_held(rt) || handle_due(rt))
     return;
-  if (rt->ctl.courier) { /* no MPI call, no bell */
-    ft_backend_courier_wait(rt->ctl.courier);
+  if (rt->ctl.courier) { /* no MPI call, no bell; woken once as many
+                            quiet messages are due as the core needs */
+    ft_backend_courier_wait(rt->ctl.courier,
+                            rt->protocol && rt->protocol->wake_after
+                                ? rt->protocol->wake_after(rt->protocol_state)
+                                : 0);
     handle_due(rt);
     return;
   }
