@@ -72,7 +72,7 @@ static int suppressed_request(MPI_Request *request) {
   st.MPI_ERROR = MPI_SUCCESS;
   FT_PMPI(Status_set_elements, &st, MPI_BYTE, 0);
   FT_PMPI(Status_set_cancelled, &st, 0);
-  ft_persist_completed(request, &st);
+  ft_persist_completed(request, &st, MPI_SUCCESS);
   return MPI_SUCCESS;
 }
 
@@ -129,7 +129,7 @@ static int proc_null_op(int peer, MPI_Request *request) {
     return 0;
   MPI_Status st;
   proc_null_status(&st);
-  ft_persist_completed(request, &st);
+  ft_persist_completed(request, &st, MPI_SUCCESS);
   return 1;
 }
 
@@ -398,8 +398,9 @@ static int irecv_call(struct ft_runtime *rt, void *buf, int count,
   MPI_Status st;
   int rc, family = family_recv(rt, buf, count, type, source, tag, comm, request,
                                &st, &rc);
-  if (family == 2) { /* complete already (driver.h): its wait reports it */
-    ft_persist_completed(request, &st);
+  if (family == 2) { /* complete already (driver.h): its wait reports it,
+                        with its error (a truncated message's) */
+    ft_persist_completed(request, &st, rc);
     rc = MPI_SUCCESS;
   }
   if (!family) {
@@ -576,6 +577,25 @@ static int sendrecv_replace(struct ft_runtime *rt, void *buf, int count,
   return rc;
 }
 
+/* MPI_Sendrecv_replace whose receive takes a message the family holds
+ * (held_sendrecv): the send leaves from a packed copy of buf, then buf
+ * receives the held message. 0 when the family holds no such message. */
+static int held_replace(struct ft_runtime *rt, int suppressed, void *buf,
+                        int count, MPI_Datatype type, int dest, int stag,
+                        int source, int rtag, MPI_Comm comm, MPI_Status *st,
+                        int *rc) {
+  MPI_Status probe;
+  if (!rt->driver->holds || source == MPI_PROC_NULL ||
+      !rt->driver->holds(rt, ft_comm_get(rt, comm), source, rtag, &probe))
+    return 0;
+  size_t bytes = 0;
+  void *copy = ft_pack_copy(rt, buf, count, type, comm, &bytes);
+  int held = held_sendrecv(rt, suppressed, copy, (int)bytes, MPI_PACKED, dest,
+                           stag, buf, count, type, source, rtag, comm, st, rc);
+  free(copy);
+  return held;
+}
+
 static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
                                  MPI_Datatype type, int dest, int stag,
                                  int source, int rtag, MPI_Comm comm,
@@ -592,13 +612,20 @@ static int sendrecv_replace_call(struct ft_runtime *rt, void *buf, int count,
                       type, source, rtag, comm, &st, t))
     return copy_status(st, status);
   MPI_Comm inner = ft_comm_inner(rt, comm);
-  int rc = suppressed ? ft_recv_internal(rt, buf, count, type, source, rtag,
-                                         inner, &st)
-           : with_self(dest, source, inner)
-               ? local_copy(buf, count, type, buf, count, type, stag, rtag,
-                            inner, &st)
-               : sendrecv_replace(rt, buf, count, type, dest, stag, source,
-                                  rtag, inner, &st);
+  int rc;
+  if (held_replace(rt, suppressed, buf, count, type, dest, stag, source, rtag,
+                   comm, &st, &rc)) {
+    if (status != MPI_STATUS_IGNORE)
+      *status = st;
+    return rc;
+  }
+  rc = suppressed
+           ? ft_recv_internal(rt, buf, count, type, source, rtag, inner, &st)
+       : with_self(dest, source, inner)
+           ? local_copy(buf, count, type, buf, count, type, stag, rtag, inner,
+                        &st)
+           : sendrecv_replace(rt, buf, count, type, dest, stag, source, rtag,
+                              inner, &st);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL && rt->track_deliveries)
     ft_delivery_done(rt, buf, count, type, comm, &st, t);
   if (status != MPI_STATUS_IGNORE)
@@ -1179,7 +1206,7 @@ static int cancel_operation(struct ft_runtime *rt, MPI_Request *request,
   if (persistent != MPI_REQUEST_NULL)
     ft_persist_hold(persistent, &st);
   else
-    ft_persist_completed(request, &st);
+    ft_persist_completed(request, &st, MPI_SUCCESS);
   return MPI_SUCCESS;
 }
 

@@ -548,10 +548,13 @@ int ft_persist_held(MPI_Request handle, MPI_Status *st, int release);
  * before ft_persist_held releases it. */
 int ft_persist_held_err(MPI_Request handle);
 /* An ordinary operation the runtime had to complete itself (a cancelled
- * receive, one with MPI_PROC_NULL: p2p.c): *request becomes a new handle
- * whose completion, with status *st, the next wait or test reports (then
- * MPI_REQUEST_NULL, and the record is removed as by ft_persist_free). */
-void ft_persist_completed(MPI_Request *request, const MPI_Status *st);
+ * receive, one with MPI_PROC_NULL: p2p.c; a receive the drain family
+ * served from its buffer): *request becomes a new handle whose completion,
+ * with status *st and error `err` (MPI_ERR_TRUNCATE for a message larger
+ * than the receive, as the wait must return it), the next wait or test
+ * reports (then MPI_REQUEST_NULL, and the record is removed as by
+ * ft_persist_free). */
+void ft_persist_completed(MPI_Request *request, const MPI_Status *st, int err);
 /* An ordinary operation in flight (*request, the library's) the runtime
  * may have to complete before the application does (a wildcard receive
  * under piggyback=separate: delivery.c, resolve_wildcards): *request

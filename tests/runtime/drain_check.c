@@ -10,20 +10,23 @@
  * At the end of iteration k every rank sends its right neighbour message
  * k + 1 (tag 7, 1 + (k + 1) % 4 int64 words: word w = (k + 1) * 1000 +
  * rank * 10 + w) and, when k + 1 is a positive multiple of 5, a
- * second one (tag 8, one word: -(k + 1)), then reaches safe point k + 2
+ * second one (tag 8, two words: -(k + 1)), then reaches safe point k + 2
  * at the top of iteration k + 1: the relaxed contract of sim/ft.h under
  * bookmark (a message sent before the sender's safe point, received after
  * the receiver's). Iteration k receives message k from the left by a mode
  * that turns with k:
- *   0: MPI_Recv (left, tag 7), then the tag 8 message by MPI_Recv with
- *      MPI_ANY_TAG (MPI-3.1 3.5: it must come second);
+ *   0: MPI_Recv (left, tag 7), then the tag 8 message with MPI_ANY_TAG
+ *      (MPI-3.1 3.5: it must come second) into one word, by MPI_Recv or
+ *      (every other time) MPI_Irecv and MPI_Wait: truncated, the call
+ *      must return MPI_ERR_TRUNCATE (MPI_ERRORS_RETURN) with the first word;
  *   1: MPI_Irecv and MPI_Wait;
  *   2: MPI_Probe (MPI_ANY_SOURCE, MPI_ANY_TAG), MPI_Get_count on its
  *      status, MPI_Recv of what it found;
  *   3: MPI_Iprobe (left, MPI_ANY_TAG) until it finds it, then MPI_Recv
  *      with MPI_ANY_SOURCE;
- *   4: MPI_Sendrecv: a tag 9 message to the right (sent and received in
- *      the iteration) and message k from the left, then the tag 9 one.
+ *   4: MPI_Sendrecv (or, every other time, MPI_Sendrecv_replace): a tag 9
+ *      message to the right (sent and received in the iteration) and
+ *      message k from the left, then the tag 9 one.
  * Each receive checks its source, tag, MPI_Get_count and every word; an
  * MPI_Allreduce per iteration keeps the ranks in step. Every rank sums the
  * first words; at the end the sums are compared with their closed form
@@ -61,8 +64,8 @@ static void send_ahead(int64_t k, int rank, int right) {
     out[w] = word(k, rank, w);
   MPI_Send(out, words_of(k), MPI_INT64_T, right, 7, MPI_COMM_WORLD);
   if (k > 0 && k % 5 == 0) {
-    int64_t tail = -k;
-    MPI_Send(&tail, 1, MPI_INT64_T, right, 8, MPI_COMM_WORLD);
+    int64_t tail[2] = {-k, -k};
+    MPI_Send(tail, 2, MPI_INT64_T, right, 8, MPI_COMM_WORLD);
   }
 }
 
@@ -98,20 +101,33 @@ static long receive(int64_t k, int rank, int left, int right, int64_t *sum) {
              &st);
     break;
   default: {
-    int64_t mine = word(k, rank, 9), theirs = 0;
-    MPI_Sendrecv(&mine, 1, MPI_INT64_T, right, 9, in, MAX_WORDS, MPI_INT64_T,
-                 left, 7, MPI_COMM_WORLD, &st);
-    MPI_Recv(&theirs, 1, MPI_INT64_T, left, 9, MPI_COMM_WORLD,
+    int64_t mine = word(k, rank, 9), theirs[MAX_WORDS] = {0};
+    if ((k / 5) % 2) { /* in[] goes right, message k comes into it */
+      for (int w = 0; w < MAX_WORDS; w++)
+        in[w] = mine;
+      MPI_Sendrecv_replace(in, MAX_WORDS, MPI_INT64_T, right, 9, left, 7,
+                           MPI_COMM_WORLD, &st);
+    } else
+      MPI_Sendrecv(&mine, 1, MPI_INT64_T, right, 9, in, MAX_WORDS, MPI_INT64_T,
+                   left, 7, MPI_COMM_WORLD, &st);
+    MPI_Recv(theirs, MAX_WORDS, MPI_INT64_T, left, 9, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
-    bad += theirs != word(k, left, 9);
+    bad += theirs[0] != word(k, left, 9);
   }
   }
   bad += check(in, &st, k, left);
   *sum += in[0];
   if (k > 0 && k % 5 == 0) { /* the tag 8 message, sent after message k */
     int64_t tail = 0;
-    MPI_Recv(&tail, 1, MPI_INT64_T, left, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-    bad += (tail != -k) + (st.MPI_TAG != 8);
+    int rc, cls = MPI_SUCCESS;
+    if ((k / 5) % 2) {
+      MPI_Irecv(&tail, 1, MPI_INT64_T, left, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+      rc = MPI_Wait(&req, &st);
+    } else
+      rc = MPI_Recv(&tail, 1, MPI_INT64_T, left, MPI_ANY_TAG, MPI_COMM_WORLD,
+                    &st);
+    MPI_Error_class(rc, &cls);
+    bad += (tail != -k) + (st.MPI_TAG != 8) + (cls != MPI_ERR_TRUNCATE);
   }
   return bad;
 }
@@ -128,6 +144,7 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); /* truncation */
   int left = (rank + size - 1) % size, right = (rank + 1) % size;
   int64_t k = 0, sum = 0, total = 0;
   long errors = 0;
