@@ -175,8 +175,7 @@ static struct ft_persistent *new_oneshot(MPI_Request active,
   return p;
 }
 
-void ft_persist_completed(MPI_Request *request, const MPI_Status *st,
-                          int err) {
+void ft_persist_completed(MPI_Request *request, const MPI_Status *st, int err) {
   struct ft_persistent *p = new_oneshot(MPI_REQUEST_NULL, request);
   p->held = 1;
   p->held_status = *st;
