@@ -68,7 +68,7 @@ else
   # error budget is for runs of at least 2 s)
   CASES="cg|2|--iters 600 --tol 0 --size 200000 --flops 0
 mg|2|--size 128 --iters 8 --flops 0
-lu|2|--class A --iters 210 --flops 0
+lu|2|--class A --iters 250 --flops 0
 bt|4|--class A --iters 150 --flops 0
 ring|2|--iters 3000000 --flops 0
 pingpong|2|--sizes 1:1M --iters 700"
