@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "image_file.h"
 
 /* SMPI's per-message envelope (smpi_request.cpp: "payload_size_ = size_ +
  * 16;//MPI enveloppe size"), which the simulated link carries too. */
@@ -368,22 +369,17 @@ static int check_prop(const char *path, int line, const char *s,
 
 /* The whole file at `path` (NUL-terminated, malloc'd), or NULL. */
 static char *slurp(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f)
+  void *data = NULL;
+  size_t bytes = 0;
+  char why[256];
+  if (ft_file_read_all(path, &data, &bytes, why, sizeof why) != 0)
     return NULL;
-  size_t cap = 1 << 16, len = 0;
-  char *text = malloc(cap);
-  size_t got;
-  while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    char *bigger = len + 1 == cap ? realloc(text, cap *= 2) : text;
-    if (!bigger)
-      free(text);
-    text = bigger;
+  char *text = realloc(data, bytes + 1);
+  if (!text) {
+    free(data);
+    return NULL;
   }
-  if (text)
-    text[len] = '\0';
-  fclose(f);
+  text[bytes] = '\0';
   return text;
 }
 
