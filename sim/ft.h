@@ -69,7 +69,10 @@ void ft_report_result(int verified, double value);
  * required under bookmark: no request pending at the safe point, and every
  * collective call complete at every member (collective traffic is not
  * drained). A message in flight on two communicators at once from one
- * sender may be drained out of order between them. The other protocols
+ * sender may be drained out of order between them. A message sent before
+ * the first ft_snapshot is sent again by every restart (the code before it
+ * runs again): send the first one after it (ftsim check names the
+ * duplicate: restore-order). The other protocols
  * keep the strict contract and do not refuse such a program: pcl runs it
  * to its result without failures, but `ftsim check` finds its waves
  * wanting (`channel-state`) and a rollback to one loses the message (the
