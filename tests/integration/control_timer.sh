@@ -27,10 +27,14 @@
 # logger's one posted receive matches them (one a network latency: v2,
 # bt on 400 ranks of grid5000, 2,196 s simulated against 14.1 s for
 # none). Default `app`: between application ranks only. With `all`, the
-# completion time may be up to 6% below the MPI run's (the share of
+# completion time may be up to 10% below the MPI run's (the share of
 # control traffic is large: every send of v2 waits for the logger's
 # acknowledgement, and an MPI message on gige takes 66 us against the
-# Hockney time of 60.6 us, SimGrid's TCP cross-traffic and sharing), and
+# Hockney time of 60.6 us, SimGrid's TCP cross-traffic and sharing; mg on
+# 8 ranks, a checkpoint every 10 ms: pessimist 0.067444 s against
+# 0.073866, 8.7% below, v2 0.069846 against 0.073947, 5.5%. Under SMPI's
+# old 100 us per MPI_Test, which this test pinned until issue 19, the
+# same 6.1 and 3.9 ms were 5.6% and 3.6% of longer runs), and
 # the bells that woke a rank (a courier's helper, pid above NP + 1, to an
 # application rank) must be at most a tenth of the events shipped
 # (el_messages): a helper kicked when a rank woke from
@@ -109,7 +113,7 @@ echo "control_timer: $protocol on $np ranks: $between MPI control messages" \
     { echo "more bells than a tenth of the shipments"; exit 1; }
 }
 below=0.02
-[ "$scope" = all ] && below=0.06
+[ "$scope" = all ] && below=0.10
 # Under SMPI's old 100 us per MPI_Test, which this test pinned until issue
 # 19, rank 0 of pcl and bookmark, no longer held at its safe point for the
 # positions (advance_own_position), took the MPI run's positions late in
