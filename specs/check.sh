@@ -2,7 +2,8 @@
 # Checks one Promela model of specs/ exhaustively with SPIN.
 #
 # Usage: specs/check.sh MODEL N [bug]
-#   MODEL  c3, pcl, pcl_anycall, vcl, vcl_anycall or pessimist (specs/MODEL.pml)
+#   MODEL  bookmark, bookmark_sp, c3, pcl, pcl_anycall, vcl, vcl_anycall or
+#          pessimist (specs/MODEL.pml)
 #   N      number of application ranks (2 or 3)
 #   bug    check the known-bad variant (-DBUG) instead: it must be refuted
 #

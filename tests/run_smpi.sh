@@ -6,10 +6,6 @@
 #   (plus whatever FTSIM_OPTIONS already held). Fails on a non-zero exit,
 #   a deadlock (smpirun can exit 0 after one), output not matching
 #   EXPECT_REGEX, or a summary that is not "verified":true.
-#   FTSIM_TEST_POLL_S=S charges S seconds per MPI_Test and MPI_Iprobe
-#   (smpi/test, smpi/iprobe) over the platform's own figure: for the tests
-#   whose failure times and interleavings were chosen when every platform
-#   left SMPI's 100 us (tests/CMakeLists.txt, FTSIM_POLL_100US).
 set -u
 platform=$1 np=$2 services=$3 expect=$4
 shift 4
@@ -27,10 +23,9 @@ names=$(grep -o '<host id="[^"]*"\|prefix="[^"]*"\( suffix="[^"]*"\)\? radical="
 printf '%s\n' "$names" | grep -v -- '-service-' | head -n "$np" > "$hosts"
 printf '%s\n' "$names" | grep -- '-service-' | head -n "$services" >> "$hosts"
 opts="service_ranks=$services${FTSIM_OPTIONS:+,$FTSIM_OPTIONS}"
-poll=${FTSIM_TEST_POLL_S:+--cfg=smpi/test:$FTSIM_TEST_POLL_S --cfg=smpi/iprobe:$FTSIM_TEST_POLL_S}
 FTSIM_OPTIONS=$opts smpirun -np $((np + services)) -platform "$platform" \
   -hostfile "$hosts" --cfg=smpi/simulate-computation:no --cfg=smpi/grow-injected-times:no \
-  $poll --log=root.thres:warning "$@" > "$out" 2>&1
+  --log=root.thres:warning "$@" > "$out" 2>&1
 rc=$?
 cat "$out"
 [ $rc -eq 0 ] || { echo "run_smpi.sh: smpirun exited $rc"; exit 1; }

@@ -8,7 +8,8 @@
 /* Where a rank stands in the current wave. */
 enum bm_phase {
   BM_IDLE,       /* no wave in progress (rank 0: none since the commit) */
-  BM_REQUESTED,  /* position reported, K not known: stop at position + 1 */
+  BM_REQUESTED,  /* position reported, K not known: stop at position + 1
+                    (rank 0: move the position there) */
   BM_KNOWN,      /* K known, safe point K not reached yet */
   BM_EXCHANGING, /* bookmarks being exchanged, then the drain */
   BM_STORING,    /* checkpoint taken, image on its way to the server */
@@ -252,8 +253,27 @@ static int on_timer(struct bm_state *s, const struct ft_event *e,
   return 0; /* early or spurious timers are ignored */
 }
 
+/* Rank 0 at its hold point before every position is in: it moves its own
+ * position here instead of stopping, so that K = max + 1 stays ahead of
+ * it, as pcl's initiator does (pcl.c, advance_own_position; issue 19).
+ * Rank 0 plays mpirun, which only "propagates the checkpoint request to
+ * each MPI process" (lam-mpi-blcr, section 3.1, step 2) and computes
+ * nothing: the request must not stop rank 0's application before the
+ * others'. Held here, rank 0 waited for the slowest answer, a whole
+ * computation phase of a rank that had passed this safe point before the
+ * request reached it (bt, 4 ranks on myrinet, period 0.528 s: held 21.7
+ * ms at safe point 6). Rank 0 computes the maximum itself, so it can
+ * raise its own position without a message; the others cannot (rank 0 may
+ * have placed K already), and keep their hold. */
+static void advance_own_position(struct bm_state *s) {
+  if (s->index > s->max_position)
+    s->max_position = s->index;
+  s->hold_at = s->index + 1;
+}
+
 /* At K the rank is held for the exchange and the drain (it checkpoints at
- * once when alone); at position + 1, before K is known, it waits for AT. */
+ * once when alone); at position + 1, before K is known, a rank but 0 waits
+ * for AT (rank 0 moves its position: advance_own_position). */
 static int on_safe_point(struct bm_state *s, const struct ft_event *e,
                          struct ft_update *u) {
   if (s->held != 0 || e->index != s->index + 1)
@@ -266,6 +286,9 @@ static int on_safe_point(struct bm_state *s, const struct ft_event *e,
       checkpoint(s, u);
     else
       flag = FT_UPDATE_HOLD;
+  } else if (s->phase == BM_REQUESTED && s->index == s->hold_at &&
+             s->rank == 0) {
+    advance_own_position(s);
   } else if (s->phase == BM_REQUESTED && s->index == s->hold_at) {
     flag = FT_UPDATE_HOLD;
   }

@@ -21,11 +21,12 @@
  * beside the messages for traces and tests.
  *
  * A wave at safe points (every message goes through update.sends):
- *  1. rank 0, at its deadline, sends REQUEST to every other rank and stops
- *     at its next safe point ("mpirun propagates the checkpoint request to
- *     each MPI process", section 3.1);
- *  2. every rank answers POSITION (its safe-point index) and stops at its
- *     next safe point until it learns where the wave is;
+ *  1. rank 0, at its deadline, sends REQUEST to every other rank ("mpirun
+ *     propagates the checkpoint request to each MPI process", section
+ *     3.1); it never stops before K is known: its position is the last
+ *     safe point it passed;
+ *  2. every other rank answers POSITION (its safe-point index) and stops
+ *     at its next safe point until it learns where the wave is;
  *  3. rank 0 sends AT K = max(positions) + 1 (as pcl agrees on K);
  *  4. at safe point K a rank is held and exchanges its "sent" bookmarks in
  *     the staggered all-to-all of Figure 2: at step i (1 .. ranks - 1) it

@@ -192,21 +192,108 @@ Test(bookmark_core, a_bookmark_that_came_early_lets_the_rank_checkpoint_at_k) {
   free(s);
 }
 
+static struct ft_event timer(double time) {
+  return (struct ft_event){.type = FT_EVENT_TIMER, .time = time, .peer = -1};
+}
+
+/* Passes safe points first..last, asserting that each one passes. */
+static void pass_safe_points(void *s, int64_t first, int64_t last) {
+  struct ft_update u;
+  for (int64_t i = first; i <= last; i++) {
+    cr_assert_eq(step(s, safe_point(i), &u), 0);
+    cr_assert_eq(u.flags, FT_UPDATE_PASS, "safe point %lld", (long long)i);
+  }
+}
+
+/* Rank 0 (mpirun's role: it only propagates the request, section 3.1) is
+ * never held before it knows K: at position + 1 it moves its own position
+ * there and goes on, so that K = max + 1 stays ahead of it. Held there
+ * (issue 19), it waited for the slowest POSITION, a whole computation
+ * phase of a rank the request reached after its safe point. */
+Test(bookmark_core, rank_0_passes_its_safe_points_until_it_knows_k) {
+  void *s = core_new(0, 3, 0);
+  struct ft_update u;
+  pass_safe_points(s, 1, 3);
+  cr_assert_eq(step(s, timer(1.0), &u), 0);
+  cr_assert_eq(u.n_sends, 2); /* REQUEST to 1 and 2 */
+  cr_assert_eq(u.sends[0].kind, FT_BOOKMARK_CONTROL_REQUEST);
+  cr_assert_lt(u.deadline, 0.0);
+  pass_safe_points(s, 4, 4); /* position 3: its hold point, passed */
+  cr_assert_eq(step(s, control(FT_BOOKMARK_CONTROL_POSITION, 2, 0, 1, 2), &u),
+               0);
+  cr_assert_eq(u.n_sends, 0);
+  cr_assert_eq(u.flags, 0);
+  pass_safe_points(s, 5, 5);
+  cr_assert_eq(step(s, control(FT_BOOKMARK_CONTROL_POSITION, 1, 0, 1, 3), &u),
+               0);
+  cr_assert_eq(u.n_sends, 2); /* AT 6 = rank 0's position 5 + 1 */
+  cr_assert_eq(u.sends[0].kind, FT_BOOKMARK_CONTROL_AT);
+  cr_assert_eq(u.sends[0].value, 6);
+  cr_assert_eq(u.sends[1].value, 6);
+  cr_assert_eq(u.flags, 0, "running: nothing to release");
+  cr_assert_eq(step(s, safe_point(6), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_HOLD, "held at K for the bookmarks");
+  assert_bookmark_to(&u, 1, 0);
+  free(s);
+}
+
+/* A higher position than rank 0's sets K; rank 0 runs to it and is held
+ * there only. */
+Test(bookmark_core, rank_0_runs_to_a_k_set_by_another_rank) {
+  void *s = core_new(0, 3, 0);
+  struct ft_update u;
+  pass_safe_points(s, 1, 3);
+  cr_assert_eq(step(s, timer(1.0), &u), 0);
+  cr_assert_eq(step(s, control(FT_BOOKMARK_CONTROL_POSITION, 2, 0, 1, 2), &u),
+               0);
+  cr_assert_eq(step(s, control(FT_BOOKMARK_CONTROL_POSITION, 1, 0, 1, 5), &u),
+               0);
+  cr_assert_eq(u.n_sends, 2);
+  cr_assert_eq(u.sends[0].value, 6);
+  pass_safe_points(s, 4, 5);
+  cr_assert_eq(step(s, safe_point(6), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_HOLD);
+  assert_bookmark_to(&u, 1, 0);
+  free(s);
+}
+
+/* Another rank still stops at position + 1 until AT comes (rank 0 may
+ * have placed K there already), and goes on when K is beyond it. */
+Test(bookmark_core, rank_1_holds_at_position_plus_one_until_at) {
+  void *s = core_new(1, 3, 0);
+  struct ft_update u;
+  pass_safe_points(s, 1, 2);
+  cr_assert_eq(step(s, control(FT_BOOKMARK_CONTROL_REQUEST, 0, 1, 1, 0), &u),
+               0);
+  cr_assert_eq(u.sends[0].kind, FT_BOOKMARK_CONTROL_POSITION);
+  cr_assert_eq(u.sends[0].value, 2);
+  cr_assert_eq(step(s, safe_point(3), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_HOLD);
+  cr_assert_eq(step(s, control(FT_BOOKMARK_CONTROL_AT, 0, 1, 1, 5), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_RELEASE);
+  pass_safe_points(s, 4, 4);
+  cr_assert_eq(step(s, safe_point(5), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_HOLD);
+  assert_bookmark_to(&u, 2, 0);
+  free(s);
+}
+
 Test(bookmark_core, rank_0_commits_when_every_image_is_stored) {
   void *s = core_new(0, 2, 0);
   struct ft_update u;
   cr_assert_eq(step(s, safe_point(1), &u), 0);
-  cr_assert_eq(
-      step(s, (struct ft_event){.type = FT_EVENT_TIMER, .time = 1.0}, &u), 0);
+  cr_assert_eq(step(s, timer(1.0), &u), 0);
   cr_assert_eq(step(s, safe_point(2), &u), 0);
-  cr_assert_eq(u.flags, FT_UPDATE_HOLD); /* position 1: stop at 2 */
+  cr_assert_eq(u.flags, FT_UPDATE_PASS); /* position 1, moved to 2 */
   cr_assert_eq(step(s, control(FT_BOOKMARK_CONTROL_POSITION, 1, 0, 1, 1), &u),
                0);
-  cr_assert_eq(u.n_sends, 2); /* AT 2 to rank 1, then the bookmark */
+  cr_assert_eq(u.n_sends, 1); /* AT 3 to rank 1 */
   cr_assert_eq(u.sends[0].kind, FT_BOOKMARK_CONTROL_AT);
-  cr_assert_eq(u.sends[0].value, 2);
-  cr_assert_eq(u.sends[1].kind, FT_BOOKMARK_CONTROL_BOOKMARK);
-  cr_assert_eq(u.flags, 0); /* held at K for rank 1's bookmark */
+  cr_assert_eq(u.sends[0].value, 3);
+  cr_assert_eq(u.flags, 0);
+  cr_assert_eq(step(s, safe_point(3), &u), 0);
+  cr_assert_eq(u.flags, FT_UPDATE_HOLD); /* at K for rank 1's bookmark */
+  assert_bookmark_to(&u, 1, 0);
   cr_assert_eq(step(s, bookmark(1, 0, 0), &u), 0);
   cr_assert_eq(u.flags, FT_UPDATE_CHECKPOINT | FT_UPDATE_RELEASE);
   struct ft_event stored = {
@@ -223,7 +310,7 @@ Test(bookmark_core, rank_0_commits_when_every_image_is_stored) {
                               .time = 3.0,
                               .peer = -1,
                               .wave = 1,
-                              .index = 2};
+                              .index = 3};
   cr_assert_eq(step(s, rollback, &u), 0);
   cr_assert_eq(ft_bookmark_wave(s), 1);
   cr_assert_eq(ft_bookmark_received(s, 1), 0);
@@ -312,7 +399,7 @@ Test(bookmark_trace, the_drain_reads_like_figure_9) {
   struct cluster *c = cluster(2, 1.0);
   cluster_set_app(c, 0, 0.25, 0.0);
   cluster_set_app(c, 1, 0.25, 0.05);
-  cr_assert_eq(cluster_script_message(c, 1, 0, 1.04, 0.1), 0);
+  cr_assert_eq(cluster_script_message(c, 1, 0, 1.29, 0.1), 0);
   cr_assert_eq(cluster_script_message(c, 0, 1, 0.60, 0.01), 0);
   cr_assert_eq(cluster_start(c), 0, "%s", c->error);
   cr_assert_eq(cluster_run_until_commit(c, 1, 10.0), 0, "%s\n%s", c->error,
@@ -321,29 +408,29 @@ Test(bookmark_trace, the_drain_reads_like_figure_9) {
                   "[  0.610] 1 deliver #1 from 0, 16 B\n"
                   "[  1.000] 0 timer, position 3\n"
                   "            > wave 1 request to 1\n"
-                  "[  1.000] 0 safe point 4\n"
-                  "            held\n"
                   "[  1.001] 1 < wave 1 request from 0\n"
                   "            > position 3 to 0\n"
                   "[  1.002] 0 < position 3 from 1\n"
-                  "            > wave 1 at safe point 4 to 1\n"
+                  "            > wave 1 at safe point 5 to 1\n"
+                  "[  1.003] 1 < wave 1 at safe point 5\n"
+                  "[  1.250] 0 safe point 5\n"
                   "            > bookmark: sent 1 to 1\n"
-                  "[  1.003] 1 < wave 1 at safe point 4\n"
-                  "[  1.003] 1 < bookmark from 0: it sent 1, 1 in\n"
-                  "[  1.040] 1 send #1 to 0\n"
-                  "[  1.050] 1 safe point 4\n"
+                  "            held\n"
+                  "[  1.251] 1 < bookmark from 0: it sent 1, 1 in\n"
+                  "[  1.290] 1 send #1 to 0\n"
+                  "[  1.300] 1 safe point 5\n"
                   "            > bookmark: sent 1 to 0\n"
-                  "            checkpoint wave 1 at safe point 4\n"
-                  "[  1.051] 0 < bookmark from 1: it sent 1, 0 in\n"
-                  "[  1.140] 0 deliver #1 from 1, 16 B\n"
-                  "            checkpoint wave 1 at safe point 4\n"
+                  "            checkpoint wave 1 at safe point 5\n"
+                  "[  1.301] 0 < bookmark from 1: it sent 1, 0 in\n"
+                  "[  1.390] 0 deliver #1 from 1, 16 B\n"
+                  "            checkpoint wave 1 at safe point 5\n"
                   "            released\n"
-                  "[  1.150] 1 image of wave 1 stored\n"
+                  "[  1.400] 1 image of wave 1 stored\n"
                   "            > done to 0\n"
-                  "[  1.151] 0 < done from 1\n"
-                  "[  1.240] 0 image of wave 1 stored\n"
+                  "[  1.401] 0 < done from 1\n"
+                  "[  1.490] 0 image of wave 1 stored\n"
                   "            commit wave 1\n"
-                  "            next wave due at 2.240\n");
+                  "            next wave due at 2.490\n");
   cluster_free(c);
 }
 
@@ -358,8 +445,6 @@ Test(bookmark_trace, a_wave_of_four_reads_like_figure_2) {
                cluster_trace(c));
   assert_trace(c, "[  1.000] 0 timer, position 3\n"
                   "            > wave 1 request to 1, 2, 3\n"
-                  "[  1.000] 0 safe point 4\n"
-                  "            held\n"
                   "[  1.001] 1 < wave 1 request from 0\n"
                   "            > position 3 to 0\n"
                   "[  1.001] 2 < wave 1 request from 0\n"
@@ -369,59 +454,61 @@ Test(bookmark_trace, a_wave_of_four_reads_like_figure_2) {
                   "[  1.002] 0 < position 3 from 1\n"
                   "[  1.002] 0 < position 3 from 2\n"
                   "[  1.002] 0 < position 3 from 3\n"
-                  "            > wave 1 at safe point 4 to 1, 2, 3\n"
+                  "            > wave 1 at safe point 5 to 1, 2, 3\n"
+                  "[  1.003] 1 < wave 1 at safe point 5\n"
+                  "[  1.003] 2 < wave 1 at safe point 5\n"
+                  "[  1.003] 3 < wave 1 at safe point 5\n"
+                  "[  1.250] 0 safe point 5\n"
                   "            > bookmark: sent 0 to 1\n"
-                  "[  1.003] 1 < wave 1 at safe point 4\n"
-                  "[  1.003] 2 < wave 1 at safe point 4\n"
-                  "[  1.003] 3 < wave 1 at safe point 4\n"
-                  "[  1.003] 1 < bookmark from 0: it sent 0, 0 in\n"
-                  "[  1.010] 1 safe point 4\n"
+                  "            held\n"
+                  "[  1.251] 1 < bookmark from 0: it sent 0, 0 in\n"
+                  "[  1.260] 1 safe point 5\n"
                   "            > bookmark: sent 0 to 2\n"
                   "            > bookmark: sent 0 to 3\n"
                   "            held\n"
-                  "[  1.011] 2 < bookmark from 1: it sent 0, 0 in\n"
-                  "[  1.011] 3 < bookmark from 1: it sent 0, 0 in\n"
-                  "[  1.020] 2 safe point 4\n"
+                  "[  1.261] 2 < bookmark from 1: it sent 0, 0 in\n"
+                  "[  1.261] 3 < bookmark from 1: it sent 0, 0 in\n"
+                  "[  1.270] 2 safe point 5\n"
                   "            > bookmark: sent 0 to 3\n"
                   "            > bookmark: sent 0 to 0\n"
                   "            held\n"
-                  "[  1.021] 3 < bookmark from 2: it sent 0, 0 in\n"
-                  "[  1.021] 0 < bookmark from 2: it sent 0, 0 in\n"
-                  "[  1.030] 3 safe point 4\n"
+                  "[  1.271] 3 < bookmark from 2: it sent 0, 0 in\n"
+                  "[  1.271] 0 < bookmark from 2: it sent 0, 0 in\n"
+                  "[  1.280] 3 safe point 5\n"
                   "            > bookmark: sent 0 to 0\n"
                   "            > bookmark: sent 0 to 1\n"
                   "            > bookmark: sent 0 to 2\n"
                   "            held\n"
-                  "[  1.031] 0 < bookmark from 3: it sent 0, 0 in\n"
+                  "[  1.281] 0 < bookmark from 3: it sent 0, 0 in\n"
                   "            > bookmark: sent 0 to 2\n"
                   "            > bookmark: sent 0 to 3\n"
-                  "[  1.031] 1 < bookmark from 3: it sent 0, 0 in\n"
+                  "[  1.281] 1 < bookmark from 3: it sent 0, 0 in\n"
                   "            > bookmark: sent 0 to 0\n"
-                  "[  1.031] 2 < bookmark from 3: it sent 0, 0 in\n"
-                  "[  1.032] 2 < bookmark from 0: it sent 0, 0 in\n"
+                  "[  1.281] 2 < bookmark from 3: it sent 0, 0 in\n"
+                  "[  1.282] 2 < bookmark from 0: it sent 0, 0 in\n"
                   "            > bookmark: sent 0 to 1\n"
-                  "            checkpoint wave 1 at safe point 4\n"
+                  "            checkpoint wave 1 at safe point 5\n"
                   "            released\n"
-                  "[  1.032] 3 < bookmark from 0: it sent 0, 0 in\n"
-                  "            checkpoint wave 1 at safe point 4\n"
+                  "[  1.282] 3 < bookmark from 0: it sent 0, 0 in\n"
+                  "            checkpoint wave 1 at safe point 5\n"
                   "            released\n"
-                  "[  1.032] 0 < bookmark from 1: it sent 0, 0 in\n"
-                  "            checkpoint wave 1 at safe point 4\n"
+                  "[  1.282] 0 < bookmark from 1: it sent 0, 0 in\n"
+                  "            checkpoint wave 1 at safe point 5\n"
                   "            released\n"
-                  "[  1.033] 1 < bookmark from 2: it sent 0, 0 in\n"
-                  "            checkpoint wave 1 at safe point 4\n"
+                  "[  1.283] 1 < bookmark from 2: it sent 0, 0 in\n"
+                  "            checkpoint wave 1 at safe point 5\n"
                   "            released\n"
-                  "[  1.132] 2 image of wave 1 stored\n"
+                  "[  1.382] 2 image of wave 1 stored\n"
                   "            > done to 0\n"
-                  "[  1.132] 3 image of wave 1 stored\n"
+                  "[  1.382] 3 image of wave 1 stored\n"
                   "            > done to 0\n"
-                  "[  1.132] 0 image of wave 1 stored\n"
-                  "[  1.133] 1 image of wave 1 stored\n"
+                  "[  1.382] 0 image of wave 1 stored\n"
+                  "[  1.383] 1 image of wave 1 stored\n"
                   "            > done to 0\n"
-                  "[  1.133] 0 < done from 2\n"
-                  "[  1.133] 0 < done from 3\n"
-                  "[  1.134] 0 < done from 1\n"
+                  "[  1.383] 0 < done from 2\n"
+                  "[  1.383] 0 < done from 3\n"
+                  "[  1.384] 0 < done from 1\n"
                   "            commit wave 1\n"
-                  "            next wave due at 2.134\n");
+                  "            next wave due at 2.384\n");
   cluster_free(c);
 }
