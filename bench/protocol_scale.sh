@@ -26,7 +26,11 @@
 # A protocol may carry settings after a colon, comma-separated, to compare
 # variants side by side: -P "pcl pcl:upload_streams=0" runs pcl with the
 # default upload_streams and with no limit (each image a flow of its own,
-# the model before; README, "Protocols at scale").
+# the model before; README, "Protocols at scale"); and environment
+# variables after an @, comma-separated: -P "pcl pcl@FTSIM_WAIT_EVERY_SEND=1"
+# runs pcl as built and with every wait of a send in the library (before
+# sim/runtime/pending.c). -s 100 runs without waves (bt on 400 ranks ends
+# before 15 s): the per-call cost of a protocol that recovers, alone.
 #
 # Usage: bench/protocol_scale.sh [-a APP] [-p PLATFORM] [-r REPEAT]
 #                                [-P "PROTOCOLS"] [-s PERIOD] [NP...]
@@ -73,13 +77,15 @@ timer=""
 # verified stops the benchmark.
 run_once() {
   p=$1 np=$2
-  name=${p%%:*} sets=""
-  case $p in *:*) sets=$(echo "${p#*:}" | tr ',' ' ') ;; esac
+  spec=${p%%@*} envs=""
+  case $p in *@*) envs=$(echo "${p#*@}" | tr ',' ' ') ;; esac
+  name=${spec%%:*} sets=""
+  case $spec in *:*) sets=$(echo "${spec#*:}" | tr ',' ' ') ;; esac
   set --
   for kv in $sets; do set -- "$@" --set "$kv"; done
   echo -1 >"$tmp/cpu"
-  # shellcheck disable=SC2086 # $timer is words
-  $timer "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" \
+  # shellcheck disable=SC2086 # $envs and $timer are words
+  env $envs $timer "$build/ftsim" run --platform "$platform" --np "$np" --app "$app" \
     --protocol "$name" --set period="$period" "$@" >"$tmp/out" 2>"$tmp/err" ||
     { echo "protocol_scale.sh: $p on $np ranks failed:" >&2; cat "$tmp/err" >&2
       exit 1; }
@@ -92,7 +98,7 @@ run_once() {
     "$(field waves "$tmp/out")" >>"$tmp/$p.$np"
 }
 
-printf '%-26s %5s  %8s %6s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
+printf '%-30s %5s  %8s %6s  %8s %6s  %12s %5s\n' protocol ranks wall_s ratio \
   cpu_s ratio simulated_s waves
 for np in $nps; do
   i=0
@@ -112,7 +118,7 @@ for np in $nps; do
         split(b, base, " ")
         if (c < 0 || base[2] <= 0) cpu = sprintf("%8s %6s", "-", "-")
         else cpu = sprintf("%8.2f %6.2f", c, c / base[2])
-        printf "%-26s %5d  %8.2f %6.2f  %s  %12.6f %5d\n", p, n, w,
+        printf "%-30s %5d  %8.2f %6.2f  %s  %12.6f %5d\n", p, n, w,
           w / base[1], cpu, t, v
       }' "$tmp/$p.$np"
   done

@@ -129,6 +129,14 @@ void ft_backend_sleep(double seconds);
  * non-zero smpi/async-small-thresh. */
 int ft_backend_transfer_waits_for_receive(void);
 
+/* The size in bytes below which a standard send (MPI_Isend, MPI_Send; not
+ * a synchronous one) completes when it is posted: SMPI detaches it
+ * (smpi/send-is-detached-thresh, 64 KiB by default; SimGrid 3.32,
+ * smpi_request.cpp, start(): its bytes are copied, its request's wait or
+ * waitany completes it at once with no simcall and no simulated time).
+ * 0 for a real MPI, whose sends complete only as its progress allows. */
+int ft_backend_send_done_below(void);
+
 /* ---- Modelled bytes: the process image a checkpoint would write (BLCR)
  * beyond the protected buffers. Under SMPI they travel as a SimGrid
  * mailbox transfer of that simulated size, with no memory behind it, so they

@@ -85,6 +85,8 @@ void ft_backend_bench_restart(void) {}
 
 int ft_backend_transfer_waits_for_receive(void) { return 0; }
 
+int ft_backend_send_done_below(void) { return 0; }
+
 void ft_backend_sleep(double seconds) {
   if (seconds <= 0)
     return;

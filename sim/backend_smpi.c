@@ -226,6 +226,10 @@ int ft_backend_transfer_waits_for_receive(void) {
   return sg_cfg_get_int("smpi/async-small-thresh") == 0;
 }
 
+int ft_backend_send_done_below(void) {
+  return sg_cfg_get_int("smpi/send-is-detached-thresh");
+}
+
 /* ---- Waiter ---- */
 
 struct ft_waiter {

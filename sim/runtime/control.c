@@ -571,32 +571,6 @@ struct ft_wire ft_control_take(struct ft_runtime *rt) {
   return m;
 }
 
-/* ---- Requests pending: the table settle.c completes at a rollback,
- * kept here because the interruptible waits forget what completes. ---- */
-
-void ft_pending_add(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
-                    int send, int peer, int tag) {
-  if (req == MPI_REQUEST_NULL || !rt->recovering_protocol ||
-      ft_driver_restarts_alone(rt->driver))
-    return;
-  rt->pending = ft_reserve(rt->pending, rt->n_pending + 1, &rt->cap_pending,
-                           sizeof *rt->pending, "pending requests");
-  rt->pending[rt->n_pending++] = (struct ft_pending){
-      .req = req, .comm = comm, .send = send, .peer = peer, .tag = tag};
-}
-
-void ft_pending_done(struct ft_runtime *rt, MPI_Request req) {
-  if (req == MPI_REQUEST_NULL)
-    return;
-  for (size_t i = rt->n_pending; i-- > 0;)
-    if (rt->pending[i].req == req) {
-      memmove(&rt->pending[i], &rt->pending[i + 1],
-              (rt->n_pending - i - 1) * sizeof *rt->pending);
-      rt->n_pending--;
-      return;
-    }
-}
-
 static int fate_due(const struct ft_runtime *rt);
 static void stand_dead(struct ft_runtime *rt, const struct ft_wire *m);
 
@@ -828,6 +802,16 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     /* The oldest control message sent still on its way, last: it cannot
      * hide a request of the caller's, and each wait completes the sends
      * already received, in order, one Waitany each (ft_control_send). */
+    st->MPI_ERROR = MPI_SUCCESS;
+    courier_wake_after(rt);
+    /* A send SMPI's Waitany would hand back at once, with no simcall: no
+     * call (pending.c). */
+    int now = ft_pending_first_at_once(rt, n, reqs);
+    if (now >= 0) {
+      ft_pending_complete_at_once(rt, &reqs[now], st);
+      index = now + 1;
+      break;
+    }
     struct ft_sent *sent = oldest_send(&rt->ctl);
     int m = n + 1 + (sent != NULL);
     MPI_Request *all = wait_room(rt, m - 1, small);
@@ -835,8 +819,6 @@ static int wait_with_control(struct ft_runtime *rt, int n, MPI_Request reqs[],
     memcpy(all + 1, reqs, (size_t)n * sizeof *reqs);
     if (sent)
       all[n + 1] = sent->req;
-    st->MPI_ERROR = MPI_SUCCESS;
-    courier_wake_after(rt);
     int rc = PMPI_Waitany(m, all, &index, st);
     if (index > 0 && index <= n)
       ft_pending_done(rt, reqs[index - 1]); /* its handle, not yet null */
@@ -986,6 +968,7 @@ static int quiet_control(const struct ft_runtime *rt) {
 }
 
 void ft_settle_control(struct ft_runtime *rt) {
+  ft_pending_retire_all(rt);
   if (!quiet_control(rt))
     ft_control_drain(rt); /* a barrier too */
   stop_courier(rt);

@@ -249,7 +249,8 @@ static int send_call(struct ft_runtime *rt, const void *buf, int count,
   rc = PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
-  ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
+  ft_pending_add_send(rt, req, ft_comm_inner(rt, comm), dest, tag, count, type,
+                      0);
   return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
@@ -270,7 +271,8 @@ static int ssend_call(struct ft_runtime *rt, const void *buf, int count,
   rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
-  ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
+  ft_pending_add_send(rt, req, ft_comm_inner(rt, comm), dest, tag, count, type,
+                      1);
   return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
@@ -292,7 +294,8 @@ static int rsend_call(struct ft_runtime *rt, const void *buf, int count,
   rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), &req);
   if (rc != MPI_SUCCESS)
     return rc;
-  ft_pending_add(rt, req, ft_comm_inner(rt, comm), 1, dest, tag);
+  ft_pending_add_send(rt, req, ft_comm_inner(rt, comm), dest, tag, count, type,
+                      0);
   return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
@@ -310,7 +313,8 @@ static int isend_call(struct ft_runtime *rt, const void *buf, int count,
   rc =
       PMPI_Isend(buf, count, type, dest, tag, ft_comm_inner(rt, comm), request);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
+    ft_pending_add_send(rt, *request, ft_comm_inner(rt, comm), dest, tag, count,
+                        type, 0);
   return rc;
 }
 
@@ -329,7 +333,8 @@ static int issend_call(struct ft_runtime *rt, const void *buf, int count,
   rc = PMPI_Issend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                    request);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
+    ft_pending_add_send(rt, *request, ft_comm_inner(rt, comm), dest, tag, count,
+                        type, 1);
   return rc;
 }
 
@@ -347,7 +352,8 @@ static int irsend_call(struct ft_runtime *rt, const void *buf, int count,
   rc = PMPI_Irsend(buf, count, type, dest, tag, ft_comm_inner(rt, comm),
                    request);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(rt, *request, ft_comm_inner(rt, comm), 1, dest, tag);
+    ft_pending_add_send(rt, *request, ft_comm_inner(rt, comm), dest, tag, count,
+                        type, 0);
   return rc;
 }
 
@@ -432,7 +438,7 @@ static int sendrecv(struct ft_runtime *rt, const void *sbuf, int scount,
   FT_PMPI(Irecv, rbuf, rcount, rtype, source, rtag, comm, &reqs[0]);
   ft_pending_add(rt, reqs[0], comm, 0, source, rtag);
   FT_PMPI(Isend, sbuf, scount, stype, dest, stag, comm, &reqs[1]);
-  ft_pending_add(rt, reqs[1], comm, 1, dest, stag);
+  ft_pending_add_send(rt, reqs[1], comm, dest, stag, scount, stype, 0);
   ft_waitall_internal(rt, 2, reqs, st);
   if (status != MPI_STATUS_IGNORE)
     *status = st[0];
@@ -510,7 +516,7 @@ static int held_sendrecv(struct ft_runtime *rt, int suppressed,
   MPI_Comm inner = ft_comm_inner(rt, comm);
   if (!suppressed && dest != MPI_PROC_NULL) {
     FT_PMPI(Isend, sbuf, scount, stype, dest, stag, inner, &sreq);
-    ft_pending_add(rt, sreq, inner, 1, dest, stag);
+    ft_pending_add_send(rt, sreq, inner, dest, stag, scount, stype, 0);
   }
   if (family_recv(rt, rbuf, rcount, rtype, source, rtag, comm, NULL, st, rc) !=
       2)
@@ -791,7 +797,7 @@ int ft_send_internal(const void *buf, int count, MPI_Datatype type, int dest,
     return PMPI_Send(buf, count, type, dest, tag, comm);
   MPI_Request req;
   FT_PMPI(Isend, buf, count, type, dest, tag, comm, &req);
-  ft_pending_add(rt, req, comm, 1, dest, tag);
+  ft_pending_add_send(rt, req, comm, dest, tag, count, type, 0);
   return ft_wait_internal(rt, &req, MPI_STATUS_IGNORE);
 }
 
@@ -846,7 +852,7 @@ int ft_isend_internal(const void *buf, int count, MPI_Datatype type, int dest,
     return rc;
   rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
   if (rc == MPI_SUCCESS)
-    ft_pending_add(rt, *req, comm, 1, dest, tag);
+    ft_pending_add_send(rt, *req, comm, dest, tag, count, type, 0);
   return rc;
 }
 

@@ -153,6 +153,11 @@ static int init_common(int *argc, char ***argv) {
     rt->images[i].upload = MPI_REQUEST_NULL;
   rt->ctrl_req = MPI_REQUEST_NULL;
   rt->deadline = -1;
+  /* FTSIM_WAIT_EVERY_SEND set: every send's wait goes to the library, as
+   * before pending.c completed some itself (a comparison's baseline:
+   * tests/runtime/at_once_time.sh, bench/protocol_scale.sh). */
+  rt->send_done_below =
+      getenv("FTSIM_WAIT_EVERY_SEND") ? 0 : ft_backend_send_done_below();
   rt->ctl.handle = ft_control_handle; /* the upcalls (docs/layers.md) */
   rt->ctl.deadline = ft_check_deadline;
   rt->finish_stopped = finalize_stopped;

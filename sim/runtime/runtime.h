@@ -171,6 +171,16 @@ struct ft_local_image {
   void *padding;      /* its modelled bytes (backend.h), or NULL */
 };
 
+/* How the library completes a pending request (struct ft_pending). */
+enum ft_at_once {
+  FT_AT_ONCE_UNKNOWN = -1, /* not known (a family's send) */
+  FT_AT_ONCE_NO = 0,       /* a receive, or a send that waits for its
+                              receiver (synchronous, or too long to be
+                              detached) */
+  FT_AT_ONCE_YES = 1       /* a standard send complete when posted
+                              (ft_backend_send_done_below) */
+};
+
 /* A request the runtime started on an application communicator and that
  * has not completed (settle.c). */
 struct ft_pending {
@@ -178,7 +188,13 @@ struct ft_pending {
   MPI_Comm comm; /* the runtime's handle it runs on (p2p or shadow) */
   int send;      /* 1: a send to peer; 0: a receive from peer */
   int peer, tag; /* rank in comm (or MPI_ANY_SOURCE), tag (or MPI_ANY_TAG) */
+  int at_once;   /* enum ft_at_once */
+  int bytes;     /* a send's size (its status's count) */
 };
+
+/* Sends complete when posted whose handles a wait let go of, freed
+ * together by one MPI_Waitall (pending.c). */
+enum { FT_RETIRE_BATCH = 64 };
 
 struct ft_type_info; /* types.c */
 
@@ -318,6 +334,12 @@ struct ft_runtime {
                                  communicators not yet complete, in
                                  posting order (pcl, vcl) */
   size_t n_pending, cap_pending;
+  size_t n_at_once;    /* pending.c: entries of `pending` FT_AT_ONCE_YES */
+  int send_done_below; /* pending.c: ft_backend_send_done_below() */
+  MPI_Request retired[FT_RETIRE_BATCH]; /* pending.c: sends completed
+                                           without the library's wait,
+                                           not freed yet */
+  int n_retired;
   int feeds_asked, feeds_done; /* this settle's FEED requests, answers */
   struct ft_wire *early_feeds; /* settle.c: FEEDs of an incarnation whose
                                   GO this rank had not heard yet */
@@ -899,6 +921,28 @@ void ft_pending_add(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
  * handle that is not remembered is ignored). Call it before any new request
  * is started: SMPI may give the next one the same handle. */
 void ft_pending_done(struct ft_runtime *rt, MPI_Request req);
+/* ft_pending_add for a send of `count` elements of `type` that the runtime
+ * posted with MPI_Isend or MPI_Irsend (`sync` 0) or MPI_Issend (`sync` 1):
+ * remembered with how the library completes it (enum ft_at_once). */
+void ft_pending_add_send(struct ft_runtime *rt, MPI_Request req, MPI_Comm comm,
+                         int peer, int tag, int count, MPI_Datatype type,
+                         int sync);
+/* The index of the request of reqs[0..n) that SMPI's MPI_Waitany would
+ * complete at once, without a simcall: the first active one that is a send
+ * complete when posted (FT_AT_ONCE_YES), when every active request before
+ * it is known not to be one; -1 otherwise (then the library decides). */
+int ft_pending_first_at_once(const struct ft_runtime *rt, int n,
+                             const MPI_Request reqs[]);
+/* Completes *req, a request ft_pending_first_at_once named, without a call
+ * to the library: *st is the status SMPI gives a send (this rank, the tag,
+ * the size), *req becomes MPI_REQUEST_NULL and the handle is freed later
+ * with others (ft_pending_retire_all, called once FT_RETIRE_BATCH are
+ * kept). */
+void ft_pending_complete_at_once(struct ft_runtime *rt, MPI_Request *req,
+                                 MPI_Status *st);
+/* Frees the handles ft_pending_complete_at_once kept: one MPI_Waitall,
+ * which blocks on nothing (each is complete). Before MPI_Finalize. */
+void ft_pending_retire_all(struct ft_runtime *rt);
 /* Sends an empty message on `comm` to `dest` with `tag` and lets it go: it
  * completes a receive an abandoned run left posted (a zero-byte message
  * writes nothing). The one way the runtime feeds such receives (message
