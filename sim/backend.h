@@ -56,6 +56,14 @@ const char *ft_backend_host_name(void);
  * recorder (record.c): the computation between two calls. */
 double ft_backend_now_charged(void);
 
+/* Whether ft_backend_now_charged may differ from ft_backend_now: SMPI with
+ * measured computation (smpi/simulate-computation, on unless the run turns
+ * it off). Otherwise it only stops and restarts the benchmark timer, two
+ * clock_gettime system calls, for the same clock: a caller that reads the
+ * time often (a latency-only message's due time, 2p(p - 1) of them a vcl
+ * wave) asks once and reads ft_backend_now then. 0 for a real MPI. */
+int ft_backend_charges_computation(void);
+
 /* Speed in flop/s of the host the calling rank runs on: the platform's
  * (SMPI; its first pstate), 0 for a real MPI (not known here: `ftsim
  * record --real` passes the machine's, record_speed). */

@@ -110,6 +110,10 @@ double ft_backend_now_charged(void) {
   return now;
 }
 
+int ft_backend_charges_computation(void) {
+  return sg_cfg_get_boolean("smpi/simulate-computation") != 0;
+}
+
 double ft_backend_host_speed(void) { return sg_host_get_speed(sg_host_self()); }
 
 double ft_backend_service_rtt(void) {

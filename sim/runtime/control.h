@@ -98,12 +98,15 @@ struct ft_control_state {
    * rank's courier (backend.h; NULL: control messages travel by MPI), the
    * couriers of the other ranks as found, the time each one's last message
    * from this rank is due (MPI's order between two ranks), the route to
-   * each (asked of SimGrid once: route_bw < 0 until then), and the bells
-   * of this rank's courier taken. */
+   * each (asked of SimGrid once: route_bw < 0 until then), the bells
+   * of this rank's courier taken, and whether a message's departure must
+   * charge the rank's measured computation first (charges: ft_backend_-
+   * charges_computation, asked once). */
   struct ft_courier *courier;
   struct ft_courier **peers;
   double *last_due, *route_lat, *route_bw;
   uint64_t bells_taken;
+  int charges;
 };
 
 /* The runtime's own message kinds, beyond the cores' (below
