@@ -27,13 +27,18 @@
  *       ranks wait for an event logger (message logging): rank 2 serves as
  *       ftsim's services wait (waiter_policy.h: it spins 50 us after an
  *       answer, then naps, 1 us doubling to 100 us), rank 1 waits in
- *       MPI_Recv (Open MPI polls) until the end, and rank 0, ROUNDS times
- *       (default 300), computes GAP_US (default 2000, long enough for the
- *       service to nap) then sends one int to rank 2 and waits for the
- *       answer. On a machine with as many cores as ranks 0 and 1, the
- *       service must wake and get a core for each answer. Rank 0 prints
+ *       MPI_Recv (Open MPI polls) until the end, and rank 0, after
+ *       WARMUP untimed rounds (Open MPI's first messages set up the
+ *       connection), ROUNDS times (default 300), computes GAP_US (default
+ *       2000, long enough for the service to nap) then sends one int to
+ *       rank 2 and waits for the answer. On a machine with as many cores
+ *       as ranks 0 and 1, the service must wake and get a core for each
+ *       answer. Rank 0 prints
  *         service rtt_us MEAN median_us MEDIAN max_us MAX
- *       (the mean is what a run's sum of waits grows by per shipment).
+ *       ftsim calibrate takes the median: the mean follows the few rounds
+ *       in which the woken service waited milliseconds for a core (2-10%
+ *       of them on a shared 2-core VM), and moved from 67 to 235 us
+ *       between runs minutes apart while the median stayed at 40-57 us.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <mpi.h>
@@ -51,7 +56,11 @@
 
 #include "waiter_policy.h"
 
-enum { MAX_SIZES = 8, NAME_LEN = MPI_MAX_PROCESSOR_NAME };
+enum {
+  MAX_SIZES = 8,
+  NAME_LEN = MPI_MAX_PROCESSOR_NAME,
+  WARMUP = 20 /* calibrate service: untimed rounds first */
+};
 
 struct options {
   int rounds;
@@ -286,8 +295,9 @@ static void sleep_s(double s) {
   nanosleep(&ts, NULL);
 }
 
-/* Rank 2: answers `rounds` requests of rank 0, waiting as ftsim's services
- * do (backend_real.c, ft_backend_wait: MPI_Test, then the nap policy). */
+/* Rank 2: answers `rounds` requests of rank 0 (its warm-up's included),
+ * waiting as ftsim's services do (backend_real.c, ft_backend_wait:
+ * MPI_Test, then the nap policy). */
 static void serve(int rounds) {
   struct ft_nap w;
 #ifdef PR_SET_TIMERSLACK
@@ -315,18 +325,21 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Rank 0: `rounds` times, `gap` seconds of computation (a spin on the
- * clock), then one round trip to rank 2; prints the line. */
-static void ask(int rounds, double gap) {
+ * clock), then one round trip to rank 2, the first `warmup` untimed;
+ * prints the line over the others. */
+static void ask(int rounds, int warmup, double gap) {
   double *t = malloc((size_t)rounds * sizeof *t), sum = 0;
   if (!t)
     MPI_Abort(MPI_COMM_WORLD, 2);
-  for (int i = 0; i < rounds; i++) {
+  for (int i = -warmup; i < rounds; i++) {
     int x = i;
     for (double until = MPI_Wtime() + gap; MPI_Wtime() < until;)
       ;
     double t0 = MPI_Wtime();
     MPI_Send(&x, 1, MPI_INT, 2, 5, MPI_COMM_WORLD);
     MPI_Recv(&x, 1, MPI_INT, 2, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (i < 0)
+      continue;
     t[i] = MPI_Wtime() - t0;
     sum += t[i];
   }
@@ -350,12 +363,12 @@ static int run_service(int argc, char **argv, int rank, int nranks) {
     return -1;
   int stop = 0;
   if (rank == 0) {
-    ask((int)rounds, (double)gap_us * 1e-6);
+    ask((int)rounds, WARMUP, (double)gap_us * 1e-6);
     MPI_Send(&stop, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
   } else if (rank == 1) {
     MPI_Recv(&stop, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (rank == 2) {
-    serve((int)rounds);
+    serve((int)rounds + WARMUP);
   }
   return 0;
 }

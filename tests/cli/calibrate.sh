@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # its own --disk-dir: two tests calibrating at once in the same directory
 # removed each other's ftsim-calibrate-disk.img
-FTSIM_PLATFORM_CONF=$dir/p.xml "$FTSIM" calibrate --repeat 1 --rounds 20 \
+FTSIM_PLATFORM_CONF=$dir/p.xml "$FTSIM" calibrate --repeat 1 --rounds 20 --service-rounds 50 \
   --disk-dir "$dir" >"$dir/out" 2>"$dir/err" ||
   { rc=$?; cat "$dir/err"; fail "calibrate exited $rc"; }
 cat "$dir/out"
