@@ -27,13 +27,29 @@
  *       ranks wait for an event logger (message logging): rank 2 serves as
  *       ftsim's services wait (waiter_policy.h: it spins 50 us after an
  *       answer, then naps, 1 us doubling to 100 us), rank 1 waits in
- *       MPI_Recv (Open MPI polls) until the end, and rank 0, ROUNDS times
- *       (default 300), computes GAP_US (default 2000, long enough for the
- *       service to nap) then sends one int to rank 2 and waits for the
- *       answer. On a machine with as many cores as ranks 0 and 1, the
- *       service must wake and get a core for each answer. Rank 0 prints
+ *       MPI_Recv (Open MPI polls) until the end, and rank 0, after
+ *       WARMUP untimed rounds (Open MPI's first messages set up the
+ *       connection), ROUNDS times (default 300), computes GAP_US (default
+ *       2000, long enough for the service to nap) then sends one int to
+ *       rank 2 and waits for the answer. On a machine with as many cores
+ *       as ranks 0 and 1, the service must wake and get a core for each
+ *       answer. Rank 0 prints
  *         service rtt_us MEAN median_us MEDIAN max_us MAX
- *       (the mean is what a run's sum of waits grows by per shipment).
+ *       ftsim calibrate takes the median: the mean follows the few rounds
+ *       in which the woken service waited milliseconds for a core (2-10%
+ *       of them on a shared 2-core VM), and moved from 67 to 235 us
+ *       between runs minutes apart while the median stayed at 40-57 us.
+ *   calibrate send [-r ROUNDS] [-g GAP_US]   (2 ranks or more)
+ *       what a blocking send costs beside napping service processes:
+ *       rank 0, after WARMUP untimed rounds, ROUNDS times (default 20000)
+ *       computes GAP_US (default 55, lu's time between two sends of its
+ *       pipeline) then sends 2600 bytes to rank 1 with MPI_Send; rank 1
+ *       receives each and computes 40 us; ranks 2 and up nap as ftsim's
+ *       services do when nothing comes (1 us doubling to 100 us) until
+ *       rank 0 stops them. Rank 0 prints
+ *         send ranks N mean_us MEAN median_us MEDIAN p90_us P90
+ *       (with -np 2 the send alone; -np 3 beside one service, as reference
+ *       mode places an event logger or a checkpoint server).
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <mpi.h>
@@ -51,7 +67,11 @@
 
 #include "waiter_policy.h"
 
-enum { MAX_SIZES = 8, NAME_LEN = MPI_MAX_PROCESSOR_NAME };
+enum {
+  MAX_SIZES = 8,
+  NAME_LEN = MPI_MAX_PROCESSOR_NAME,
+  WARMUP = 20 /* calibrate service: untimed rounds first */
+};
 
 struct options {
   int rounds;
@@ -286,8 +306,9 @@ static void sleep_s(double s) {
   nanosleep(&ts, NULL);
 }
 
-/* Rank 2: answers `rounds` requests of rank 0, waiting as ftsim's services
- * do (backend_real.c, ft_backend_wait: MPI_Test, then the nap policy). */
+/* Rank 2: answers `rounds` requests of rank 0 (its warm-up's included),
+ * waiting as ftsim's services do (backend_real.c, ft_backend_wait:
+ * MPI_Test, then the nap policy). */
 static void serve(int rounds) {
   struct ft_nap w;
 #ifdef PR_SET_TIMERSLACK
@@ -315,18 +336,21 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Rank 0: `rounds` times, `gap` seconds of computation (a spin on the
- * clock), then one round trip to rank 2; prints the line. */
-static void ask(int rounds, double gap) {
+ * clock), then one round trip to rank 2, the first `warmup` untimed;
+ * prints the line over the others. */
+static void ask(int rounds, int warmup, double gap) {
   double *t = malloc((size_t)rounds * sizeof *t), sum = 0;
   if (!t)
     MPI_Abort(MPI_COMM_WORLD, 2);
-  for (int i = 0; i < rounds; i++) {
+  for (int i = -warmup; i < rounds; i++) {
     int x = i;
     for (double until = MPI_Wtime() + gap; MPI_Wtime() < until;)
       ;
     double t0 = MPI_Wtime();
     MPI_Send(&x, 1, MPI_INT, 2, 5, MPI_COMM_WORLD);
     MPI_Recv(&x, 1, MPI_INT, 2, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (i < 0)
+      continue;
     t[i] = MPI_Wtime() - t0;
     sum += t[i];
   }
@@ -335,6 +359,85 @@ static void ask(int rounds, double gap) {
          t[rounds / 2] * 1e6, t[rounds - 1] * 1e6);
   fflush(stdout);
   free(t);
+}
+
+/* ---- calibrate send ---- */
+
+/* Ranks 2 and up: nap as an idle service until rank 0's word. */
+static void nap_until_stopped(void) {
+  struct ft_nap w;
+  int stop = 0, flag = 0;
+  MPI_Request req;
+#ifdef PR_SET_TIMERSLACK
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* as ftsim's services */
+#endif
+  MPI_Irecv(&stop, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, &req);
+  ft_nap_woke(&w, MPI_Wtime());
+  for (;;) {
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    if (flag)
+      return;
+    sleep_s(ft_nap_next(&w, MPI_Wtime()));
+  }
+}
+
+static void spin_s(double s) {
+  for (double until = MPI_Wtime() + s; MPI_Wtime() < until;)
+    ;
+}
+
+enum { SEND_BYTES = 2600 };
+
+/* Rank 0: `rounds` blocking sends to rank 1, `gap` seconds of computation
+ * before each, the first `warmup` untimed; prints the line, stops the
+ * others. */
+static void time_sends(int rounds, int warmup, double gap, int nranks) {
+  static char buf[SEND_BYTES];
+  double *t = malloc((size_t)rounds * sizeof *t), sum = 0;
+  if (!t)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  for (int i = -warmup; i < rounds; i++) {
+    spin_s(gap);
+    double t0 = MPI_Wtime();
+    MPI_Send(buf, SEND_BYTES, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
+    if (i >= 0)
+      sum += t[i] = MPI_Wtime() - t0;
+  }
+  qsort(t, (size_t)rounds, sizeof *t, cmp_double);
+  printf("send ranks %d mean_us %.4f median_us %.4f p90_us %.4f\n", nranks,
+         sum / rounds * 1e6, t[rounds / 2] * 1e6,
+         t[(long)rounds * 9 / 10] * 1e6);
+  fflush(stdout);
+  free(t);
+  int stop = 1;
+  for (int r = 2; r < nranks; r++)
+    MPI_Send(&stop, 1, MPI_INT, r, 9, MPI_COMM_WORLD);
+}
+
+static int run_send(int argc, char **argv, int rank, int nranks) {
+  long rounds = 20000, gap_us = 55;
+  for (int i = 2; i < argc; i += 2) {
+    long *dst = strcmp(argv[i], "-r") == 0   ? &rounds
+                : strcmp(argv[i], "-g") == 0 ? &gap_us
+                                             : NULL;
+    if (!dst || i + 1 >= argc || parse_positive(argv[i + 1], 1L << 24, dst))
+      return -1;
+  }
+  if (nranks < 2)
+    return -1;
+  if (rank == 0) {
+    time_sends((int)rounds, WARMUP, (double)gap_us * 1e-6, nranks);
+  } else if (rank == 1) {
+    static char buf[SEND_BYTES];
+    for (long i = 0; i < rounds + WARMUP; i++) {
+      MPI_Recv(buf, SEND_BYTES, MPI_BYTE, 0, 5, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      spin_s(40e-6);
+    }
+  } else {
+    nap_until_stopped();
+  }
+  return 0;
 }
 
 static int run_service(int argc, char **argv, int rank, int nranks) {
@@ -350,12 +453,12 @@ static int run_service(int argc, char **argv, int rank, int nranks) {
     return -1;
   int stop = 0;
   if (rank == 0) {
-    ask((int)rounds, (double)gap_us * 1e-6);
+    ask((int)rounds, WARMUP, (double)gap_us * 1e-6);
     MPI_Send(&stop, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
   } else if (rank == 1) {
     MPI_Recv(&stop, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (rank == 2) {
-    serve((int)rounds);
+    serve((int)rounds + WARMUP);
   }
   return 0;
 }
@@ -371,12 +474,16 @@ int main(int argc, char **argv) {
     print_names(rank, nranks);
   else if (argc >= 2 && strcmp(argv[1], "service") == 0)
     rc = run_service(argc, argv, rank, nranks);
+  else if (argc >= 2 && strcmp(argv[1], "send") == 0)
+    rc = run_send(argc, argv, rank, nranks);
   else
     rc = run_pairs(argc, argv, rank, nranks);
   if (rc != 0 && rank == 0)
     fprintf(stderr, "usage: calibrate names | calibrate [-r ROUNDS] "
                     "[-s BYTES]... A:B [C:D ...] | calibrate service "
-                    "[-r ROUNDS] [-g GAP_US] (3 ranks or more)\n");
+                    "[-r ROUNDS] [-g GAP_US] (3 ranks or more) | "
+                    "calibrate send [-r ROUNDS] [-g GAP_US] (2 ranks or "
+                    "more)\n");
   MPI_Finalize();
   return rc == 0 ? 0 : 1;
 }

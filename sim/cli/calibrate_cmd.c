@@ -23,12 +23,17 @@
 #define SMALL_BYTES "1048576"
 #define LARGE_BYTES "8388608"
 #define TESTS "100000" /* unsuccessful MPI_Test calls timed */
+/* The service ping-pong's rounds (2 ms apart: 2 s): with 200, the median
+ * moved from 36 to 75 us between runs a minute apart; with 1,000, 40-57
+ * us (load 10, 4 runs). */
+#define SERVICE_ROUNDS 1000
 
 struct calib {
   const char *out;      /* -o, or NULL: ft_machine_platform_file */
   int np;               /* --np, or 0: the core count */
   int repeat;           /* --repeat: DAXPY runs */
   int rounds;           /* --rounds: ping-pong round trips per size */
+  int service_rounds;   /* --service-rounds: the service's round trips */
   const char *disk_dir; /* --disk-dir: where the image writes are timed */
   char file[PATH_LEN];
   char line[1024];    /* the ping-pong's "pair ..." line */
@@ -41,7 +46,7 @@ void ft_calibrate_usage(FILE *out) {
     snprintf(file, sizeof file, "(name too long)");
   fprintf(out,
           "Usage: ftsim calibrate [-o FILE] [--np N] [--repeat R] "
-          "[--rounds N] [--disk-dir DIR]\n"
+          "[--rounds N] [--service-rounds M] [--disk-dir DIR]\n"
           "\n"
           "Measures this machine and writes its SimGrid platform file:\n"
           "  - the online cores (sysconf);\n"
@@ -55,8 +60,10 @@ void ft_calibrate_usage(FILE *out) {
           "    <build>/analysis/real/calibrate ($%s);\n"
           "  - the round trip to a service process (an event logger) that\n"
           "    naps between polls as ftsim's services do, while the ranks'\n"
-          "    cores are busy: mpirun -np 3 calibrate service, N rounds 2 ms\n"
-          "    apart; the mean becomes every host's ftsim_service_rtt_s;\n"
+          "    cores are busy: mpirun -np 3 calibrate service, M rounds 2 ms\n"
+          "    apart (default %d) after 20 untimed ones; the median becomes\n"
+          "    every host's ftsim_service_rtt_s (the mean follows the few\n"
+          "    rounds in which the service waited milliseconds for a core);\n"
           "  - the checkpoint storage: an 8 MiB image written as reference\n"
           "    mode's checkpoint server writes one (.tmp, fsync, rename,\n"
           "    fsync of the directory) and read back, median of R, in\n"
@@ -68,8 +75,8 @@ void ft_calibrate_usage(FILE *out) {
           "%d service hosts; ftsim crosscheck simulates on it.\n"
           "Exit status: 0 written, 1 the ping-pong failed, 2 bad arguments\n"
           "or output (nothing measured).\n",
-          FT_HOST_SPEED_REPEATS, FT_ENV_PINGPONG, FT_ENV_PLATFORM_CONF, file,
-          FT_MACHINE_SERVICE_HOSTS);
+          FT_HOST_SPEED_REPEATS, FT_ENV_PINGPONG, SERVICE_ROUNDS,
+          FT_ENV_PLATFORM_CONF, file, FT_MACHINE_SERVICE_HOSTS);
 }
 
 static int usage_error(const char *fmt, ...)
@@ -93,7 +100,9 @@ static int parse_one(struct calib *c, int argc, char **argv, int *i) {
     return 1;
   bool takes = strcmp(o, "-o") == 0 || strcmp(o, "--output") == 0 ||
                strcmp(o, "--np") == 0 || strcmp(o, "--repeat") == 0 ||
-               strcmp(o, "--rounds") == 0 || strcmp(o, "--disk-dir") == 0;
+               strcmp(o, "--rounds") == 0 ||
+               strcmp(o, "--service-rounds") == 0 ||
+               strcmp(o, "--disk-dir") == 0;
   if (!takes)
     return usage_error("unknown option '%s'", o);
   if (*i + 1 >= argc)
@@ -107,9 +116,10 @@ static int parse_one(struct calib *c, int argc, char **argv, int *i) {
     c->disk_dir = v;
     return 0;
   }
-  int *dst = strcmp(o, "--np") == 0       ? &c->np
-             : strcmp(o, "--repeat") == 0 ? &c->repeat
-                                          : &c->rounds;
+  int *dst = strcmp(o, "--np") == 0               ? &c->np
+             : strcmp(o, "--repeat") == 0         ? &c->repeat
+             : strcmp(o, "--service-rounds") == 0 ? &c->service_rounds
+                                                  : &c->rounds;
   long max = dst == &c->np ? 4096 : dst == &c->repeat ? 100 : 100000;
   if (ft_parse_int(v, 1, max, dst))
     return usage_error("%s: expected an integer from 1 to %ld, got '%s'", o,
@@ -203,14 +213,14 @@ static int pingpong(struct calib *c, const char *prog, struct ft_strv *argv) {
 }
 
 /* Runs the service ping-pong: mpirun --oversubscribe -np 3 PROG service
- * -r N (rank 0 computes 2 ms before each round trip to rank 2, which
+ * -r M (rank 0 computes 2 ms before each round trip to rank 2, which
  * naps as ftsim's services do, while rank 1 polls in MPI_Recv). */
 static int service_pingpong(struct calib *c, const char *prog,
                             struct ft_strv *argv) {
   mpirun_argv(argv, 3, prog);
   ft_strv_push(argv, "service");
   ft_strv_push(argv, "-r");
-  ft_strv_pushf(argv, "%d", c->rounds);
+  ft_strv_pushf(argv, "%d", c->service_rounds);
   return run_measure(c, argv, c->service, "service");
 }
 
@@ -267,8 +277,10 @@ static int measure(struct calib *c, const char *prog) {
 }
 
 int ft_calibrate_main(int argc, char **argv) {
-  struct calib c = {
-      .repeat = FT_HOST_SPEED_REPEATS, .rounds = 200, .disk_dir = "."};
+  struct calib c = {.repeat = FT_HOST_SPEED_REPEATS,
+                    .rounds = 200,
+                    .service_rounds = SERVICE_ROUNDS,
+                    .disk_dir = "."};
   const char *prog = NULL;
   for (int i = 0; i < argc; i++) {
     int rc = parse_one(&c, argc, argv, &i);

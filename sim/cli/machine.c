@@ -91,7 +91,12 @@ int ft_machine_parse_service(const char *line, double *rtt_s, char *err,
                      "expected 'service rtt_us X median_us Y max_us Z' with "
                      "X > 0, got '%.200s'",
                      line);
-  *rtt_s = rtt_us * 1e-6;
+  if (!(median_us > 0) || !isfinite(median_us))
+    return ft_errmsg(err, errlen, "service ping-pong", 0, NULL,
+                     "expected 'service rtt_us X median_us Y max_us Z' with "
+                     "Y > 0, got '%.200s'",
+                     line);
+  *rtt_s = median_us * 1e-6;
   return 0;
 }
 
@@ -238,7 +243,7 @@ static void write_header(const struct ft_machine *m, FILE *out, double lat,
     fprintf(out,
             "    <!-- A rank's round trip to a service process that naps\n"
             "         between polls while the ranks' cores are busy (mpirun\n"
-            "         -np 3 calibrate service): %.6g us on average, each\n"
+            "         -np 3 calibrate service): %.6g us, the median, each\n"
             "         host's property %s; the simulation\n"
             "         charges it to each wait for an event logger's\n"
             "         acknowledgement (el_rtt_us overrides it). -->\n",

@@ -41,7 +41,8 @@ struct ft_machine {
                             byte: the part that occupies the writer's core
                             (0: not measured, the disk takes it all) */
   long disk_bytes;       /* the size the disk was measured at */
-  double service_rtt_s;  /* mean round trip from a rank to a service process
+  double service_rtt_s;  /* median round trip from a rank to a service
+                            process
                             that naps between polls while the ranks' cores
                             are busy (calibrate service), seconds; 0: not
                             measured, no property */
@@ -65,9 +66,12 @@ int ft_machine_parse_pingpong(const char *line, double *lat_s, double *bw_bps,
                               char *err, size_t errlen);
 
 /* Parses the service ping-pong's line (analysis/calibrate.c, calibrate
- * service) "service rtt_us X median_us Y max_us Z" into the mean round
- * trip in seconds. Returns 0, or -1 with "expected 'service rtt_us X
- * ...', got '...'" (X not a finite number > 0 included) in `err`. */
+ * service) "service rtt_us X median_us Y max_us Z" into the median round
+ * trip Y in seconds (the mean X follows the rare rounds in which the
+ * service waited milliseconds for a core: 67-235 us in runs minutes
+ * apart, the median 40-57 us). Returns 0, or -1 with "expected 'service
+ * rtt_us X ...', got '...'" (X or Y not a finite number > 0 included) in
+ * `err`. */
 int ft_machine_parse_service(const char *line, double *rtt_s, char *err,
                              size_t errlen);
 

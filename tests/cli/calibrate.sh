@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # its own --disk-dir: two tests calibrating at once in the same directory
 # removed each other's ftsim-calibrate-disk.img
-FTSIM_PLATFORM_CONF=$dir/p.xml "$FTSIM" calibrate --repeat 1 --rounds 20 \
+FTSIM_PLATFORM_CONF=$dir/p.xml "$FTSIM" calibrate --repeat 1 --rounds 20 --service-rounds 50 \
   --disk-dir "$dir" >"$dir/out" 2>"$dir/err" ||
   { rc=$?; cat "$dir/err"; fail "calibrate exited $rc"; }
 cat "$dir/out"
@@ -56,8 +56,19 @@ awk -v lat="$lat" -v bw="$bw" '
       $2 "-" $3, $5, $7, lat, bw; bad = 1 } }
   END { exit bad }' "$dir/sim" || exit 1
 
+# calibrate send (a blocking send beside a napping service) runs and stops
+# its service rank under SMPI too: one line, mean, median and p90 > 0.
+"$SMPIRUN" -np 3 -platform "$dir/p.xml" -hostfile "$dir/hosts" \
+  --cfg=smpi/privatization:dlopen --log=root.thres:warning \
+  "$PINGPONG" send -r 50 >"$dir/send" 2>"$dir/senderr" ||
+  { cat "$dir/senderr"; fail "calibrate send failed under smpirun"; }
+cat "$dir/send"
+awk '/^send ranks 3 mean_us / { n++; if ($5 > 0 && $7 > 0 && $9 > 0) ok++ }
+  END { exit !(n == 1 && ok == 1) }' "$dir/send" ||
+  fail "expected one 'send ranks 3 mean_us X median_us Y p90_us Z' line, X Y Z > 0"
+
 # --np 5: five compute hosts, loaded by SimGrid too.
-"$FTSIM" calibrate -o "$dir/p5.xml" --np 5 --repeat 1 --rounds 5 >/dev/null \
+"$FTSIM" calibrate -o "$dir/p5.xml" --np 5 --repeat 1 --rounds 5 --service-rounds 5 >/dev/null \
   2>&1 || fail "calibrate --np 5 failed"
 printf 'local-5\nlocal-service-2\n' >"$dir/h5"
 "$SMPIRUN" -np 2 -platform "$dir/p5.xml" -hostfile "$dir/h5" \
