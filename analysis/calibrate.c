@@ -16,9 +16,9 @@
  *         pair HOST_A HOST_B lat_us X bw_mbps@BYTES Y ...
  *       lat_us is the one-way time of a 1-byte message; bw_mbps@S is
  *       S * 8 / one-way time of an S-byte message, in 10^6 bit/s (NetPIPE's
- *       Mbps).  Each is averaged over ROUNDS round trips (default 20) after
- *       one untimed warm-up round trip.  Default size: 1 MiB.  With -t,
- *       the line ends with "test_us Z iprobe_us W": the time of one
+ *       Mbps).  Each is half the median of ROUNDS timed round trips
+ *       (default 20) after one untimed warm-up round trip.  Default size: 1
+ * MiB.  With -t, the line ends with "test_us Z iprobe_us W": the time of one
  *       MPI_Test that finds nothing and of one MPI_Iprobe that finds
  *       nothing, each averaged over TESTS calls (ftsim calibrate sets
  *       smpi/test and smpi/iprobe from them).
@@ -89,12 +89,27 @@ struct pair_spec {
 /* One-way time of a `bytes`-byte message between this rank and `peer`,
  * averaged over `rounds` round trips after one warm-up round trip that also
  * lines the two ranks up after the barrier. */
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One-way time of a `bytes` message between this rank and `peer`: half the
+ * median of `rounds` timed round trips, after one untimed. The median, not
+ * the mean: on a shared machine a few round trips wait for a core, and the
+ * mean of 200 8-MiB round trips read 23.2 Gb/s where the median of the
+ * same machine's next run gives 75.5 (ftsim calibrate, minutes apart,
+ * load 2-3; pingpong's cross-check error +42% and +1.1% with each). The
+ * peer's value is meaningless (only the initiator prints). */
 static double one_way_time(char *buf, int bytes, int peer, int initiator,
                            int rounds) {
-  double t0 = 0.0;
+  double *t = malloc((size_t)rounds * sizeof *t);
+  if (!t) {
+    fprintf(stderr, "calibrate: out of memory for %d round trips\n", rounds);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   for (int i = -1; i < rounds; i++) {
-    if (i == 0)
-      t0 = MPI_Wtime();
+    double t0 = MPI_Wtime();
     if (initiator) {
       MPI_Send(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
       MPI_Recv(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
@@ -104,8 +119,14 @@ static double one_way_time(char *buf, int bytes, int peer, int initiator,
                MPI_STATUS_IGNORE);
       MPI_Send(buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
     }
+    if (i >= 0)
+      t[i] = MPI_Wtime() - t0;
   }
-  return (MPI_Wtime() - t0) / (2.0 * rounds);
+  qsort(t, (size_t)rounds, sizeof *t, cmp_double);
+  double median =
+      rounds % 2 ? t[rounds / 2] : 0.5 * (t[rounds / 2 - 1] + t[rounds / 2]);
+  free(t);
+  return median / 2.0;
 }
 
 /* Seconds per MPI_Test call that finds nothing: the initiator posts a
@@ -328,11 +349,6 @@ static void serve(int rounds) {
     ft_nap_woke(&w, MPI_Wtime());
     MPI_Send(&x, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
   }
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 /* Rank 0: `rounds` times, `gap` seconds of computation (a spin on the

@@ -45,7 +45,7 @@ done
 printf 'local-1\nlocal-%s\nlocal-service-1\n' "$hosts" >"$dir/hosts"
 "$SMPIRUN" -np 3 -platform "$dir/p.xml" -hostfile "$dir/hosts" \
   --cfg=smpi/privatization:dlopen --log=root.thres:warning \
-  "$PINGPONG" -r 5 -s 8388608 0:1 0:2 >"$dir/sim" 2>"$dir/simerr" ||
+  "$PINGPONG" -r 5 -s 1048576 0:1 0:2 >"$dir/sim" 2>"$dir/simerr" ||
   { cat "$dir/simerr"; fail "smpirun on the calibrated file failed"; }
 cat "$dir/sim"
 [ "$(grep -c '^pair' "$dir/sim")" = 2 ] || fail "expected 2 pair lines"
