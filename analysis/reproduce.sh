@@ -141,7 +141,12 @@ FAILED=0
 # form's section 1 on 25 November 2026, the quick form's the same runs; 0.62
 # with 80 steps), not under half (0.31 at 100 us a poll: 7.38e-05 against
 # 0.000236; f52_why).
-EXPECT_NOT="sc06-f5-pcl sc06-f5-pclwaves pess-t1-mg sc06-52-freq"
+# sc06-f6-freq in both forms since issue 19 asks Pcl at least 1 point of %
+# above Vcl at 10 s (F6_GAP, below): the full form's run of 25 November
+# 2026 gives 0.0001 to 0.0004 point (Pcl +0.0005% to +0.0006%, a wave 60 us
+# at 64 ranks), the quick form's 0.0003 (4 and 16 ranks); the test asked
+# Pcl above Vcl in sign before, which both passed.
+EXPECT_NOT="sc06-f5-pcl sc06-f5-pclwaves pess-t1-mg sc06-52-freq sc06-f6-freq"
 if [ -n "$QFLAG" ]; then
   EXPECT_NOT="$EXPECT_NOT sc06-f7-cg"
 else
@@ -582,6 +587,40 @@ plot $cols"
 
 # ---- sc06 / fgcs08 Figure 6: processes x periods, 9 servers ----
 
+# sc06-f6-freq's test: at 10 s between checkpoints Pcl's overhead over none
+# at least F6_GAP points of % above Vcl's at every size. The paper gives the
+# 10-s graph as a plot only, so the threshold is a lower bound its text
+# supports: it sets that graph apart from the others, where "the number of
+# nodes has no measurable impact on the overhead of checkpointing" (the
+# claim sc06-f6-np, whose test calls 1 point of % not measurable), as the
+# one where "the communications are heavily perturbed by the blocking
+# protocol" and Pcl "spends most of the time synchronizing"; a gap of less
+# than the yardstick for "measurable" cannot be that. Before issue 19 the
+# test asked Pcl above Vcl in sign only, which 0.0001 point passed.
+F6_GAP=1
+
+# f6_gap FILE: from data/fig6.dat (period 10 s in columns 3-6), prints
+# "SIZES ABOVE_BY_GAP ABOVE MIN_GAP MAX_GAP": the sizes, those where Pcl's
+# overhead is at least F6_GAP points of % above Vcl's, those where it is
+# above at all, and the smallest and largest gap (points of %, 2 digits).
+f6_gap() {
+  awk -v g="$F6_GAP" '!/^#/ { n++; d = $3 - $5; if (d >= g) a++; if (d > 0) b++
+      if (n == 1 || d < lo) lo = d; if (n == 1 || d > hi) hi = d }
+    END { printf "%d %d %d %+.2g %+.2g\n", n, a, b, lo, hi }' "$1"
+}
+
+# f6_why FILE: why sc06-f6-freq is not reproduced: the gap and a wave's
+# cost from data/fig6.dat, then where a wave's time goes (one 64-rank run
+# traced on 25 November 2026, issue 19) and what the paper's Pcl pays that
+# ftsim does not model.
+f6_why() {
+  awk -v g="$F6_GAP" '!/^#/ { n++; d = $3 - $5; if (n == 1 || d > hi) hi = d
+      w = ($4 > 0) ? 1e3 * $3 / 100 * $2 / $4 : 0; if (n == 1 || w < wl) wl = w; if (n == 1 || w > wh) wh = w }
+    END { printf "Pcl is at most %.2g point of %% above Vcl at 10 s (the test asks %s at every size): a wave costs bt %.2g to %.2g ms under Pcl (its overhead over none / its waves). ", hi, g, wl, wh }' "$1"
+  printf '%s' "Traced at 64 ranks, period 10 s (ftsim run --platform gige --np 64 --app bt --service-ranks 9 --set image_mb=10 --set storage=servers --set upload_streams=0 --protocol pcl --set period=10 --trace T -- --class B --iters 20 --flops 1.2e10; none 123.771282 s, Pcl 123.771918 s with 6 waves, Vcl 123.771671 s with 6, Pcl with no wave 123.771556 s): a wave falls at a step's end of bt, which every rank reaches within 50 ms of the others; a rank that gets there first holds until the last one's markers arrive (10.9 ms on average, 50.5 ms at most, every wave) and loses none of it, since its next face exchange would have waited for that rank anyway; every rank takes its checkpoint 60.5 us after the last one arrives (gige's host-to-host latency, two 30 us links), and that delay on the last rank is the whole of a wave's cost (0.36 ms for 6 waves, over Pcl's 0.27 ms without a wave). The uploads (10 MB and bt's state a rank, 2.5 to 2.7 s: the local disk write, then about 7 images a server through its link and its disk) run in the background beside bt's faces (0.5 MB a rank a step): they delay rank 0 by 3 us, regained within the step. "
+  printf '%s' "What the paper's Pcl pays and this part does not: its waves start on rank 0's timer, anywhere in a step, and a rank blocks each channel whose marker it sent until its checkpoint, so bt's bursts of messages wait for ranks still computing up to their next MPI call (sc06 4.2; fgcs08 5.2: \"there is a greater probability that the checkpointing operation will interfere with MPI communication\"); ftsim's bt offers a wave only at a step's end. Replaying a recording of the same bt (ftsim record, then ftsim run --replay, which checkpoints at any MPI call, any_call) with the part's settings gives that placement: 16 ranks Pcl +0.506% (10 waves; 0.1 to 0.34 s for each of the first three, which fell mid-step, 0.6 ms for the others), Vcl +0.0028%; 64 ranks Pcl +0.490% (9 waves), Vcl +0.0012%: Pcl a hundred times Vcl's overhead, 0.49 to 0.50 point above it, still under the test's 1 point. Not modelled at all: the fork and BLCR's image (copy-on-write faults, CPU, memory bandwidth), the same mechanism for Vcl (sc06 4.1), so it would not separate the protocols: a blocking local write (--set storage=local, 0.2 s a rank a wave, no upload) costs Pcl +1.4550% and Vcl +1.4545% (9 waves each). Tried and without effect on the gap: the servers on compute hosts (--set service_placement=shared: Pcl's time unchanged to the nanosecond), BT.B's 200 steps of 0.6 s (--iters 200 --flops 1.2e9, 16 ranks, ten times the messages: Pcl +0.0152%, Vcl +0.0166%, 11 waves each); Vcl with MPICH-V's daemon (impl_costs.sh's gige figures) costs +0.119% at 64 ranks, above Pcl"
+}
+
 part_fig6() {
   if [ -n "$QFLAG" ]; then
     NPS="4 16" PERIODS="10 20" ITERS=6
@@ -638,18 +677,18 @@ part_fig6() {
     "qualitative (plot only)" \
     "period $LONG s: the overhead over none varies by $spread points of % over $NPS processes (within 1 point: no impact)" \
     "the overhead changes with the processes"
-  worse=$(awk '!/^#/ { n++; if ($3 > $5) w++ } END { printf "%d/%d", w, n }' "$OUT/data/fig6.dat")
   # overheads under 0.05% (every size since issue 19) with 2 significant
   # digits: three decimals printed them all as 0.000 or 0.001
   rng=$(awk 'function p(x) { return sprintf((x > -0.05 && x < 0.05) ? "%+.2g%%" : "%+.3f%%", x) }
     !/^#/ { printf "%s%s: pcl %s (%d waves), vcl %s (%d)", (NR > 2 ? "; " : ""), $1, p($3), $4, p($5), $6 }' "$OUT/data/fig6.dat")
+  set -- $(f6_gap "$OUT/data/fig6.dat") # sizes above_by_1 above min_gap max_gap
   ok=0
-  case $worse in "0/"*) ;; *) [ "${worse%/*}" = "${worse#*/}" ] && ok=1 ;; esac
+  [ "$1" -gt 0 ] && [ "$2" = "$1" ] && ok=1
   claim sc06-f6-freq "sc06, fgcs08" "Fig. 6" "$ok" \
     "at 10 s between checkpoints \"the communications are heavily perturbed by the blocking protocol\"; Vcl \"is always closer to the executions without checkpointing\"" \
-    "Pcl far above Vcl at 10 s (plot only)" \
-    "period 10 s, overhead over none by processes: $rng (Pcl above Vcl at $worse sizes)" \
-    "Pcl is not above Vcl at every size at 10 s between checkpoints (see data/fig6.dat)"
+    "Pcl far above Vcl at 10 s (plot only; test: Pcl's overhead over none at least $F6_GAP point of % above Vcl's at every size)" \
+    "period 10 s, overhead over none by processes: $rng (Pcl at least $F6_GAP point above Vcl at $2/$1 sizes, above at all at $3/$1; Pcl - Vcl $4 to $5 points of %)" \
+    "$(f6_why "$OUT/data/fig6.dat")"
   cols=""
   i=0
   for p in $PERIODS; do
