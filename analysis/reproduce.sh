@@ -22,7 +22,8 @@
 #   (here)          fgcs08 Figure 8: Pcl's time against waves on myrinet,
 #                   cg at 4 to 64 ranks (cgscale)
 #   (here)          sc06/fgcs08 Figure 6: bt class B, processes x periods, 9
-#                   servers; Figures 9-10 (fgcs08 10 and 9): bt on grid5000,
+#                   servers, and at 10 s bt recorded and replayed with waves
+#                   at any MPI call (the paper's placement); Figures 9-10 (fgcs08 10 and 9): bt on grid5000,
 #                   period 60 s, and the time against waves at the largest
 #                   size
 #   message_logging.sh  pessimist-openmpi-v 4.2-4.3 and Table I
@@ -141,7 +142,16 @@ FAILED=0
 # form's section 1 on 25 November 2026, the quick form's the same runs; 0.62
 # with 80 steps), not under half (0.31 at 100 us a poll: 7.38e-05 against
 # 0.000236; f52_why).
-EXPECT_NOT="sc06-f5-pcl sc06-f5-pclwaves pess-t1-mg sc06-52-freq"
+# sc06-f6-freq in both forms since issue 19 asks Pcl at least 1 point of %
+# above Vcl at 10 s at every size (F6_GAP, below), with waves at any MPI
+# call (fig6_anycall): the quick form gives 0.00097 point at 4 ranks and
+# 1.7 at 16 (Pcl +1.674%, 3 waves, Vcl +0.0022%); the full form's replays
+# (25 November 2026, the part's run: 310 s of wall, 440 s of CPU time)
+# -0.00007 to 0.50 point (Pcl +0.0014% to +0.506%, Vcl +0.0010% to
+# +0.0028%, 16 to 144 ranks), its runs at bt's step ends 0.0001 to 0.0004
+# point (Pcl +0.0005% to +0.0006%, a wave 60 us at 64 ranks), which the
+# former test, Pcl above Vcl in sign, called reproduced.
+EXPECT_NOT="sc06-f5-pcl sc06-f5-pclwaves pess-t1-mg sc06-52-freq sc06-f6-freq"
 if [ -n "$QFLAG" ]; then
   EXPECT_NOT="$EXPECT_NOT sc06-f7-cg"
 else
@@ -582,6 +592,93 @@ plot $cols"
 
 # ---- sc06 / fgcs08 Figure 6: processes x periods, 9 servers ----
 
+# sc06-f6-freq's test: at 10 s between checkpoints Pcl's overhead over none
+# at least F6_GAP points of % above Vcl's at every size. The paper gives the
+# 10-s graph as a plot only, so the threshold is a lower bound its text
+# supports: it sets that graph apart from the others, where "the number of
+# nodes has no measurable impact on the overhead of checkpointing" (the
+# claim sc06-f6-np, whose test calls 1 point of % not measurable), as the
+# one where "the communications are heavily perturbed by the blocking
+# protocol" and Pcl "spends most of the time synchronizing"; a gap of less
+# than the yardstick for "measurable" cannot be that. Before issue 19 the
+# test asked Pcl above Vcl in sign only, which 0.0001 point passed.
+F6_GAP=1
+
+# f6_gap FILE: from data/fig6.dat (period 10 s in columns 3-6), prints
+# "SIZES ABOVE_BY_GAP ABOVE MIN_GAP MAX_GAP": the sizes, those where Pcl's
+# overhead is at least F6_GAP points of % above Vcl's, those where it is
+# above at all, and the smallest and largest gap (points of %, 2 digits).
+f6_gap() {
+  awk -v g="$F6_GAP" '!/^#/ { n++; d = $3 - $5; if (d >= g) a++; if (d > 0) b++
+      if (n == 1 || d < lo) lo = d; if (n == 1 || d > hi) hi = d }
+    END { printf "%d %d %d %+.2g %+.2g\n", n, a, b, lo, hi }' "$1"
+}
+
+# fig6_anycall: the paper's wave placement at the shortest period. MPICH2-
+# Pcl's rank 0 starts a wave on a timer, anywhere in bt's step, and a
+# process blocks the posts on a channel whose marker it sent until its
+# checkpoint (sc06 4.2), where ftsim's bt offers a wave only at its step's
+# end (ft_snapshot). A recording of bt at each size (ftsim record, protocol
+# none) replayed under Pcl and Vcl checkpoints at any MPI call (any_call,
+# "Your program, unmodified"), with the part's servers, storage and images.
+# Writes data/fig6_anycall.dat: np none_s pcl_% pcl_waves vcl_% vcl_waves.
+fig6_anycall() {
+  short=${PERIODS%% *}
+  ck="--service-ranks 9 --set image_mb=10 --set storage=servers $SERVER_STREAMS"
+  d=$OUT/data/fig6_anycall.dat
+  echo "# waves at any MPI call (bt recorded, replayed), period $short s: np none_s pcl_overhead_% pcl_waves vcl_overhead_% vcl_waves" >"$d"
+  for np in $NPS; do echo "$np"; done |
+    xargs -P "$JOBS" -I{} sh -c '"$0" record --platform gige --np {} --app bt -o "$1/f6r_{}" -- --class B --iters "$2" --flops 1.2e10 \
+      >"$1/f6r_{}.out" 2>&1; echo $? >"$1/f6r_{}.rc"' "$FTSIM" "$TMP" "$ITERS"
+  {
+    for np in $NPS; do
+      [ "$(cat "$TMP/f6r_$np.rc" 2>/dev/null)" = 0 ] || continue
+      echo "f6a_none_$np --platform gige --replay $TMP/f6r_$np --protocol none"
+      for proto in pcl vcl; do
+        echo "f6a_${proto}_$np --platform gige --replay $TMP/f6r_$np $ck --protocol $proto --set period=$short"
+      done
+    done
+  } | run_jobs
+  for np in $NPS; do
+    if [ "$(cat "$TMP/f6r_$np.rc" 2>/dev/null)" != 0 ]; then
+      echo "reproduce.sh: ftsim record bt np $np failed (raw/f6r_$np.txt):" >&2
+      tail -n 3 "$TMP/f6r_$np.out" >&2
+      cp "$TMP/f6r_$np.out" "$OUT/raw/f6r_$np.txt"
+      FAILED=1
+      continue
+    fi
+    check "f6a_none_$np" "bt np $np none, replayed" || { FAILED=1; continue; }
+    tn=$(field "f6a_none_$np" completion_time_s)
+    line="$np $tn"
+    for proto in pcl vcl; do
+      if check "f6a_${proto}_$np" "bt np $np $proto period $short, replayed at any call"; then
+        line="$line $(awk -v t="$(field "f6a_${proto}_$np" completion_time_s)" -v n="$tn" \
+          'BEGIN { printf "%.6f", 100 * (t - n) / n }') $(field "f6a_${proto}_$np" waves)"
+      else
+        FAILED=1
+        line="$line ? ?"
+      fi
+    done
+    echo "$line" >>"$d"
+  done
+  cp "$TMP"/f6a_*.args "$OUT/raw/" 2>/dev/null
+}
+
+# f6_why ANYCALL STEPPED: why sc06-f6-freq is not reproduced: the gaps and a
+# wave's cost from data/fig6_anycall.dat and data/fig6.dat, then where a
+# wave's time goes (runs traced on 25 November 2026, issue 19) and what the
+# paper's Pcl pays that ftsim does not model.
+f6_why() {
+  awk -v g="$F6_GAP" '!/^#/ { n++; d = $3 - $5; if (n == 1 || d > hi) hi = d; if (d >= g) a++
+      w = ($4 > 0) ? 1e3 * $3 / 100 * $2 / $4 : 0; if (n == 1 || w < wl) wl = w; if (n == 1 || w > wh) wh = w }
+    END { printf "With waves at any MPI call Pcl is at least %s point of %% above Vcl at 10 s at %d of %d sizes, the test asks every size (the largest gap %.2g point; a wave costs bt %.3g to %.3g ms under Pcl, its overhead over none / its waves); ", g, a, n, hi, wl, wh }' "$1"
+  awk '!/^#/ { n++; d = $3 - $5; if (n == 1 || d > hi) hi = d
+      w = ($4 > 0) ? 1e3 * $3 / 100 * $2 / $4 : 0; if (n == 1 || w < wl) wl = w; if (n == 1 || w > wh) wh = w }
+    END { printf "with waves at bt'"'"'s step ends (the part'"'"'s own runs) at most %.2g point, %.2g to %.2g ms a wave. ", hi, wl, wh }' "$2"
+  printf '%s' "Traced at a step's end (25 November 2026, 64 ranks, period 10 s: ftsim run --platform gige --np 64 --app bt --service-ranks 9 --set image_mb=10 --set storage=servers --set upload_streams=0 --protocol pcl --set period=10 --trace T -- --class B --iters 20 --flops 1.2e10; none 123.771282 s, Pcl 123.771918 s with 6 waves, Vcl 123.771671 s with 6, Pcl with no wave 123.771556 s): every rank reaches the step's end within 50 ms of the others; a rank that gets there first holds until the last one's markers arrive (10.9 ms on average, 50.5 ms at most, every wave) and loses none of it, since its next face exchange would have waited for that rank anyway; every rank takes its checkpoint 60.5 us after the last one arrives (gige's host-to-host latency, two 30 us links), and that delay on the last rank is the whole of a wave's cost (0.36 ms for 6 waves, over Pcl's 0.27 ms without a wave). The uploads (10 MB and bt's state a rank, 2.5 to 2.7 s: the local disk write, then about 7 images a server through its link and its disk) run in the background beside bt's faces (0.5 MB a rank a step): they delay rank 0 by 3 us, regained within the step. "
+  printf '%s' "Traced at any MPI call (16 ranks, the same settings replayed; Pcl +0.506% with 10 waves, Vcl +0.0028%): a wave that falls inside a step blocks the ranks' next exchanges until the ranks still computing reach an MPI call, the paper's mechanism (sc06 4.2: the hook \"delaying these posts if a checkpoint wave is currently active\"; fgcs08 5.2: \"there is a greater probability that the checkpointing operation will interfere with MPI communication\"): the first three waves cost 0.10, 0.34 and 0.18 s, the seven others, which fell where the ranks were nearly in step, 0.6 ms each. Pcl then costs a hundred times Vcl's overhead, but half a percent of a 124-s run; the paper's magnitude is in its plot only. Not modelled at all: the fork and BLCR's image (copy-on-write faults, CPU, memory bandwidth), the same mechanism for Vcl (sc06 4.1), so it would not separate the protocols: a blocking local write (--set storage=local, 0.2 s a rank a wave, no upload) costs Pcl +1.4550% and Vcl +1.4545% at a step's end (64 ranks, 9 waves each). Tried at a step's end and without effect on the gap: the servers on compute hosts (--set service_placement=shared: Pcl's time unchanged to the nanosecond), BT.B's 200 steps of 0.6 s (--iters 200 --flops 1.2e9, 16 ranks, ten times the messages: Pcl +0.0152%, Vcl +0.0166%, 11 waves each); Vcl with MPICH-V's daemon (impl_costs.sh's gige figures) costs +0.119% at 64 ranks, above Pcl"
+}
+
 part_fig6() {
   if [ -n "$QFLAG" ]; then
     NPS="4 16" PERIODS="10 20" ITERS=6
@@ -625,6 +722,7 @@ part_fig6() {
     printf '# columns: np, none_s, then per period (%s) pcl_overhead_%% pcl_waves vcl_overhead_%% vcl_waves\n' "$PERIODS"
     cat "$OUT/data/fig6.dat"
   } >"$TMP/f6" && mv "$TMP/f6" "$OUT/data/fig6.dat"
+  fig6_anycall
   # columns of period i (1-based): pcl 3 + 4(i-1), vcl 5 + 4(i-1)
   nper=$(echo $PERIODS | wc -w)
   lc=$((3 + 4 * (nper - 1)))
@@ -638,18 +736,23 @@ part_fig6() {
     "qualitative (plot only)" \
     "period $LONG s: the overhead over none varies by $spread points of % over $NPS processes (within 1 point: no impact)" \
     "the overhead changes with the processes"
-  worse=$(awk '!/^#/ { n++; if ($3 > $5) w++ } END { printf "%d/%d", w, n }' "$OUT/data/fig6.dat")
   # overheads under 0.05% (every size since issue 19) with 2 significant
   # digits: three decimals printed them all as 0.000 or 0.001
   rng=$(awk 'function p(x) { return sprintf((x > -0.05 && x < 0.05) ? "%+.2g%%" : "%+.3f%%", x) }
     !/^#/ { printf "%s%s: pcl %s (%d waves), vcl %s (%d)", (NR > 2 ? "; " : ""), $1, p($3), $4, p($5), $6 }' "$OUT/data/fig6.dat")
+  a=$OUT/data/fig6_anycall.dat
+  rnga=$(awk 'function p(x) { return sprintf((x > -0.05 && x < 0.05) ? "%+.2g%%" : "%+.3f%%", x) }
+    !/^#/ { printf "%s%s: pcl %s (%d waves), vcl %s (%d)", (n++ ? "; " : ""), $1, p($3), $4, p($5), $6 }' "$a")
+  set -- $(f6_gap "$OUT/data/fig6.dat") # sizes above_by_1 above min_gap max_gap
+  step="at bt's step ends (the part's runs): $rng (Pcl at least $F6_GAP point above Vcl at $2/$1 sizes, above at all at $3/$1; Pcl - Vcl $4 to $5 points of %)"
+  set -- $(f6_gap "$a")
   ok=0
-  case $worse in "0/"*) ;; *) [ "${worse%/*}" = "${worse#*/}" ] && ok=1 ;; esac
+  [ "$1" -gt 0 ] && [ "$2" = "$1" ] && ok=1
   claim sc06-f6-freq "sc06, fgcs08" "Fig. 6" "$ok" \
     "at 10 s between checkpoints \"the communications are heavily perturbed by the blocking protocol\"; Vcl \"is always closer to the executions without checkpointing\"" \
-    "Pcl far above Vcl at 10 s (plot only)" \
-    "period 10 s, overhead over none by processes: $rng (Pcl above Vcl at $worse sizes)" \
-    "Pcl is not above Vcl at every size at 10 s between checkpoints (see data/fig6.dat)"
+    "Pcl far above Vcl at 10 s (plot only; test: Pcl's overhead over none at least $F6_GAP point of % above Vcl's at every size, waves at any MPI call)" \
+    "period 10 s, overhead over none by processes, waves at any MPI call (bt recorded and replayed): $rnga (Pcl at least $F6_GAP point above Vcl at $2/$1 sizes, above at all at $3/$1; Pcl - Vcl $4 to $5 points of %); $step" \
+    "$(f6_why "$a" "$OUT/data/fig6.dat")"
   cols=""
   i=0
   for p in $PERIODS; do
@@ -657,8 +760,9 @@ part_fig6() {
     cols="$cols${cols:+, }'fig6.dat' u 1:$c w lp t 'Pcl $p s', '' u 1:$((c + 2)) w lp dt 2 t 'Vcl $p s'"
     i=$((i + 1))
   done
+  cols="$cols, 'fig6_anycall.dat' u 1:3 w lp lw 2 t 'Pcl ${PERIODS%% *} s, any call', '' u 1:5 w lp lw 2 dt 2 t 'Vcl ${PERIODS%% *} s, any call'"
   plot fig6 "set title 'sc06/fgcs08 Fig. 6: BT.B, 9 servers: overhead over none against processes'
-set xlabel 'processes'; set ylabel 'overhead over none (%)'
+set xlabel 'processes'; set ylabel 'overhead over none (%)'; set key outside right
 plot $cols"
 }
 
