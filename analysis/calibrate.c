@@ -430,15 +430,24 @@ static void time_sends(int rounds, int warmup, double gap, int nranks) {
     MPI_Send(&stop, 1, MPI_INT, r, 9, MPI_COMM_WORLD);
 }
 
-static int run_send(int argc, char **argv, int rank, int nranks) {
-  long rounds = 20000, gap_us = 55;
+/* `calibrate send|service [-r ROUNDS] [-g GAP_US]`: the options after the
+ * mode, into *rounds and *gap_us (left as given when absent); -1 on a bad
+ * one. */
+static int parse_rounds_gap(int argc, char **argv, long *rounds, long *gap_us) {
   for (int i = 2; i < argc; i += 2) {
-    long *dst = strcmp(argv[i], "-r") == 0   ? &rounds
-                : strcmp(argv[i], "-g") == 0 ? &gap_us
+    long *dst = strcmp(argv[i], "-r") == 0   ? rounds
+                : strcmp(argv[i], "-g") == 0 ? gap_us
                                              : NULL;
     if (!dst || i + 1 >= argc || parse_positive(argv[i + 1], 1L << 24, dst))
       return -1;
   }
+  return 0;
+}
+
+static int run_send(int argc, char **argv, int rank, int nranks) {
+  long rounds = 20000, gap_us = 55;
+  if (parse_rounds_gap(argc, argv, &rounds, &gap_us))
+    return -1;
   if (nranks < 2)
     return -1;
   if (rank == 0) {
@@ -458,13 +467,8 @@ static int run_send(int argc, char **argv, int rank, int nranks) {
 
 static int run_service(int argc, char **argv, int rank, int nranks) {
   long rounds = 300, gap_us = 2000;
-  for (int i = 2; i < argc; i += 2) {
-    long *dst = strcmp(argv[i], "-r") == 0   ? &rounds
-                : strcmp(argv[i], "-g") == 0 ? &gap_us
-                                             : NULL;
-    if (!dst || i + 1 >= argc || parse_positive(argv[i + 1], 1L << 24, dst))
-      return -1;
-  }
+  if (parse_rounds_gap(argc, argv, &rounds, &gap_us))
+    return -1;
   if (nranks < 3)
     return -1;
   int stop = 0;
