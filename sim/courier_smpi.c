@@ -455,13 +455,20 @@ double ft_backend_courier_next_due(const struct ft_courier *c) {
   return f ? f->due : -1;
 }
 
+/* Sets the count of quiet messages quiet_due looks for. */
+static void set_wake_after(struct ft_courier *c, int n) {
+  if (n < 0)
+    n = 0;
+  if (n != c->wake_after) {
+    c->wake_after = n;
+    c->quiet_known = 0;
+  }
+}
+
 void ft_backend_courier_wake_after(struct ft_courier *c, int n) {
   if (!c)
     return;
-  if (n != c->wake_after) {
-    c->wake_after = n > 0 ? n : 0;
-    c->quiet_known = 0;
-  }
+  set_wake_after(c, n);
   /* Also when n is the same: the quiet messages came while the rank did
    * not block in MPI (no bell meanwhile), and only now is one needed. */
   if (!c->rank_waiting && !c->waiter && c->bells == c->taken &&
@@ -474,16 +481,6 @@ void ft_backend_courier_bell_taken(struct ft_courier *c) {
     return;
   c->taken++;
   kick(c);
-}
-
-/* Sets the count of quiet messages quiet_due looks for. */
-static void set_wake_after(struct ft_courier *c, int n) {
-  if (n < 0)
-    n = 0;
-  if (n != c->wake_after) {
-    c->wake_after = n;
-    c->quiet_known = 0;
-  }
 }
 
 void ft_backend_courier_wait(struct ft_courier *c, int wake_after) {

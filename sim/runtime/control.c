@@ -725,16 +725,21 @@ double ft_control_fate_left(const struct ft_runtime *rt) {
   return ft_fate_left(&rt->fate, ft_backend_now());
 }
 
+/* How many quiet messages must be due before this rank's core can act
+ * (ft_protocol_ops' wake_after); 0 without it: every one. */
+static int core_wake_after(const struct ft_runtime *rt) {
+  return rt->protocol && rt->protocol->wake_after
+             ? rt->protocol->wake_after(rt->protocol_state)
+             : 0;
+}
+
 void ft_wait_control(struct ft_runtime *rt) {
   ft_control_fate(rt);
   if (handle_held(rt) || handle_due(rt))
     return;
   if (rt->ctl.courier) { /* no MPI call, no bell; woken once as many
                             quiet messages are due as the core needs */
-    ft_backend_courier_wait(rt->ctl.courier,
-                            rt->protocol && rt->protocol->wake_after
-                                ? rt->protocol->wake_after(rt->protocol_state)
-                                : 0);
+    ft_backend_courier_wait(rt->ctl.courier, core_wake_after(rt));
     handle_due(rt);
     return;
   }
@@ -794,12 +799,11 @@ static int completed_error(int rc, const MPI_Status *st) {
 }
 
 /* Before this rank blocks in MPI: its courier rings for quiet messages
- * once as many are due as its core needs to act (ft_protocol_ops'
- * wake_after; none without it). */
+ * once as many are due as its core needs to act (core_wake_after; none
+ * without the core's count). */
 static void courier_wake_after(struct ft_runtime *rt) {
   if (rt->ctl.courier && rt->protocol && rt->protocol->wake_after)
-    ft_backend_courier_wake_after(rt->ctl.courier,
-                                  rt->protocol->wake_after(rt->protocol_state));
+    ft_backend_courier_wake_after(rt->ctl.courier, core_wake_after(rt));
 }
 
 /* Waits on [control, reqs...]; the control receive comes first so that a
